@@ -1,0 +1,27 @@
+package dev.mirrorv3.chain.envelope;
+
+import java.util.List;
+
+/**
+ * Encodes one object's records and decodes them back. Implementations are thread-safe and
+ * stateless between calls; {@link EnvelopeCodecs#forSettings} picks one.
+ */
+public interface EnvelopeCodec {
+
+    EnvelopeFormat format();
+
+    /**
+     * Encodes a non-empty list of records of one partition, in offset order.
+     *
+     * @throws ValueTypeException if a key or value does not fit its declared type (names topic, partition, offset)
+     */
+    byte[] encode(List<BackupRecord> records);
+
+    /**
+     * Decodes an object's bytes.
+     *
+     * @param objectDescription used in error messages (normally the object's path)
+     * @throws EnvelopeDecodeException if the bytes are not a readable object of this format
+     */
+    List<BackupRecord> decode(byte[] data, String objectDescription);
+}
