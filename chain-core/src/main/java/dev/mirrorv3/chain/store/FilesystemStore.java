@@ -1,0 +1,180 @@
+package dev.mirrorv3.chain.store;
+
+import dev.mirrorv3.chain.TemporaryFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Chains in a local or mounted filesystem: {@code <root>/<name>/<partition>/<object>}.
+ * A commit writes a temporary file in the same directory, fsyncs it, hard-links it to the final name
+ * ({@code link(2)} fails atomically if the name exists, unlike a check-then-rename), deletes the temporary
+ * file and fsyncs the directory, so a committed object survives a crash and is never overwritten.
+ */
+public final class FilesystemStore implements Store {
+    private final Path chainRoot;
+
+    /** @param root the {@code filesystem.root} setting; @param name the destination name */
+    public FilesystemStore(Path root, String name) {
+        this.chainRoot = root.resolve(name);
+    }
+
+    public Path partitionDir(int partition) {
+        return chainRoot.resolve(Integer.toString(partition));
+    }
+
+    @Override
+    public String location(int partition) {
+        return partitionDir(partition).toString();
+    }
+
+    @Override
+    public List<String> list(int partition) {
+        Path dir = partitionDir(partition);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String n = p.getFileName().toString();
+                if (!TemporaryFiles.isTemporary(n)) {
+                    names.add(n);
+                }
+            }
+        } catch (IOException e) {
+            throw transientFailure("list " + dir, e);
+        }
+        Collections.sort(names);
+        return names;
+    }
+
+    @Override
+    public List<String> listFrom(int partition, String startAt, int max) {
+        // A directory has no index: this reads the entries' names (no stat per entry) and keeps the tail.
+        List<String> all = list(partition);
+        int i = Collections.binarySearch(all, startAt);
+        int start = i >= 0 ? i : -i - 1;
+        return List.copyOf(all.subList(start, Math.min(all.size(), start + max)));
+    }
+
+    @Override
+    public boolean exists(int partition, String name) {
+        return Files.exists(partitionDir(partition).resolve(name));
+    }
+
+    @Override
+    public byte[] read(int partition, String name) {
+        Path file = partitionDir(partition).resolve(name);
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
+    public void create(int partition, String name, byte[] data) {
+        Path dir = partitionDir(partition);
+        Path target = dir.resolve(name);
+        Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
+        try {
+            ensureDirectory(dir);
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer buf = ByteBuffer.wrap(data);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.createLink(target, temp);
+            } catch (FileAlreadyExistsException e) {
+                throw new ObjectExistsException(target.toString());
+            }
+            Files.delete(temp);
+            fsyncDirectory(dir);
+        } catch (IOException e) {
+            throw transientFailure("write " + target, e);
+        } finally {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // Left for removeTemporaryFiles at the next open; listing ignores it.
+            }
+        }
+    }
+
+    @Override
+    public int removeTemporaryFiles(int partition) {
+        Path dir = partitionDir(partition);
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (TemporaryFiles.isTemporary(p.getFileName().toString()) && Files.deleteIfExists(p)) {
+                    removed++;
+                }
+            }
+        } catch (IOException e) {
+            throw transientFailure("clean temporary files in " + dir, e);
+        }
+        return removed;
+    }
+
+    @Override
+    public List<Integer> partitions() {
+        if (!Files.isDirectory(chainRoot)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(chainRoot)) {
+            return entries.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> n.matches("\\d{1,9}"))
+                    .map(Integer::valueOf)
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw transientFailure("list " + chainRoot, e);
+        } catch (UncheckedIOException e) {
+            throw transientFailure("list " + chainRoot, e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        // nothing to release
+    }
+
+    private static void ensureDirectory(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            fsyncDirectory(dir.getParent());
+        }
+    }
+
+    private static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    private static TransientStoreException transientFailure(String what, IOException e) {
+        return new TransientStoreException("cannot " + what + ": " + e, e);
+    }
+}
