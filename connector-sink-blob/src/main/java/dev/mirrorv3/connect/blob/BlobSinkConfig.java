@@ -1,0 +1,228 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.envelope.Compression;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
+public final class BlobSinkConfig extends AbstractConfig {
+
+    public static final String TOPIC_PLACEHOLDER = "${topic}";
+
+    private static final String GROUP_DESTINATION = "Destination";
+    private static final String GROUP_FORMAT = "Format";
+    private static final String GROUP_FLUSH = "Flush";
+    private static final String GROUP_SOURCE = "Source cluster";
+    private static final String GROUP_OPERATIONS = "Operations";
+
+    public static final String DESTINATION_TYPE = "destination.type";
+    static final String DESTINATION_TYPE_DOC = "Where the chains live. 'filesystem': a local or mounted directory (filesystem.root).";
+    public static final String DESTINATION_TYPE_FILESYSTEM = "filesystem";
+
+    public static final String DESTINATION_NAME = "destination.name";
+    static final String DESTINATION_NAME_DOC = "The chain directory's name under the root: <root>/<destination.name>/<partition>/."
+            + " Empty means the connector's name. May contain ${topic}, which is required when the connector reads several topics."
+            + " mirror-v3's early versions used the topic name; set it to that to continue such a backup.";
+
+    public static final String FILESYSTEM_ROOT = "filesystem.root";
+    static final String FILESYSTEM_ROOT_DOC = "Absolute path of the directory that holds the chains (destination.type=filesystem)."
+            + " Created if missing. Objects are committed with fsync and link(2), so any POSIX filesystem with hard links works.";
+
+    public static final String FORMAT = "format";
+    static final String FORMAT_DOC = "Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or"
+            + " 'ndjson' (one JSON object per line; binary as base64).";
+
+    public static final String COMPRESSION = "compression";
+    static final String COMPRESSION_DOC = "Parquet compression codec: 'zstd' (level 1, as mirror-v3), 'snappy' or 'uncompressed'."
+            + " Ignored for ndjson.";
+
+    public static final String KEYS_TYPE = "keys.type";
+    static final String KEYS_TYPE_DOC = "How keys are stored: 'bytes' (exact bytes, any content; Parquet BINARY), 'utf8' (must be"
+            + " valid UTF-8; Parquet STRING) or 'json' (must parse as JSON; JSON-annotated STRING). A key that does not fit"
+            + " fails the task, naming topic, partition and offset.";
+
+    public static final String VALUES_TYPE = "values.type";
+    static final String VALUES_TYPE_DOC = "How values are stored; as keys.type.";
+
+    public static final String FLUSH_MAX_RECORDS = "flush.max.records";
+    static final String FLUSH_MAX_RECORDS_DOC = "Write a partition's buffer as one object when it holds this many records.";
+
+    public static final String FLUSH_MAX_BYTES = "flush.max.bytes";
+    static final String FLUSH_MAX_BYTES_DOC = "Write a partition's buffer as one object when its payload (keys, values, header keys"
+            + " and values) reaches this many bytes.";
+
+    public static final String FLUSH_MAX_TIME_MS = "flush.max.time.ms";
+    static final String FLUSH_MAX_TIME_MS_DOC = "Write a partition's buffer as one object when its oldest record has waited this long,"
+            + " also when no new record arrives (a timer). Bounds how much a backup trails its source.";
+
+    public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
+    static final String BUFFER_MAX_BYTES_DOC = "Task-wide cap on buffered payload bytes over all partitions. When a record would exceed"
+            + " it, the largest buffer is written early, so heap stays bounded however many partitions are busy.";
+
+    public static final String PARTITIONS = "partitions";
+    static final String PARTITIONS_DOC = "Back up only these partitions (comma-separated); empty means all. The others are paused.";
+
+    public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
+    public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
+            + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
+            + " (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets"
+            + " through config providers (${file:...}, ${env:...}).";
+
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
+            + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
+
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+
+    public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
+    static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
+            + " this task wrote (catches a second writer or a manual change between flushes). Every flush also checks the"
+            + " chain's tail, at O(1) cost.";
+
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
+            + " last heartbeat); 0 turns it off.";
+
+    public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
+    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient failure.";
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public BlobSinkConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int o = 0;
+        def.define(DESTINATION_TYPE, Type.STRING, DESTINATION_TYPE_FILESYSTEM,
+                ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM), Importance.HIGH, DESTINATION_TYPE_DOC,
+                GROUP_DESTINATION, ++o, Width.SHORT, "Destination type");
+        def.define(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, FILESYSTEM_ROOT_DOC,
+                GROUP_DESTINATION, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), Recommenders.visibleForFilesystem());
+        def.define(DESTINATION_NAME, Type.STRING, "", Importance.MEDIUM, DESTINATION_NAME_DOC,
+                GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination name");
+
+        o = 0;
+        def.define(FORMAT, Type.STRING, "parquet", Validators.oneOf("parquet", "ndjson"), Importance.HIGH, FORMAT_DOC,
+                GROUP_FORMAT, ++o, Width.SHORT, "Format", List.of(), Recommenders.fixed("parquet", "ndjson"));
+        def.define(COMPRESSION, Type.STRING, "zstd", Validators.oneOf("zstd", "snappy", "uncompressed"), Importance.MEDIUM,
+                COMPRESSION_DOC, GROUP_FORMAT, ++o, Width.SHORT, "Compression", List.of(FORMAT), Recommenders.compression());
+        def.define(KEYS_TYPE, Type.STRING, "bytes", Validators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM, KEYS_TYPE_DOC,
+                GROUP_FORMAT, ++o, Width.SHORT, "Keys type", List.of(), Recommenders.fixed("bytes", "utf8", "json"));
+        def.define(VALUES_TYPE, Type.STRING, "bytes", Validators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM, VALUES_TYPE_DOC,
+                GROUP_FORMAT, ++o, Width.SHORT, "Values type", List.of(), Recommenders.fixed("bytes", "utf8", "json"));
+
+        o = 0;
+        def.define(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_RECORDS_DOC,
+                GROUP_FLUSH, ++o, Width.SHORT, "Flush max records");
+        def.define(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_BYTES_DOC,
+                GROUP_FLUSH, ++o, Width.SHORT, "Flush max bytes");
+        def.define(FLUSH_MAX_TIME_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(10), Importance.HIGH, FLUSH_MAX_TIME_MS_DOC,
+                GROUP_FLUSH, ++o, Width.SHORT, "Flush max time (ms)");
+        def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
+
+        o = 0;
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, SOURCE_ADMIN_BOOTSTRAP_DOC,
+                GROUP_SOURCE, ++o, Width.LONG, "Source bootstrap servers");
+        def.define(ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, ADMIN_TIMEOUT_MS_DOC,
+                GROUP_SOURCE, ++o, Width.SHORT, "Admin timeout (ms)");
+        def.define(PARTITIONS, Type.LIST, "", Validators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
+                GROUP_SOURCE, ++o, Width.MEDIUM, "Partitions");
+
+        o = 0;
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
+        def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
+                CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Chain check interval (ms)");
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        return def;
+    }
+
+    public EnvelopeSettings envelope() {
+        return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(FORMAT)), Compression.fromConfig(getString(COMPRESSION)),
+                ValueType.fromConfig(getString(KEYS_TYPE)), ValueType.fromConfig(getString(VALUES_TYPE)));
+    }
+
+    public FlushPolicy flushPolicy() {
+        return new FlushPolicy(getLong(FLUSH_MAX_RECORDS), getLong(FLUSH_MAX_BYTES), getLong(FLUSH_MAX_TIME_MS));
+    }
+
+    public long bufferMaxBytes() {
+        return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public Path filesystemRoot() {
+        return Path.of(getString(FILESYSTEM_ROOT));
+    }
+
+    /** The chain directory name for a topic: destination.name (default the connector name) with ${topic} resolved. */
+    public String destinationName(String connectorName, String topic) {
+        String name = getString(DESTINATION_NAME);
+        if (name.isBlank()) {
+            name = connectorName;
+        }
+        return name.replace(TOPIC_PLACEHOLDER, topic);
+    }
+
+    public List<Integer> partitions() {
+        return getList(PARTITIONS).stream().map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
+    public Map<String, Object> sourceAdminConfig() {
+        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
+        admin.remove("timeout.ms");
+        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
+        if (bootstrap.isBlank()) {
+            Object override = originals().get("consumer.override.bootstrap.servers");
+            bootstrap = override == null ? "" : override.toString();
+        }
+        admin.put("bootstrap.servers", bootstrap);
+        admin.putIfAbsent("client.id", "mirror-v3-blob-sink-admin");
+        return admin;
+    }
+
+    public Duration adminTimeout() {
+        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
+    }
+
+    public long retryBackoffInitialMs() {
+        return getLong(RETRY_BACKOFF_INITIAL_MS);
+    }
+
+    public long retryBackoffMaxMs() {
+        return getLong(RETRY_BACKOFF_MAX_MS);
+    }
+
+    public long chainCheckIntervalMs() {
+        return getLong(CHAIN_CHECK_INTERVAL_MS);
+    }
+
+    public long heartbeatIntervalMs() {
+        return getLong(HEARTBEAT_INTERVAL_MS);
+    }
+
+    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    public static void main(String[] args) {
+        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
+    }
+}

@@ -1,0 +1,124 @@
+package dev.mirrorv3.connect.blob;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Gauge;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The task's metrics through Connect's plugin metrics (KIP-877, Kafka >= 4.1): MBeans
+ * {@code kafka.connect:type=plugins,connector=<name>,task=<id>[,mirror=..,topic=..,partition=..]}.
+ * On an older runtime there are no metrics, with one warning.
+ */
+final class BlobSinkMetrics implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BlobSinkMetrics.class);
+
+    static final String BUFFERED_BYTES = "buffered-bytes";
+    static final String OFFSET_VERIFIED = "destination-offset-verified";
+    static final String RECORDS_TOTAL = "destination-records-total";
+    static final String BYTES_TOTAL = "destination-bytes-total";
+    static final String FLUSHES_TOTAL = "destination-flushes-total";
+    static final String LAST_FLUSH_TS = "destination-last-flush-timestamp-seconds";
+    static final String RESTARTS_TOTAL = "mirror-restarts-total";
+
+    private final PluginMetrics metrics;
+    private final String mirror;
+    private final AtomicLong bufferedBytes = new AtomicLong();
+    private final AtomicLong restarts = new AtomicLong();
+    private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
+    private final List<MetricName> taskMetricNames;
+
+    BlobSinkMetrics(SinkTaskContext context, String mirror) {
+        this.mirror = mirror;
+        PluginMetrics pm = null;
+        try {
+            pm = context.pluginMetrics();
+        } catch (NoSuchMethodError | UnsupportedOperationException e) {
+            log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the blob sink exports no metrics");
+        }
+        this.metrics = pm;
+        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+        tags.put("mirror", mirror);
+        this.taskMetricNames = metrics == null ? List.of() : List.of(
+                register(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", tags, bufferedBytes),
+                register(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", tags, restarts));
+    }
+
+    void bufferedBytes(long bytes) {
+        bufferedBytes.set(bytes);
+    }
+
+    void restart() {
+        restarts.incrementAndGet();
+    }
+
+    void opened(TopicPartition tp, long verifiedOffset) {
+        PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
+        pm.verified.set(verifiedOffset);
+    }
+
+    void flushed(TopicPartition tp, long verifiedOffset, int records, long bytes, long nowMs) {
+        PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
+        pm.verified.set(verifiedOffset);
+        pm.records.addAndGet(records);
+        pm.bytes.addAndGet(bytes);
+        pm.flushes.incrementAndGet();
+        pm.lastFlushSeconds.set(nowMs / 1000);
+    }
+
+    void closed(TopicPartition tp) {
+        PartitionMetrics pm = partitions.remove(tp);
+        if (pm != null && metrics != null) {
+            pm.names.forEach(metrics::removeMetric);
+        }
+    }
+
+    @Override
+    public void close() {
+        List.copyOf(partitions.keySet()).forEach(this::closed);
+        if (metrics != null) {
+            taskMetricNames.forEach(metrics::removeMetric);
+        }
+    }
+
+    private PartitionMetrics registerPartition(TopicPartition tp) {
+        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+        tags.put("mirror", mirror);
+        tags.put("topic", tp.topic());
+        tags.put("partition", Integer.toString(tp.partition()));
+        PartitionMetrics pm = new PartitionMetrics();
+        if (metrics == null) {
+            return pm;
+        }
+        pm.names = List.of(
+                register(OFFSET_VERIFIED, "Next offset durable in the destination (the chain's end)", tags, pm.verified),
+                register(RECORDS_TOTAL, "Records written to the destination", tags, pm.records),
+                register(BYTES_TOTAL, "Encoded object bytes written to the destination", tags, pm.bytes),
+                register(FLUSHES_TOTAL, "Objects written to the destination", tags, pm.flushes),
+                register(LAST_FLUSH_TS, "Unix time of the last object written", tags, pm.lastFlushSeconds));
+        return pm;
+    }
+
+    private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, AtomicLong value) {
+        MetricName mn = metrics.metricName(name, doc, tags);
+        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.get());
+        return mn;
+    }
+
+    private static final class PartitionMetrics {
+        final AtomicLong verified = new AtomicLong();
+        final AtomicLong records = new AtomicLong();
+        final AtomicLong bytes = new AtomicLong();
+        final AtomicLong flushes = new AtomicLong();
+        final AtomicLong lastFlushSeconds = new AtomicLong();
+        List<MetricName> names = List.of();
+    }
+}

@@ -1,0 +1,313 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushResult;
+import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.SourceOffsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thin Connect glue around {@link ChainWriter}s, one per opened partition. The chain is the position:
+ * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes.
+ * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
+ * (SPEC §13); everything else fails the task with a message that says what to do.
+ */
+public class BlobSinkTask extends SinkTask {
+    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
+
+    private final Clock clock;
+    private BlobSinkConfig config;
+    private String connectorName;
+    private EnvelopeFormat format;
+    private Set<Integer> allowedPartitions;
+    private final Map<String, Store> stores = new HashMap<>();
+    private SourceOffsets sourceOffsets;
+    private PartitionOpener opener;
+    private BlobSinkMetrics metrics;
+    private Backoff backoff;
+
+    private final Map<TopicPartition, ChainWriter> writers = new HashMap<>();
+    private final Set<TopicPartition> pending = new LinkedHashSet<>();
+    private final Set<TopicPartition> repositioned = new HashSet<>();
+    private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
+    private long totalBuffered;
+    private long nextOpenAttemptMs;
+    private long nextChainCheckMs;
+    private long nextHeartbeatMs;
+
+    public BlobSinkTask() {
+        this(Clock.systemUTC());
+    }
+
+    BlobSinkTask(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new BlobSinkConfig(props);
+        connectorName = props.getOrDefault("name", "blob-sink");
+        format = config.envelope().format();
+        allowedPartitions = new HashSet<>(config.partitions());
+        backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
+        sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
+        metrics = new BlobSinkMetrics(context, connectorName);
+        opener = new PartitionOpener(this::storeFor, config.envelope(), config.flushPolicy(), sourceOffsets, clock);
+        long now = clock.millis();
+        nextChainCheckMs = now + config.chainCheckIntervalMs();
+        nextHeartbeatMs = now + config.heartbeatIntervalMs();
+        log.info("blob sink task of {} started: destination {}, format {}, flush {}", connectorName,
+                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy());
+    }
+
+    /** The store holding one topic's chains; tests override this to inject faults. */
+    protected Store createStore(BlobSinkConfig config, String destinationName) {
+        return new FilesystemStore(config.filesystemRoot(), destinationName);
+    }
+
+    private Store storeFor(String topic) {
+        return stores.computeIfAbsent(topic, t -> createStore(config, config.destinationName(connectorName, t)));
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        List<TopicPartition> mine = new ArrayList<>();
+        List<TopicPartition> others = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            (allowedPartitions.isEmpty() || allowedPartitions.contains(tp.partition()) ? mine : others).add(tp);
+        }
+        if (!others.isEmpty()) {
+            context.pause(others.toArray(new TopicPartition[0]));
+            log.info("not backing up {} (setting partitions={}): paused", others, allowedPartitions);
+        }
+        pending.addAll(mine);
+        nextOpenAttemptMs = 0;
+        openPending(false);
+    }
+
+    /** Positions the pending partitions; a transient failure leaves them paused and pending for a later put(). */
+    private void openPending(boolean fromPut) {
+        if (pending.isEmpty() || clock.millis() < nextOpenAttemptMs) {
+            return;
+        }
+        List<TopicPartition> batch = List.copyOf(pending);
+        Map<TopicPartition, ChainWriter> opened;
+        try {
+            opened = opener.open(batch);
+        } catch (RuntimeException e) {
+            if (!Failures.isTransient(e)) {
+                throw fatal(e);
+            }
+            long delay = backoff.next();
+            nextOpenAttemptMs = clock.millis() + delay;
+            metrics.restart();
+            context.pause(batch.toArray(new TopicPartition[0]));
+            log.warn("cannot open {} yet, retrying in {} ms (attempt {}): {}", batch, delay, backoff.attempts(), Failures.describe(e));
+            return;
+        }
+        backoff.reset();
+        opened.forEach((tp, w) -> {
+            writers.put(tp, w);
+            pending.remove(tp);
+            recordsSinceHeartbeat.put(tp, 0L);
+            context.offset(tp, w.durableNext());
+            metrics.opened(tp, w.durableNext());
+            if (fromPut) {
+                repositioned.add(tp); // the rest of this batch predates the seek
+            }
+        });
+        if (fromPut) {
+            context.resume(opened.keySet().toArray(new TopicPartition[0]));
+        }
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        long now = clock.millis();
+        try {
+            openPending(true);
+            for (SinkRecord r : records) {
+                TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
+                ChainWriter w = writers.get(tp);
+                if (w == null || repositioned.contains(tp) || r.originalKafkaOffset() < w.expectedNext()) {
+                    continue; // not ours, not positioned yet, or already buffered or durable (a re-delivery)
+                }
+                BackupRecord br = RecordConversion.toBackup(r);
+                makeRoomFor(br.payloadBytes());
+                w.append(br);
+                totalBuffered += br.payloadBytes();
+                recordsSinceHeartbeat.merge(tp, 1L, Long::sum);
+                metrics.bufferedBytes(totalBuffered);
+                Optional<FlushTrigger> trigger = w.sizeTrigger();
+                if (trigger.isPresent()) {
+                    flush(tp, w, trigger.get());
+                }
+            }
+            repositioned.clear();
+            now = clock.millis();
+            for (Map.Entry<TopicPartition, ChainWriter> e : writers.entrySet()) {
+                if (e.getValue().msUntilTimeTrigger(now) == 0) {
+                    flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
+                }
+            }
+            periodicChecks(now);
+            backoff.reset();
+        } catch (RuntimeException e) {
+            repositioned.clear();
+            if (Failures.isTransient(e)) {
+                long delay = backoff.next();
+                metrics.restart();
+                context.timeout(delay);
+                log.warn("transient failure, keeping {} buffered bytes and retrying in {} ms (attempt {}): {}",
+                        totalBuffered, delay, backoff.attempts(), Failures.describe(e));
+                throw new RetriableException(Failures.describe(e), e);
+            }
+            throw fatal(e);
+        }
+        context.timeout(Math.max(1, nextTimerDelay(clock.millis())));
+    }
+
+    /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
+    private void makeRoomFor(long bytes) {
+        while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
+            Map.Entry<TopicPartition, ChainWriter> largest = null;
+            for (Map.Entry<TopicPartition, ChainWriter> e : writers.entrySet()) {
+                if (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes()) {
+                    largest = e;
+                }
+            }
+            flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
+        }
+    }
+
+    private void flush(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
+        long before = w.bufferedBytes();
+        Optional<FlushResult> result = w.flush(trigger);
+        if (result.isPresent()) {
+            totalBuffered -= before;
+            metrics.bufferedBytes(totalBuffered);
+            FlushResult r = result.get();
+            metrics.flushed(tp, w.durableNext(), r.records(), r.objectBytes(), clock.millis());
+        }
+    }
+
+    private void periodicChecks(long now) {
+        if (now >= nextChainCheckMs) {
+            for (ChainWriter w : writers.values()) {
+                w.fullCheck(format);
+            }
+            nextChainCheckMs = now + config.chainCheckIntervalMs();
+        }
+        if (config.heartbeatIntervalMs() > 0 && now >= nextHeartbeatMs) {
+            writers.forEach((tp, w) -> log.info("heartbeat {}: next offset {}, {} record(s) since the last heartbeat, {} buffered",
+                    tp, w.durableNext(), recordsSinceHeartbeat.put(tp, 0L), w.bufferedRecords()));
+            nextHeartbeatMs = now + config.heartbeatIntervalMs();
+        }
+    }
+
+    private long nextTimerDelay(long now) {
+        long delay = nextChainCheckMs - now;
+        if (config.heartbeatIntervalMs() > 0) {
+            delay = Math.min(delay, nextHeartbeatMs - now);
+        }
+        if (!pending.isEmpty()) {
+            delay = Math.min(delay, nextOpenAttemptMs - now);
+        }
+        for (ChainWriter w : writers.values()) {
+            delay = Math.min(delay, w.msUntilTimeTrigger(now));
+        }
+        return delay;
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
+        for (TopicPartition tp : currentOffsets.keySet()) {
+            ChainWriter w = writers.get(tp);
+            if (w != null) {
+                durable.put(tp, new OffsetAndMetadata(w.durableNext()));
+            }
+        }
+        return durable;
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        RuntimeException fatal = null;
+        for (TopicPartition tp : partitions) {
+            pending.remove(tp);
+            ChainWriter w = writers.remove(tp);
+            if (w == null) {
+                continue;
+            }
+            long before = w.bufferedBytes();
+            try {
+                flush(tp, w, FlushTrigger.CLOSE);
+            } catch (RuntimeException e) {
+                totalBuffered -= before;
+                w.discardBuffer();
+                if (Failures.isTransient(e)) {
+                    log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
+                            + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
+                } else if (fatal == null) {
+                    fatal = fatal(e);
+                }
+            }
+            metrics.closed(tp);
+            recordsSinceHeartbeat.remove(tp);
+        }
+        metrics.bufferedBytes(totalBuffered);
+        if (fatal != null) {
+            throw fatal;
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (sourceOffsets != null) {
+            sourceOffsets.close();
+        }
+        stores.values().forEach(Store::close);
+        stores.clear();
+        log.info("blob sink task of {} stopped", connectorName);
+    }
+
+    private ConnectException fatal(RuntimeException e) {
+        // Connect logs the task's failure with this message; logging it here too would report it twice.
+        if (e instanceof ConnectException ce && !(e instanceof RetriableException)) {
+            return ce;
+        }
+        return new ConnectException(Failures.describe(e), e);
+    }
+}

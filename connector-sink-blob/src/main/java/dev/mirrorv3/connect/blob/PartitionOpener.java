@@ -1,0 +1,83 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.SourceOffsets;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves where each opened partition's chain continues (SPEC §4): removes our temporary files, lists and
+ * validates the chain, reads its last object back, and checks the position against the source's log-start
+ * offset and high watermark. The chain is the position; nothing else is trusted.
+ */
+final class PartitionOpener {
+    private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
+
+    private final Function<String, Store> storeForTopic;
+    private final EnvelopeSettings envelope;
+    private final FlushPolicy flushPolicy;
+    private final SourceOffsets sourceOffsets;
+    private final Clock clock;
+
+    PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, FlushPolicy flushPolicy,
+                    SourceOffsets sourceOffsets, Clock clock) {
+        this.storeForTopic = storeForTopic;
+        this.envelope = envelope;
+        this.flushPolicy = flushPolicy;
+        this.sourceOffsets = sourceOffsets;
+        this.clock = clock;
+    }
+
+    Map<TopicPartition, ChainWriter> open(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Chain> chains = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            Store store = storeForTopic.apply(tp.topic());
+            int removed = store.removeTemporaryFiles(tp.partition());
+            if (removed > 0) {
+                log.info("removed {} temporary file(s) left by an earlier writer in {}", removed, store.location(tp.partition()));
+            }
+            ChainReader reader = new ChainReader(store, envelope);
+            Chain chain = reader.listChain(tp.partition(), OptionalLong.empty());
+            // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
+            chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
+            chains.put(tp, chain);
+        }
+        Map<TopicPartition, Long> logStarts = sourceOffsets.logStartOffsets(partitions);
+        Map<TopicPartition, Long> highWatermarks = sourceOffsets.highWatermarks(partitions);
+
+        Map<TopicPartition, ChainWriter> writers = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            Store store = storeForTopic.apply(tp.topic());
+            Chain chain = chains.get(tp);
+            long logStart = logStarts.get(tp);
+            long hwm = highWatermarks.get(tp);
+            long next = chain.nextOffset().orElse(logStart);
+            String location = store.location(tp.partition());
+            if (next < logStart) {
+                throw PositionException.lost(tp.toString(), location, next, logStart);
+            }
+            if (next > hwm) {
+                throw PositionException.ahead(tp.toString(), location, next, hwm);
+            }
+            log.info("starting mirror {}: destination {} chain {} objects, last {}, resolved next offset {} (source log start {},"
+                            + " high watermark {})", tp, location, chain.objects().size(),
+                    chain.last().map(ObjectName::toString).orElse("none"), next, logStart, hwm);
+            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope), flushPolicy, clock, chain, next));
+        }
+        return writers;
+    }
+}

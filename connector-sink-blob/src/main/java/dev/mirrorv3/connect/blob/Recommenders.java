@@ -1,0 +1,55 @@
+package dev.mirrorv3.connect.blob;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+
+/** Recommenders: valid values and visibility that depend on other settings. */
+final class Recommenders {
+    private Recommenders() {
+    }
+
+    static ConfigDef.Recommender fixed(Object... values) {
+        return new ConfigDef.Recommender() {
+            @Override
+            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return List.of(values);
+            }
+
+            @Override
+            public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return true;
+            }
+        };
+    }
+
+    /** Compression applies to Parquet only. */
+    static ConfigDef.Recommender compression() {
+        return new ConfigDef.Recommender() {
+            @Override
+            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return "ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)))
+                        ? List.of("uncompressed") : List.of("zstd", "snappy", "uncompressed");
+            }
+
+            @Override
+            public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return !"ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)));
+            }
+        };
+    }
+
+    static ConfigDef.Recommender visibleForFilesystem() {
+        return new ConfigDef.Recommender() {
+            @Override
+            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return List.of();
+            }
+
+            @Override
+            public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return BlobSinkConfig.DESTINATION_TYPE_FILESYSTEM.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
+            }
+        };
+    }
+}

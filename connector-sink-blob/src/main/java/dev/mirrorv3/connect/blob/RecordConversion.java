@@ -1,0 +1,53 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/** A SinkRecord as the backup holds it, at its original topic, partition and offset, with its exact bytes. */
+final class RecordConversion {
+    private RecordConversion() {
+    }
+
+    static BackupRecord toBackup(SinkRecord r) {
+        String where = r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset();
+        List<RecordHeader> headers = new ArrayList<>();
+        for (Header h : r.headers()) {
+            headers.add(new RecordHeader(h.key(), bytes(h.value(), where, "header '" + h.key() + "'", "header.converter")));
+        }
+        return new BackupRecord(
+                r.originalTopic(),
+                r.originalKafkaPartition(),
+                r.originalKafkaOffset(),
+                r.timestamp(),
+                timestampType(r.timestampType()),
+                bytes(r.key(), where, "key", "key.converter"),
+                bytes(r.value(), where, "value", "value.converter"),
+                headers);
+    }
+
+    private static byte[] bytes(Object o, String where, String what, String converterSetting) {
+        if (o == null || o instanceof byte[]) {
+            return (byte[]) o;
+        }
+        throw new DataException("record at " + where + " has a " + what + " of type " + o.getClass().getSimpleName()
+                + ", not bytes: the blob sink stores exact bytes; set " + converterSetting + "="
+                + BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
+    }
+
+    private static TimestampType timestampType(org.apache.kafka.common.record.TimestampType t) {
+        if (t == null) {
+            return TimestampType.NOT_AVAILABLE;
+        }
+        return switch (t) {
+            case CREATE_TIME -> TimestampType.CREATE_TIME;
+            case LOG_APPEND_TIME -> TimestampType.LOG_APPEND_TIME;
+            default -> TimestampType.NOT_AVAILABLE;
+        };
+    }
+}

@@ -1,0 +1,43 @@
+package dev.mirrorv3.connect.blob;
+
+import java.util.List;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/** Small reusable single-field validators. */
+final class Validators {
+    private Validators() {
+    }
+
+    /** Case-insensitive choice among fixed values. */
+    static ConfigDef.Validator oneOf(String... values) {
+        return ConfigDef.CaseInsensitiveValidString.in(values);
+    }
+
+    /** A list of non-negative partition numbers. */
+    static ConfigDef.Validator partitionList() {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value == null) {
+                    return;
+                }
+                for (Object o : (List<?>) value) {
+                    String s = o.toString().trim();
+                    try {
+                        if (Integer.parseInt(s) < 0) {
+                            throw new ConfigException(name, value, "partition numbers are not negative: " + s);
+                        }
+                    } catch (NumberFormatException e) {
+                        throw new ConfigException(name, value, "'" + s + "' is not a partition number; use e.g. 0,1,5");
+                    }
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "comma-separated partition numbers, e.g. 0,1,5";
+            }
+        };
+    }
+}

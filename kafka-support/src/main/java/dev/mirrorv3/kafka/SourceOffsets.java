@@ -1,0 +1,74 @@
+package dev.mirrorv3.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+
+/** Log-start offsets and high watermarks of a cluster's partitions, through an {@link Admin} client. */
+public final class SourceOffsets implements AutoCloseable {
+    private final Admin admin;
+    private final Duration timeout;
+
+    public SourceOffsets(Map<String, Object> adminConfig, Duration timeout) {
+        this(Admin.create(adminConfig), timeout);
+    }
+
+    public SourceOffsets(Admin admin, Duration timeout) {
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    /** The first offset still in each partition's log (retention and deleteRecords move it). */
+    public Map<TopicPartition, Long> logStartOffsets(Collection<TopicPartition> partitions) {
+        return list(partitions, OffsetSpec.earliest());
+    }
+
+    /** Each partition's high watermark (the offset after the last record written, committed or not). */
+    public Map<TopicPartition, Long> highWatermarks(Collection<TopicPartition> partitions) {
+        return list(partitions, OffsetSpec.latest());
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    private Map<TopicPartition, Long> list(Collection<TopicPartition> partitions, OffsetSpec spec) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, spec));
+        ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED).timeoutMs((int) timeout.toMillis());
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+                    admin.listOffsets(request, options).all().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            result.forEach((tp, info) -> offsets.put(tp, info.offset()));
+            return offsets;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions + " timed out after " + timeout, e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("listing offsets of " + partitions + " failed: " + cause, cause);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+}
