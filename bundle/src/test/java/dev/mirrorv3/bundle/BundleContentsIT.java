@@ -1,0 +1,101 @@
+package dev.mirrorv3.bundle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Modifier;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built bundle: only our jars and their dependencies (nothing the worker provides), and a
+ * META-INF/services entry for every plugin class, which Connect's service_load discovery needs.
+ */
+class BundleContentsIT {
+    private static final List<String> PLUGIN_TYPES = List.of(
+            "org.apache.kafka.connect.sink.SinkConnector",
+            "org.apache.kafka.connect.source.SourceConnector",
+            "org.apache.kafka.connect.transforms.Transformation",
+            "org.apache.kafka.connect.transforms.predicates.Predicate",
+            "org.apache.kafka.connect.storage.Converter",
+            "org.apache.kafka.connect.storage.HeaderConverter",
+            "org.apache.kafka.common.config.provider.ConfigProvider");
+
+    private final Path dir = Path.of(System.getProperty("bundle.dir"));
+
+    private List<Path> jars() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
+    }
+
+    @Test
+    void holdsOurJarsAndNothingTheWorkerProvides() throws IOException {
+        List<String> names = jars().stream().map(p -> p.getFileName().toString()).toList();
+        assertThat(names).anyMatch(n -> n.startsWith("connector-sink-blob-"));
+        assertThat(names).anyMatch(n -> n.startsWith("chain-core-"));
+        assertThat(names).noneMatch(n -> n.startsWith("connect-api") || n.startsWith("kafka-clients")
+                || n.startsWith("slf4j-api") || n.startsWith("jackson-core") || n.startsWith("jackson-databind"));
+        assertThat(Path.of(System.getProperty("bundle.zip"))).exists();
+    }
+
+    @Test
+    void everyPluginClassHasAServicesEntry() throws Exception {
+        List<Path> ours = jars().stream().filter(p -> isOurs(p.getFileName().toString())).toList();
+        Set<String> declared = new HashSet<>();
+        List<String> pluginClasses = new ArrayList<>();
+        List<URL> urls = new ArrayList<>();
+        for (Path p : jars()) {
+            urls.add(p.toUri().toURL());
+        }
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), getClass().getClassLoader())) {
+            for (Path jar : ours) {
+                try (JarFile jf = new JarFile(jar.toFile())) {
+                    for (String type : PLUGIN_TYPES) {
+                        JarEntry e = jf.getJarEntry("META-INF/services/" + type);
+                        if (e != null) {
+                            new String(jf.getInputStream(e).readAllBytes(), StandardCharsets.UTF_8).lines()
+                                    .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                                    .forEach(c -> declared.add(type + ":" + c));
+                        }
+                    }
+                    Enumeration<JarEntry> entries = jf.entries();
+                    while (entries.hasMoreElements()) {
+                        String n = entries.nextElement().getName();
+                        if (!n.startsWith("dev/mirrorv3/") || !n.endsWith(".class") || n.contains("$")) {
+                            continue;
+                        }
+                        Class<?> c = Class.forName(n.replace('/', '.').replace(".class", ""), false, loader);
+                        if (Modifier.isAbstract(c.getModifiers()) || !Modifier.isPublic(c.getModifiers())) {
+                            continue;
+                        }
+                        for (String type : PLUGIN_TYPES) {
+                            if (loader.loadClass(type).isAssignableFrom(c)) {
+                                pluginClasses.add(type + ":" + c.getName());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(pluginClasses).as("plugin classes found in the bundle").isNotEmpty();
+        assertThat(declared).as("META-INF/services entries").containsAll(pluginClasses);
+    }
+
+    private static boolean isOurs(String jarName) {
+        return jarName.startsWith("connector-") || jarName.startsWith("chain-core-") || jarName.startsWith("kafka-support-")
+                || jarName.startsWith("transforms-");
+    }
+}
