@@ -54,6 +54,7 @@ public class BlobSinkTask extends SinkTask {
     private final Set<TopicPartition> pending = new LinkedHashSet<>();
     private final Set<TopicPartition> repositioned = new HashSet<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
+    private RuntimeException pendingFatal;
     private long totalBuffered;
     private long nextOpenAttemptMs;
     private long nextChainCheckMs;
@@ -129,7 +130,15 @@ public class BlobSinkTask extends SinkTask {
         }
         pending.addAll(mine);
         nextOpenAttemptMs = 0;
-        openPending(false);
+        try {
+            openPending(false);
+        } catch (RuntimeException e) {
+            // Connect keeps an exception from open() until its consumer's poll returns, and that poll would fetch
+            // from the group's offset first (failing with a bare OffsetOutOfRangeException on a lost position).
+            // Pause instead, and fail from put() with our message.
+            context.pause(mine.toArray(new TopicPartition[0]));
+            pendingFatal = e;
+        }
     }
 
     /** Positions the pending partitions; a transient failure leaves them paused and pending for a later put(). */
@@ -170,6 +179,9 @@ public class BlobSinkTask extends SinkTask {
 
     @Override
     public void put(Collection<SinkRecord> records) {
+        if (pendingFatal != null) {
+            throw pendingFatal;
+        }
         long now = clock.millis();
         try {
             openPending(true);
