@@ -1,0 +1,218 @@
+package dev.mirrorv3.chain.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChainWriterTest {
+    private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    private static final FlushPolicy POLICY = new FlushPolicy(3, 1_000_000, 1000);
+
+    @TempDir
+    Path root;
+
+    private final MutableClock clock = new MutableClock();
+
+    private static BackupRecord record(long offset) {
+        return new BackupRecord("t", 0, offset, 1000L + offset, TimestampType.CREATE_TIME, null, new byte[] {(byte) offset}, List.of());
+    }
+
+    private ChainWriter writer(Store store, long start) {
+        Chain chain = new ChainReader(store, SETTINGS).listChain(0, OptionalLong.empty());
+        return new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), POLICY, clock, chain, start);
+    }
+
+    @Test
+    void namesObjectsFromTheChainEndToTheLastRecordAcrossHoles() {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        ChainWriter w = writer(store, 5); // an empty chain starting at the log start, 5
+        assertThat(w.append(record(7))).isTrue(); // 5 and 6 are holes
+        assertThat(w.append(record(9))).isTrue();
+        assertThat(w.append(record(9))).as("a re-delivered record is skipped").isFalse();
+        assertThat(w.append(record(8))).as("nothing below the next expected offset").isFalse();
+        w.flush(FlushTrigger.CLOSE);
+        assertThat(store.list(0)).containsExactly(ObjectName.plain(5, 9, EnvelopeFormat.PARQUET).fileName());
+        assertThat(w.durableNext()).isEqualTo(10);
+        assertThat(new ChainReader(store, SETTINGS).read(0, ObjectName.plain(5, 9, EnvelopeFormat.PARQUET), "t").records())
+                .extracting(BackupRecord::offset).containsExactly(7L, 9L);
+    }
+
+    @Test
+    void triggers() {
+        ChainWriter w = writer(new FilesystemStore(root, "m"), 0);
+        assertThat(w.msUntilTimeTrigger(clock.millis())).isEqualTo(Long.MAX_VALUE);
+        w.append(record(0));
+        w.append(record(1));
+        assertThat(w.sizeTrigger()).isEmpty();
+        clock.advance(400);
+        assertThat(w.msUntilTimeTrigger(clock.millis())).isEqualTo(600);
+        w.append(record(2));
+        assertThat(w.sizeTrigger()).contains(FlushTrigger.RECORDS);
+        clock.advance(600);
+        assertThat(w.msUntilTimeTrigger(clock.millis())).isZero();
+    }
+
+    @Test
+    void aForeignObjectAfterTheTailStopsTheNextFlush() throws IOException {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        ChainWriter w = writer(store, 0);
+        w.append(record(0));
+        w.flush(FlushTrigger.RECORDS);
+        Files.write(root.resolve("m/0").resolve(ObjectName.plain(1, 4, EnvelopeFormat.PARQUET).fileName()), new byte[1]);
+        w.append(record(1));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining("00000000000000000001-00000000000000000004.parquet was not written by this task");
+        assertThat(w.bufferedRecords()).as("the buffer is kept").isEqualTo(1);
+    }
+
+    @Test
+    void aRemovedTailStopsTheNextFlush() throws IOException {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        ChainWriter w = writer(store, 0);
+        w.append(record(0));
+        w.flush(FlushTrigger.RECORDS);
+        Files.delete(root.resolve("m/0").resolve(ObjectName.plain(0, 0, EnvelopeFormat.PARQUET).fileName()));
+        w.append(record(1));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining("is gone");
+    }
+
+    @Test
+    void aTransientStoreFailureKeepsTheBuffer() {
+        AtomicBoolean failing = new AtomicBoolean(true);
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        Store flaky = new DelegatingStore(fs) {
+            @Override
+            public void create(int partition, String name, byte[] data) {
+                if (failing.get()) {
+                    throw new TransientStoreException("disk away", new IOException("EIO"));
+                }
+                super.create(partition, name, data);
+            }
+        };
+        ChainWriter w = writer(flaky, 0);
+        w.append(record(0));
+        w.append(record(1));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.TIME)).isInstanceOf(TransientStoreException.class);
+        assertThat(w.bufferedRecords()).isEqualTo(2);
+        assertThat(w.durableNext()).isZero();
+        failing.set(false);
+        w.flush(FlushTrigger.TIME);
+        assertThat(fs.list(0)).containsExactly(ObjectName.plain(0, 1, EnvelopeFormat.PARQUET).fileName());
+    }
+
+    @Test
+    void fullCheckComparesTheWholeChainWithWhatWasWritten() throws IOException {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        ChainWriter w = writer(store, 0);
+        w.append(record(0));
+        w.flush(FlushTrigger.RECORDS);
+        w.fullCheck(EnvelopeFormat.PARQUET);
+        Files.writeString(root.resolve("m/0/README"), "x");
+        assertThatThrownBy(() -> w.fullCheck(EnvelopeFormat.PARQUET)).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining("README");
+    }
+
+    private static final class MutableClock extends Clock {
+        private long now = 1_000_000;
+
+        void advance(long ms) {
+            now += ms;
+        }
+
+        @Override
+        public long millis() {
+            return now;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(now);
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    private static class DelegatingStore implements Store {
+        private final Store d;
+
+        DelegatingStore(Store d) {
+            this.d = d;
+        }
+
+        @Override
+        public String location(int partition) {
+            return d.location(partition);
+        }
+
+        @Override
+        public List<String> list(int partition) {
+            return d.list(partition);
+        }
+
+        @Override
+        public List<String> listFrom(int partition, String startAt, int max) {
+            return d.listFrom(partition, startAt, max);
+        }
+
+        @Override
+        public boolean exists(int partition, String name) {
+            return d.exists(partition, name);
+        }
+
+        @Override
+        public byte[] read(int partition, String name) {
+            return d.read(partition, name);
+        }
+
+        @Override
+        public void create(int partition, String name, byte[] data) {
+            d.create(partition, name, data);
+        }
+
+        @Override
+        public int removeTemporaryFiles(int partition) {
+            return d.removeTemporaryFiles(partition);
+        }
+
+        @Override
+        public List<Integer> partitions() {
+            return d.partitions();
+        }
+
+        @Override
+        public void close() {
+            d.close();
+        }
+    }
+}
