@@ -11,7 +11,20 @@ final class Validators {
 
     /** Case-insensitive choice among fixed values. */
     static ConfigDef.Validator oneOf(String... values) {
-        return ConfigDef.CaseInsensitiveValidString.in(values);
+        List<String> allowed = List.of(values);
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value == null || allowed.stream().noneMatch(a -> a.equalsIgnoreCase(value.toString()))) {
+                    throw new ConfigException(name, value, "must be one of " + String.join(", ", allowed));
+                }
+            }
+
+            @Override
+            public String toString() {
+                return String.join(", ", allowed);
+            }
+        };
     }
 
     /** A list of non-negative partition numbers. */
