@@ -88,7 +88,7 @@ final class MirrorV3Files {
      * (the [L] {@code bytes} variant), otherwise as their bytes.
      */
     static byte[] write(MessageType schema, String arrowSchemaFooter, List<BackupRecord> records, boolean base64Payload) throws IOException {
-        InMemoryOutputFile file = new InMemoryOutputFile(4096);
+        InMemoryOutputFile file = new InMemoryOutputFile();
         Map<String, String> meta = new HashMap<>();
         if (arrowSchemaFooter != null) {
             meta.put(ArrowSchemaFooter.KEY, arrowSchemaFooter);

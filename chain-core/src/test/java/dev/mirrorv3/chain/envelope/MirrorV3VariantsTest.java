@@ -101,7 +101,7 @@ class MirrorV3VariantsTest {
                 + "  required binary topic (STRING);\n"
                 + "}");
         var groups = new org.apache.parquet.example.data.simple.SimpleGroupFactory(shuffled);
-        InMemoryOutputFile out = new InMemoryOutputFile(1024);
+        InMemoryOutputFile out = new InMemoryOutputFile();
         try (var w = org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(out)
                 .withConf(new org.apache.parquet.conf.PlainParquetConfiguration()).withType(shuffled).build()) {
             var g = groups.newGroup().append("value", "v").append("note", "n").append("timestamp_type", "log_append_time")
@@ -118,7 +118,7 @@ class MirrorV3VariantsTest {
     @Test
     void unknownTimestampTypeReadsAsNotAvailable() throws IOException {
         var groups = new org.apache.parquet.example.data.simple.SimpleGroupFactory(MirrorV3Files.SNAPSHOT_SCHEMA);
-        InMemoryOutputFile out = new InMemoryOutputFile(1024);
+        InMemoryOutputFile out = new InMemoryOutputFile();
         try (var w = org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(out)
                 .withConf(new org.apache.parquet.conf.PlainParquetConfiguration()).withType(MirrorV3Files.SNAPSHOT_SCHEMA).build()) {
             var g = groups.newGroup().append("topic", "t").append("partition", 0).append("offset", 1L)
