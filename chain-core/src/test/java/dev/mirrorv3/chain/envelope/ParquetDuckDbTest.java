@@ -1,8 +1,8 @@
 package dev.mirrorv3.chain.envelope;
 
-import static dev.mirrorv3.chain.envelope.Samples.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -82,17 +82,13 @@ class ParquetDuckDbTest {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             Map<String, String> types = columnTypes(st, file);
             assertThat(types).containsEntry("key", "VARCHAR");
-            // DuckDB maps Parquet's JSON annotation to its JSON type, which is a VARCHAR alias.
-            assertThat(types.get("value")).isIn("VARCHAR", "JSON");
+            // DuckDB maps Parquet's JSON annotation to its JSON type (a VARCHAR alias with JSON functions).
+            assertThat(types).containsEntry("value", "JSON");
             try (ResultSet rs = st.executeQuery("SELECT key, value::VARCHAR FROM read_parquet('" + file + "') ORDER BY file_row_number")) {
                 for (BackupRecord expected : records) {
                     assertThat(rs.next()).isTrue();
-                    assertThat(rs.getString(1)).isEqualTo(expected.key() == null ? null : new String(expected.key(), java.nio.charset.StandardCharsets.UTF_8));
-                    if (expected.value() == null) {
-                        assertThat(rs.getString(2)).isNull();
-                    } else {
-                        assertThat(rs.getString(2)).isNotNull();
-                    }
+                    assertThat(rs.getString(1)).isEqualTo(expected.key() == null ? null : new String(expected.key(), StandardCharsets.UTF_8));
+                    assertThat(rs.getString(2)).isEqualTo(expected.value() == null ? null : new String(expected.value(), StandardCharsets.UTF_8));
                 }
             }
             try (ResultSet rs = st.executeQuery("SELECT value->>'a' FROM read_parquet('" + file + "') WHERE \"offset\" = 0")) {
@@ -100,7 +96,6 @@ class ParquetDuckDbTest {
                 assertThat(rs.getString(1)).isEqualTo("1");
             }
         }
-        assertThat(utf8("x")).isNotEmpty();
     }
 
     private Path write(String name, EnvelopeSettings settings, List<BackupRecord> records) throws Exception {
