@@ -91,6 +91,26 @@ class ArrowSchemaFooterTest {
         assertThat(ArrowSchemaFooter.payloadEncodings(null)).isEqualTo(ArrowSchemaFooter.PayloadEncodings.VERBATIM);
     }
 
+    @Test
+    void damagedFooterIsRefusedWithAReason() {
+        byte[] raw = Base64.getDecoder().decode(ArrowSchemaFooter.forTypes(ValueType.BYTES, ValueType.BYTES));
+        java.util.Random rnd = new java.util.Random(1);
+        for (int i = 0; i < 200; i++) {
+            byte[] bad = raw.clone();
+            for (int j = 0; j < 4; j++) {
+                bad[8 + rnd.nextInt(bad.length - 8)] = (byte) rnd.nextInt();
+            }
+            String footer = Base64.getEncoder().encodeToString(bad);
+            try {
+                ArrowSchemaFooter.payloadEncodings(footer);
+            } catch (IllegalArgumentException e) {
+                assertThat(e.getMessage()).startsWith("ARROW:schema ");
+            }
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ArrowSchemaFooter.payloadEncodings("not base64!"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("ARROW:schema is not base64");
+    }
+
     private static Schema parse(String footer) {
         return Schema.deserializeMessage(ByteBuffer.wrap(Base64.getDecoder().decode(footer)));
     }
