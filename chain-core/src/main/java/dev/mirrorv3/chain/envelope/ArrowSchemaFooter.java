@@ -83,14 +83,18 @@ final class ArrowSchemaFooter {
         StoredBytes key = StoredBytes.VERBATIM;
         StoredBytes value = StoredBytes.VERBATIM;
         StoredBytes headerValue = StoredBytes.VERBATIM;
-        for (int i = 0; i < schema.fieldsLength(); i++) {
-            Field f = schema.fields(i);
-            switch (String.valueOf(f.name())) {
-                case EnvelopeSchema.KEY -> key = storedBytes(f);
-                case EnvelopeSchema.VALUE -> value = storedBytes(f);
-                case EnvelopeSchema.HEADERS -> headerValue = headerValueEncoding(f);
-                default -> { }
+        try {
+            for (int i = 0; i < schema.fieldsLength(); i++) {
+                Field f = schema.fields(i);
+                switch (String.valueOf(f.name())) {
+                    case EnvelopeSchema.KEY -> key = storedBytes(f);
+                    case EnvelopeSchema.VALUE -> value = storedBytes(f);
+                    case EnvelopeSchema.HEADERS -> headerValue = headerValueEncoding(f);
+                    default -> { }
+                }
             }
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(KEY + " has a damaged schema (" + e + ")", e);
         }
         return new PayloadEncodings(key, value, headerValue);
     }
@@ -127,8 +131,11 @@ final class ArrowSchemaFooter {
                 throw new IllegalArgumentException(KEY + " holds no schema");
             }
             return schema;
-        } catch (IndexOutOfBoundsException e) {
-            throw new IllegalArgumentException(KEY + " is not a valid Arrow IPC message", e);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // A damaged flatbuffer shows up as out-of-bounds reads or the like.
+            throw new IllegalArgumentException(KEY + " is not a valid Arrow IPC message (" + e + ")", e);
         }
     }
 

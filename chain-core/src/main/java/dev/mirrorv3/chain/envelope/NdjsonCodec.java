@@ -10,7 +10,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -65,7 +64,7 @@ public final class NdjsonCodec implements EnvelopeCodec {
             throw new IllegalArgumentException("an object holds at least one record");
         }
         ValueTypeGuard guard = new ValueTypeGuard(settings.keysType(), settings.valuesType());
-        ByteArrayOutputStream buf = new ByteArrayOutputStream(initialCapacity(records));
+        ChunkedByteOutput buf = new ChunkedByteOutput();
         try (JsonGenerator g = JSON.createGenerator(buf)) {
             g.setRootValueSeparator(null);
             for (BackupRecord r : records) {
@@ -76,14 +75,6 @@ public final class NdjsonCodec implements EnvelopeCodec {
             throw new UncheckedIOException("writing NDJSON in memory failed", e);
         }
         return buf.toByteArray();
-    }
-
-    private static int initialCapacity(List<BackupRecord> records) {
-        long estimate = 0;
-        for (BackupRecord r : records) {
-            estimate += r.payloadBytes() * 4 / 3 + 128;
-        }
-        return (int) Math.min(64L << 20, estimate);
     }
 
     private void write(JsonGenerator g, BackupRecord r) throws IOException {

@@ -31,6 +31,9 @@ public final class ParquetCodec implements EnvelopeCodec {
     /** Never cut a row group by size: an object is one row group, as mirror-v3 writes it. */
     private static final long ROW_GROUP_BYTES = Long.MAX_VALUE;
 
+    private static final String HEADER_VALUE_PATH = String.join(".",
+            EnvelopeSchema.HEADERS, EnvelopeSchema.HEADER_LIST, EnvelopeSchema.HEADER_ITEM, EnvelopeSchema.HEADER_VALUE);
+
     private final EnvelopeSettings settings;
 
     public ParquetCodec(EnvelopeSettings settings) {
@@ -52,7 +55,7 @@ public final class ParquetCodec implements EnvelopeCodec {
         if (records.isEmpty()) {
             throw new IllegalArgumentException("an object holds at least one record");
         }
-        InMemoryOutputFile file = new InMemoryOutputFile(initialCapacity(records));
+        InMemoryOutputFile file = new InMemoryOutputFile();
         try (ParquetWriter<BackupRecord> writer = writer(file)) {
             for (BackupRecord r : records) {
                 writer.write(r);
@@ -70,10 +73,17 @@ public final class ParquetCodec implements EnvelopeCodec {
                 .withConf(conf)
                 .withCompressionCodec(codecName(settings.compression()))
                 .withRowGroupSize(ROW_GROUP_BYTES)
-                // Kafka keys/values are mostly distinct: a dictionary only costs time there. The
-                // low-cardinality columns (topic, timestamp_type) keep theirs.
+                // Offsets, keys and values are (nearly) all distinct: a dictionary there only costs time
+                // until parquet-mr falls back. Low-cardinality columns (topic, partition, timestamp_type,
+                // header keys) keep theirs. Min/max statistics of random bytes help no query either.
+                .withDictionaryEncoding(EnvelopeSchema.OFFSET, false)
+                .withDictionaryEncoding(EnvelopeSchema.TIMESTAMP_MS, false)
                 .withDictionaryEncoding(EnvelopeSchema.KEY, false)
                 .withDictionaryEncoding(EnvelopeSchema.VALUE, false)
+                .withDictionaryEncoding(HEADER_VALUE_PATH, false)
+                .withStatisticsEnabled(EnvelopeSchema.KEY, false)
+                .withStatisticsEnabled(EnvelopeSchema.VALUE, false)
+                .withStatisticsEnabled(HEADER_VALUE_PATH, false)
                 .build();
     }
 
@@ -83,14 +93,6 @@ public final class ParquetCodec implements EnvelopeCodec {
             case SNAPPY -> CompressionCodecName.SNAPPY;
             case UNCOMPRESSED -> CompressionCodecName.UNCOMPRESSED;
         };
-    }
-
-    private static int initialCapacity(List<BackupRecord> records) {
-        long payload = 0;
-        for (BackupRecord r : records) {
-            payload += r.payloadBytes() + 32;
-        }
-        return (int) Math.min(64L << 20, payload / 2 + 64 * 1024);
     }
 
     @Override

@@ -49,9 +49,10 @@ final class ParquetEnvelopeWriteSupport extends WriteSupport<BackupRecord> {
         return init((ParquetConfiguration) null);
     }
 
+    /** No {@code writer.model.name} entry: like mirror-v3's, the footer holds {@code ARROW:schema} only. */
     @Override
     public String getName() {
-        return "mirror-v3-envelope";
+        return null;
     }
 
     @Override
