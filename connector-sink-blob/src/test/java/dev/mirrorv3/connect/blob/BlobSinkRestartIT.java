@@ -16,6 +16,10 @@ import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.file.Path;
+import java.util.HashMap;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +138,49 @@ class BlobSinkRestartIT {
                 .containsExactly(ObjectName.plain(0, 6, PARQUET.format()).fileName());
         assertThat(chain(root, "graceful", 1, PARQUET).objects()).extracting(ObjectName::fileName)
                 .containsExactly(ObjectName.plain(0, 2, PARQUET.format()).fileName());
+    }
+
+    @Test
+    void aRebalanceWritesThePartialBuffers() {
+        String topic = "rebalance";
+        cluster.kafka().createTopic(topic, 2);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "1000000");
+        config.put("flush.max.time.ms", "600000");
+        config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
+        cluster.deploy("rebalance", config);
+        cluster.awaitRunning("rebalance", WAIT);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 5, 4);
+        Awaitility.await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
+        assertThat(chain(root, "rebalance", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
+
+        // A second member joining the task's consumer group makes Connect revoke (close) the task's partitions.
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", cluster.bootstrapServers());
+        c.put("group.id", "connect-rebalance");
+        c.put("enable.auto.commit", false);
+        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        try (KafkaConsumer<byte[], byte[]> intruder = new KafkaConsumer<>(c)) {
+            intruder.subscribe(List.of(topic));
+            Awaitility.await("the intruder joins the group").atMost(WAIT)
+                    .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
+            awaitChainNext(cluster, root, "rebalance", PARQUET, Map.of(0, 5L, 1, 5L), WAIT);
+        }
+        assertThat(chain(root, "rebalance", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
+        assertThat(chain(root, "rebalance", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
+        // The partitions come back after the intruder leaves, and the chain goes on without a duplicate.
+        produceVaried(cluster.bootstrapServers(), topic, 2, 5, 5);
+        cluster.connect().stopConnector("rebalance");
+        cluster.delete("rebalance");
+        assertBackupCompleteWithin("rebalance", topic, 2);
+    }
+
+    private static void assertBackupCompleteWithin(String name, String topic, int partitions) {
+        cluster.deploy(name, sinkConfig(topic, root, cluster.bootstrapServers()));
+        assertBackupComplete(name, topic, partitions);
+        cluster.delete(name);
     }
 
     @Test
