@@ -8,11 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Prints encode/decode throughput (no timing assertions: the machine is shared). Default 200k records
+ * Prints encode/decode throughput (no timing assertions: the machine is shared). Default 50k records
  * so the suite stays quick; {@code -Dcodec.bench.records=1000000} measures the 1M-record case.
  */
 class EnvelopeThroughputTest {
-    private static final int RECORDS = Integer.getInteger("codec.bench.records", 200_000);
+    private static final int RECORDS = Integer.getInteger("codec.bench.records", 50_000);
     private static final int ROUNDS = Integer.getInteger("codec.bench.rounds", 1);
 
     @Test
