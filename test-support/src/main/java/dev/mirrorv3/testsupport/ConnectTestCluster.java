@@ -9,17 +9,35 @@ import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real KRaft broker and real Connect worker(s) in this JVM: the one place that uses Kafka's non-public test
  * kit ({@code EmbeddedConnectCluster}), so a Kafka upgrade that changes it touches only this class.
  * One cluster per test class (SPEC §13's test-time rules).
  */
-public final class ConnectTestCluster implements AutoCloseable {
-    private final EmbeddedConnectCluster connect;
+public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+    private final int workers;
+    private final Map<String, String> extraWorkerProps;
+    private EmbeddedConnectCluster connect;
 
-    private ConnectTestCluster(EmbeddedConnectCluster connect) {
-        this.connect = connect;
+    private ConnectTestCluster(int workers, Map<String, String> extraWorkerProps) {
+        this.workers = workers;
+        this.extraWorkerProps = extraWorkerProps;
+    }
+
+    /**
+     * One cluster for a test class, started before its first test and stopped after its last:
+     * {@code @RegisterExtension static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);}
+     */
+    public static ConnectTestCluster perClass(int workers) {
+        return perClass(workers, Map.of());
+    }
+
+    public static ConnectTestCluster perClass(int workers, Map<String, String> extraWorkerProps) {
+        return new ConnectTestCluster(workers, extraWorkerProps);
     }
 
     public static ConnectTestCluster start(int workers) {
@@ -27,6 +45,22 @@ public final class ConnectTestCluster implements AutoCloseable {
     }
 
     public static ConnectTestCluster start(int workers, Map<String, String> extraWorkerProps) {
+        ConnectTestCluster cluster = new ConnectTestCluster(workers, extraWorkerProps);
+        cluster.startCluster();
+        return cluster;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        startCluster();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
+    private void startCluster() {
         Map<String, String> workerProps = new HashMap<>();
         workerProps.put("plugin.discovery", "service_load"); // needs our META-INF/services entries; ~4 s faster
         workerProps.put("offset.flush.interval.ms", "1000");
@@ -47,7 +81,7 @@ public final class ConnectTestCluster implements AutoCloseable {
                 .brokerProps(brokerProps)
                 .build();
         connect.start();
-        return new ConnectTestCluster(connect);
+        this.connect = connect;
     }
 
     public EmbeddedConnectCluster connect() {
@@ -131,6 +165,9 @@ public final class ConnectTestCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        connect.stop();
+        if (connect != null) {
+            connect.stop();
+            connect = null;
+        }
     }
 }

@@ -20,9 +20,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,25 +34,20 @@ class BlobSinkAdversarialDestinationIT {
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final String TOPIC = "adversarial";
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
     @TempDir
     static Path root;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(1);
+    static void prepare() {
         cluster.kafka().createTopic(TOPIC, 1);
         produceVaried(cluster.bootstrapServers(), TOPIC, 1, 30, 9);
         // A healthy chain 0-9, 10-19, 20-29 that each case copies and then damages.
         cluster.deploy("seed", config());
         awaitChainNext(cluster, root, "seed", PARQUET, Map.of(0, 30L), WAIT);
         cluster.delete("seed");
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
     }
 
     private static Map<String, String> config() {

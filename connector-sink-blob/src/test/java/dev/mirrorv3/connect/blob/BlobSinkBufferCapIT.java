@@ -27,9 +27,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,20 +40,11 @@ class BlobSinkBufferCapIT {
     private static final long CAP = 64 * 1024;
     private static final int PARTITIONS = 100;
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
     @TempDir
     static Path root;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     @Test
     void bufferedBytesNeverExceedTheCap() throws Exception {

@@ -18,9 +18,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.util.clusters.WorkerHandle;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,20 +30,11 @@ class BlobSinkCrashIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(2, Map.of("task.shutdown.graceful.timeout.ms", "1000"));
 
     @TempDir
     static Path root;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(2, Map.of("task.shutdown.graceful.timeout.ms", "1000"));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     @Test
     void aZombiesLateCommitIsRefusedAndTheChainContinuesExactly() throws Exception {

@@ -17,9 +17,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Lost positions, a destination ahead of its source, and validate()'s refusals (issue test 5). */
@@ -27,20 +26,11 @@ class BlobSinkPositionIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
     @TempDir
     static Path root;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     private static void deleteRecordsBefore(String topic, long offset) throws Exception {
         try (Admin admin = cluster.kafka().createAdminClient()) {

@@ -28,9 +28,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Stops, restarts, store failures and flush triggers: the chain continues exactly (issue tests 2 and 6). */
@@ -38,20 +37,11 @@ class BlobSinkRestartIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
     @TempDir
     static Path root;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     private static void assertBackupComplete(String name, String topic, int partitions) {
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);

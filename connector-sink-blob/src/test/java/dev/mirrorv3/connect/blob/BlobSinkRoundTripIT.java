@@ -35,9 +35,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Backups hold exactly the source's records, byte for byte, at their offsets (issue tests 1, 3 and 8). */
@@ -47,20 +46,11 @@ class BlobSinkRoundTripIT {
     private static final EnvelopeSettings NDJSON =
             new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES);
 
-    static ConnectTestCluster cluster;
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
     @TempDir
     static Path root;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = ConnectTestCluster.start(1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        cluster.close();
-    }
 
     @Test
     void roundTripsEveryRecordInBothFormats() throws Exception {
