@@ -163,9 +163,9 @@ public final class ChainWriter {
         }
         Optional<ObjectName> last = chain.last();
         if (!last.equals(Optional.ofNullable(tail))) {
-            throw new ChainChangedException(location + ": the chain's last object is "
-                    + last.map(ObjectName::toString).orElse("none") + ", and this task wrote "
-                    + (tail == null ? "none yet" : tail.toString()) + changedAdvice());
+            throw new ChainChangedException(last.map(o -> location + "/" + o + " is the chain's last object")
+                    .orElse(location + " holds no object any more") + ", and the last object this task wrote or found is "
+                    + (tail == null ? "none" : tail.toString()) + changedAdvice());
         }
     }
 
