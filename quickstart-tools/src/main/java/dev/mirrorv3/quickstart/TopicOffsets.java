@@ -24,6 +24,7 @@ final class TopicOffsets implements AutoCloseable {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-quickstart-tools");
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         this.admin = Admin.create(p);
     }
