@@ -38,6 +38,7 @@ public final class ConnectTestCluster implements AutoCloseable {
         brokerProps.put("offsets.topic.replication.factor", "1");
         brokerProps.put("group.initial.rebalance.delay.ms", "0");
         brokerProps.put("log.retention.check.interval.ms", "1000");
+        brokerProps.put("log.cleaner.backoff.ms", "200");
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder()
                 .name("mirror-v3-it")
                 .numWorkers(workers)

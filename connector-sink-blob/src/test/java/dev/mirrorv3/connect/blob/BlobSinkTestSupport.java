@@ -1,0 +1,218 @@
+package dev.mirrorv3.connect.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+
+/** Shared pieces of the blob sink's integration tests: configs, data, reading chains back, comparing. */
+final class BlobSinkTestSupport {
+    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+    private BlobSinkTestSupport() {
+    }
+
+    /** A valid config for the real connector class. */
+    static Map<String, String> sinkConfig(String topic, Path root, String bootstrap) {
+        return sinkConfig(BlobSinkConnector.class.getName(), topic, root, bootstrap);
+    }
+
+    static Map<String, String> sinkConfig(String connectorClass, String topic, Path root, String bootstrap) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", connectorClass);
+        c.put("tasks.max", "1");
+        c.put("topics", topic);
+        c.put("key.converter", BYTES);
+        c.put("value.converter", BYTES);
+        c.put("header.converter", BYTES);
+        c.put("consumer.override.auto.offset.reset", "none");
+        c.put("consumer.override.isolation.level", "read_committed");
+        c.put("filesystem.root", root.toString());
+        c.put("source.admin.bootstrap.servers", bootstrap);
+        c.put("flush.max.records", "1000");
+        c.put("flush.max.time.ms", "1000");
+        c.put("retry.backoff.initial.ms", "100");
+        c.put("retry.backoff.max.ms", "1000");
+        c.put("chain.check.interval.ms", "2000");
+        c.put("heartbeat.interval.ms", "5000");
+        return c;
+    }
+
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class);
+        p.put("value.serializer", ByteArraySerializer.class);
+        p.put("linger.ms", 5);
+        p.put("acks", "all");
+        return new KafkaProducer<>(p);
+    }
+
+    /**
+     * Produces records with everything a record can carry: keys and null keys, values, tombstones and empty
+     * values, headers (duplicate keys, null values). Deterministic per seed.
+     */
+    static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
+        Random random = new Random(seed);
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(variedRecord(topic, p, i, random));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random) {
+        byte[] key = switch (i % 5) {
+            case 0 -> null;
+            case 1 -> new byte[0];
+            default -> bytes(random, 1 + random.nextInt(24));
+        };
+        byte[] value = switch (i % 7) {
+            case 0 -> null;
+            case 1 -> new byte[0];
+            default -> bytes(random, random.nextInt(200));
+        };
+        RecordHeaders headers = new RecordHeaders();
+        for (int h = 0; h < i % 4; h++) {
+            headers.add("h" + (h % 2), h == 2 ? null : bytes(random, random.nextInt(10)));
+        }
+        return new ProducerRecord<>(topic, partition, null, key, value, headers);
+    }
+
+    static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Every committed record of the topic, per partition, read with a read_committed consumer. */
+    static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("isolation.level", "read_committed");
+        c.put("enable.auto.commit", false);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic).stream()
+                    .map(pi -> new TopicPartition(topic, pi.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.get(r.partition()).add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    static ChainReader reader(Path root, String name, EnvelopeSettings settings) {
+        return new ChainReader(new FilesystemStore(root, name), settings);
+    }
+
+    static Chain chain(Path root, String name, int partition, EnvelopeSettings settings) {
+        return reader(root, name, settings).listChain(partition, OptionalLong.empty());
+    }
+
+    /** Every record of a partition's chain, each object read and checked against its name. */
+    static List<BackupRecord> readChain(Path root, String name, String topic, int partition, EnvelopeSettings settings) {
+        ChainReader reader = reader(root, name, settings);
+        List<BackupRecord> records = new ArrayList<>();
+        Chain chain = reader.listChain(partition, OptionalLong.empty());
+        for (ObjectName o : chain.objects()) {
+            records.addAll(reader.read(partition, o, topic).records());
+        }
+        return records;
+    }
+
+    /** Waits until each partition's chain reaches the given next offset. */
+    static void awaitChainNext(Path root, String name, EnvelopeSettings settings, Map<Integer, Long> nextOffsets, Duration timeout) {
+        Awaitility.await("chain " + name + " reaches " + nextOffsets).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
+                .until(() -> nextOffsets.entrySet().stream().allMatch(e ->
+                        chain(root, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));
+    }
+
+    /** The offset after each partition's last committed record. */
+    static Map<Integer, Long> nextAfterLast(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> records) {
+        Map<Integer, Long> next = new TreeMap<>();
+        records.forEach((p, rs) -> {
+            if (!rs.isEmpty()) {
+                next.put(p, rs.get(rs.size() - 1).offset() + 1);
+            }
+        });
+        return next;
+    }
+
+    /** The chain holds exactly these records: same offsets, byte-identical keys, values, headers, timestamps. */
+    static void assertChainEquals(List<ConsumerRecord<byte[], byte[]>> expected, List<BackupRecord> actual) {
+        assertThat(actual.stream().map(BackupRecord::offset).toList())
+                .as("offsets in the chain").containsExactlyElementsOf(expected.stream().map(ConsumerRecord::offset).toList());
+        for (int i = 0; i < expected.size(); i++) {
+            ConsumerRecord<byte[], byte[]> e = expected.get(i);
+            BackupRecord a = actual.get(i);
+            String at = "record at offset " + e.offset();
+            assertThat(a.topic()).as(at).isEqualTo(e.topic());
+            assertThat(a.partition()).as(at).isEqualTo(e.partition());
+            assertThat(a.key()).as(at + " key").isEqualTo(e.key());
+            assertThat(a.value()).as(at + " value").isEqualTo(e.value());
+            assertThat(a.timestampMs()).as(at + " timestamp").isEqualTo(e.timestamp());
+            assertThat(a.timestampType().stored()).as(at + " timestamp type")
+                    .isEqualTo(e.timestampType().name.replace("CreateTime", "create_time").replace("LogAppendTime", "log_append_time"));
+            List<RecordHeader> headers = new ArrayList<>();
+            for (Header h : e.headers()) {
+                headers.add(new RecordHeader(h.key(), h.value()));
+            }
+            assertThat(a.headers()).as(at + " headers").isEqualTo(headers);
+        }
+    }
+
+    /** The chain's names are contiguous and each object's range holds its records (checked by the reader). */
+    static void assertContiguous(Chain chain, long start) {
+        long next = start;
+        for (ObjectName o : chain.objects()) {
+            assertThat(o.from()).as("object " + o + " continues the chain").isEqualTo(next);
+            next = o.to() + 1;
+        }
+    }
+}

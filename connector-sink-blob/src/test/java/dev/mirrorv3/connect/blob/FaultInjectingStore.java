@@ -1,0 +1,92 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** Delegates to a real store, failing or blocking as {@link Faults} says. */
+final class FaultInjectingStore implements Store {
+    private final Store delegate;
+    private final Faults faults;
+
+    FaultInjectingStore(Store delegate, Faults faults) {
+        this.delegate = delegate;
+        this.faults = faults;
+    }
+
+    @Override
+    public String location(int partition) {
+        return delegate.location(partition);
+    }
+
+    @Override
+    public List<String> list(int partition) {
+        failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
+        return delegate.list(partition);
+    }
+
+    @Override
+    public List<String> listFrom(int partition, String startAt, int max) {
+        failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
+        return delegate.listFrom(partition, startAt, max);
+    }
+
+    @Override
+    public boolean exists(int partition, String name) {
+        return delegate.exists(partition, name);
+    }
+
+    @Override
+    public byte[] read(int partition, String name) {
+        return delegate.read(partition, name);
+    }
+
+    @Override
+    public void create(int partition, String name, byte[] data) {
+        faults.creates.incrementAndGet();
+        failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "create " + name);
+        CountDownLatch block = faults.blockNextCreate.getAndSet(null);
+        if (block != null) {
+            faults.blocked.countDown();
+            try {
+                block.await();
+            } catch (InterruptedException e) {
+                // A zombie ignores interrupts, as a thread stuck in I/O would: it goes on to commit.
+            }
+            try {
+                delegate.create(partition, name, data);
+                faults.blockedCreateOutcome.set(null);
+            } catch (RuntimeException e) {
+                faults.blockedCreateOutcome.set(e.getMessage());
+                throw e;
+            } finally {
+                faults.blockedCreateDone.countDown();
+            }
+            return;
+        }
+        delegate.create(partition, name, data);
+    }
+
+    @Override
+    public int removeTemporaryFiles(int partition) {
+        return delegate.removeTemporaryFiles(partition);
+    }
+
+    @Override
+    public List<Integer> partitions() {
+        return delegate.partitions();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    private static void failIfArmed(boolean armed, String what) {
+        if (armed) {
+            throw new TransientStoreException("injected fault: cannot " + what, new IOException("injected"));
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.mirrorv3.connect.blob;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Faults a test arms for one destination name; read by {@link FaultInjectingStore} inside the worker. */
+public final class Faults {
+    private static final Map<String, Faults> BY_DESTINATION = new ConcurrentHashMap<>();
+
+    /** The next this-many creates fail with a transient error. */
+    public final AtomicInteger failNextCreates = new AtomicInteger();
+    /** The next this-many lists fail with a transient error. */
+    public final AtomicInteger failNextLists = new AtomicInteger();
+    /** When set, the next create blocks before its commit until the latch opens (a zombie in the making). */
+    public final AtomicReference<CountDownLatch> blockNextCreate = new AtomicReference<>();
+    /** Counts down when a create has blocked. */
+    public final CountDownLatch blocked = new CountDownLatch(1);
+    /** The outcome of the blocked create once released: null for success, else the exception's message. */
+    public final AtomicReference<String> blockedCreateOutcome = new AtomicReference<>();
+    public final CountDownLatch blockedCreateDone = new CountDownLatch(1);
+    public final AtomicInteger creates = new AtomicInteger();
+
+    public static Faults forDestination(String name) {
+        return BY_DESTINATION.computeIfAbsent(name, n -> new Faults());
+    }
+}
