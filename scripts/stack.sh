@@ -83,8 +83,8 @@ stack_pid_running() {
     local pidfile="$1" main="$2" pid state
     [ -s "$pidfile" ] || return 1
     pid="$(cat "$pidfile")"
-    [ -r "/proc/$pid/stat" ] || return 1
-    state="$(sed 's/^.*) //' "/proc/$pid/stat" | cut -d' ' -f1)"
+    state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)"
+    [ -n "$state" ] || return 1
     [ "$state" = Z ] && return 1
     tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$main" || return 1
     tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$STACK_DIR" || return 1
@@ -140,6 +140,16 @@ rootLogger.appenderRef.err.ref = err
 L4J
 }
 
+# A new cluster id, as `kafka-storage random-uuid` makes it (16 random bytes, URL-safe base64, not starting with
+# '-'), without a JVM launch.
+stack_cluster_id() {
+    local id
+    while :; do
+        id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+        [ "${id:0:1}" != - ] && { echo "$id"; return; }
+    done
+}
+
 stack_start_broker() {
     local dir="$STACK_DIR/broker"
     mkdir -p "$dir/data"
@@ -167,7 +177,7 @@ group.initial.rebalance.delay.ms=0
 PROPS
     if [ ! -e "$dir/data/meta.properties" ]; then
         java -cp "$KAFKA_CP" -Dlog4j2.configurationFile="$STACK_DIR/tools-log4j2.properties" kafka.tools.StorageTool format \
-            -t "$(java -cp "$KAFKA_CP" kafka.tools.StorageTool random-uuid)" -c "$dir/server.properties" --standalone >/dev/null \
+            -t "$(stack_cluster_id)" -c "$dir/server.properties" --standalone >/dev/null \
             || stack_die "formatting the broker's storage failed"
     fi
     stack_launch broker "$dir/broker.log" "$dir/broker.pid" -Xms256m -Xmx"${BROKER_HEAP:-512m}" -XX:+UseG1GC \

@@ -15,7 +15,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Produces the quickstart's demo records (SPEC §12): string keys ({@code user-<n>}) and one-line JSON values,
  * with a header, so that what a user sees in the backup (DuckDB, restore, cache) is readable.
  *
- * <p>Usage: {@code DemoProducer <bootstrap.servers> <topic> <count>}
+ * Creates the topic first if it does not exist.
+ *
+ * <p>Usage: {@code DemoProducer <bootstrap.servers> <topic> <partitions> <count>}
  */
 public final class DemoProducer {
     private static final String[] EVENTS = {"signup", "login", "view", "add_to_cart", "purchase", "logout"};
@@ -24,12 +26,14 @@ public final class DemoProducer {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: DemoProducer <bootstrap.servers> <topic> <count>");
+        if (args.length != 4) {
+            System.err.println("usage: DemoProducer <bootstrap.servers> <topic> <partitions> <count>");
             System.exit(2);
         }
         String topic = args[1];
-        int count = Integer.parseInt(args[2]);
+        int partitions = Integer.parseInt(args[2]);
+        int count = Integer.parseInt(args[3]);
+        createTopic(args[0], topic, partitions);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -56,5 +60,19 @@ public final class DemoProducer {
             }
         }
         System.out.println("produced " + count + " records to " + topic + " (per partition: " + perPartition + ")");
+    }
+
+    static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+        try (TopicOffsets t = new TopicOffsets(bootstrap)) {
+            try {
+                t.admin().createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)))
+                        .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                System.out.println("created topic " + topic + " with " + partitions + " partitions");
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                    throw e;
+                }
+            }
+        }
     }
 }
