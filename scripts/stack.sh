@@ -8,6 +8,7 @@
 #   CONTROLLER_PORT    the KRaft controller listener (localhost)
 #   CONNECT_PORT       the worker's REST API (localhost)
 # optional:
+#   BROKER_PORT_SETTING, CONTROLLER_PORT_SETTING, CONNECT_PORT_SETTING: how the user sets each port (for messages)
 #   BROKER_HEAP, CONNECT_HEAP (default 512m, 1g), CONNECT_JVM_OPTS (extra JVM options for the worker),
 #   CONNECT_GROUP (the worker group id)
 #
@@ -103,6 +104,14 @@ stack_check_port() {
     fi
 }
 
+stack_check_broker_ports() {
+    stack_check_port "$BROKER_PORT" "broker port (${BROKER_PORT_SETTING:-BROKER_PORT})"
+    stack_check_port "$CONTROLLER_PORT" "KRaft controller port (${CONTROLLER_PORT_SETTING:-CONTROLLER_PORT})"
+}
+stack_check_worker_port() {
+    stack_check_port "$CONNECT_PORT" "Connect REST port (${CONNECT_PORT_SETTING:-CONNECT_PORT})"
+}
+
 # stack_launch <name> <log> <pidfile> <java args...>: starts a JVM in its own session, detached from the terminal.
 # setsid execs java in the same process (no wrapper shell), so the pid file holds the JVM's own pid.
 stack_launch() {
@@ -154,8 +163,7 @@ stack_start_broker() {
     local dir="$STACK_DIR/broker"
     mkdir -p "$dir/data"
     [ -e "$STACK_DIR/log4j2.properties" ] || stack_write_log4j
-    stack_check_port "$BROKER_PORT" "broker port (BROKER_PORT)"
-    stack_check_port "$CONTROLLER_PORT" "controller port (CONTROLLER_PORT)"
+    stack_check_broker_ports
     cat > "$dir/server.properties" <<PROPS
 # single-node combined KRaft broker (written by scripts/stack.sh)
 process.roles=broker,controller
@@ -214,7 +222,7 @@ stack_start_worker() {
     local dir="$STACK_DIR/connect"
     mkdir -p "$dir"
     [ -e "$STACK_DIR/log4j2.properties" ] || stack_write_log4j
-    stack_check_port "$CONNECT_PORT" "Connect REST port (CONNECT_PORT)"
+    stack_check_worker_port
     cat > "$dir/worker.properties" <<PROPS
 # Kafka Connect worker, distributed mode (written by scripts/stack.sh)
 bootstrap.servers=localhost:$BROKER_PORT
