@@ -25,6 +25,7 @@ STACK_BUNDLE_DIR="$STACK_REPO/bundle/target/$STACK_BUNDLE_NAME/$STACK_BUNDLE_NAM
 STACK_CONNECT_FILE_DIR="$STACK_TOOLS_TARGET/plugins/connect-file"
 # Modules the stack needs: the bundle (and what it is built from) and quickstart-tools. A change under their
 # src/main or in a pom since the last build triggers `mvn package` for them.
+# STACK_EXTRA_MODULES (e.g. "bench") and STACK_EXTRA_ARTIFACTS are added by callers that need more.
 STACK_BUILD_MODULES="chain-core kafka-support connector-sink-blob bundle quickstart-tools"
 
 stack_log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -35,7 +36,7 @@ stack_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 stack_artifacts() {
     echo "$STACK_BUNDLE_DIR/connector-sink-blob-0.1.0.jar" "$STACK_BUNDLE_DIR/chain-core-0.1.0.jar" \
          "$STACK_TOOLS_TARGET/quickstart-tools-0.1.0.jar" "$STACK_TOOLS_TARGET/kafka.classpath" \
-         "$STACK_TOOLS_TARGET/tools.classpath" "$STACK_CONNECT_FILE_DIR/connect-file-4.3.1.jar"
+         "$STACK_TOOLS_TARGET/tools.classpath" "$STACK_CONNECT_FILE_DIR/connect-file-4.3.1.jar" ${STACK_EXTRA_ARTIFACTS:-}
 }
 
 # Prints why a build is needed and returns 0, or returns 1 when the artifacts are up to date.
@@ -48,7 +49,7 @@ stack_build_needed() {
     # Maven does not rewrite a jar whose content did not change; the stamp records the last build we ran.
     if [ -e "$stamp" ] && [ "$stamp" -nt "$oldest" ]; then oldest="$stamp"; fi
     sources=("$STACK_REPO/pom.xml")
-    for m in $STACK_BUILD_MODULES; do
+    for m in $STACK_BUILD_MODULES ${STACK_EXTRA_MODULES:-}; do
         sources+=("$STACK_REPO/$m/pom.xml")
         [ -d "$STACK_REPO/$m/src/main" ] && sources+=("$STACK_REPO/$m/src/main")
     done
@@ -59,15 +60,16 @@ stack_build_needed() {
 
 # stack_build [force]: builds the bundle and quickstart-tools (never `mvn install`) when needed.
 stack_build() {
-    local why
+    local why pl="bundle,quickstart-tools" m
+    for m in ${STACK_EXTRA_MODULES:-}; do pl="$pl,$m"; done
     if [ "${1:-}" = force ]; then
         why="--rebuild"
     elif ! why="$(stack_build_needed)"; then
-        stack_log "build is up to date (bundle and quickstart-tools); --rebuild forces a build"
+        stack_log "build is up to date ($pl); --rebuild forces a build"
         return 0
     fi
-    stack_log "building with Maven ($why): mvn -B -ntp -q -pl bundle,quickstart-tools -am package -DskipTests"
-    (cd "$STACK_REPO" && mvn -B -ntp -q -pl bundle,quickstart-tools -am package -DskipTests) \
+    stack_log "building with Maven ($why): mvn -B -ntp -q -pl $pl -am package -DskipTests"
+    (cd "$STACK_REPO" && mvn -B -ntp -q -pl "$pl" -am package -DskipTests) \
         || stack_die "the Maven build failed (see above)"
     touch "$STACK_TOOLS_TARGET/stack-build.stamp"
 }
@@ -239,7 +241,7 @@ status.storage.topic=_connect-status
 config.storage.replication.factor=1
 offset.storage.replication.factor=1
 status.storage.replication.factor=1
-offset.flush.interval.ms=5000
+offset.flush.interval.ms=${CONNECT_OFFSET_FLUSH_MS:-5000}
 # Lets connectors set consumer.override.* (the blob sink requires auto.offset.reset=none, read_committed).
 connector.client.config.override.policy=All
 PROPS

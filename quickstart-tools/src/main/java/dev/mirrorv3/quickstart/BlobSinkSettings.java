@@ -19,10 +19,10 @@ import java.util.Map;
  * The parts of a blob sink connector config (the JSON map sent to {@code PUT /connectors/<name>/config}) that
  * the helpers need to find and read its chains: where, which topic, which source cluster, which envelope.
  */
-record BlobSinkSettings(String connector, String topic, String bootstrapServers, Path root, String destinationName,
+public record BlobSinkSettings(String connector, String topic, String bootstrapServers, Path root, String destinationName,
                         EnvelopeSettings envelope) {
 
-    static BlobSinkSettings load(Path configJson, String connector) throws IOException {
+    public static BlobSinkSettings load(Path configJson, String connector) throws IOException {
         JsonNode tree = new ObjectMapper().readTree(Files.readString(configJson));
         Map<String, String> c = new HashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
@@ -52,15 +52,15 @@ record BlobSinkSettings(String connector, String topic, String bootstrapServers,
         return v;
     }
 
-    FilesystemStore store() {
+    public FilesystemStore store() {
         return new FilesystemStore(root, destinationName);
     }
 
-    ChainReader reader() {
+    public ChainReader reader() {
         return new ChainReader(store(), envelope);
     }
 
-    Path chainDir() {
+    public Path chainDir() {
         return root.resolve(destinationName);
     }
 }

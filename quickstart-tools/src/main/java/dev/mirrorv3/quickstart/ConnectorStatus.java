@@ -10,14 +10,14 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** Reads {@code GET /connectors/<name>/status} and reports a failed connector or task. */
-final class ConnectorStatus {
+public final class ConnectorStatus {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private ConnectorStatus() {
     }
 
     /** A description of the failure (state and the first lines of the trace), or empty if nothing failed. */
-    static Optional<String> failure(String connectUrl, String connector) {
+    public static Optional<String> failure(String connectUrl, String connector) {
         try {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(connectUrl + "/connectors/" + connector + "/status"))
                     .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());

@@ -6,7 +6,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -17,10 +16,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /** A topic's partitions with their log-start offsets and high watermarks, through the Admin API. */
-final class TopicOffsets implements AutoCloseable {
+public final class TopicOffsets implements AutoCloseable {
     private final Admin admin;
 
-    TopicOffsets(String bootstrapServers) {
+    public TopicOffsets(String bootstrapServers) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-quickstart-tools");
@@ -29,18 +28,18 @@ final class TopicOffsets implements AutoCloseable {
         this.admin = Admin.create(p);
     }
 
-    int partitionCount(String topic) throws ExecutionException, InterruptedException, TimeoutException {
+    public int partitionCount(String topic) throws ExecutionException, InterruptedException, TimeoutException {
         TopicDescription d = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get(15, TimeUnit.SECONDS).get(topic);
         return d.partitions().size();
     }
 
     /** Partition → high watermark (the offset the next record gets). */
-    Map<Integer, Long> highWatermarks(String topic) throws Exception {
+    public Map<Integer, Long> highWatermarks(String topic) throws Exception {
         return offsets(topic, OffsetSpec.latest());
     }
 
     /** Partition → log-start offset. */
-    Map<Integer, Long> logStartOffsets(String topic) throws Exception {
+    public Map<Integer, Long> logStartOffsets(String topic) throws Exception {
         return offsets(topic, OffsetSpec.earliest());
     }
 
@@ -58,7 +57,7 @@ final class TopicOffsets implements AutoCloseable {
     }
 
     /** Partition → committed offset of a consumer group on this topic (absent: nothing committed). */
-    Map<Integer, Long> committed(String group, String topic) throws Exception {
+    public Map<Integer, Long> committed(String group, String topic) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> all =
                 admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(15, TimeUnit.SECONDS);
         return all.entrySet().stream()
@@ -66,16 +65,8 @@ final class TopicOffsets implements AutoCloseable {
                 .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset(), (a, b) -> a, TreeMap::new));
     }
 
-    Admin admin() {
+    public Admin admin() {
         return admin;
-    }
-
-    static <T> Map<Integer, T> byPartition(int n, Function<Integer, T> f) {
-        Map<Integer, T> m = new TreeMap<>();
-        for (int p = 0; p < n; p++) {
-            m.put(p, f.apply(p));
-        }
-        return m;
     }
 
     @Override

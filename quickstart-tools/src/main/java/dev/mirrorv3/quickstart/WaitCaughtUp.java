@@ -51,7 +51,7 @@ public final class WaitCaughtUp {
     }
 
     /** Empty when caught up, otherwise which partitions lag ("p0: chain next 100, high watermark 250; ..."). */
-    static String lag(BlobSinkSettings s, TopicOffsets offsets) throws Exception {
+    public static String lag(BlobSinkSettings s, TopicOffsets offsets) throws Exception {
         Map<Integer, Long> hw = offsets.highWatermarks(s.topic());
         Map<Integer, Long> logStart = offsets.logStartOffsets(s.topic());
         Map<Integer, Long> next = chainNextOffsets(s.reader(), hw.keySet(), logStart);
@@ -66,7 +66,7 @@ public final class WaitCaughtUp {
         return b.toString();
     }
 
-    static Map<Integer, Long> chainNextOffsets(ChainReader reader, Iterable<Integer> partitions, Map<Integer, Long> logStart) {
+    public static Map<Integer, Long> chainNextOffsets(ChainReader reader, Iterable<Integer> partitions, Map<Integer, Long> logStart) {
         Map<Integer, Long> next = new TreeMap<>();
         for (int p : partitions) {
             Chain chain = reader.listChain(p, OptionalLong.empty());
