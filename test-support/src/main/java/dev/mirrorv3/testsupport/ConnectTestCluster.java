@@ -102,6 +102,24 @@ public final class ConnectTestCluster implements AutoCloseable {
         return trace[0];
     }
 
+    /** The trace of the connector's or a task's failure, or null while nothing has failed. */
+    public String failureTrace(String name) {
+        try {
+            ConnectorStateInfo s = connect.connectorStatus(name);
+            if ("FAILED".equals(s.connector().state())) {
+                return s.connector().trace();
+            }
+            for (ConnectorStateInfo.TaskState t : s.tasks()) {
+                if ("FAILED".equals(t.state())) {
+                    return t.trace();
+                }
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
     public String taskState(String name) {
         ConnectorStateInfo s = connect.connectorStatus(name);
         return s.tasks().isEmpty() ? "NONE" : s.tasks().get(0).state();

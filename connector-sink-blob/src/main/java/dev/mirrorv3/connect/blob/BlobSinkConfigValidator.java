@@ -136,7 +136,8 @@ final class BlobSinkConfigValidator {
                 return;
             }
         }
-        ConfigValue v = new ConfigValue(key, props.get(key), List.of(), new java.util.ArrayList<>());
+        // No value: Connect renders it with the type of its own definition of the key (a class for converters).
+        ConfigValue v = new ConfigValue(key, null, List.of(), new java.util.ArrayList<>());
         v.addErrorMessage(message);
         config.configValues().add(v);
     }

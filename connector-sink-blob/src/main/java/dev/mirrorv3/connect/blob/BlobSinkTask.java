@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.GroupOffsetSeeder;
 import dev.mirrorv3.kafka.SourceOffsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ public class BlobSinkTask extends SinkTask {
     private final Set<TopicPartition> pending = new LinkedHashSet<>();
     private final Set<TopicPartition> repositioned = new HashSet<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
+    private RuntimeException pendingFatal;
     private long totalBuffered;
     private long nextOpenAttemptMs;
     private long nextChainCheckMs;
@@ -81,11 +83,29 @@ public class BlobSinkTask extends SinkTask {
         sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName);
         opener = new PartitionOpener(this::storeFor, config.envelope(), config.flushPolicy(), sourceOffsets, clock);
+        seedGroupOffsets(props);
         long now = clock.millis();
         nextChainCheckMs = now + config.chainCheckIntervalMs();
         nextHeartbeatMs = now + config.heartbeatIntervalMs();
         log.info("blob sink task of {} started: destination {}, format {}, flush {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy());
+    }
+
+    /** Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll). */
+    private void seedGroupOffsets(Map<String, String> props) {
+        String topics = props.getOrDefault("topics", "");
+        List<String> topicList = java.util.Arrays.stream(topics.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+        if (topicList.isEmpty()) {
+            return; // topics.regex: new partitions without a committed offset need a task restart (README)
+        }
+        String groupId = props.getOrDefault("consumer.override.group.id", "connect-" + connectorName);
+        try {
+            GroupOffsetSeeder.seedMissing(sourceOffsets.admin(), sourceOffsets, groupId, topicList, config.adminTimeout().toMillis());
+        } catch (Exception e) {
+            // Not fatal here: if a partition really has no committed offset, Connect fails the task with
+            // NoOffsetForPartitionException and a restart seeds it again.
+            log.warn("could not seed committed offsets of group {}: {}", groupId, Failures.describe(e));
+        }
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */
@@ -110,7 +130,15 @@ public class BlobSinkTask extends SinkTask {
         }
         pending.addAll(mine);
         nextOpenAttemptMs = 0;
-        openPending(false);
+        try {
+            openPending(false);
+        } catch (RuntimeException e) {
+            // Connect keeps an exception from open() until its consumer's poll returns, and that poll would fetch
+            // from the group's offset first (failing with a bare OffsetOutOfRangeException on a lost position).
+            // Pause instead, and fail from put() with our message.
+            context.pause(mine.toArray(new TopicPartition[0]));
+            pendingFatal = e;
+        }
     }
 
     /** Positions the pending partitions; a transient failure leaves them paused and pending for a later put(). */
@@ -151,6 +179,9 @@ public class BlobSinkTask extends SinkTask {
 
     @Override
     public void put(Collection<SinkRecord> records) {
+        if (pendingFatal != null) {
+            throw pendingFatal;
+        }
         long now = clock.millis();
         try {
             openPending(true);

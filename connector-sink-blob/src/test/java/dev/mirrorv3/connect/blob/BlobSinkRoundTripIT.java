@@ -76,8 +76,8 @@ class BlobSinkRoundTripIT {
         cluster.deploy("rt-ndjson", ndjson);
 
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
-        awaitChainNext(root, "rt-parquet", PARQUET, nextAfterLast(expected), WAIT);
-        awaitChainNext(root, "rt-ndjson", NDJSON, nextAfterLast(expected), WAIT);
+        awaitChainNext(cluster, root, "rt-parquet", PARQUET, nextAfterLast(expected), WAIT);
+        awaitChainNext(cluster, root, "rt-ndjson", NDJSON, nextAfterLast(expected), WAIT);
         for (int p = 0; p < 3; p++) {
             assertThat(expected.get(p)).hasSize(10_000);
             assertChainEquals(expected.get(p), readChain(root, "rt-parquet", topic, p, PARQUET));
@@ -96,7 +96,7 @@ class BlobSinkRoundTripIT {
         BlobSinkTestSupport.produceVaried(cluster.bootstrapServers(), topic, 1, 500, 7);
         cluster.deploy("rt-logappend", sinkConfig(topic, root, cluster.bootstrapServers()));
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
-        awaitChainNext(root, "rt-logappend", PARQUET, nextAfterLast(expected), WAIT);
+        awaitChainNext(cluster, root, "rt-logappend", PARQUET, nextAfterLast(expected), WAIT);
         assertThat(expected.get(0).get(0).timestampType().name).isEqualTo("LogAppendTime");
         assertChainEquals(expected.get(0), readChain(root, "rt-logappend", topic, 0, PARQUET));
         cluster.delete("rt-logappend");
@@ -129,7 +129,7 @@ class BlobSinkRoundTripIT {
         assertThat(expected.get(0)).hasSize(35).allMatch(r -> new String(r.value()).startsWith("committed-"));
 
         cluster.deploy("rt-tx", sinkConfig(topic, root, cluster.bootstrapServers()));
-        awaitChainNext(root, "rt-tx", PARQUET, nextAfterLast(expected), WAIT);
+        awaitChainNext(cluster, root, "rt-tx", PARQUET, nextAfterLast(expected), WAIT);
         assertChainEquals(expected.get(0), readChain(root, "rt-tx", topic, 0, PARQUET));
         assertContiguous(chain(root, "rt-tx", 0, PARQUET), 0);
         cluster.delete("rt-tx");
@@ -158,7 +158,7 @@ class BlobSinkRoundTripIT {
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
 
         cluster.deploy("rt-compacted", sinkConfig(topic, root, cluster.bootstrapServers()));
-        awaitChainNext(root, "rt-compacted", PARQUET, nextAfterLast(expected), WAIT);
+        awaitChainNext(cluster, root, "rt-compacted", PARQUET, nextAfterLast(expected), WAIT);
         Chain chain = chain(root, "rt-compacted", 0, PARQUET);
         assertContiguous(chain, 0);
         assertChainEquals(expected.get(0), readChain(root, "rt-compacted", topic, 0, PARQUET));

@@ -28,6 +28,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the blob sink's integration tests: configs, data, reading chains back, comparing. */
@@ -166,8 +167,15 @@ final class BlobSinkTestSupport {
     }
 
     /** Waits until each partition's chain reaches the given next offset. */
-    static void awaitChainNext(Path root, String name, EnvelopeSettings settings, Map<Integer, Long> nextOffsets, Duration timeout) {
+    static void awaitChainNext(ConnectTestCluster cluster, Path root, String name, EnvelopeSettings settings,
+                               Map<Integer, Long> nextOffsets, Duration timeout) {
         Awaitility.await("chain " + name + " reaches " + nextOffsets).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("connector " + name + " failed", () -> {
+                    String trace = cluster.failureTrace(name);
+                    if (trace != null) {
+                        throw new AssertionError("connector " + name + " failed: " + trace);
+                    }
+                })
                 .ignoreExceptions()
                 .until(() -> nextOffsets.entrySet().stream().allMatch(e ->
                         chain(root, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));

@@ -50,10 +50,14 @@ final class FaultInjectingStore implements Store {
         CountDownLatch block = faults.blockNextCreate.getAndSet(null);
         if (block != null) {
             faults.blocked.countDown();
-            try {
-                block.await();
-            } catch (InterruptedException e) {
-                // A zombie ignores interrupts, as a thread stuck in I/O would: it goes on to commit.
+            // A thread stuck in uninterruptible I/O (a hung NFS write, say) neither returns nor sees the worker's
+            // interrupt: wait for the test's release only, then commit as if nothing happened.
+            while (block.getCount() > 0) {
+                try {
+                    block.await();
+                } catch (InterruptedException e) {
+                    // swallowed on purpose, see above
+                }
             }
             try {
                 delegate.create(partition, name, data);

@@ -1,0 +1,167 @@
+package dev.mirrorv3.connect.blob;
+
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lost positions, a destination ahead of its source, and validate()'s refusals (issue test 5). */
+class BlobSinkPositionIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
+
+    static ConnectTestCluster cluster;
+
+    @TempDir
+    static Path root;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = ConnectTestCluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    private static void deleteRecordsBefore(String topic, long offset) throws Exception {
+        try (Admin admin = cluster.kafka().createAdminClient()) {
+            admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(offset))).all().get();
+        }
+    }
+
+    @Test
+    void lostPositionOfAStoppedConnectorFailsTheTask() throws Exception {
+        String topic = "lost";
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        cluster.deploy("lost", config);
+        awaitChainNext(cluster, root, "lost", PARQUET, Map.of(0, 100L), WAIT);
+        cluster.delete("lost");
+
+        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 2);
+        deleteRecordsBefore(topic, 150);
+        cluster.deploy("lost", config);
+        String trace = cluster.awaitTaskFailure("lost", WAIT);
+        assertThat(trace).contains("lost position for lost-0", "ends at next offset 100", "now starts at 150",
+                "removed offsets 100-149", "set destination.name to a new name");
+        assertThat(chain(root, "lost", 0, PARQUET).nextOffset()).as("no silent jump: nothing written").hasValue(100);
+        cluster.delete("lost");
+    }
+
+    @Test
+    void retentionOvertakingAPausedConnectorFailsTheTask() throws Exception {
+        String topic = "overtaken";
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 50, 1);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        cluster.deploy("overtaken", config);
+        awaitChainNext(cluster, root, "overtaken", PARQUET, Map.of(0, 50L), WAIT);
+        cluster.connect().pauseConnector("overtaken");
+        Thread.sleep(2000);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 50, 2);
+        deleteRecordsBefore(topic, 90);
+        cluster.connect().resumeConnector("overtaken");
+        // The consumer finds its position out of range (auto.offset.reset=none) and Connect fails the task;
+        // the restarted task then names the lost range. Either way: never a silent jump.
+        String trace = cluster.awaitTaskFailure("overtaken", WAIT);
+        assertThat(trace).containsAnyOf("out of range", "OffsetOutOfRange", "lost position");
+        cluster.connect().restartTask("overtaken", 0);
+        String afterRestart = cluster.awaitTaskFailure("overtaken", WAIT);
+        assertThat(afterRestart).contains("lost position for overtaken-0", "ends at next offset 50", "now starts at 90");
+        assertThat(chain(root, "overtaken", 0, PARQUET).nextOffset()).hasValue(50);
+        cluster.delete("overtaken");
+    }
+
+    @Test
+    void aRecreatedTopicBehindItsBackupIsRefused() {
+        String topic = "recreated";
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        cluster.deploy("recreated", config);
+        awaitChainNext(cluster, root, "recreated", PARQUET, Map.of(0, 100L), WAIT);
+        cluster.delete("recreated");
+        cluster.kafka().deleteTopic(topic);
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 2);
+        cluster.deploy("recreated", config);
+        String trace = cluster.awaitTaskFailure("recreated", WAIT);
+        assertThat(trace).contains("the destination is ahead of the source for recreated-0", "next offset 100",
+                "high watermark is 10");
+        cluster.delete("recreated");
+    }
+
+    @Test
+    void anEmptyChainStartsAtTheLogStartOffset() throws Exception {
+        String topic = "startsLater";
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
+        deleteRecordsBefore(topic, 40);
+        cluster.deploy("starts-later", sinkConfig(topic, root, cluster.bootstrapServers()));
+        awaitChainNext(cluster, root, "starts-later", PARQUET, Map.of(0, 100L), WAIT);
+        assertThat(chain(root, "starts-later", 0, PARQUET).objects().get(0).from()).isEqualTo(40);
+        cluster.delete("starts-later");
+    }
+
+    @Test
+    void validateRefusesUnsafeConfigsPerField() {
+        Map<String, String> config = new HashMap<>(sinkConfig("a,b", Path.of("relative/dir"), "localhost:1"));
+        config.remove("consumer.override.auto.offset.reset");
+        config.put("consumer.override.isolation.level", "read_uncommitted");
+        config.put("errors.tolerance", "all");
+        config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+        config.remove("header.converter");
+        config.put("transforms", "x");
+        config.put("transforms.x.type", "org.apache.kafka.connect.transforms.InsertHeader");
+        ConfigInfos infos = cluster.validate(BlobSinkConnector.class.getName(), config);
+        Map<String, String> errors = errorsByField(infos);
+        assertThat(errors.get("consumer.override.auto.offset.reset")).contains("set consumer.override.auto.offset.reset=none",
+                "silently jump");
+        assertThat(errors.get("consumer.override.isolation.level")).contains("read_committed", "found read_uncommitted");
+        assertThat(errors.get("errors.tolerance")).contains("errors.tolerance=all would skip records");
+        assertThat(errors.get("value.converter")).contains("ByteArrayConverter", "found org.apache.kafka.connect.storage.StringConverter");
+        assertThat(errors.get("header.converter")).contains("header.converter=org.apache.kafka.connect.converters.ByteArrayConverter");
+        assertThat(errors.get("transforms")).contains("no transform may run in front of the blob sink");
+        assertThat(errors.get("topics")).contains("${topic}");
+        assertThat(errors.get("filesystem.root")).contains("must be an absolute path");
+        assertThat(errors.get("source.admin.bootstrap.servers")).contains("cannot reach the source cluster at localhost:1");
+        assertThat(errors).doesNotContainKey("format");
+
+        Map<String, String> good = sinkConfig("good", root, cluster.bootstrapServers());
+        good.put("name", "good");
+        assertThat(errorsByField(cluster.validate(BlobSinkConnector.class.getName(), good))).isEmpty();
+        Map<String, String> badValue = new HashMap<>(good);
+        badValue.put("format", "csv");
+        badValue.put("flush.max.records", "0");
+        assertThat(errorsByField(cluster.validate(BlobSinkConnector.class.getName(), badValue)))
+                .containsKeys("format", "flush.max.records");
+    }
+
+    private static Map<String, String> errorsByField(ConfigInfos infos) {
+        return infos.configs().stream()
+                .filter(i -> i.configValue() != null && !i.configValue().errors().isEmpty())
+                .collect(Collectors.toMap(i -> i.configValue().name(), i -> String.join(" | ", i.configValue().errors()),
+                        (a, b) -> a + " | " + b));
+    }
+
+}

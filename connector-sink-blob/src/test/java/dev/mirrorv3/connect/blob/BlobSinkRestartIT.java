@@ -1,0 +1,174 @@
+package dev.mirrorv3.connect.blob;
+
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.nextAfterLast;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Stops, restarts, store failures and flush triggers: the chain continues exactly (issue tests 2 and 6). */
+class BlobSinkRestartIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
+
+    static ConnectTestCluster cluster;
+
+    @TempDir
+    static Path root;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = ConnectTestCluster.start(1);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    private static void assertBackupComplete(String name, String topic, int partitions) {
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
+        awaitChainNext(cluster, root, name, PARQUET, nextAfterLast(expected), WAIT);
+        for (int p = 0; p < partitions; p++) {
+            assertChainEquals(expected.get(p), readChain(root, name, topic, p, PARQUET));
+            assertContiguous(chain(root, name, p, PARQUET), 0);
+        }
+    }
+
+    @Test
+    void stopStartAndDeleteRecreateContinueTheChainExactly() {
+        String topic = "restart";
+        cluster.kafka().createTopic(topic, 2);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "100");
+        config.put("flush.max.time.ms", "500");
+        produceVaried(cluster.bootstrapServers(), topic, 2, 500, 1);
+        cluster.deploy("restart", config);
+        assertBackupComplete("restart", topic, 2);
+
+        cluster.connect().stopConnector("restart");
+        produceVaried(cluster.bootstrapServers(), topic, 2, 300, 2);
+        cluster.connect().resumeConnector("restart");
+        assertBackupComplete("restart", topic, 2);
+
+        cluster.delete("restart");
+        produceVaried(cluster.bootstrapServers(), topic, 2, 200, 3);
+        cluster.deploy("restart", config);
+        assertBackupComplete("restart", topic, 2);
+        cluster.delete("restart");
+    }
+
+    @Test
+    void transientStoreFailuresWhileTheBufferHoldsEarlierPutsLoseNothing() throws Exception {
+        String topic = "outage";
+        cluster.kafka().createTopic(topic, 1);
+        Faults faults = Faults.forDestination("outage");
+        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "100000");
+        config.put("flush.max.time.ms", "3000");
+        cluster.deploy("outage", config);
+        cluster.awaitRunning("outage", WAIT);
+        faults.failNextCreates.set(3);
+        Random random = new Random(5);
+        try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
+            for (int batch = 0; batch < 5; batch++) { // several put() calls fill the buffer before the first flush
+                for (int i = 0; i < 40; i++) {
+                    producer.send(BlobSinkTestSupport.variedRecord(topic, 0, batch * 40 + i, random));
+                }
+                producer.flush();
+                Thread.sleep(300);
+            }
+        }
+        assertBackupComplete("outage", topic, 1);
+        assertThat(faults.failNextCreates.get()).as("all injected failures were hit").isZero();
+        assertThat(faults.creates.get()).as("3 failed attempts, then the commit").isGreaterThanOrEqualTo(4);
+        assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
+        cluster.delete("outage");
+    }
+
+    @Test
+    void gracefulStopWritesPartialBuffers() {
+        String topic = "graceful";
+        cluster.kafka().createTopic(topic, 2);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "1000000");
+        config.put("flush.max.time.ms", "600000");
+        cluster.deploy("graceful", config);
+        cluster.awaitRunning("graceful", WAIT);
+        try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < 7; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, BlobSinkTestSupport.utf8("a" + i)));
+            }
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(topic, 1, null, BlobSinkTestSupport.utf8("b" + i)));
+            }
+        }
+        Awaitility.await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
+        assertThat(chain(root, "graceful", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
+        cluster.delete("graceful");
+        awaitChainNext(cluster, root, "graceful", PARQUET, Map.of(0, 7L, 1, 3L), WAIT);
+        assertThat(chain(root, "graceful", 0, PARQUET).objects()).extracting(ObjectName::fileName)
+                .containsExactly(ObjectName.plain(0, 6, PARQUET.format()).fileName());
+        assertThat(chain(root, "graceful", 1, PARQUET).objects()).extracting(ObjectName::fileName)
+                .containsExactly(ObjectName.plain(0, 2, PARQUET.format()).fileName());
+    }
+
+    @Test
+    void eachFlushTriggerFires() {
+        String topic = "triggers";
+        cluster.kafka().createTopic(topic, 3);
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "5");
+        config.put("flush.max.bytes", "1000");
+        config.put("flush.max.time.ms", "1500");
+        cluster.deploy("triggers", config);
+        cluster.awaitRunning("triggers", WAIT);
+        try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < 10; i++) { // records trigger: 10 small records -> 0-4, 5-9
+                producer.send(new ProducerRecord<>(topic, 0, null, new byte[10]));
+            }
+            for (int i = 0; i < 8; i++) { // bytes trigger: 300 B records -> 4 per object (1200 >= 1000)
+                producer.send(new ProducerRecord<>(topic, 1, null, new byte[300]));
+            }
+            producer.flush();
+        }
+        awaitChainNext(cluster, root, "triggers", PARQUET, Map.of(0, 10L, 1, 8L), WAIT);
+        assertThat(chain(root, "triggers", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L, 9L);
+        assertThat(chain(root, "triggers", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(3L, 7L);
+
+        // Time trigger with no further record arriving: one record, then silence.
+        long sent;
+        try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
+            producer.send(new ProducerRecord<>(topic, 2, null, new byte[10]));
+            producer.flush();
+            sent = System.currentTimeMillis();
+        }
+        awaitChainNext(cluster, root, "triggers", PARQUET, Map.of(2, 1L), WAIT);
+        long took = System.currentTimeMillis() - sent;
+        assertThat(took).as("time trigger fired within flush.max.time.ms plus a small bound").isLessThan(1500 + 2500);
+        cluster.delete("triggers");
+    }
+}
