@@ -1,0 +1,77 @@
+package dev.mirrorv3.quickstart;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.read.ChainReader;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * Waits until a blob sink's chains have caught up with the topic: for every partition the chain's next offset
+ * (or, for an empty chain, the log-start offset) equals the high watermark. Fails fast when the connector or its
+ * task has FAILED (Connect REST status), and on timeout says which partitions lag and by how much.
+ *
+ * <p>Usage: {@code WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>}
+ */
+public final class WaitCaughtUp {
+    private WaitCaughtUp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>");
+            System.exit(2);
+        }
+        BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1]);
+        String connectUrl = args[2];
+        long deadline = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
+        long start = System.nanoTime();
+        try (TopicOffsets offsets = new TopicOffsets(s.bootstrapServers())) {
+            String lag = "";
+            while (System.nanoTime() < deadline) {
+                Optional<String> failed = ConnectorStatus.failure(connectUrl, s.connector());
+                if (failed.isPresent()) {
+                    System.err.println(failed.get());
+                    System.exit(1);
+                }
+                lag = lag(s, offsets);
+                if (lag.isEmpty()) {
+                    System.out.printf("caught up: every partition's chain ends at its high watermark (%.1f s)%n",
+                            (System.nanoTime() - start) / 1e9);
+                    return;
+                }
+                Thread.sleep(250);
+            }
+            System.err.println("timed out after " + args[3] + " s waiting for the chains under " + s.chainDir()
+                    + " to catch up with topic " + s.topic() + ": " + lag);
+            System.exit(1);
+        }
+    }
+
+    /** Empty when caught up, otherwise which partitions lag ("p0: chain next 100, high watermark 250; ..."). */
+    public static String lag(BlobSinkSettings s, TopicOffsets offsets) throws Exception {
+        Map<Integer, Long> hw = offsets.highWatermarks(s.topic());
+        Map<Integer, Long> logStart = offsets.logStartOffsets(s.topic());
+        Map<Integer, Long> next = chainNextOffsets(s.reader(), hw.keySet(), logStart);
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Integer, Long> e : hw.entrySet()) {
+            long n = next.get(e.getKey());
+            if (n != e.getValue()) {
+                b.append(b.length() == 0 ? "" : "; ").append("p").append(e.getKey()).append(": chain next ").append(n)
+                        .append(", high watermark ").append(e.getValue());
+            }
+        }
+        return b.toString();
+    }
+
+    public static Map<Integer, Long> chainNextOffsets(ChainReader reader, Iterable<Integer> partitions, Map<Integer, Long> logStart) {
+        Map<Integer, Long> next = new TreeMap<>();
+        for (int p : partitions) {
+            Chain chain = reader.listChain(p, OptionalLong.empty());
+            next.put(p, chain.nextOffset().orElse(logStart.get(p)));
+        }
+        return next;
+    }
+}
