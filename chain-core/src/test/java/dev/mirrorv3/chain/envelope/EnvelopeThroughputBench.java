@@ -8,10 +8,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
+ * Not part of the test suite (no *Test suffix); run it with
+ * {@code mvn -pl chain-core test -Dtest=EnvelopeThroughputBench -Dcodec.bench.records=1000000}.
  * Prints encode/decode throughput (no timing assertions: the machine is shared). Default 50k records
  * so the suite stays quick; {@code -Dcodec.bench.records=1000000} measures the 1M-record case.
  */
-class EnvelopeThroughputTest {
+class EnvelopeThroughputBench {
     private static final int RECORDS = Integer.getInteger("codec.bench.records", 50_000);
     private static final int ROUNDS = Integer.getInteger("codec.bench.rounds", 1);
 
