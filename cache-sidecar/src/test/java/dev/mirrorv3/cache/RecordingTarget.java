@@ -55,6 +55,7 @@ final class RecordingTarget implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress(address, port), 50);
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/", exchange -> {
+            int answer = status.get(); // read before recording, so a test changing it afterwards never races
             try (InputStream in = exchange.getRequestBody()) {
                 String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 Object observed = null;
@@ -63,7 +64,7 @@ final class RecordingTarget implements AutoCloseable {
                 }
                 received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
                         Map.copyOf(exchange.getRequestHeaders()), body, observed));
-                exchange.sendResponseHeaders(status.get(), -1);
+                exchange.sendResponseHeaders(answer, -1);
             } finally {
                 exchange.close();
             }
