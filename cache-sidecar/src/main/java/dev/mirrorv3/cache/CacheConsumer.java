@@ -153,6 +153,7 @@ final class CacheConsumer implements Runnable {
             LOG.info("Cache {}: reading {} from offset {}, ready at {}, notifying changes from offset {}{}",
                     config.name(), tp, lw, hw, from, c != null ? " (committed by group " + config.groupId() + ")" : "");
         }
+        cache.store().presize(states.stream().mapToLong(st -> st.endOffsetAtStart() - st.lowWatermark()).sum());
         cache.assigned(states);
         if (cache.publishOffsets()) {
             becameReady();

@@ -28,8 +28,18 @@ public final class KeyValueStore {
         ABSENT
     }
 
-    private final ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
+    private volatile ConcurrentHashMap<String, byte[]> map = new ConcurrentHashMap<>();
     private volatile long bytes;
+
+    /**
+     * Sizes the map for about {@code expectedKeys} (at most 1M, so a long topic with few keys costs at most ~8 MB of
+     * table) before the first record, to avoid rehashing while bootstrapping.
+     */
+    void presize(long expectedKeys) {
+        if (map.isEmpty()) {
+            map = new ConcurrentHashMap<>((int) Math.min(Math.max(expectedKeys, 16), 1 << 20));
+        }
+    }
 
     public byte[] get(String key) {
         return map.get(key);

@@ -79,8 +79,9 @@ public final class Main implements Callable<Integer> {
         if (check) {
             cfg.caches().forEach(c -> System.out.println("cache " + c.name() + (c.main() ? " (main)" : "")
                     + ": topic " + c.topic() + " at " + c.bootstrapServers()
-                    + (c.notifications().hasTargets() ? ", notify " + c.notifications().targets() + " " + c.notifications().staticTargets()
-                    : "")));
+                    + (c.notifications().hasTargets() ? ", notify " + java.util.stream.Stream.concat(
+                            c.notifications().targets().stream(), c.notifications().staticTargets().stream())
+                            .map(dev.mirrorv3.cache.notify.Notifier::redact).toList() : "")));
             System.out.println("configuration OK");
             return 0;
         }

@@ -218,7 +218,7 @@ public final class Notifier implements AutoCloseable {
                         done.add(address);
                     } else if (status >= 400 && status < 500) {
                         LOG.warn("Cache {}: {} answered {} to a notification of {} keys; skipped for that address",
-                                cacheName, address, status, batch.keys().size());
+                                cacheName, redact(address), status, batch.keys().size());
                         metrics.skipped();
                         done.add(address);
                     } else {
@@ -237,7 +237,7 @@ public final class Notifier implements AutoCloseable {
                 for (Map.Entry<URI, String> e : pendingErrors.entrySet()) {
                     metrics.failed();
                     LOG.error("Cache {}: notification of {} keys to {} failed after {} attempts ({}); {}", cacheName,
-                            batch.keys().size(), e.getKey(), attempt + 1, e.getValue(),
+                            batch.keys().size(), redact(e.getKey()), attempt + 1, e.getValue(),
                             config.onFailure() == NotifyConfig.OnFailure.EXIT
                                     ? "ending the process (notify.on-failure: exit)" : "skipped for that address");
                 }
@@ -254,6 +254,12 @@ public final class Notifier implements AutoCloseable {
                     pendingErrors.size(), backoff, pendingErrors.values().iterator().next());
             Thread.sleep(backoff);
         }
+    }
+
+    /** A URL for logs: without user info, query or fragment (they may carry credentials). */
+    public static String redact(URI uri) {
+        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+                + (uri.getRawPath() == null ? "" : uri.getRawPath());
     }
 
     /** Every address of every target, resolved now, plus the static URLs. Resolution errors go to {@code errors}. */
