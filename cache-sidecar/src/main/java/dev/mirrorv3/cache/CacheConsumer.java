@@ -82,7 +82,11 @@ final class CacheConsumer implements Runnable {
     void stop(Duration deadline) {
         drainDeadline = deadline;
         running = false;
-        consumer.wakeup();
+        try {
+            consumer.wakeup();
+        } catch (RuntimeException e) {
+            // already closed after a failure
+        }
     }
 
     void join(Duration timeout) throws InterruptedException {
