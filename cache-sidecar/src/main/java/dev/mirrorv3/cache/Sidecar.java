@@ -49,7 +49,7 @@ public final class Sidecar implements AutoCloseable {
         int cores = Runtime.getRuntime().availableProcessors();
         this.undertow = Undertow.builder()
                 .addHttpListener(config.httpPort(), config.httpHost())
-                .setIoThreads(Math.max(2, cores))
+                .setIoThreads(config.ioThreads())
                 .setWorkerThreads(Math.max(8, cores * 4))
                 .setServerOption(UndertowOptions.DECODE_URL, false)
                 .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, false)

@@ -100,9 +100,11 @@ public final class ConfigLoader {
         }
         knownKeys(root, "", Set.of("http", "metrics", "shutdown", "caches"));
         JsonNode http = object(root, "http");
-        knownKeys(http, "http.", Set.of("host", "port"));
+        knownKeys(http, "http.", Set.of("host", "port", "io-threads"));
         String host = string(http, "http.host", "host", "0.0.0.0");
         int httpPort = integer(http, "http.port", "port", SidecarConfig.DEFAULT_HTTP_PORT, 0, 65535);
+        int ioThreads = integer(http, "http.io-threads", "io-threads", Runtime.getRuntime().availableProcessors(), 1,
+                256);
         JsonNode metrics = object(root, "metrics");
         knownKeys(metrics, "metrics.", Set.of("port"));
         int metricsPort = integer(metrics, "metrics.port", "port", SidecarConfig.DEFAULT_METRICS_PORT, -1, 65535);
@@ -134,7 +136,7 @@ public final class ConfigLoader {
                 errors.add("metrics.port: must differ from http.port (" + httpPort + ")");
             }
         }
-        return new SidecarConfig(host, httpPort, metricsPort, deadline, caches);
+        return new SidecarConfig(host, httpPort, ioThreads, metricsPort, deadline, caches);
     }
 
     private CacheConfig parseCache(String name, JsonNode node) {
@@ -283,7 +285,8 @@ public final class ConfigLoader {
                 backoffSeconds == 0 ? Duration.ofMillis(1) : Duration.ofSeconds(backoffSeconds),
                 NotifyConfig.OnFailure.SKIP);
         CacheConfig cache = new CacheConfig("main", true, bootstrap, topic, List.of(), groupId, reset, props, notify);
-        return new SidecarConfig("0.0.0.0", httpPort, metricsPort, SidecarConfig.DEFAULT_SHUTDOWN_DEADLINE,
+        return new SidecarConfig("0.0.0.0", httpPort, Runtime.getRuntime().availableProcessors(), metricsPort,
+                SidecarConfig.DEFAULT_SHUTDOWN_DEADLINE,
                 List.of(cache));
     }
 

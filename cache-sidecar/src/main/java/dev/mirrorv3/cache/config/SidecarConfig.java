@@ -9,11 +9,12 @@ import java.util.Optional;
  *
  * @param httpHost         address the HTTP API binds to ({@code http.host}, default {@code 0.0.0.0})
  * @param httpPort         HTTP API port ({@code http.port}, default 8080; 0 picks a free port)
+ * @param ioThreads        HTTP I/O threads ({@code http.io-threads}, default: the available processors)
  * @param metricsPort      Prometheus port ({@code metrics.port}, default 9090; 0 picks a free port, -1 disables)
  * @param shutdownDeadline how long a graceful stop may spend flushing notifications ({@code shutdown.deadline-ms})
  * @param caches           the caches, in config order; at most one is {@link CacheConfig#main()}
  */
-public record SidecarConfig(String httpHost, int httpPort, int metricsPort, Duration shutdownDeadline,
+public record SidecarConfig(String httpHost, int httpPort, int ioThreads, int metricsPort, Duration shutdownDeadline,
                             List<CacheConfig> caches) {
 
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -29,6 +30,6 @@ public record SidecarConfig(String httpHost, int httpPort, int metricsPort, Dura
     }
 
     public SidecarConfig withPorts(int newHttpPort, int newMetricsPort) {
-        return new SidecarConfig(httpHost, newHttpPort, newMetricsPort, shutdownDeadline, caches);
+        return new SidecarConfig(httpHost, newHttpPort, ioThreads, newMetricsPort, shutdownDeadline, caches);
     }
 }
