@@ -55,17 +55,27 @@ public final class Sidecar implements AutoCloseable {
                 .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, false)
                 .setHandler(api)
                 .build();
-        HTTPServer ms = null;
         try {
             undertow.start();
-            if (config.metricsPort() >= 0) {
+        } catch (RuntimeException e) {
+            try {
+                undertow.stop();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IllegalStateException("Cannot listen on http.port " + config.httpPort() + " ("
+                    + config.httpHost() + "): " + rootMessage(e), e);
+        }
+        HTTPServer ms = null;
+        if (config.metricsPort() >= 0) {
+            try {
                 ms = HTTPServer.builder().hostname(config.httpHost()).port(config.metricsPort())
                         .registry(metrics.registry()).buildAndStart();
+            } catch (IOException | RuntimeException e) {
+                undertow.stop();
+                throw new IllegalStateException("Cannot listen on metrics.port " + config.metricsPort() + " ("
+                        + config.httpHost() + "): " + rootMessage(e), e);
             }
-        } catch (IOException | RuntimeException e) {
-            undertow.stop();
-            throw new IllegalStateException("Cannot listen: " + (ms == null && undertow.getListenerInfo().isEmpty()
-                    ? "http.port " + config.httpPort() : "metrics.port " + config.metricsPort()) + ": " + e, e);
         }
         this.metricsServer = ms;
         for (Cache cache : caches) {
@@ -86,6 +96,14 @@ public final class Sidecar implements AutoCloseable {
         LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
                 config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
                 metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.toString();
     }
 
     /** Starts everything; the caches warm up in the background. */

@@ -261,6 +261,27 @@ class CacheReadsIT extends SidecarITSupport {
     }
 
     @Test
+    void portsInUseAreClearErrorsNamingTheSetting() throws Exception {
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            String cache = "caches:\n  a: {bootstrap-servers: " + kafka.bootstrapServers() + ", topic: t}\n";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sidecar.start(ConfigLoaderAccess.yaml(
+                    "http: {host: 127.0.0.1, port: " + busy.getLocalPort() + "}\nmetrics: {port: -1}\n" + cache)))
+                    .hasMessageContaining("http.port " + busy.getLocalPort());
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sidecar.start(ConfigLoaderAccess.yaml(
+                    "http: {host: 127.0.0.1, port: 0}\nmetrics: {port: " + busy.getLocalPort() + "}\n" + cache)))
+                    .hasMessageContaining("metrics.port " + busy.getLocalPort());
+        }
+    }
+
+    /** Loads YAML as the sidecar does. */
+    private static final class ConfigLoaderAccess {
+        static dev.mirrorv3.cache.config.SidecarConfig yaml(String y) {
+            return dev.mirrorv3.cache.config.ConfigLoader.fromYaml(y, System::getenv);
+        }
+    }
+
+    @Test
     void memoryAccounting_200kKeys() {
         kafka.createTopic("mem", 1);
         List<Future<RecordMetadata>> fs = new ArrayList<>(200_000);
