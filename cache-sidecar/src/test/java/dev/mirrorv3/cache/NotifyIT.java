@@ -211,6 +211,21 @@ class NotifyIT extends SidecarITSupport {
     }
 
     @Test
+    void offsetResetEarliest_notifiesTheReplayedChangesOnceCaughtUp() throws Exception {
+        kafka.createTopic("nearly", 1);
+        produce("nearly", 0, "a", "1");
+        produce("nearly", 0, "b", "1");
+        produce("nearly", 0, "a", "2");
+        RecordingTarget target = closeLater(RecordingTarget.onFreePort("127.0.0.1"));
+        Sidecar s = sidecar("caches:\n" + cacheYaml("nearly", "nearly", "offset-reset: earliest\n"
+                + notifyYaml("g-nearly", target.url(), "", "")));
+        awaitReady(s);
+        RecordingTarget.Received r = target.next(WAIT);
+        assertThat(r.keys()).containsExactlyInAnyOrder("a", "b");
+        assertThat(r.header("x-kkv-offsets")).isEqualTo("{\"0\":2}");
+    }
+
+    @Test
     void onFailureExit_endsTheProcessWithCode1() throws Exception {
         kafka.createTopic("nexit", 1);
         RecordingTarget target = closeLater(RecordingTarget.onFreePort("127.0.0.1"));
