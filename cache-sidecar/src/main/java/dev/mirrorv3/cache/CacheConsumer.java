@@ -1,0 +1,269 @@
+package dev.mirrorv3.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.notify.KeyChange;
+import dev.mirrorv3.cache.notify.Notifier;
+
+/**
+ * The consume loop of one cache: assigns its partitions (no group membership, so a replica always gets them all),
+ * reads them from the low watermark, applies each record to the store, and hands changes to the notifier.
+ *
+ * <p>Notification eligibility: a change at an offset at or after the group's committed offset (or, without one,
+ * the high watermark at startup for {@code offset-reset: latest}, the low watermark for {@code earliest}).
+ */
+final class CacheConsumer implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CacheConsumer.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final long COMMIT_INTERVAL_MS = 1000;
+
+    private final Cache cache;
+    private final CacheConfig config;
+    private final Notifier notifier;
+    private final Consumer<String> fatal;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Map<Integer, Long> notifyFrom = new HashMap<>();
+    private volatile boolean running = true;
+    private volatile Duration drainDeadline = Duration.ZERO;
+    private final Thread thread;
+    private Map<TopicPartition, OffsetAndMetadata> lastCommitted = Map.of();
+    private long lastCommitMs;
+
+    CacheConsumer(Cache cache, Notifier notifier, Consumer<String> fatal) {
+        this.cache = cache;
+        this.config = cache.config();
+        this.notifier = notifier;
+        this.fatal = fatal;
+        Properties props = new Properties();
+        props.putAll(config.kafkaProperties());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // Records removed by retention while we read: continue at the new low watermark, never jump to the end.
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // A cache waits for its topic; it never creates it.
+        props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cache-sidecar-" + config.name());
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        if (config.groupId() != null) {
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        }
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.thread = new Thread(this, "cache-" + config.name());
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops consuming, lets the notifier flush within the deadline, commits what was notified, closes. */
+    void stop(Duration deadline) {
+        drainDeadline = deadline;
+        running = false;
+        try {
+            consumer.wakeup();
+        } catch (RuntimeException e) {
+            // already closed after a failure
+        }
+    }
+
+    void join(Duration timeout) throws InterruptedException {
+        thread.join(Math.max(1, timeout.toMillis()));
+    }
+
+    @Override
+    public void run() {
+        try {
+            List<TopicPartition> tps = assign();
+            if (tps != null) {
+                consume(tps);
+            }
+        } catch (WakeupException e) {
+            // stopping
+        } catch (RuntimeException e) {
+            if (running) {
+                LOG.error("Cache {}: consuming topic {} failed", config.name(), config.topic(), e);
+                fatal.accept("cache " + config.name() + " failed: " + e);
+            }
+        } finally {
+            finish();
+        }
+    }
+
+    private List<TopicPartition> assign() {
+        long waitingSince = System.currentTimeMillis();
+        long lastLog = 0;
+        List<PartitionInfo> infos = List.of();
+        while (running) {
+            infos = consumer.partitionsFor(config.topic(), Duration.ofSeconds(30));
+            if (infos != null && !infos.isEmpty()) {
+                break;
+            }
+            if (System.currentTimeMillis() - lastLog > 10_000) {
+                LOG.warn("Cache {}: topic {} does not exist (yet) at {}; waiting for it ({} s so far)", config.name(),
+                        config.topic(), config.bootstrapServers(), (System.currentTimeMillis() - waitingSince) / 1000);
+                lastLog = System.currentTimeMillis();
+            }
+            sleep(500);
+        }
+        if (!running) {
+            return null;
+        }
+        List<Integer> available = infos.stream().map(PartitionInfo::partition).sorted().toList();
+        List<Integer> wanted = config.partitions().isEmpty() ? available : config.partitions();
+        for (int p : wanted) {
+            if (!available.contains(p)) {
+                throw new IllegalStateException("caches." + config.name() + ".partitions: partition " + p
+                        + " does not exist in topic " + config.topic() + " (it has " + available.size() + ")");
+            }
+        }
+        List<TopicPartition> tps = wanted.stream().sorted().map(p -> new TopicPartition(config.topic(), p)).toList();
+        consumer.assign(tps);
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
+        Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+        Map<TopicPartition, OffsetAndMetadata> committed = config.groupId() == null
+                ? Map.of() : consumer.committed(Set.copyOf(tps));
+        List<PartitionState> states = new ArrayList<>();
+        for (TopicPartition tp : tps) {
+            long lw = begin.get(tp);
+            long hw = end.get(tp);
+            OffsetAndMetadata c = committed.get(tp);
+            long from = c != null ? c.offset() : "earliest".equals(config.offsetReset()) ? lw : hw;
+            notifyFrom.put(tp.partition(), from);
+            states.add(new PartitionState(tp.partition(), lw, hw));
+            consumer.seek(tp, lw);
+            LOG.info("Cache {}: reading {} from offset {}, ready at {}, notifying changes from offset {}{}",
+                    config.name(), tp, lw, hw, from, c != null ? " (committed by group " + config.groupId() + ")" : "");
+        }
+        cache.store().presize(states.stream().mapToLong(st -> st.endOffsetAtStart() - st.lowWatermark()).sum());
+        cache.assigned(states);
+        if (cache.publishOffsets()) {
+            becameReady();
+        }
+        return tps;
+    }
+
+    private void consume(List<TopicPartition> tps) {
+        Map<Integer, Long> positions = new HashMap<>();
+        while (running) {
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                records = consumer.poll(POLL);
+            } catch (WakeupException e) {
+                break;
+            }
+            List<KeyChange> changes = new ArrayList<>();
+            KeyValueStore store = cache.store();
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                PartitionState state = cache.partition(r.partition());
+                state.seen(r.offset());
+                byte[] k = r.key();
+                if (k == null) {
+                    continue; // null keys are not cached (kkv)
+                }
+                String key = new String(k, StandardCharsets.UTF_8);
+                KeyValueStore.Change change = store.apply(key, k.length, r.value());
+                if (change != KeyValueStore.Change.UNCHANGED && change != KeyValueStore.Change.ABSENT
+                        && r.offset() >= notifyFrom.get(r.partition())) {
+                    changes.add(new KeyChange(key, r.partition(), r.offset()));
+                }
+            }
+            for (TopicPartition tp : tps) {
+                long pos = consumer.position(tp, Duration.ofSeconds(5));
+                long lag = consumer.currentLag(tp).orElse(0L);
+                cache.partition(tp.partition()).position(pos, lag);
+                positions.put(tp.partition(), pos);
+            }
+            // Header and readiness first, then the notifier: a notified value is already served with its offset.
+            if (cache.publishOffsets()) {
+                becameReady();
+            }
+            notifier.append(changes, positions);
+            commitIfDue(false);
+        }
+    }
+
+    private void becameReady() {
+        LOG.info("Cache {}: caught up with topic {} ({} keys, {} bytes); serving", config.name(), config.topic(),
+                cache.store().size(), cache.store().bytes());
+        notifier.wakeUp();
+    }
+
+    private void commitIfDue(boolean sync) {
+        if (config.groupId() == null) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        if (!sync && now - lastCommitMs < COMMIT_INTERVAL_MS) {
+            return;
+        }
+        Map<Integer, Long> positions = notifier.takeCommittable();
+        if (positions == null) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        positions.forEach((p, o) -> offsets.put(new TopicPartition(config.topic(), p), new OffsetAndMetadata(o)));
+        if (offsets.equals(lastCommitted)) {
+            return;
+        }
+        lastCommitMs = now;
+        if (sync) {
+            consumer.commitSync(offsets, Duration.ofSeconds(10));
+            lastCommitted = offsets;
+        } else {
+            consumer.commitAsync(offsets, (o, e) -> {
+                if (e != null) {
+                    LOG.warn("Cache {}: committing notified offsets for group {} failed: {}", config.name(),
+                            config.groupId(), e.toString());
+                }
+            });
+            lastCommitted = offsets;
+        }
+    }
+
+    private void finish() {
+        try {
+            notifier.drain(drainDeadline);
+            if (config.groupId() != null && cache.ready()) {
+                try {
+                    commitIfDue(true);
+                } catch (RuntimeException e) {
+                    LOG.warn("Cache {}: final commit for group {} failed: {}", config.name(), config.groupId(),
+                            e.toString());
+                }
+            }
+        } finally {
+            consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.mirrorv3.cache;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.config.SidecarConfig;
+import dev.mirrorv3.cache.http.HttpApi;
+import dev.mirrorv3.cache.notify.Notifier;
+
+/**
+ * A running sidecar: its caches (one consumer and one notifier thread each), the HTTP API and the metrics server.
+ * {@link #requestShutdown(int)} stops it gracefully; {@link #awaitExit()} returns the exit code.
+ */
+public final class Sidecar implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+
+    private final SidecarConfig config;
+    private final List<Cache> caches = new ArrayList<>();
+    private final List<CacheConsumer> consumers = new ArrayList<>();
+    private final SidecarMetrics metrics;
+    private final Undertow undertow;
+    private final HTTPServer metricsServer;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+
+    private Sidecar(SidecarConfig config) {
+        this.config = config;
+        for (CacheConfig cc : config.caches()) {
+            caches.add(new Cache(cc));
+        }
+        this.metrics = new SidecarMetrics(caches);
+        HttpApi api = new HttpApi(caches, metrics, this::requestShutdown);
+        int cores = Runtime.getRuntime().availableProcessors();
+        this.undertow = Undertow.builder()
+                .addHttpListener(config.httpPort(), config.httpHost())
+                .setIoThreads(config.ioThreads())
+                .setWorkerThreads(Math.max(8, cores * 4))
+                .setServerOption(UndertowOptions.DECODE_URL, false)
+                .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, false)
+                .setHandler(api)
+                .build();
+        try {
+            undertow.start();
+        } catch (RuntimeException e) {
+            try {
+                undertow.stop();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IllegalStateException("Cannot listen on http.port " + config.httpPort() + " ("
+                    + config.httpHost() + "): " + rootMessage(e), e);
+        }
+        HTTPServer ms = null;
+        if (config.metricsPort() >= 0) {
+            try {
+                ms = HTTPServer.builder().hostname(config.httpHost()).port(config.metricsPort())
+                        .registry(metrics.registry()).buildAndStart();
+            } catch (IOException | RuntimeException e) {
+                undertow.stop();
+                throw new IllegalStateException("Cannot listen on metrics.port " + config.metricsPort() + " ("
+                        + config.httpHost() + "): " + rootMessage(e), e);
+            }
+        }
+        this.metricsServer = ms;
+        for (Cache cache : caches) {
+            CacheConfig cc = cache.config();
+            Notifier notifier = new Notifier(cc.name(), cc.topic(), cc.notifications(), cache::ready,
+                    metrics.notifyMetrics(cc.name(), cc.topic()), this::fatal);
+            cache.notifier(notifier);
+            if (cc.notifications().hasTargets() && cc.groupId() == null) {
+                LOG.warn("Cache {}: notify targets without group-id: changes not notified before a stop are not "
+                        + "notified after a restart", cc.name());
+            }
+            consumers.add(new CacheConsumer(cache, notifier, this::fatal));
+        }
+        for (Cache cache : caches) {
+            cache.notifier().start();
+        }
+        consumers.forEach(CacheConsumer::start);
+        LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
+                config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
+                metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.toString();
+    }
+
+    /** Starts everything; the caches warm up in the background. */
+    public static Sidecar start(SidecarConfig config) {
+        // Targets are re-resolved on every attempt: do not let the JVM cache DNS answers for long.
+        java.security.Security.setProperty("networkaddress.cache.ttl", "1");
+        java.security.Security.setProperty("networkaddress.cache.negative.ttl", "0");
+        return new Sidecar(config);
+    }
+
+    public int httpPort() {
+        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    /** The metrics port, or -1 when disabled. */
+    public int metricsPort() {
+        return metricsServer == null ? -1 : metricsServer.getPort();
+    }
+
+    public List<Cache> caches() {
+        return List.copyOf(caches);
+    }
+
+    public SidecarConfig config() {
+        return config;
+    }
+
+    /** Starts a graceful stop (once); the exit code of the first request wins. */
+    public void requestShutdown(int exitCode) {
+        if (!stopping.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("Shutting down (exit code {}): flushing notifications for up to {} ms", exitCode,
+                config.shutdownDeadline().toMillis());
+        Thread t = new Thread(() -> stopAll(exitCode), "sidecar-shutdown");
+        t.start();
+    }
+
+    private void fatal(String reason) {
+        LOG.error("Stopping with exit code 1: {}", reason);
+        requestShutdown(1);
+    }
+
+    private void stopAll(int exitCode) {
+        try {
+            Duration deadline = config.shutdownDeadline();
+            consumers.forEach(c -> c.stop(deadline));
+            for (CacheConsumer c : consumers) {
+                try {
+                    c.join(deadline.plusSeconds(15));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            caches.forEach(c -> c.notifier().close());
+        } finally {
+            try {
+                undertow.stop();
+            } finally {
+                if (metricsServer != null) {
+                    metricsServer.close();
+                }
+                LOG.info("Stopped");
+                exit.complete(exitCode);
+            }
+        }
+    }
+
+    /** Blocks until stopped; returns the exit code. */
+    public int awaitExit() {
+        try {
+            return exit.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (ExecutionException e) {
+            return 1;
+        }
+    }
+
+    /** As {@link #awaitExit()}, bounded. */
+    public int awaitExit(Duration timeout) {
+        try {
+            return exit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("The sidecar did not stop within " + timeout, e);
+        }
+    }
+
+    public boolean stopped() {
+        return exit.isDone();
+    }
+
+    @Override
+    public void close() {
+        requestShutdown(0);
+        awaitExit();
+    }
+}

@@ -1,0 +1,337 @@
+package dev.mirrorv3.cache.http;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntConsumer;
+
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
+
+import dev.mirrorv3.cache.Cache;
+import dev.mirrorv3.cache.SidecarMetrics;
+import dev.mirrorv3.cache.config.CacheConfig;
+
+/**
+ * The HTTP surface, routed on the raw request path so that keys are decoded exactly as kafka-keyvalue decodes them.
+ * Point reads run on the I/O thread; listings, metrics and assets stream from a worker thread.
+ */
+public final class HttpApi implements HttpHandler {
+
+    public static final HttpString LAST_SEEN_OFFSETS = new HttpString("x-kkv-last-seen-offsets");
+    static final String OCTET_STREAM = "application/octet-stream";
+    static final String TEXT_UTF8 = "text/plain;charset=UTF-8";
+    static final String JSON = "application/json";
+    private static final byte[] LIVE = "{\"status\":\"UP\",\"checks\":[]}".getBytes(StandardCharsets.UTF_8);
+    private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
+    private static final List<String> DOC_ASSETS = List.of("swagger-ui.css", "swagger-ui-bundle.js",
+            "swagger-ui-standalone-preset.js", "favicon-32x32.png", "favicon-16x16.png", "index.css");
+    private static final byte[] DOCS_HTML = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            + "<title>cache-sidecar API</title><link rel=\"stylesheet\" href=\"/docs/swagger-ui.css\">"
+            + "<link rel=\"icon\" type=\"image/png\" href=\"/docs/favicon-32x32.png\"></head>\n<body>"
+            + "<div id=\"swagger-ui\"></div><script src=\"/docs/swagger-ui-bundle.js\"></script>\n<script>"
+            + "window.ui = SwaggerUIBundle({url: '/openapi.json', dom_id: '#swagger-ui'});</script></body></html>\n")
+            .getBytes(StandardCharsets.UTF_8);
+
+    private final List<Cache> caches;
+    private final Map<String, Cache> byName = new ConcurrentHashMap<>();
+    private final Cache main;
+    private final SidecarMetrics metrics;
+    private final IntConsumer shutdown;
+    private final byte[] openApiJson;
+    private final byte[] openApiYaml;
+    private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
+
+    /** @param shutdown called (on another thread) with the exit code when an admin shutdown is requested */
+    public HttpApi(List<Cache> caches, SidecarMetrics metrics, IntConsumer shutdown) {
+        this.caches = List.copyOf(caches);
+        caches.forEach(c -> byName.put(c.name(), c));
+        this.main = caches.stream().filter(c -> c.config().main()).findFirst().orElse(null);
+        this.metrics = metrics;
+        this.shutdown = shutdown;
+        this.openApiJson = OpenApi.json();
+        this.openApiYaml = OpenApi.yaml();
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange ex) {
+        long start = System.nanoTime();
+        String route = route(ex);
+        if (!ex.isComplete() || ex.isDispatched()) {
+            ex.addExchangeCompleteListener((e, next) -> {
+                metrics.observeHttp(route, e.getStatusCode(), System.nanoTime() - start);
+                next.proceed();
+            });
+        } else {
+            metrics.observeHttp(route, ex.getStatusCode(), System.nanoTime() - start);
+        }
+    }
+
+    /** Handles the request (or dispatches it) and returns the route label for metrics. */
+    private String route(HttpServerExchange ex) {
+        String raw = ex.getRequestURI();
+        if (!raw.startsWith("/")) { // absolute-form request target
+            int slash = raw.indexOf('/', raw.indexOf("//") + 2);
+            raw = slash < 0 ? "/" : raw.substring(slash);
+        }
+        List<String> segs = PathSegments.split(raw);
+        if (segs == null) {
+            send(ex, 400, TEXT_UTF8, "Malformed percent-encoding in path\n");
+            return "other";
+        }
+        HttpString method = ex.getRequestMethod();
+        String first = segs.get(0);
+        int n = segs.size();
+        if (first.equals("cache") && n >= 2 && segs.get(1).equals("v1")) {
+            return cacheRoute(ex, method, segs.subList(2, n));
+        }
+        if (first.equals("q") && n == 3 && segs.get(1).equals("health")) {
+            if (segs.get(2).equals("ready")) {
+                if (get(ex, method)) {
+                    boolean ready = Readiness.allReady(caches);
+                    send(ex, ready ? 200 : 503, JSON, Readiness.body(caches));
+                }
+                return "health";
+            }
+            if (segs.get(2).equals("live")) {
+                if (get(ex, method)) {
+                    send(ex, 200, JSON, LIVE);
+                }
+                return "health";
+            }
+        }
+        if (first.equals("q") && n == 2 && segs.get(1).equals("metrics")) {
+            if (get(ex, method)) {
+                ex.dispatch(this::metrics);
+            }
+            return "metrics";
+        }
+        if (n == 1 && first.equals("openapi.json")) {
+            if (get(ex, method)) {
+                send(ex, 200, JSON, openApiJson);
+            }
+            return "openapi";
+        }
+        if (n == 1 && first.equals("openapi.yaml")) {
+            if (get(ex, method)) {
+                send(ex, 200, "application/yaml", openApiYaml);
+            }
+            return "openapi";
+        }
+        if (first.equals("docs") && (n == 1 || (n == 2 && segs.get(1).isEmpty()))) {
+            if (get(ex, method)) {
+                send(ex, 200, "text/html;charset=UTF-8", DOCS_HTML);
+            }
+            return "docs";
+        }
+        if (first.equals("docs") && n == 2 && DOC_ASSETS.contains(segs.get(1))) {
+            if (get(ex, method)) {
+                asset(ex, segs.get(1));
+            }
+            return "docs";
+        }
+        if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
+            int code = 0;
+            if (n == 4) {
+                code = exitCode(segs.get(3));
+                if (code < 0) {
+                    send(ex, 404, TEXT_UTF8, "Exit code must be an integer 0-255\n");
+                    return "admin";
+                }
+            }
+            if (!Methods.POST.equals(method)) {
+                notAllowed(ex, "POST");
+                return "admin";
+            }
+            ex.setStatusCode(204);
+            ex.endExchange();
+            int exit = code;
+            Thread t = new Thread(() -> shutdown.accept(exit), "admin-shutdown");
+            t.setDaemon(true);
+            t.start();
+            return "admin";
+        }
+        send(ex, 404, TEXT_UTF8, "Not found\n");
+        return "other";
+    }
+
+    private String cacheRoute(HttpServerExchange ex, HttpString method, List<String> rest) {
+        if (rest.isEmpty()) {
+            send(ex, 404, TEXT_UTF8, "Not found\n");
+            return "other";
+        }
+        Cache cache;
+        List<String> sub;
+        if (CacheConfig.RESERVED_NAMES.contains(rest.get(0))) {
+            cache = main;
+            sub = rest;
+        } else {
+            cache = byName.get(rest.get(0));
+            sub = rest.subList(1, rest.size());
+        }
+        if (cache == null || sub.isEmpty()) {
+            send(ex, 404, TEXT_UTF8, cache == null ? "No such cache\n" : "Not found\n");
+            return "other";
+        }
+        String op = sub.get(0);
+        int n = sub.size();
+        if (op.equals("raw") && n == 2 && !sub.get(1).isEmpty()) {
+            if (get(ex, method) && ready(ex, cache)) {
+                byte[] value = cache.store().get(sub.get(1));
+                if (value == null) {
+                    send(ex, 404, TEXT_UTF8, "");
+                } else {
+                    ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
+                    send(ex, 200, OCTET_STREAM, value);
+                }
+            }
+            return "raw";
+        }
+        if (op.equals("keys") && n == 1) {
+            if (get(ex, method) && ready(ex, cache)) {
+                ex.dispatch(e -> list(e, cache, true));
+            }
+            return "keys";
+        }
+        if (op.equals("values") && n == 1) {
+            if (get(ex, method) && ready(ex, cache)) {
+                ex.dispatch(e -> list(e, cache, false));
+            }
+            return "values";
+        }
+        if (op.equals("offset") && n == 3 && !sub.get(1).isEmpty()) {
+            int partition = parsePartition(sub.get(2));
+            if (partition < 0) {
+                send(ex, 404, TEXT_UTF8, "Not found\n");
+                return "offset";
+            }
+            if (get(ex, method)) {
+                var p = sub.get(1).equals(cache.topic()) ? cache.partition(partition) : null;
+                if (p == null) {
+                    send(ex, 204, null, "");
+                } else {
+                    ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
+                    send(ex, 200, TEXT_UTF8, Long.toString(p.lastSeenOffset()));
+                }
+            }
+            return "offset";
+        }
+        send(ex, 404, TEXT_UTF8, "Not found\n");
+        return "other";
+    }
+
+    private boolean ready(HttpServerExchange ex, Cache cache) {
+        if (cache.ready()) {
+            return true;
+        }
+        send(ex, 503, JSON, Readiness.body(List.of(cache)));
+        return false;
+    }
+
+    private static boolean get(HttpServerExchange ex, HttpString method) {
+        if (Methods.GET.equals(method)) {
+            return true;
+        }
+        notAllowed(ex, "GET");
+        return false;
+    }
+
+    private static void notAllowed(HttpServerExchange ex, String allow) {
+        ex.getResponseHeaders().put(Headers.ALLOW, allow);
+        send(ex, 405, TEXT_UTF8, "Method not allowed\n");
+    }
+
+    /** Streams one line per entry; the weakly consistent iterator is safe against concurrent updates. */
+    private void list(HttpServerExchange ex, Cache cache, boolean keys) throws IOException {
+        ex.startBlocking();
+        ex.setStatusCode(200);
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, keys ? OCTET_STREAM : TEXT_UTF8);
+        ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
+        try (OutputStream out = new BufferedOutputStream(ex.getOutputStream(), 64 * 1024)) {
+            Iterator<Map.Entry<String, byte[]>> it = cache.store().entries();
+            while (it.hasNext()) {
+                Map.Entry<String, byte[]> e = it.next();
+                out.write(keys ? e.getKey().getBytes(StandardCharsets.UTF_8) : e.getValue());
+                out.write('\n');
+            }
+        }
+    }
+
+    private void metrics(HttpServerExchange ex) throws IOException {
+        ex.startBlocking();
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, metrics.contentType());
+        try (OutputStream out = ex.getOutputStream()) {
+            metrics.write(out);
+        }
+    }
+
+    private void asset(HttpServerExchange ex, String file) {
+        byte[] bytes = assets.computeIfAbsent(file, HttpApi::loadAsset);
+        if (bytes.length == 0) {
+            send(ex, 404, TEXT_UTF8, "Not found\n");
+            return;
+        }
+        String type = file.endsWith(".css") ? "text/css;charset=UTF-8"
+                : file.endsWith(".js") ? "text/javascript;charset=UTF-8" : "image/png";
+        ex.getResponseHeaders().put(Headers.CACHE_CONTROL, "max-age=3600");
+        send(ex, 200, type, bytes);
+    }
+
+    private static byte[] loadAsset(String file) {
+        ClassLoader cl = HttpApi.class.getClassLoader();
+        try (InputStream props = cl.getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
+            java.util.Properties p = new java.util.Properties();
+            if (props != null) {
+                p.load(props);
+            }
+            try (InputStream in = cl.getResourceAsStream(WEBJAR + p.getProperty("version", "") + "/" + file)) {
+                return in == null ? new byte[0] : in.readAllBytes();
+            }
+        } catch (IOException e) {
+            return new byte[0];
+        }
+    }
+
+    static int parsePartition(String s) {
+        if (s.isEmpty() || s.length() > 9) {
+            return -1;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Integer.parseInt(s);
+    }
+
+    static int exitCode(String s) {
+        int v = parsePartition(s);
+        return v >= 0 && v <= 255 ? v : -1;
+    }
+
+    private static void send(HttpServerExchange ex, int status, String type, String body) {
+        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpServerExchange ex, int status, String type, byte[] body) {
+        ex.setStatusCode(status);
+        if (type != null) {
+            ex.getResponseHeaders().put(Headers.CONTENT_TYPE, type);
+        }
+        if (status == 204) {
+            ex.endExchange();
+            return;
+        }
+        ex.getResponseSender().send(ByteBuffer.wrap(body));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.mirrorv3.cache.http;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.mirrorv3.cache.Cache;
+import dev.mirrorv3.cache.PartitionState;
+
+/**
+ * The readiness JSON of mirror-v3's README: {@code {"ready":"ready|warming","mirrors":[…],"unhealthy":[]}}, with one
+ * {@code mirrors} element per cache partition (mirror-v3 pinned each mirror to one partition; a cache here may read
+ * several, and each element keeps mirror-v3's shape, {@code name} being the cache).
+ */
+public final class Readiness {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Readiness() {
+    }
+
+    public static boolean allReady(List<Cache> caches) {
+        for (Cache c : caches) {
+            if (!c.ready()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public static byte[] body(List<Cache> caches) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("ready", allReady(caches) ? "ready" : "warming");
+        ArrayNode mirrors = root.putArray("mirrors");
+        for (Cache c : caches) {
+            if (c.partitions().isEmpty()) {
+                ObjectNode m = mirrors.addObject();
+                m.put("name", c.name());
+                m.put("gates_readiness", true);
+                m.put("caught_up", false);
+                m.put("status", "source_unassigned");
+                ObjectNode src = m.putObject("source");
+                src.put("topic", c.topic());
+                src.put("assigned", false);
+            }
+            for (PartitionState p : c.partitions()) {
+                ObjectNode m = mirrors.addObject();
+                m.put("name", c.name());
+                m.put("gates_readiness", true);
+                m.put("caught_up", c.ready() || p.caughtUp());
+                m.put("status", !c.ready() ? "warming" : p.lag() > 0 ? "lag_behind_source" : "ready");
+                ObjectNode src = m.putObject("source");
+                src.put("topic", c.topic());
+                src.put("partition", p.partition());
+                src.put("assigned", true);
+                src.put("end_offset", p.endOffsetAtStart() - 1);
+                src.put("last_applied_offset", p.lastSeenOffset());
+                src.put("lag", c.ready() ? p.lag() : Math.max(0, p.endOffsetAtStart() - p.position()));
+            }
+        }
+        root.putArray("unhealthy");
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
