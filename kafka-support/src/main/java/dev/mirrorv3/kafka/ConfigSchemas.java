@@ -65,7 +65,7 @@ public final class ConfigSchemas {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("type", "string");
         String doc = key.documentation == null ? "" : key.documentation;
-        if (key.validator != null && choices(key).isEmpty()) {
+        if (describes(key.validator) && choices(key).isEmpty()) {
             doc = doc + (doc.isEmpty() ? "" : " ") + "Valid values: " + key.validator + ".";
         }
         p.put("description", doc);
@@ -92,9 +92,18 @@ public final class ConfigSchemas {
         return p;
     }
 
+    /** Whether the validator says what it accepts (has a toString of its own, not Object's identity hash). */
+    private static boolean describes(ConfigDef.Validator validator) {
+        try {
+            return validator != null && validator.getClass().getMethod("toString").getDeclaringClass() != Object.class;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
     /** The values a string key's validator accepts, when it is a fixed choice (probed, not assumed). */
     private static List<String> choices(ConfigDef.ConfigKey key) {
-        if (key.type != ConfigDef.Type.STRING || key.validator == null) {
+        if (key.type != ConfigDef.Type.STRING || !describes(key.validator)) {
             return List.of();
         }
         List<String> candidates = Arrays.stream(key.validator.toString().split("[\\[\\],\\s]+")).filter(s -> !s.isEmpty()).toList();
