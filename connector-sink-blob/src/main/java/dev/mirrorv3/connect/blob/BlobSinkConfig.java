@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.ConfigDocs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -97,6 +98,11 @@ public final class BlobSinkConfig extends AbstractConfig {
     static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
             + " last heartbeat); 0 turns it off.";
 
+    public static final String SOURCE_LAG_INTERVAL_MS = "source.lag.interval.ms";
+    static final String SOURCE_LAG_INTERVAL_MS_DOC = "How often the source lag metric (the source's high watermark minus the next"
+            + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
+            + " on a thread of its own; 0 turns the metric off.";
+
     public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient failure.";
 
@@ -154,6 +160,8 @@ public final class BlobSinkConfig extends AbstractConfig {
                 CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Chain check interval (ms)");
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Source lag interval (ms)");
         return def;
     }
 
@@ -219,6 +227,10 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public long heartbeatIntervalMs() {
         return getLong(HEARTBEAT_INTERVAL_MS);
+    }
+
+    public long sourceLagIntervalMs() {
+        return getLong(SOURCE_LAG_INTERVAL_MS);
     }
 
     /** Prints the configuration reference as Markdown (used to generate the README section). */

@@ -3,7 +3,9 @@ package dev.mirrorv3.connect.blob;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -15,11 +17,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The task's metrics through Connect's plugin metrics (KIP-877, Kafka >= 4.1): MBeans
- * {@code kafka.connect:type=plugins,connector=<name>,task=<id>[,mirror=..,topic=..,partition=..]}.
- * On an older runtime there are no metrics, with one warning.
+ * {@code kafka.connect:type=plugins,connector=<name>,task=<id>,mirror=<name>[,topic=..,partition=..]}.
+ * {@code config/jmx-exporter.yaml} turns them into mirror-v3's Prometheus names. On an older runtime there are
+ * no metrics, with one warning per worker. Partition metrics are removed when the partition is closed.
  */
 final class BlobSinkMetrics implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkMetrics.class);
+    private static final AtomicBoolean WARNED_NO_PLUGIN_METRICS = new AtomicBoolean();
 
     static final String BUFFERED_BYTES = "buffered-bytes";
     static final String OFFSET_VERIFIED = "destination-offset-verified";
@@ -27,6 +31,7 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String BYTES_TOTAL = "destination-bytes-total";
     static final String FLUSHES_TOTAL = "destination-flushes-total";
     static final String LAST_FLUSH_TS = "destination-last-flush-timestamp-seconds";
+    static final String SOURCE_LAG = "source-lag-offsets";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
 
     private final PluginMetrics metrics;
@@ -38,18 +43,30 @@ final class BlobSinkMetrics implements AutoCloseable {
 
     BlobSinkMetrics(SinkTaskContext context, String mirror) {
         this.mirror = mirror;
-        PluginMetrics pm = null;
-        try {
-            pm = context.pluginMetrics();
-        } catch (NoSuchMethodError | UnsupportedOperationException e) {
-            log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the blob sink exports no metrics");
-        }
-        this.metrics = pm;
+        this.metrics = pluginMetrics(context);
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
         this.taskMetricNames = metrics == null ? List.of() : List.of(
                 register(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", tags, bufferedBytes),
                 register(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", tags, restarts));
+    }
+
+    /** The context's plugin metrics, or null on a runtime older than Kafka 4.1 (one warning per worker). */
+    static PluginMetrics pluginMetrics(SinkTaskContext context) {
+        try {
+            return context.pluginMetrics();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            // NoSuchMethodError (connect-api < 4.1) or AbstractMethodError (a context built against it).
+            if (WARNED_NO_PLUGIN_METRICS.compareAndSet(false, true)) {
+                log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): mirror-v3 tasks export no metrics ({})",
+                        e.toString());
+            }
+            return null;
+        }
+    }
+
+    boolean enabled() {
+        return metrics != null;
     }
 
     void bufferedBytes(long bytes) {
@@ -74,30 +91,61 @@ final class BlobSinkMetrics implements AutoCloseable {
         pm.lastFlushSeconds.set(nowMs / 1000);
     }
 
-    void closed(TopicPartition tp) {
+    /** The partitions whose metrics are registered (the open ones). */
+    Set<TopicPartition> openPartitions() {
+        return Set.copyOf(partitions.keySet());
+    }
+
+    /**
+     * Records a partition's source high watermark; the lag gauge (high watermark − verified offset) is registered
+     * with the first one, so a partition never reports a lag nobody measured. Ignored for a closed partition.
+     */
+    synchronized void highWatermark(TopicPartition tp, long highWatermark) {
+        PartitionMetrics pm = partitions.get(tp);
+        if (pm == null) {
+            return;
+        }
+        pm.highWatermark.set(highWatermark);
+        if (metrics != null && pm.lagName == null) {
+            MetricName mn = metrics.metricName(SOURCE_LAG, "Source high watermark minus the next durable offset (refreshed on a"
+                    + " timer): records in the source not yet durable in the destination", partitionTags(tp));
+            metrics.addMetric(mn, (Gauge<Long>) (config, now) -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
+            pm.lagName = mn;
+        }
+    }
+
+    synchronized void closed(TopicPartition tp) {
         PartitionMetrics pm = partitions.remove(tp);
         if (pm != null && metrics != null) {
             pm.names.forEach(metrics::removeMetric);
+            if (pm.lagName != null) {
+                metrics.removeMetric(pm.lagName);
+            }
         }
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         List.copyOf(partitions.keySet()).forEach(this::closed);
         if (metrics != null) {
             taskMetricNames.forEach(metrics::removeMetric);
         }
     }
 
-    private PartitionMetrics registerPartition(TopicPartition tp) {
+    private LinkedHashMap<String, String> partitionTags(TopicPartition tp) {
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
         tags.put("topic", tp.topic());
         tags.put("partition", Integer.toString(tp.partition()));
+        return tags;
+    }
+
+    private PartitionMetrics registerPartition(TopicPartition tp) {
         PartitionMetrics pm = new PartitionMetrics();
         if (metrics == null) {
             return pm;
         }
+        LinkedHashMap<String, String> tags = partitionTags(tp);
         pm.names = List.of(
                 register(OFFSET_VERIFIED, "Next offset durable in the destination (the chain's end)", tags, pm.verified),
                 register(RECORDS_TOTAL, "Records written to the destination", tags, pm.records),
@@ -119,6 +167,8 @@ final class BlobSinkMetrics implements AutoCloseable {
         final AtomicLong bytes = new AtomicLong();
         final AtomicLong flushes = new AtomicLong();
         final AtomicLong lastFlushSeconds = new AtomicLong();
+        final AtomicLong highWatermark = new AtomicLong();
         List<MetricName> names = List.of();
+        MetricName lagName;
     }
 }

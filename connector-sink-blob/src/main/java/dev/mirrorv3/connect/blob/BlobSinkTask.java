@@ -48,6 +48,7 @@ public class BlobSinkTask extends SinkTask {
     private SourceOffsets sourceOffsets;
     private PartitionOpener opener;
     private BlobSinkMetrics metrics;
+    private SourceLagRefresher lagRefresher;
     private Backoff backoff;
 
     private final Map<TopicPartition, ChainWriter> writers = new HashMap<>();
@@ -82,6 +83,9 @@ public class BlobSinkTask extends SinkTask {
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
         sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName);
+        if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
+            lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
+        }
         opener = new PartitionOpener(this::storeFor, config.envelope(), config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(props);
         long now = clock.millis();
@@ -174,6 +178,9 @@ public class BlobSinkTask extends SinkTask {
         });
         if (fromPut) {
             context.resume(opened.keySet().toArray(new TopicPartition[0]));
+        }
+        if (lagRefresher != null && !opened.isEmpty()) {
+            lagRefresher.refreshSoon();
         }
     }
 
@@ -323,6 +330,9 @@ public class BlobSinkTask extends SinkTask {
 
     @Override
     public void stop() {
+        if (lagRefresher != null) {
+            lagRefresher.close();
+        }
         if (metrics != null) {
             metrics.close();
         }

@@ -1,4 +1,4 @@
-package dev.mirrorv3.connect.blob;
+package dev.mirrorv3.kafka;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
-/** Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares. */
+/**
+ * Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares: the README's
+ * configuration reference of every connector and SMT (kafka-clients only, so any plugin module can use it).
+ */
 public final class ConfigDocs {
     private ConfigDocs() {
     }

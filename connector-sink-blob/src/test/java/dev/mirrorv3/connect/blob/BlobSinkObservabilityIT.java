@@ -1,0 +1,265 @@
+package dev.mirrorv3.connect.blob;
+
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import io.prometheus.jmx.JmxCollector;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.logging.log4j.core.config.Property;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an operator sees (issue 9): the worker's plugin MBeans scraped through jmx_exporter's collector loaded with
+ * the shipped {@code config/jmx-exporter.yaml} (the same code as the 1.0.1 agent, in-process because the embedded
+ * worker runs in this JVM) give exactly mirror-v3's series, labels and values after a known number of records and
+ * flushes; partition series go when the partitions are closed; and the logs hold the start, heartbeat and flush
+ * lines but never a configured secret. One cluster for the class.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BlobSinkObservabilityIT {
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final String NAME = "obs-sink";
+    private static final String TOPIC = "obs";
+    private static final String SECRET = "s3cr3t-never-logged-7f9a";
+    private static final int VALUE_BYTES = 50;
+    private static final Path EXPORTER_CONFIG = Path.of("..", "config", "jmx-exporter.yaml");
+
+    static ConnectTestCluster cluster;
+    static PrometheusRegistry registry;
+    static CapturingAppender logs;
+    static long startedSeconds;
+
+    @TempDir
+    static Path root;
+
+    @BeforeAll
+    static void deploy() throws Exception {
+        logs = CapturingAppender.attach();
+        Configurator.setRootLevel(Level.INFO); // look for the secret in every INFO line of the worker too
+        registry = new PrometheusRegistry();
+        new JmxCollector(EXPORTER_CONFIG.toFile()).register(registry);
+        cluster = ConnectTestCluster.start(1);
+        cluster.kafka().createTopic(TOPIC, 2);
+        startedSeconds = System.currentTimeMillis() / 1000;
+        // 25 records in partition 0 and 10 in partition 1; flush.max.records=10 and no time trigger, so
+        // partition 0 writes 2 objects and keeps 5 records buffered, partition 1 writes 1 object.
+        produce(0, 25);
+        produce(1, 10);
+        Map<String, String> config = sinkConfig(TOPIC, root, cluster.bootstrapServers());
+        config.put("flush.max.records", "10");
+        config.put("flush.max.time.ms", "600000");
+        config.put("heartbeat.interval.ms", "1000");
+        config.put("source.lag.interval.ms", "300");
+        config.put("source.admin.ssl.key.password", SECRET);
+        cluster.deploy(NAME, config);
+        cluster.awaitRunning(NAME, WAIT);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        Configurator.setRootLevel(Level.WARN);
+        logs.detach();
+    }
+
+    @Test
+    @Order(1)
+    void theScrapeHoldsExactlyMirrorV3sSeriesLabelsAndValues() throws Exception {
+        Map<String, Double> expected = new TreeMap<>();
+        String p0 = "{mirror=\"obs-sink\",partition=\"0\",topic=\"obs\"}";
+        String p1 = "{mirror=\"obs-sink\",partition=\"1\",topic=\"obs\"}";
+        expected.put("mirror_v3_destination_offset_verified" + p0, 20.0);
+        expected.put("mirror_v3_destination_offset_verified" + p1, 10.0);
+        expected.put("mirror_v3_destination_records_total" + p0, 20.0);
+        expected.put("mirror_v3_destination_records_total" + p1, 10.0);
+        expected.put("mirror_v3_destination_flushes_total" + p0, 2.0);
+        expected.put("mirror_v3_destination_flushes_total" + p1, 1.0);
+        expected.put("mirror_v3_source_lag_offsets" + p0, 5.0);
+        expected.put("mirror_v3_source_lag_offsets" + p1, 0.0);
+        expected.put("mirror_v3_mirror_restarts_total{mirror=\"obs-sink\",task=\"0\"}", 0.0);
+        expected.put("mirror_v3_buffered_bytes{mirror=\"obs-sink\",task=\"0\"}", 5.0 * VALUE_BYTES);
+
+        AtomicReference<Map<String, Double>> last = new AtomicReference<>();
+        Awaitility.await("the scrape shows 2 + 1 flushes and the lag").atMost(WAIT).pollInterval(Duration.ofMillis(300))
+                .failFast("connector failed", () -> cluster.failureTrace(NAME) != null)
+                .untilAsserted(() -> {
+                    last.set(mirrorSeries(scrape()));
+                    Map<String, Double> withoutTimestamps = new TreeMap<>(last.get());
+                    withoutTimestamps.keySet().removeIf(k -> k.startsWith("mirror_v3_destination_last_flush_timestamp_seconds"));
+                    expected.put("mirror_v3_destination_bytes_total" + p0, (double) objectBytes(0));
+                    expected.put("mirror_v3_destination_bytes_total" + p1, (double) objectBytes(1));
+                    assertThat(withoutTimestamps).isEqualTo(expected);
+                });
+        long now = System.currentTimeMillis() / 1000;
+        for (String p : List.of(p0, p1)) {
+            assertThat(last.get().get("mirror_v3_destination_last_flush_timestamp_seconds" + p))
+                    .as("last flush timestamp of " + p).isBetween((double) startedSeconds, (double) now);
+        }
+        assertThat(last.get()).hasSize(expected.size() + 2);
+
+        String text = scrape();
+        assertThat(text).contains("# TYPE mirror_v3_destination_records_total counter", "# TYPE mirror_v3_mirror_restarts_total counter",
+                "# TYPE mirror_v3_destination_offset_verified gauge", "# TYPE mirror_v3_source_lag_offsets gauge");
+        assertThat(text).contains("kafka_connect_connector_task_status{connector=\"obs-sink\",status=\"running\",task=\"0\"} 1.0");
+        for (String name : ConfigFilesTest.metricNamesUsed()) {
+            assertThat(text).as("series used by config/prometheus-rules.yaml or the dashboard").contains("\n" + name + "{");
+        }
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(Path.of("target", "observability-scrape.txt"), text, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @Order(2)
+    void logsHoldStartHeartbeatAndFlushLinesButNoSecret() {
+        Awaitility.await("a heartbeat per partition").atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() ->
+                logs.lines().stream().filter(l -> l.startsWith("heartbeat obs-")).map(l -> l.substring(0, 15)).distinct().count() == 2);
+        List<String> lines = logs.lines();
+        for (int p = 0; p < 2; p++) {
+            String tp = TOPIC + "-" + p;
+            assertThat(lines).as("start line of " + tp).anyMatch(l -> l.startsWith("starting mirror " + tp + ": destination ")
+                    && l.contains("resolved next offset 0 (source log start 0, high watermark"));
+        }
+        assertThat(lines).anyMatch(l -> l.startsWith("heartbeat obs-0: next offset 20, "));
+        assertThat(lines.stream().filter(l -> l.startsWith("flushed batch path=")).toList()).hasSize(3)
+                .anyMatch(l -> l.contains("from=0 to=9 records=10 ") && l.contains(" trigger=records"))
+                .allMatch(l -> l.matches("flushed batch path=\\S+ from=\\d+ to=\\d+ records=10 bytes=\\d+ elapsed_ms=\\d+"
+                        + " interval_ms=\\d+ trigger=records"));
+        assertThat(lines).as("every log line of the worker and the task").hasSizeGreaterThan(100)
+                .noneMatch(l -> l.contains(SECRET));
+    }
+
+    @Test
+    @Order(3)
+    void closedPartitionsLeaveTheScrape() {
+        cluster.delete(NAME);
+        Awaitility.await("no mirror_v3 series once the task is gone").atMost(WAIT).pollInterval(Duration.ofMillis(300))
+                .until(() -> mirrorSeries(scrape()).isEmpty());
+    }
+
+    private static long objectBytes(int partition) throws IOException {
+        Path dir = root.resolve(NAME).resolve(Integer.toString(partition));
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            long sum = 0;
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".parquet")).toList()) {
+                sum += Files.size(f);
+            }
+            return sum;
+        }
+    }
+
+    private static void produce(int partition, int n) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < n; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, partition, null, new byte[VALUE_BYTES]));
+            }
+            producer.flush();
+        }
+    }
+
+    /** One scrape, in the Prometheus text format the agent serves at /metrics. */
+    static String scrape() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The mirror_v3_* samples of a scrape: "name{labels}" to value. */
+    static Map<String, Double> mirrorSeries(String text) {
+        Map<String, Double> series = new TreeMap<>();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("mirror_v3_")) {
+                int space = line.lastIndexOf(' ');
+                series.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return series;
+    }
+
+    /**
+     * Every log event's formatted message (and its exception text), from every logger of this JVM but the test kit's
+     * own REST client ({@code org.apache.kafka.connect.util.clusters}), which logs the connector configs this test
+     * sends, as curl would print them: not a log of the worker.
+     */
+    static final class CapturingAppender extends AbstractAppender {
+        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+        private CapturingAppender() {
+            super("capture", null, null, true, Property.EMPTY_ARRAY);
+        }
+
+        static CapturingAppender attach() {
+            CapturingAppender appender = new CapturingAppender();
+            appender.start();
+            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+            ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
+            ctx.updateLoggers();
+            return appender;
+        }
+
+        void detach() {
+            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+            ctx.getConfiguration().getRootLogger().removeAppender(getName());
+            ctx.updateLoggers();
+            stop();
+        }
+
+        @Override
+        public void append(LogEvent event) {
+            if (event.getLoggerName().startsWith("org.apache.kafka.connect.util.clusters")) {
+                return;
+            }
+            String line = event.getMessage().getFormattedMessage();
+            if (event.getThrown() != null) {
+                line += " " + event.getThrown();
+            }
+            lines.add(line);
+        }
+
+        List<String> lines() {
+            synchronized (lines) {
+                return List.copyOf(lines);
+            }
+        }
+    }
+}

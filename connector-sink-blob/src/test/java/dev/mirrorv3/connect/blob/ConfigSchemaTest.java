@@ -1,0 +1,79 @@
+package dev.mirrorv3.connect.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.kafka.ConfigSchemas;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.kafka.connect.runtime.SinkConnectorConfig;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * {@code config/schemas/blob-sink-connector.schema.json} is the JSON Schema generated from BlobSinkConfig and
+ * Connect's sink connector settings, and the examples fit it. Regenerate with {@code mvn -pl connector-sink-blob
+ * -am test -Dtest=ConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
+ */
+class ConfigSchemaTest {
+    private static final Path SCHEMA = Path.of("..", "config", "schemas", "blob-sink-connector.schema.json");
+    static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.", "transforms.",
+            "predicates.", "key.converter.", "value.converter.", "header.converter.");
+
+    static String generated() {
+        return ConfigSchemas.jsonSchema(BlobSinkConnector.class.getName(),
+                "JSON config of mirror-v3's blob sink (PUT /connectors/<name>/config). Generated from BlobSinkConfig and"
+                        + " Connect's sink connector settings by ConfigSchemaTest.",
+                List.of(BlobSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+    }
+
+    @Test
+    void theCommittedSchemaIsTheGeneratedOne() throws Exception {
+        String generated = generated();
+        if (Boolean.getBoolean("updateSchemas")) {
+            Files.createDirectories(SCHEMA.getParent());
+            Files.writeString(SCHEMA, generated, StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(Files.readString(SCHEMA, StandardCharsets.UTF_8)).as(SCHEMA + "; regenerate with -DupdateSchemas=true")
+                .isEqualTo(generated);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theExamplesFitTheSchema() throws Exception {
+        Map<String, Object> schema = new Yaml().load(generated());
+        Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
+        assertThat(properties).containsKeys("filesystem.root", "flush.max.records", "source.lag.interval.ms", "topics",
+                "errors.tolerance", "tasks.max");
+        assertThat(properties.get("format").get("anyOf").toString()).contains("[parquet, ndjson]");
+        List<Path> examples;
+        try (Stream<Path> files = Stream.concat(Files.list(Path.of("..", "examples")), Files.list(Path.of("..", "examples", "dual-write")))) {
+            examples = files.filter(p -> p.toString().endsWith(".json")).toList();
+        }
+        assertThat(examples).hasSizeGreaterThanOrEqualTo(3);
+        for (Path example : examples) {
+            Map<String, Object> config = new Yaml().load(Files.readString(example, StandardCharsets.UTF_8));
+            if (config.get("config") instanceof Map<?, ?> inner) {
+                config = (Map<String, Object>) inner; // the POST /connectors form: {"name": ..., "config": {...}}
+            }
+            assertThat(config.get("connector.class")).isEqualTo(BlobSinkConnector.class.getName());
+            for (Map.Entry<String, Object> e : config.entrySet()) {
+                assertThat(e.getValue()).as(example + ": " + e.getKey() + " is a string").isInstanceOf(String.class);
+                boolean known = properties.containsKey(e.getKey()) || PASS_THROUGH.stream().anyMatch(e.getKey()::startsWith);
+                assertThat(known).as(example + ": " + e.getKey() + " is allowed by the schema").isTrue();
+                Map<String, Object> property = properties.get(e.getKey());
+                if (property != null && property.get("anyOf") instanceof List<?> anyOf
+                        && ((Map<String, Object>) anyOf.get(0)).get("enum") instanceof List<?> choices) {
+                    assertThat((List<Object>) choices).as(example + ": " + e.getKey()).contains(e.getValue());
+                }
+            }
+            for (Object key : (List<?>) schema.get("required")) {
+                assertThat(config).as(example + " has " + key).containsKey((String) key);
+            }
+        }
+    }
+}

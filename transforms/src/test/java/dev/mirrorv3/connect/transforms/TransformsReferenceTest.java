@@ -1,0 +1,66 @@
+package dev.mirrorv3.connect.transforms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.kafka.ConfigDocs;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every SMT setting is documented, and the README's SMT reference is the one generated from the CONFIG_DEFs.
+ * Regenerate it with {@code mvn -pl transforms -am test -Dtest=TransformsReferenceTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
+ */
+class TransformsReferenceTest {
+    private static final String START = "<!-- transforms-config:start (generated from the SMTs' CONFIG_DEFs; see TransformsReferenceTest) -->";
+    private static final String END = "<!-- transforms-config:end -->";
+
+    /** class names as used in a connector's transforms.*.type, with their overview and settings. */
+    static Map<String, Object[]> smts() {
+        Map<String, Object[]> smts = new LinkedHashMap<>();
+        smts.put("dev.mirrorv3.connect.transforms.ValidateFormat$Key / $Value",
+                new Object[] {ValidateFormat.OVERVIEW_DOC, ValidateFormat.CONFIG_DEF});
+        smts.put(InsertSourcePosition.class.getName(), new Object[] {InsertSourcePosition.OVERVIEW_DOC, InsertSourcePosition.CONFIG_DEF});
+        return smts;
+    }
+
+    static String generated() {
+        StringBuilder sb = new StringBuilder("\n");
+        smts().forEach((name, v) -> sb.append("### `").append(name).append("`\n\n").append(v[0]).append("\n\n")
+                .append(ConfigDocs.markdown((ConfigDef) v[1]).replace("#### ", "#### Settings: ")));
+        return sb.toString();
+    }
+
+    @Test
+    void everySettingIsDocumentedGroupedAndDisplayed() {
+        for (Object[] v : smts().values()) {
+            for (ConfigDef.ConfigKey key : ((ConfigDef) v[1]).configKeys().values()) {
+                assertThat(key.documentation).as("documentation of " + key.name).isNotBlank();
+                assertThat(key.group).as("group of " + key.name).isNotBlank();
+                assertThat(key.displayName).as("display name of " + key.name).isNotBlank();
+            }
+            assertThat((String) v[0]).isNotBlank();
+        }
+    }
+
+    @Test
+    void readmeHoldsTheGeneratedReference() throws Exception {
+        Path readme = Path.of("..", "README.md");
+        String text = Files.readString(readme, StandardCharsets.UTF_8);
+        int start = text.indexOf(START);
+        int end = text.indexOf(END);
+        assertThat(start).as("README has the SMT reference markers").isNotNegative();
+        assertThat(end).isGreaterThan(start);
+        String current = text.substring(start + START.length(), end);
+        if (Boolean.getBoolean("updateReadme")) {
+            Files.writeString(readme, text.substring(0, start + START.length()) + generated() + text.substring(end), StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(current).as("README's SMT reference; regenerate with -DupdateReadme=true (see this test's doc)").isEqualTo(generated());
+    }
+}
