@@ -71,6 +71,9 @@ final class BlobSinkTestSupport {
         p.put("value.serializer", ByteArraySerializer.class);
         p.put("linger.ms", 5);
         p.put("acks", "all");
+        // CI machines are small and busy: give deliveries time rather than expire them.
+        p.put("delivery.timeout.ms", 600_000);
+        p.put("request.timeout.ms", 120_000);
         return new KafkaProducer<>(p);
     }
 
@@ -80,13 +83,19 @@ final class BlobSinkTestSupport {
      */
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
+        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
-                    producer.send(variedRecord(topic, p, i, random));
+                    sent.add(producer.send(variedRecord(topic, p, i, random)));
                 }
             }
             producer.flush();
+            for (var f : sent) {
+                f.get(); // a record the test meant to produce and did not is a test failure, not a gap to explain
+            }
+        } catch (Exception e) {
+            throw new AssertionError("producing test records to " + topic + " failed: " + e, e);
         }
     }
 
