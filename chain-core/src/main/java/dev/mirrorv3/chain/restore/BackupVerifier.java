@@ -56,6 +56,7 @@ public final class BackupVerifier {
         long minTs = Long.MAX_VALUE;
         long maxBytes = -1;
         long maxBytesOffset = -1;
+        long firstNullKey = -1;
         for (ObjectName name : chain.objects()) {
             CheckedObject o = reader.read(partition, name, topic);
             long expected = name.from();
@@ -69,6 +70,9 @@ public final class BackupVerifier {
                     minTs = r.timestampMs();
                 }
                 types.check(r);
+                if (firstNullKey < 0 && r.key() == null) {
+                    firstNullKey = r.offset();
+                }
                 long size = recordSize.applyAsLong(r);
                 if (size > maxBytes) {
                     maxBytes = size;
@@ -82,7 +86,7 @@ public final class BackupVerifier {
             records += o.records().size();
             recordsRead.accept(o.records().size());
         }
-        return new VerifiedPartition(store.location(partition), topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset);
+        return new VerifiedPartition(store.location(partition), topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset, firstNullKey);
     }
 
     /**

@@ -11,9 +11,10 @@ import java.util.Optional;
  * @param minTimestampMs the oldest record timestamp, or {@code Long.MAX_VALUE} if no record has one
  * @param maxRecordSize the largest record's size as the verify pass measured it (restore: as a Kafka batch of one)
  * @param maxRecordOffset that record's offset
+ * @param firstNullKeyOffset the first record without a key, or -1 (a compacted target refuses it)
  */
 public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
-        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset) {
+        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset) {
 
     public VerifiedPartition {
         objects = List.copyOf(objects);

@@ -121,6 +121,11 @@ public final class Restorer {
                         + " takes at most " + topic.maxMessageBytes() + " (max.message.bytes): it cannot be restored into that"
                         + " topic; raise the topic's max.message.bytes to at least " + size + " and restore again. Nothing was sent");
             }
+            if (topic.compacted() && vp.firstNullKeyOffset() >= 0) {
+                throw new RestoreCheckException("target topic " + topic.name() + " is compacted (cleanup.policy contains compact), and"
+                        + " the record at offset " + vp.firstNullKeyOffset() + " of " + vp.topic() + "/" + vp.partition() + " has no key,"
+                        + " which a compacted topic refuses: restore into a topic with cleanup.policy=delete. Nothing was sent");
+            }
             if (topic.retentionMs() >= 0 && vp.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()) {
                 long cutoff = options.clock().millis() - topic.retentionMs();
                 if (vp.minTimestampMs() < cutoff) {

@@ -15,9 +15,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What restore needs to know of its target topic: partitions and the effective (topic or broker default)
- * {@code max.message.bytes}, {@code retention.ms} and {@code message.timestamp.type}. Restore never creates a topic.
+ * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore never creates a topic.
  */
-public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime) {
+public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted) {
 
     public static TargetTopic inspect(Admin admin, String topic, Duration timeout) {
         try {
@@ -29,7 +29,8 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
             int maxMessageBytes = Integer.parseInt(c.get("max.message.bytes").value());
             long retentionMs = Long.parseLong(c.get("retention.ms").value());
             boolean logAppend = "LogAppendTime".equalsIgnoreCase(c.get("message.timestamp.type").value());
-            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend);
+            boolean compacted = c.get("cleanup.policy").value().contains("compact");
+            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
