@@ -14,7 +14,7 @@ final class BackupOptions {
 
     @Option(names = "--connector-config", paramLabel = "FILE",
             description = {"The blob sink connector's JSON as kept in GitOps: the REST body {\"name\":…,\"config\":{…}} or the flat map"
-                    + " of settings. ${env:…}, ${file:…} and ${directory:…} are resolved as a worker would.",
+                    + " of settings. $${env:…}, $${file:…} and $${directory:…} are resolved as a worker would.",
                     "e.g. --connector-config gitops/orders-backup.json"})
     Path connectorConfig;
 
@@ -29,7 +29,7 @@ final class BackupOptions {
     String connector;
 
     @Option(names = "--source-topic", paramLabel = "TOPIC",
-            description = "The backed-up topic, when the connector backs up several (destination.name with ${topic}).")
+            description = "The backed-up topic, when the connector backs up several (destination.name with $${topic}).")
     String sourceTopic;
 
     Backup load() {

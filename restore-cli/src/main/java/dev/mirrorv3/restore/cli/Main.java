@@ -30,6 +30,7 @@ public final class Main {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setUsageHelpWidth(120);
         cl.setExecutionExceptionHandler(new ExecutionExceptionHandler());
         return cl;
     }

@@ -12,11 +12,12 @@ import picocli.CommandLine.Option;
 /** The Kafka cluster to write to (or query), like Kafka's own tools. */
 final class TargetOptions {
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
-            description = {"The target cluster.", "e.g. --bootstrap-servers kafka:9092"})
+            description = {"The Kafka cluster: restore's target; for status the source, overriding the connector's"
+                    + " source.admin.bootstrap.servers.", "e.g. --bootstrap-servers kafka:9092"})
     String bootstrapServers;
 
     @Option(names = "--command-config", paramLabel = "FILE",
-            description = {"Client properties for the target cluster (security.protocol, sasl.*, ssl.*), as for Kafka's tools.",
+            description = {"Client properties for that cluster (security.protocol, sasl.*, ssl.*), as for Kafka's tools.",
                     "e.g. --command-config client.properties"})
     Path commandConfig;
 

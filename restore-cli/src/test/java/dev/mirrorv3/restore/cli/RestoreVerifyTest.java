@@ -33,6 +33,7 @@ class RestoreVerifyTest {
         assertThat(restore.out()).contains("--offsets", "--verify-only", "--chain-start", "--partition", "--original-offset-header",
                 "--accept-retention", "--accept-log-append-time", "--connector-config", "--connect-url", "--bootstrap-servers",
                 "--command-config", "Examples:");
+        assertThat(restore.out()).contains("${env:…}, ${file:…} and ${directory:…}").doesNotContain("null");
         assertThat(CliRun.run("status", "--help").out()).contains("--format", "table|json");
     }
 
@@ -160,5 +161,34 @@ class RestoreVerifyTest {
         CliRun noName = CliRun.run("restore", "--connector-config", flat.toString(), "--offsets", "preserve", "--verify-only");
         assertThat(noName.exitCode()).isEqualTo(2);
         assertThat(noName.err()).contains("pass --connector NAME");
+    }
+
+    @Test
+    void connectUrlReadsTheConfigThroughTheRestApiAndProgressBarsGoToStderr() throws Exception {
+        TestBackups.write(root(), "rest-backup", 0, 0, TestBackups.records("orders", 0, 0, 199, o -> true), 100);
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] body = ("{\"topics\":\"orders\",\"filesystem.root\":\"" + root() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        server.createContext("/connectors/rest-backup/config", exchange -> {
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort();
+            CliRun r = CliRun.run("restore", "--connect-url", url, "--connector", "rest-backup", "--offsets", "preserve", "--verify-only",
+                    "--progress", "bar");
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out()).contains("(connector rest-backup, destination rest-backup)", "records: 200");
+            assertThat(r.err()).contains("] verify total: 200 records", "records/s");
+            CliRun missing = CliRun.run("restore", "--connect-url", url, "--connector", "nope", "--offsets", "preserve", "--verify-only");
+            assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(2);
+            assertThat(missing.err()).contains("connector nope does not exist");
+            CliRun noName = CliRun.run("restore", "--connect-url", url, "--offsets", "preserve", "--verify-only");
+            assertThat(noName.exitCode()).isEqualTo(2);
+            assertThat(noName.err()).contains("--connect-url needs --connector NAME");
+        } finally {
+            server.stop(0);
+        }
     }
 }
