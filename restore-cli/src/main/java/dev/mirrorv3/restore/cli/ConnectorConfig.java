@@ -31,13 +31,23 @@ record ConnectorConfig(String name, Map<String, String> settings) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static ConnectorConfig fromFile(Path file, String nameOverride) {
-        JsonNode root;
+        return fromJson(readJson(file), nameOverride, file.toString());
+    }
+
+    /** The settings as written, config providers not resolved and the name optional (validate --offline). */
+    static ConnectorConfig fromFileUnresolved(Path file) {
+        JsonNode root = readJson(file);
+        Map<String, String> settings = settings(root, file.toString());
+        String name = root.hasNonNull("name") ? root.get("name").asText() : settings.getOrDefault("name", "");
+        return new ConnectorConfig(name, Map.copyOf(settings));
+    }
+
+    private static JsonNode readJson(Path file) {
         try {
-            root = JSON.readTree(Files.readString(file));
+            return JSON.readTree(Files.readString(file));
         } catch (IOException e) {
             throw new UsageException("cannot read the connector config " + file + ": " + e.getMessage(), e);
         }
-        return fromJson(root, nameOverride, file.toString());
     }
 
     static ConnectorConfig fromConnect(String url, String name, Duration timeout) {
@@ -63,17 +73,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
     }
 
     static ConnectorConfig fromJson(JsonNode root, String nameOverride, String source) {
-        if (root == null || !root.isObject()) {
-            throw new UsageException(source + " is not a JSON object: expected {\"name\":…,\"config\":{…}} or the flat map of settings");
-        }
-        JsonNode config = root.has("config") && root.get("config").isObject() ? root.get("config") : root;
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!e.getValue().isNull()) {
-                settings.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
-            }
-        }
+        Map<String, String> settings = settings(root, source);
         String name = nameOverride;
         if (name == null && root.hasNonNull("name")) {
             name = root.get("name").asText();
@@ -86,6 +86,21 @@ record ConnectorConfig(String name, Map<String, String> settings) {
                     + " or use the REST body {\"name\":…,\"config\":{…}}");
         }
         return new ConnectorConfig(name, resolve(settings, source));
+    }
+
+    private static Map<String, String> settings(JsonNode root, String source) {
+        if (root == null || !root.isObject()) {
+            throw new UsageException(source + " is not a JSON object: expected {\"name\":…,\"config\":{…}} or the flat map of settings");
+        }
+        JsonNode config = root.has("config") && root.get("config").isObject() ? root.get("config") : root;
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isNull()) {
+                settings.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+            }
+        }
+        return settings;
     }
 
     /** Resolves config provider references with Kafka's env, file and directory providers. */
