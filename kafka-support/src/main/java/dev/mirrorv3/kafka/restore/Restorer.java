@@ -323,7 +323,7 @@ public final class Restorer {
             }
         }
         long total = produced.values().stream().mapToLong(Long::longValue).sum();
-        return new RestoreResult(Map.copyOf(produced), total, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
+        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
                 (long) batchMax, batchAvg, perRequest, (long) requests);
     }
 }
