@@ -2,8 +2,8 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
@@ -114,7 +114,7 @@ public class BlobSinkTask extends SinkTask {
 
     /** The store holding one topic's chains; tests override this to inject faults. */
     protected Store createStore(BlobSinkConfig config, String destinationName) {
-        return new FilesystemStore(config.filesystemRoot(), destinationName);
+        return StoreFactory.open(config.originalsStrings(), destinationName); // shared with the restore CLI
     }
 
     private Store storeFor(String topic) {

@@ -83,19 +83,36 @@ final class BlobSinkTestSupport {
      */
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
-                    sent.add(producer.send(variedRecord(topic, p, i, random)));
+                    ProducerRecord<byte[], byte[]> r = variedRecord(topic, p, i, random);
+                    records.add(r);
+                    sent.add(producer.send(r));
                 }
             }
             producer.flush();
-            for (var f : sent) {
-                f.get(); // a record the test meant to produce and did not is a test failure, not a gap to explain
+        }
+        // Right after topic creation a loaded broker may answer NOT_LEADER_OR_FOLLOWER and then reject later batches
+        // (OUT_OF_ORDER_SEQUENCE_NUMBER): send what failed again, one by one, so the topic holds every record.
+        List<ProducerRecord<byte[], byte[]>> failed = new ArrayList<>();
+        for (int i = 0; i < sent.size(); i++) {
+            try {
+                sent.get(i).get();
+            } catch (Exception e) {
+                failed.add(records.get(i));
             }
-        } catch (Exception e) {
-            throw new AssertionError("producing test records to " + topic + " failed: " + e, e);
+        }
+        if (!failed.isEmpty()) {
+            try (KafkaProducer<byte[], byte[]> retry = producer(bootstrap)) {
+                for (ProducerRecord<byte[], byte[]> r : failed) {
+                    retry.send(r).get(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                throw new AssertionError("could not produce the test records to " + topic, e);
+            }
         }
     }
 

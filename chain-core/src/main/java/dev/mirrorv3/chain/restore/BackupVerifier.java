@@ -1,0 +1,106 @@
+package dev.mirrorv3.chain.restore;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ChainException;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.LongConsumer;
+import java.util.function.ToLongFunction;
+
+/**
+ * The verify pass of a restore (SPEC §7): lists and validates a partition's chain from a required start, reads
+ * every object and checks it against its name, topic and partition, and records each object's SHA-256, records and
+ * holes. Connect-free, shared by the restore CLI and the chain source connector.
+ */
+public final class BackupVerifier {
+    private final Store store;
+    private final ChainReader reader;
+    private final EnvelopeSettings settings;
+    private final String topic;
+
+    public BackupVerifier(Store store, EnvelopeSettings settings, String topic) {
+        this.store = store;
+        this.settings = settings;
+        this.reader = new ChainReader(store, settings);
+        this.topic = topic;
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    /**
+     * @param chainStart where the chain must start ({@code --chain-start})
+     * @param recordSize the size a record takes in the target (a Kafka batch of one); the largest is kept
+     * @param recordsRead called after each object with the records it held (progress)
+     * @throws ChainException naming the object and the problem
+     * @throws dev.mirrorv3.chain.envelope.ValueTypeException if a key or value does not fit keys.type/values.type
+     */
+    public VerifiedPartition verify(int partition, long chainStart, ToLongFunction<BackupRecord> recordSize, LongConsumer recordsRead) {
+        RecordTypeCheck types = new RecordTypeCheck(settings);
+        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        if (chain.isEmpty()) {
+            throw new ChainException(store.location(partition) + ": the directory holds no backup objects");
+        }
+        List<VerifiedObject> objects = new ArrayList<>(chain.objects().size());
+        long records = 0;
+        long firstHole = -1;
+        long minTs = Long.MAX_VALUE;
+        long maxBytes = -1;
+        long maxBytesOffset = -1;
+        long firstNullKey = -1;
+        for (ObjectName name : chain.objects()) {
+            CheckedObject o = reader.read(partition, name, topic);
+            long expected = name.from();
+            long objectFirstHole = -1;
+            for (BackupRecord r : o.records()) {
+                if (objectFirstHole < 0 && r.offset() != expected) {
+                    objectFirstHole = expected;
+                }
+                expected = r.offset() + 1;
+                if (r.timestampMs() != null && r.timestampMs() >= 0 && r.timestampMs() < minTs) {
+                    minTs = r.timestampMs();
+                }
+                types.check(r);
+                if (firstNullKey < 0 && r.key() == null) {
+                    firstNullKey = r.offset();
+                }
+                long size = recordSize.applyAsLong(r);
+                if (size > maxBytes) {
+                    maxBytes = size;
+                    maxBytesOffset = r.offset();
+                }
+            }
+            if (firstHole < 0 && objectFirstHole >= 0) {
+                firstHole = objectFirstHole;
+            }
+            objects.add(new VerifiedObject(name, o.sha256(), o.sizeBytes(), o.records().size(), objectFirstHole));
+            records += o.records().size();
+            recordsRead.accept(o.records().size());
+        }
+        return new VerifiedPartition(store.location(partition), topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset, firstNullKey);
+    }
+
+    /**
+     * Reads an object again for the produce pass and requires the bytes the verify pass read.
+     *
+     * @throws ChainException if the object changed since the verify pass
+     */
+    public CheckedObject reread(int partition, VerifiedObject verified) {
+        CheckedObject o = reader.read(partition, verified.name(), topic);
+        if (!java.util.Arrays.equals(o.sha256(), verified.sha256())) {
+            throw new ChainException(store.location(partition) + "/" + verified.name() + " changed since the verify pass read it ("
+                    + verified.sizeBytes() + " bytes then, " + o.sizeBytes() + " now): another writer or a manual change"
+                    + " on the backup; find out what changed it before restoring again");
+        }
+        return o;
+    }
+}

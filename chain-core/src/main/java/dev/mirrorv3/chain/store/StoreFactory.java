@@ -1,0 +1,57 @@
+package dev.mirrorv3.chain.store;
+
+import dev.mirrorv3.chain.envelope.Compression;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.ValueType;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The one place that turns a blob connector's settings (a plain map, as in the connector's JSON) into a
+ * {@link Store} and the chain's {@link EnvelopeSettings}. Shared by the blob sink, the restore CLI and the chain
+ * source connector, so a new store type (S3) is added here once and every user picks it up from
+ * {@code destination.type}. Keys and defaults are the blob sink's ({@code BlobSinkConfig}).
+ */
+public final class StoreFactory {
+    public static final String DESTINATION_TYPE = "destination.type";
+    public static final String FILESYSTEM_ROOT = "filesystem.root";
+    public static final String FORMAT = "format";
+    public static final String COMPRESSION = "compression";
+    public static final String KEYS_TYPE = "keys.type";
+    public static final String VALUES_TYPE = "values.type";
+
+    private StoreFactory() {
+    }
+
+    /**
+     * Opens the store of one backup.
+     *
+     * @param settings the connector's settings (config providers already resolved)
+     * @param destinationName the chain directory's name under the root ({@code destination.name} resolved)
+     * @throws IllegalArgumentException naming the setting when the settings do not describe a store
+     */
+    public static Store open(Map<String, String> settings, String destinationName) {
+        String type = settings.getOrDefault(DESTINATION_TYPE, "filesystem").trim();
+        switch (type) {
+            case "filesystem": {
+                String root = settings.getOrDefault(FILESYSTEM_ROOT, "").trim();
+                if (root.isEmpty()) {
+                    throw new IllegalArgumentException(FILESYSTEM_ROOT + " is required with " + DESTINATION_TYPE + "=filesystem");
+                }
+                return new FilesystemStore(Path.of(root), destinationName);
+            }
+            default:
+                throw new IllegalArgumentException("unknown " + DESTINATION_TYPE + " '" + type + "': use filesystem");
+        }
+    }
+
+    /** Format, compression and key/value types of the chain, with the blob sink's defaults. */
+    public static EnvelopeSettings envelope(Map<String, String> settings) {
+        return new EnvelopeSettings(
+                EnvelopeFormat.fromConfig(settings.getOrDefault(FORMAT, "parquet").trim()),
+                Compression.fromConfig(settings.getOrDefault(COMPRESSION, "zstd").trim()),
+                ValueType.fromConfig(settings.getOrDefault(KEYS_TYPE, "bytes").trim()),
+                ValueType.fromConfig(settings.getOrDefault(VALUES_TYPE, "bytes").trim()));
+    }
+}

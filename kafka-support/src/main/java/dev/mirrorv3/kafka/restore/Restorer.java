@@ -1,0 +1,329 @@
+package dev.mirrorv3.kafka.restore;
+
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.restore.BackupVerifier;
+import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.VerifiedObject;
+import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.SourceOffsets;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The produce pass of a one-shot restore (SPEC §7), Connect-free so the chain source connector can reuse it: checks
+ * the target (empty, large enough, retention and timestamp type) before anything is sent, then produces every
+ * verified partition in parallel through one idempotent producer (acks=all, many in flight, batches as large as the
+ * topic's {@code max.message.bytes}), re-reading each object and requiring the bytes the verify pass read, and
+ * requiring every delivery at exactly the offset it was sent for. After the last record, each target partition's
+ * high watermark must equal the records produced.
+ */
+public final class Restorer {
+    private static final Logger log = LoggerFactory.getLogger(Restorer.class);
+    private static final String DELETE_AND_RECREATE =
+            "Records sent before this may still be stored: delete the topic and create it again before restoring again";
+
+    private final BackupVerifier verifier;
+    private final SourceOffsets target;
+    private final TargetTopic topic;
+    private final RestoreOptions options;
+    private final Map<String, Object> clientConfig;
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    private final AtomicLong sent = new AtomicLong();
+
+    /**
+     * @param target offsets of the target cluster (its admin client)
+     * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
+     */
+    public Restorer(BackupVerifier verifier, SourceOffsets target, TargetTopic topic, Map<String, Object> clientConfig, RestoreOptions options) {
+        this.verifier = verifier;
+        this.target = target;
+        this.topic = topic;
+        this.clientConfig = clientConfig;
+        this.options = options;
+    }
+
+    /** The producer settings restore uses; batches as large as the topic allows, uncompressed so sizes are exact. */
+    public static Map<String, Object> producerConfig(Map<String, Object> clientConfig, int maxMessageBytes) {
+        Map<String, Object> c = new HashMap<>(clientConfig);
+        c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        c.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5); // the most the idempotent producer keeps in order
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        c.put(ProducerConfig.BATCH_SIZE_CONFIG, maxMessageBytes);
+        c.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, (int) Math.min(64L << 20, Math.max(maxMessageBytes, 1 << 20) * 4L));
+        c.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 128L << 20);
+        c.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+        c.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
+        c.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "mirror-v3-restore");
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return c;
+    }
+
+    /** Extra bytes the original-offset header adds to a record (at most). */
+    public static long headerOverhead(String originalOffsetHeader) {
+        if (originalOffsetHeader == null) {
+            return 0;
+        }
+        int k = originalOffsetHeader.getBytes(StandardCharsets.UTF_8).length;
+        return 1 + RecordSizes.varintSize(k) + k + 1 + 19 + 1; // header count may grow a byte; offset as up to 19 digits
+    }
+
+    /**
+     * Everything that can be checked before the first record is sent; throws {@link RestoreCheckException} naming the
+     * first problem.
+     */
+    public void preCheck(List<VerifiedPartition> partitions) {
+        OffsetMode mode = options.mode();
+        long extra = headerOverhead(options.originalOffsetHeader());
+        for (VerifiedPartition vp : partitions) {
+            vp.problemWith(mode).ifPresent(p -> {
+                throw new RestoreCheckException(p);
+            });
+            if (vp.partition() >= topic.partitions()) {
+                throw new RestoreCheckException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and the backup"
+                        + " has partition " + vp.partition() + " (" + vp.location() + "): restore writes each partition into the"
+                        + " same-numbered one; add partitions to the topic or restore with --partition");
+            }
+            long size = vp.maxRecordSize() + extra;
+            if (size > topic.maxMessageBytes()) {
+                throw new RestoreCheckException("the record at offset " + vp.maxRecordOffset() + " of " + vp.topic() + "/" + vp.partition()
+                        + " (" + vp.location() + ") is " + size + " bytes as a batch on its own, and target topic " + topic.name()
+                        + " takes at most " + topic.maxMessageBytes() + " (max.message.bytes): it cannot be restored into that"
+                        + " topic; raise the topic's max.message.bytes to at least " + size + " and restore again. Nothing was sent");
+            }
+            if (topic.compacted() && vp.firstNullKeyOffset() >= 0) {
+                throw new RestoreCheckException("target topic " + topic.name() + " is compacted (cleanup.policy contains compact), and"
+                        + " the record at offset " + vp.firstNullKeyOffset() + " of " + vp.topic() + "/" + vp.partition() + " has no key,"
+                        + " which a compacted topic refuses: restore into a topic with cleanup.policy=delete. Nothing was sent");
+            }
+            if (topic.retentionMs() >= 0 && vp.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()) {
+                long cutoff = options.clock().millis() - topic.retentionMs();
+                if (vp.minTimestampMs() < cutoff) {
+                    throw new RestoreCheckException("target topic " + topic.name() + " has retention.ms=" + topic.retentionMs()
+                            + ", and the oldest record of partition " + vp.partition() + " is from "
+                            + Instant.ofEpochMilli(vp.minTimestampMs()) + ": retention would delete restored records soon after the"
+                            + " restore. Set retention.ms=-1 (or longer than the backup's age) on the topic first, or pass"
+                            + " --accept-retention");
+                }
+            }
+        }
+        if (topic.logAppendTime() && !options.acceptLogAppendTime()) {
+            throw new RestoreCheckException("target topic " + topic.name() + " has message.timestamp.type=LogAppendTime: every restored"
+                    + " record would be stamped with the time of the restore instead of its own. Set message.timestamp.type=CreateTime"
+                    + " on the topic, or pass --accept-log-append-time");
+        }
+        Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream()
+                .map(vp -> new TopicPartition(topic.name(), vp.partition())).toList());
+        for (VerifiedPartition vp : partitions) {
+            long hwm = hwms.get(new TopicPartition(topic.name(), vp.partition()));
+            if (hwm != 0) {
+                throw new RestoreCheckException("target " + topic.name() + "/" + vp.partition() + " is not empty (high watermark " + hwm
+                        + "): restore writes only into an empty partition and never deletes anything; delete the topic and create it"
+                        + " again, then restore again");
+            }
+        }
+    }
+
+    /**
+     * Checks the target ({@link #preCheck}), then produces every partition.
+     *
+     * @param progress records acknowledged per partition
+     */
+    public RestoreResult restore(List<VerifiedPartition> partitions, Progress progress) {
+        preCheck(partitions);
+        log.info("target {}: {} partitions, max.message.bytes={} (producer batches up to that), retention.ms={}, message.timestamp.type={}",
+                topic.name(), topic.partitions(), topic.maxMessageBytes(), topic.retentionMs(),
+                topic.logAppendTime() ? "LogAppendTime" : "CreateTime");
+        long start = System.nanoTime();
+        Map<String, Object> config = producerConfig(clientConfig, topic.maxMessageBytes());
+        Map<Integer, Long> produced = new TreeMap<>();
+        try (Producer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            ExecutorService pool = Executors.newFixedThreadPool(Math.min(partitions.size(), 8), r -> {
+                Thread t = new Thread(r, "mirror-v3-restore");
+                t.setDaemon(true);
+                return t;
+            });
+            List<Future<Long>> futures = new ArrayList<>();
+            try {
+                for (VerifiedPartition vp : partitions) {
+                    futures.add(pool.submit(() -> {
+                        try {
+                            return produce(producer, vp, progress);
+                        } catch (RuntimeException e) {
+                            fail(e); // at once, so the other partitions stop sending
+                            throw e;
+                        }
+                    }));
+                }
+                for (int i = 0; i < futures.size(); i++) {
+                    try {
+                        produced.put(partitions.get(i).partition(), futures.get(i).get());
+                    } catch (ExecutionException e) {
+                        fail(e.getCause() instanceof RuntimeException re ? re : new RestoreCheckException(String.valueOf(e.getCause()), e.getCause()));
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail(new RestoreCheckException("interrupted"));
+            } finally {
+                pool.shutdownNow();
+            }
+            producer.flush(); // waits for every record in flight, also after a failure
+            RuntimeException f = failure.get();
+            if (f != null) {
+                throw afterSending(f);
+            }
+            RestoreResult result = result(producer, produced, start);
+            checkHighWatermarks(produced);
+            log.info("restored {} records into {} in {} ms: batches of at most {} bytes (average {}), {} requests, {} records per"
+                            + " request on average", result.records(), topic.name(), result.elapsedMs(), result.batchSizeMaxBytes(),
+                    Math.round(result.batchSizeAvgBytes()), result.requests(), Math.round(result.recordsPerRequestAvg()));
+            return result;
+        }
+    }
+
+    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, Progress progress) throws Exception {
+        int p = vp.partition();
+        boolean renumber = options.mode() == OffsetMode.RENUMBER;
+        String header = options.originalOffsetHeader();
+        long next = 0; // the target offset of the next record
+        boolean first = true;
+        for (VerifiedObject vo : vp.objects()) {
+            if (failure.get() != null) {
+                break;
+            }
+            CheckedObject o = verifier.reread(p, vo);
+            for (BackupRecord r : o.records()) {
+                if (failure.get() != null) {
+                    break;
+                }
+                long sentFor = renumber ? next : r.offset();
+                if (!renumber && r.offset() != next) {
+                    throw new RestoreCheckException("hole at offset " + next + " of " + vp.location() + ": --offsets preserve cannot restore it"
+                            + " (the verify pass did not see it: " + vo.name() + " changed?)");
+                }
+                long size = RecordSizes.batchOfOne(r) + headerOverhead(header);
+                if (size > topic.maxMessageBytes()) {
+                    throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
+                            + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
+                            + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
+                }
+                List<Header> headers = new ArrayList<>(r.headers().size() + 1);
+                for (RecordHeader h : r.headers()) {
+                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(h.key(), h.value()));
+                }
+                if (header != null) {
+                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(header,
+                            Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8)));
+                }
+                Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic.name(), p, ts, r.key(), r.value(), new RecordHeaders(headers));
+                producer.send(record, (md, e) -> {
+                    if (e != null) {
+                        fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset " + sentFor
+                                + " was not stored: " + Failures.describe(e), e));
+                    } else if (md.offset() != sentFor) {
+                        fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at " + topic.name()
+                                + "/" + p + " offset " + md.offset() + ": another writer on the partition, or a record lost or written twice"));
+                    } else {
+                        progress.add(p, 1);
+                    }
+                });
+                sent.incrementAndGet();
+                next++;
+            }
+            if (first && options.afterFirstObject() != null) {
+                producer.flush();
+                options.afterFirstObject().run(p);
+            }
+            first = false;
+        }
+        return next;
+    }
+
+    private void fail(RuntimeException e) {
+        failure.compareAndSet(null, e);
+    }
+
+    /** A failure after the first send: the records in flight have been waited for; say how many were sent. */
+    private RuntimeException afterSending(RuntimeException f) {
+        long n = sent.get();
+        if (n == 0) {
+            return f;
+        }
+        String message = f.getMessage() != null && f.getMessage().startsWith("target: sent for offset")
+                ? f.getMessage() + ". " + DELETE_AND_RECREATE
+                : "after sending " + n + " records: " + Failures.describe(f) + ". " + DELETE_AND_RECREATE;
+        return new RestoreCheckException(message, f);
+    }
+
+    private void checkHighWatermarks(Map<Integer, Long> produced) {
+        Map<TopicPartition, Long> hwms = target.highWatermarks(produced.keySet().stream()
+                .map(p -> new TopicPartition(topic.name(), p)).collect(Collectors.toList()));
+        for (Map.Entry<Integer, Long> e : produced.entrySet()) {
+            long hwm = hwms.get(new TopicPartition(topic.name(), e.getKey()));
+            if (hwm != e.getValue()) {
+                throw new RestoreCheckException("target " + topic.name() + "/" + e.getKey() + " has high watermark " + hwm + " after the"
+                        + " restore, and " + e.getValue() + " records were produced into it: another writer on the partition, or a"
+                        + " record lost or written twice. " + DELETE_AND_RECREATE);
+            }
+        }
+    }
+
+    private static RestoreResult result(Producer<byte[], byte[]> producer, Map<Integer, Long> produced, long startNanos) {
+        double batchMax = 0;
+        double batchAvg = 0;
+        double perRequest = 0;
+        double requests = 0;
+        for (Map.Entry<MetricName, ? extends Metric> m : producer.metrics().entrySet()) {
+            if (!"producer-metrics".equals(m.getKey().group())) {
+                continue;
+            }
+            Object v = m.getValue().metricValue();
+            double d = v instanceof Number n ? n.doubleValue() : 0;
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                d = 0;
+            }
+            switch (m.getKey().name()) {
+                case "batch-size-max" -> batchMax = d;
+                case "batch-size-avg" -> batchAvg = d;
+                case "records-per-request-avg" -> perRequest = d;
+                case "request-total" -> requests = d;
+                default -> { }
+            }
+        }
+        long total = produced.values().stream().mapToLong(Long::longValue).sum();
+        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
+                (long) batchMax, batchAvg, perRequest, (long) requests);
+    }
+}

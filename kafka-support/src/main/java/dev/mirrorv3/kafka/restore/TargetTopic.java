@@ -1,0 +1,50 @@
+package dev.mirrorv3.kafka.restore;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * What restore needs to know of its target topic: partitions and the effective (topic or broker default)
+ * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore never creates a topic.
+ */
+public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted) {
+
+    public static TargetTopic inspect(Admin admin, String topic, Duration timeout) {
+        try {
+            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+            ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(res)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Config c = configs.get(res);
+            int maxMessageBytes = Integer.parseInt(c.get("max.message.bytes").value());
+            long retentionMs = Long.parseLong(c.get("retention.ms").value());
+            boolean logAppend = "LogAppendTime".equalsIgnoreCase(c.get("message.timestamp.type").value());
+            boolean compacted = c.get("cleanup.policy").value().contains("compact");
+            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new org.apache.kafka.common.errors.TimeoutException("describing target topic " + topic + " timed out after " + timeout, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new RestoreCheckException("target topic " + topic + " does not exist: restore never creates topics; create it"
+                        + " with the partitions, cleanup.policy and retention it should have, then restore again");
+            }
+            if (e.getCause() instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("describing target topic " + topic + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.mirrorv3.restore.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Which backup: the blob sink connector's config, from a file or from a Connect cluster. */
+final class BackupOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--connector-config", paramLabel = "FILE",
+            description = {"The blob sink connector's JSON as kept in GitOps: the REST body {\"name\":…,\"config\":{…}} or the flat map"
+                    + " of settings. $${env:…}, $${file:…} and $${directory:…} are resolved as a worker would.",
+                    "e.g. --connector-config gitops/orders-backup.json"})
+    Path connectorConfig;
+
+    @Option(names = "--connect-url", paramLabel = "URL",
+            description = {"Read the connector's config from this Kafka Connect REST API instead (with --connector).",
+                    "e.g. --connect-url http://connect:8083"})
+    String connectUrl;
+
+    @Option(names = "--connector", paramLabel = "NAME",
+            description = "The connector's name: required with --connect-url, and with a flat-map --connector-config that has no"
+                    + " \"name\" (destination.name defaults to it).")
+    String connector;
+
+    @Option(names = "--source-topic", paramLabel = "TOPIC",
+            description = "The backed-up topic, when the connector backs up several (destination.name with $${topic}).")
+    String sourceTopic;
+
+    Backup load() {
+        if ((connectorConfig == null) == (connectUrl == null)) {
+            throw new ParameterException(spec.commandLine(), "give either --connector-config FILE or --connect-url URL --connector NAME");
+        }
+        ConnectorConfig c;
+        if (connectUrl != null) {
+            if (connector == null) {
+                throw new ParameterException(spec.commandLine(), "--connect-url needs --connector NAME");
+            }
+            c = ConnectorConfig.fromConnect(connectUrl, connector, Duration.ofSeconds(15));
+        } else {
+            c = ConnectorConfig.fromFile(connectorConfig, connector);
+        }
+        return Backup.of(c, sourceTopic);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.mirrorv3.restore.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigTransformer;
+import org.apache.kafka.common.config.provider.ConfigProvider;
+import org.apache.kafka.common.config.provider.DirectoryConfigProvider;
+import org.apache.kafka.common.config.provider.EnvVarConfigProvider;
+import org.apache.kafka.common.config.provider.FileConfigProvider;
+
+/**
+ * A connector's name and settings, as kept in GitOps (the REST body {@code {"name":…,"config":{…}}} or the flat map) or
+ * as the Connect REST API returns them, with {@code ${env:…}}, {@code ${file:…}} and {@code ${directory:…}} resolved by
+ * Kafka's own config providers, the way a worker that configures them would.
+ */
+record ConnectorConfig(String name, Map<String, String> settings) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static ConnectorConfig fromFile(Path file, String nameOverride) {
+        return fromJson(readJson(file), nameOverride, file.toString());
+    }
+
+    /** The settings as written, config providers not resolved and the name optional (validate --offline). */
+    static ConnectorConfig fromFileUnresolved(Path file) {
+        JsonNode root = readJson(file);
+        Map<String, String> settings = settings(root, file.toString());
+        String name = root.hasNonNull("name") ? root.get("name").asText() : settings.getOrDefault("name", "");
+        return new ConnectorConfig(name, Map.copyOf(settings));
+    }
+
+    private static JsonNode readJson(Path file) {
+        try {
+            return JSON.readTree(Files.readString(file));
+        } catch (IOException e) {
+            throw new UsageException("cannot read the connector config " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static ConnectorConfig fromConnect(String url, String name, Duration timeout) {
+        String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        URI uri = URI.create(base + "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20") + "/config");
+        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        try {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 404) {
+                throw new UsageException("connector " + name + " does not exist at " + base + " (GET " + uri + ": 404)");
+            }
+            if (r.statusCode() != 200) {
+                throw new org.apache.kafka.common.KafkaException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
+            }
+            return fromJson(JSON.readTree(r.body()), name, uri.toString());
+        } catch (IOException e) {
+            throw new org.apache.kafka.common.KafkaException("cannot read the config of connector " + name + " from " + uri + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        }
+    }
+
+    static ConnectorConfig fromJson(JsonNode root, String nameOverride, String source) {
+        Map<String, String> settings = settings(root, source);
+        String name = nameOverride;
+        if (name == null && root.hasNonNull("name")) {
+            name = root.get("name").asText();
+        }
+        if (name == null && settings.containsKey("name")) {
+            name = settings.get("name");
+        }
+        if (name == null || name.isBlank()) {
+            throw new UsageException(source + " does not name the connector (destination.name defaults to it): pass --connector NAME,"
+                    + " or use the REST body {\"name\":…,\"config\":{…}}");
+        }
+        return new ConnectorConfig(name, resolve(settings, source));
+    }
+
+    private static Map<String, String> settings(JsonNode root, String source) {
+        if (root == null || !root.isObject()) {
+            throw new UsageException(source + " is not a JSON object: expected {\"name\":…,\"config\":{…}} or the flat map of settings");
+        }
+        JsonNode config = root.has("config") && root.get("config").isObject() ? root.get("config") : root;
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isNull()) {
+                settings.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+            }
+        }
+        return settings;
+    }
+
+    /** Resolves config provider references with Kafka's env, file and directory providers. */
+    static Map<String, String> resolve(Map<String, String> settings, String source) {
+        Map<String, ConfigProvider> providers = new LinkedHashMap<>();
+        providers.put("env", new EnvVarConfigProvider());
+        providers.put("file", new FileConfigProvider());
+        providers.put("directory", new DirectoryConfigProvider());
+        try {
+            providers.values().forEach(p -> p.configure(Map.of()));
+            Map<String, String> resolved = new ConfigTransformer(providers).transform(settings).data();
+            return Map.copyOf(new LinkedHashMap<>(resolved));
+        } catch (ConfigException e) {
+            throw new UsageException("cannot resolve the config providers in " + source + ": " + e.getMessage(), e);
+        } finally {
+            for (ConfigProvider p : providers.values()) {
+                try {
+                    p.close();
+                } catch (IOException ignored) {
+                    // nothing held
+                }
+            }
+        }
+    }
+}

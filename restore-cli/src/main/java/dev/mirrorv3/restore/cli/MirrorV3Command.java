@@ -1,0 +1,26 @@
+package dev.mirrorv3.restore.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+
+/** {@code mirror-v3}: the top-level command; each subcommand is its own class. */
+@Command(name = "mirror-v3",
+        mixinStandardHelpOptions = true,
+        versionProvider = MirrorV3Command.Version.class,
+        description = "Restores and inspects the backups that mirror-v3's blob sink connector writes.",
+        subcommands = {RestoreCommand.class, StatusCommand.class, ValidateCommand.class, picocli.CommandLine.HelpCommand.class},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  ok", "  1  a check failed (backup, target or cluster); the message says which and what to do",
+                "  2  usage: wrong options or a connector config that cannot work",
+                "",
+                "Logs go to stderr, command output (summaries, status) to stdout."})
+public final class MirrorV3Command {
+
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = MirrorV3Command.class.getPackage().getImplementationVersion();
+            return new String[] {"mirror-v3 " + (v == null ? "dev" : v)};
+        }
+    }
+}

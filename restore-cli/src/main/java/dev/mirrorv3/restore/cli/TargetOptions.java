@@ -1,0 +1,41 @@
+package dev.mirrorv3.restore.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import picocli.CommandLine.Option;
+
+/** The Kafka cluster to write to (or query), like Kafka's own tools. */
+final class TargetOptions {
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+            description = {"The Kafka cluster: restore's target; for status the source, overriding the connector's"
+                    + " source.admin.bootstrap.servers.", "e.g. --bootstrap-servers kafka:9092"})
+    String bootstrapServers;
+
+    @Option(names = "--command-config", paramLabel = "FILE",
+            description = {"Client properties for that cluster (security.protocol, sasl.*, ssl.*), as for Kafka's tools.",
+                    "e.g. --command-config client.properties"})
+    Path commandConfig;
+
+    /** Client settings: the command config, then the bootstrap servers. */
+    Map<String, Object> clientConfig() {
+        Map<String, Object> c = new HashMap<>();
+        if (commandConfig != null) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(commandConfig)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new UsageException("cannot read --command-config " + commandConfig + ": " + e.getMessage(), e);
+            }
+            p.stringPropertyNames().forEach(k -> c.put(k, p.getProperty(k)));
+        }
+        if (bootstrapServers != null) {
+            c.put("bootstrap.servers", bootstrapServers);
+        }
+        return c;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.mirrorv3.restore.cli;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodec;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.LongPredicate;
+
+/** Backups written with chain-core's codecs and store, as the blob sink writes them. */
+final class TestBackups {
+    static final long BASE_TS = 1_700_000_000_000L;
+    static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    static final EnvelopeCodec CODEC = EnvelopeCodecs.forSettings(SETTINGS);
+
+    private TestBackups() {
+    }
+
+    /** Records at the offsets in [from, to] that {@code present} accepts: keys, ~100 B values, tombstones, headers. */
+    static List<BackupRecord> records(String topic, int partition, long from, long to, LongPredicate present) {
+        Random random = new Random(partition * 1_000_003L + from);
+        List<BackupRecord> out = new ArrayList<>();
+        for (long o = from; o <= to; o++) {
+            if (!present.test(o)) {
+                continue;
+            }
+            byte[] value = null;
+            if (o % 50 != 7) { // every 50th a tombstone
+                value = new byte[90 + random.nextInt(20)];
+                random.nextBytes(value);
+            }
+            List<RecordHeader> headers = o % 3 == 0
+                    ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8)), new RecordHeader("h", null))
+                    : List.of();
+            byte[] key = o % 11 == 5 ? null : ("key-" + o).getBytes(StandardCharsets.UTF_8);
+            out.add(new BackupRecord(topic, partition, o, BASE_TS + o, TimestampType.CREATE_TIME, key, value, headers));
+        }
+        return out;
+    }
+
+    /** Writes the records as objects of at most {@code perObject} positions, names contiguous from {@code chainStart}. */
+    static List<ObjectName> write(Path root, String name, int partition, long chainStart, List<BackupRecord> records, int perObject) {
+        FilesystemStore store = new FilesystemStore(root, name);
+        List<ObjectName> names = new ArrayList<>();
+        long from = chainStart;
+        List<BackupRecord> batch = new ArrayList<>();
+        for (BackupRecord r : records) {
+            batch.add(r);
+            if (r.offset() - from + 1 >= perObject) {
+                names.add(flush(store, partition, from, batch));
+                from = r.offset() + 1;
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            names.add(flush(store, partition, from, batch));
+        }
+        return names;
+    }
+
+    private static ObjectName flush(FilesystemStore store, int partition, long from, List<BackupRecord> batch) {
+        ObjectName n = ObjectName.plain(from, batch.get(batch.size() - 1).offset(), SETTINGS.format());
+        store.create(partition, n.fileName(), CODEC.encode(batch));
+        return n;
+    }
+
+    /** The connector JSON (REST body) of a filesystem backup of one topic. */
+    static Path connectorJson(Path dir, String connector, String topic, Path root) throws IOException {
+        Path file = dir.resolve(connector + ".json");
+        Files.writeString(file, "{\"name\":\"" + connector + "\",\"config\":{"
+                + "\"connector.class\":\"dev.mirrorv3.connect.blob.BlobSinkConnector\",\"tasks.max\":\"1\","
+                + "\"topics\":\"" + topic + "\",\"filesystem.root\":\"" + root + "\",\"format\":\"parquet\","
+                + "\"key.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\","
+                + "\"value.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\"}}");
+        return file;
+    }
+}
