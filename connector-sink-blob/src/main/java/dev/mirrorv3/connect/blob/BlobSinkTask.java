@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
@@ -110,6 +111,9 @@ public class BlobSinkTask extends SinkTask {
 
     /** The store holding one topic's chains; tests override this to inject faults. */
     protected Store createStore(BlobSinkConfig config, String destinationName) {
+        if (BlobSinkConfig.DESTINATION_TYPE_S3.equals(config.destinationType())) {
+            return new S3Store(config.s3Settings(), destinationName);
+        }
         return new FilesystemStore(config.filesystemRoot(), destinationName);
     }
 
