@@ -74,8 +74,9 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " discovered from AWS_* variables, profiles or instance metadata.";
 
     public static final String S3_WRITE_SECRET_ACCESS_KEY = "s3.write.secret.access.key";
-    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = "Secret access key of the write identity; through a config provider, as"
-            + " s3.write.access.key.id. Never logged or shown by the REST API.";
+    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = "Secret access key of the write identity. Never logged, [hidden] in"
+            + " validate output; the stored connector config (GET /connectors/<name>/config) holds what it was given, so give"
+            + " it a config provider reference, as s3.write.access.key.id.";
 
     public static final String S3_READ_ACCESS_KEY_ID = "s3.read.access.key.id";
     static final String S3_READ_ACCESS_KEY_ID_DOC = "Access key id of the read identity, which signs ListObjectsV2, GetObject and"

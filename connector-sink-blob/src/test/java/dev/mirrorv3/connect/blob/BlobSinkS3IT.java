@@ -271,7 +271,7 @@ class BlobSinkS3IT {
         swapped.put("s3.read.access.key.id", provided("write.access.key.id"));
         swapped.put("s3.read.secret.access.key", provided("write.secret.access.key"));
         assertThat(errors(cluster.validate(BlobSinkConnector.class.getName(), swapped)).get("s3.read.access.key.id")).singleElement()
-                .asString().contains("S3 denied ListObjectsV2 s3://backups/kafka/s3-swapped/ to the read identity")
+                .asString().contains("S3 denied ListObjectsV2 s3://backups/kafka/").contains("to the read identity")
                 .contains("s3:ListBucket and s3:GetObject");
 
         // validate() cannot try the write identity without writing: its first PutObject fails the task instead.
