@@ -198,6 +198,21 @@ class BlobSinkS3IT {
     }
 
     @Test
+    void aLostPutReplyIsRecognisedAsOurOwnCommit() {
+        String topic = "s3-lost-reply";
+        cluster.kafka().createTopic(topic, 1);
+        Map<String, String> config = s3Config(topic);
+        config.put("flush.max.records", "50");
+        s3.loseNextPutReply();
+        produceVaried(cluster.bootstrapServers(), topic, 1, 200, 51);
+        cluster.deploy(topic, config);
+        assertBackupComplete(topic, topic, 1);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(logs.toString()).contains("already holds exactly this object").doesNotContain("another writer created");
+        cluster.delete(topic);
+    }
+
+    @Test
     void anS3OutageIsRetriedWithBackoffAndLosesNothing() throws Exception {
         String topic = "s3-outage";
         cluster.kafka().createTopic(topic, 1);

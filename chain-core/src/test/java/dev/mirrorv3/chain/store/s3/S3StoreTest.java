@@ -129,6 +129,17 @@ class S3StoreTest {
     }
 
     @Test
+    void aLostReplyRetriedByTheSdkMeetsOurOwnObjectAndCounts() {
+        try (S3Store store = leastPrivilegeStore("lost", "m")) {
+            server.resetCalls();
+            server.loseNextPutReply();
+            store.create(0, name(0, 9), bytes("ours"));
+            assertThat(server.calls("putBlob")).as("the first attempt committed, the SDK's retry got 412").isEqualTo(2);
+            assertThat(store.read(0, name(0, 9))).isEqualTo(bytes("ours"));
+        }
+    }
+
+    @Test
     void aChainOf5000ObjectsListsCompletelyAndTheTailCheckListsOnlyTheTail() {
         int n = 5000;
         for (int i = 0; i < n; i++) {
