@@ -1,5 +1,6 @@
 package dev.mirrorv3.kafka;
 
+import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -10,6 +11,9 @@ import org.apache.kafka.common.errors.RetriableException;
 /**
  * The one place that decides whether a failure is transient (retry with backoff, keep state) or fatal (fail
  * the task with its message). Consistency failures (chain, position, record type) are never transient.
+ * A store has already classified its own failures ({@link TransientStoreException} or another
+ * {@link StoreException}; S3: {@code S3Errors}), so the first store exception met in the cause chain decides:
+ * a fatal store error (S3 access denied, another writer's object) stays fatal even if an I/O error caused it.
  */
 public final class Failures {
     private Failures() {
@@ -17,8 +21,10 @@ public final class Failures {
 
     public static boolean isTransient(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof TransientStoreException
-                    || c instanceof RetriableException
+            if (c instanceof StoreException) {
+                return c instanceof TransientStoreException;
+            }
+            if (c instanceof RetriableException
                     || c instanceof org.apache.kafka.common.errors.TimeoutException
                     || c instanceof TimeoutException
                     || c instanceof ConnectException

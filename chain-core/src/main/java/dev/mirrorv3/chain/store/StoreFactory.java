@@ -1,5 +1,11 @@
 package dev.mirrorv3.chain.store;
 
+import dev.mirrorv3.chain.store.s3.S3Identity;
+import dev.mirrorv3.chain.store.s3.S3Settings;
+import dev.mirrorv3.chain.store.s3.S3Store;
+import java.net.URI;
+import java.util.Optional;
+
 import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
@@ -20,6 +26,15 @@ public final class StoreFactory {
     public static final String COMPRESSION = "compression";
     public static final String KEYS_TYPE = "keys.type";
     public static final String VALUES_TYPE = "values.type";
+    public static final String S3_ENDPOINT = "s3.endpoint";
+    public static final String S3_REGION = "s3.region";
+    public static final String S3_BUCKET = "s3.bucket";
+    public static final String S3_PREFIX = "s3.prefix";
+    public static final String S3_PATH_STYLE = "s3.path.style.access";
+    public static final String S3_WRITE_ACCESS_KEY_ID = "s3.write.access.key.id";
+    public static final String S3_WRITE_SECRET_ACCESS_KEY = "s3.write.secret.access.key";
+    public static final String S3_READ_ACCESS_KEY_ID = "s3.read.access.key.id";
+    public static final String S3_READ_SECRET_ACCESS_KEY = "s3.read.secret.access.key";
 
     private StoreFactory() {
     }
@@ -41,9 +56,26 @@ public final class StoreFactory {
                 }
                 return new FilesystemStore(Path.of(root), destinationName);
             }
+            case "s3":
+                return new S3Store(s3Settings(settings), destinationName);
             default:
-                throw new IllegalArgumentException("unknown " + DESTINATION_TYPE + " '" + type + "': use filesystem");
+                throw new IllegalArgumentException("unknown " + DESTINATION_TYPE + " '" + type + "': use filesystem or s3");
         }
+    }
+
+    /** An S3 destination's settings (keys and defaults of the blob sink's {@code s3.*} settings). */
+    public static S3Settings s3Settings(Map<String, String> settings) {
+        String endpoint = settings.getOrDefault(S3_ENDPOINT, "").trim();
+        return new S3Settings(endpoint.isEmpty() ? Optional.empty() : Optional.of(URI.create(endpoint)),
+                settings.getOrDefault(S3_REGION, "").trim(), settings.getOrDefault(S3_BUCKET, "").trim(),
+                settings.getOrDefault(S3_PREFIX, ""), Boolean.parseBoolean(settings.getOrDefault(S3_PATH_STYLE, "false").trim()),
+                new S3Identity("write", secret(settings, S3_WRITE_ACCESS_KEY_ID), secret(settings, S3_WRITE_SECRET_ACCESS_KEY)),
+                new S3Identity("read", secret(settings, S3_READ_ACCESS_KEY_ID), secret(settings, S3_READ_SECRET_ACCESS_KEY)),
+                S3Settings.DEFAULT_CALL_TIMEOUT);
+    }
+
+    private static String secret(Map<String, String> settings, String key) {
+        return settings.getOrDefault(key, "").trim();
     }
 
     /** Format, compression and key/value types of the chain, with the blob sink's defaults. */

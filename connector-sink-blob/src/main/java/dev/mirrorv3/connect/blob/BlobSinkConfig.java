@@ -5,17 +5,21 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
 public final class BlobSinkConfig extends AbstractConfig {
@@ -23,14 +27,17 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
     private static final String GROUP_DESTINATION = "Destination";
+    private static final String GROUP_S3 = "S3";
     private static final String GROUP_FORMAT = "Format";
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
     private static final String GROUP_OPERATIONS = "Operations";
 
     public static final String DESTINATION_TYPE = "destination.type";
-    static final String DESTINATION_TYPE_DOC = "Where the chains live. 'filesystem': a local or mounted directory (filesystem.root).";
+    static final String DESTINATION_TYPE_DOC = "Where the chains live. 'filesystem': a local or mounted directory (filesystem.root);"
+            + " 's3': an S3 bucket or an S3-compatible store (s3.* settings).";
     public static final String DESTINATION_TYPE_FILESYSTEM = "filesystem";
+    public static final String DESTINATION_TYPE_S3 = "s3";
 
     public static final String DESTINATION_NAME = "destination.name";
     static final String DESTINATION_NAME_DOC = "The chain directory's name under the root: <root>/<destination.name>/<partition>/."
@@ -40,6 +47,50 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String FILESYSTEM_ROOT = "filesystem.root";
     static final String FILESYSTEM_ROOT_DOC = "Absolute path of the directory that holds the chains (destination.type=filesystem)."
             + " Created if missing. Objects are committed with fsync and link(2), so any POSIX filesystem with hard links works.";
+
+    public static final String S3_ENDPOINT = "s3.endpoint";
+    static final String S3_ENDPOINT_DOC = "URL of an S3-compatible store (MinIO, Ceph, VersityGW, S3Proxy), e.g. https://minio:9000;"
+            + " empty for AWS S3 (the region's endpoint).";
+
+    public static final String S3_REGION = "s3.region";
+    static final String S3_REGION_DOC = "Region of the bucket, e.g. eu-central-1 (required with destination.type=s3; S3-compatible stores"
+            + " usually accept us-east-1). Never read from AWS_REGION or a profile.";
+
+    public static final String S3_BUCKET = "s3.bucket";
+    static final String S3_BUCKET_DOC = "The bucket that holds the chains (required with destination.type=s3). It must exist.";
+
+    public static final String S3_PREFIX = "s3.prefix";
+    static final String S3_PREFIX_DOC = "Key prefix of the chains: objects are <prefix>/<destination.name>/<partition>/<object>. Split on"
+            + " '/' with empty segments dropped, as mirror-v3 does ('archive/' = 'archive'). Empty: chains at the bucket's top.";
+
+    public static final String S3_PATH_STYLE = "s3.path.style.access";
+    static final String S3_PATH_STYLE_DOC = "Address the bucket in the path (http://endpoint/bucket/key) instead of the host name;"
+            + " most S3-compatible stores need true.";
+
+    public static final String S3_WRITE_ACCESS_KEY_ID = "s3.write.access.key.id";
+    static final String S3_WRITE_ACCESS_KEY_ID_DOC = "Access key id of the write identity, which signs PutObject only (the bucket"
+            + " policy needs to allow it s3:PutObject on the prefix, nothing else). Feed it through a config provider, e.g."
+            + " ${env:S3_WRITE_ACCESS_KEY_ID} or ${file:/etc/kafka/s3.properties:write.access.key.id}. Credentials are never"
+            + " discovered from AWS_* variables, profiles or instance metadata.";
+
+    public static final String S3_WRITE_SECRET_ACCESS_KEY = "s3.write.secret.access.key";
+    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = "Secret access key of the write identity. Never logged, [hidden] in"
+            + " validate output; the stored connector config (GET /connectors/<name>/config) holds what it was given, so give"
+            + " it a config provider reference, as s3.write.access.key.id.";
+
+    public static final String S3_READ_ACCESS_KEY_ID = "s3.read.access.key.id";
+    static final String S3_READ_ACCESS_KEY_ID_DOC = "Access key id of the read identity, which signs ListObjectsV2, GetObject and"
+            + " HeadObject (the bucket policy needs to allow it s3:ListBucket on the prefix and s3:GetObject); through a config"
+            + " provider, as s3.write.access.key.id.";
+
+    public static final String S3_READ_SECRET_ACCESS_KEY = "s3.read.secret.access.key";
+    static final String S3_READ_SECRET_ACCESS_KEY_DOC = "Secret access key of the read identity; through a config provider.";
+
+    public static final String ENCRYPTION = "encryption";
+    public static final String ENCRYPTION_NONE = "none";
+    static final String ENCRYPTION_DOC = "Encryption of the objects' content; required with destination.type=s3, where it must be"
+            + " written out: 'none' (the objects are plain Parquet or NDJSON; use the bucket's server-side encryption if needed)."
+            + " Parquet modular encryption comes with a later version.";
 
     public static final String FORMAT = "format";
     static final String FORMAT_DOC = "Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or"
@@ -116,12 +167,35 @@ public final class BlobSinkConfig extends AbstractConfig {
         ConfigDef def = new ConfigDef();
         int o = 0;
         def.define(DESTINATION_TYPE, Type.STRING, DESTINATION_TYPE_FILESYSTEM,
-                ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM), Importance.HIGH, DESTINATION_TYPE_DOC,
-                GROUP_DESTINATION, ++o, Width.SHORT, "Destination type");
+                ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3), Importance.HIGH, DESTINATION_TYPE_DOC,
+                GROUP_DESTINATION, ++o, Width.SHORT, "Destination type", List.of(),
+                Recommenders.fixed(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3));
         def.define(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, FILESYSTEM_ROOT_DOC,
                 GROUP_DESTINATION, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), Recommenders.visibleForFilesystem());
         def.define(DESTINATION_NAME, Type.STRING, "", Importance.MEDIUM, DESTINATION_NAME_DOC,
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination name");
+        def.define(ENCRYPTION, Type.STRING, "", Validators.oneOfOrEmpty(ENCRYPTION_NONE), Importance.HIGH, ENCRYPTION_DOC,
+                GROUP_DESTINATION, ++o, Width.SHORT, "Encryption", List.of(), Recommenders.fixed(ENCRYPTION_NONE));
+
+        o = 0;
+        def.define(S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, S3_ENDPOINT_DOC,
+                GROUP_S3, ++o, Width.LONG, "S3 endpoint", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_REGION, Type.STRING, "", Importance.HIGH, S3_REGION_DOC,
+                GROUP_S3, ++o, Width.SHORT, "S3 region", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_BUCKET, Type.STRING, "", Importance.HIGH, S3_BUCKET_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 bucket", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_PREFIX, Type.STRING, "", Importance.MEDIUM, S3_PREFIX_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 prefix", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, S3_PATH_STYLE_DOC,
+                GROUP_S3, ++o, Width.SHORT, "S3 path-style access", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH, S3_WRITE_ACCESS_KEY_ID_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 write identity: access key id", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH, S3_WRITE_SECRET_ACCESS_KEY_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 write identity: secret", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_READ_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH, S3_READ_ACCESS_KEY_ID_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 read identity: access key id", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
+        def.define(S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH, S3_READ_SECRET_ACCESS_KEY_DOC,
+                GROUP_S3, ++o, Width.MEDIUM, "S3 read identity: secret", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
 
         o = 0;
         def.define(FORMAT, Type.STRING, "parquet", Validators.oneOf("parquet", "ndjson"), Importance.HIGH, FORMAT_DOC,
@@ -176,6 +250,16 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public long bufferMaxBytes() {
         return getLong(BUFFER_MAX_BYTES);
+    }
+
+    public String destinationType() {
+        return getString(DESTINATION_TYPE);
+    }
+
+    /** The S3 destination's settings (destination.type=s3); identities from the PASSWORD settings. */
+    /** The S3 destination, read by the one shared factory (the restore CLI reads the same settings). */
+    public S3Settings s3Settings() {
+        return StoreFactory.s3Settings(originalsStrings());
     }
 
     public Path filesystemRoot() {

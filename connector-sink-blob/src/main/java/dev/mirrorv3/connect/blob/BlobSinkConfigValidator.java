@@ -1,5 +1,9 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.s3.S3AccessException;
+import dev.mirrorv3.chain.store.s3.S3Settings;
+import dev.mirrorv3.chain.store.s3.S3Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -79,6 +83,10 @@ final class BlobSinkConfigValidator {
         if (hasErrors(BlobSinkConfig.DESTINATION_TYPE)) {
             return;
         }
+        if (BlobSinkConfig.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.DESTINATION_TYPE, ""))) {
+            checkS3();
+            return;
+        }
         String root = props.getOrDefault(BlobSinkConfig.FILESYSTEM_ROOT, "");
         if (root.isBlank()) {
             error(BlobSinkConfig.FILESYSTEM_ROOT, "required with destination.type=filesystem: the absolute path of the backup directory");
@@ -100,6 +108,79 @@ final class BlobSinkConfigValidator {
             error(BlobSinkConfig.FILESYSTEM_ROOT, root + " cannot be created or written by the worker"
                     + (existing == null ? "" : " (" + existing + " is not a writable directory)"));
         }
+    }
+
+    private void checkS3() {
+        boolean complete = true;
+        complete &= required(BlobSinkConfig.S3_BUCKET, "the bucket that holds the chains");
+        complete &= required(BlobSinkConfig.S3_REGION, "the bucket's region, e.g. eu-central-1 (us-east-1 for most S3-compatible stores)");
+        for (String role : List.of("write", "read")) {
+            String what = "write".equals(role) ? "the identity that signs PutObject (s3:PutObject only)"
+                    : "the identity that signs ListObjectsV2 and GetObject (s3:ListBucket, s3:GetObject)";
+            complete &= required("s3." + role + ".access.key.id", "the access key id of " + what
+                    + "; feed it through a config provider, e.g. ${env:S3_" + role.toUpperCase(java.util.Locale.ROOT) + "_ACCESS_KEY_ID}");
+            complete &= required("s3." + role + ".secret.access.key", "the secret access key of " + what
+                    + "; feed it through a config provider, e.g. ${file:/etc/kafka/s3.properties:" + role + ".secret.access.key}");
+        }
+        if (!hasErrors(BlobSinkConfig.ENCRYPTION) && props.getOrDefault(BlobSinkConfig.ENCRYPTION, "").isBlank()) {
+            error(BlobSinkConfig.ENCRYPTION, "required with destination.type=s3, to be written out: set encryption=none (plain objects;"
+                    + " Parquet encryption comes with a later version)");
+        }
+        String endpoint = props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").trim();
+        if (!endpoint.isEmpty()) {
+            try {
+                java.net.URI uri = new java.net.URI(endpoint);
+                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+                    error(BlobSinkConfig.S3_ENDPOINT, "must be an http:// or https:// URL with a host, e.g. https://minio:9000 (found " + endpoint + ")");
+                    complete = false;
+                }
+            } catch (java.net.URISyntaxException e) {
+                error(BlobSinkConfig.S3_ENDPOINT, "is not a URL: " + e.getMessage());
+                complete = false;
+            }
+        }
+        if (complete) {
+            checkS3Access();
+        }
+    }
+
+    /** One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s. */
+    private void checkS3Access() {
+        BlobSinkConfig parsed;
+        try {
+            parsed = new BlobSinkConfig(props);
+        } catch (RuntimeException e) {
+            return; // single-field errors are already reported
+        }
+        S3Settings settings = parsed.s3Settings().withCallTimeout(java.time.Duration.ofSeconds(5));
+        // The chain prefix of the (first) topic, since a least-privilege policy may allow listing under it only.
+        String topic = Arrays.stream(props.getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty())
+                .findFirst().orElse("");
+        String name = parsed.destinationName(props.getOrDefault("name", "blob-sink"), topic);
+        try (S3Store store = new S3Store(settings, name)) {
+            store.checkReadAccess();
+        } catch (S3AccessException e) {
+            String key = switch (e.problem()) {
+                case NO_BUCKET -> BlobSinkConfig.S3_BUCKET;
+                case CREDENTIALS, DENIED -> "s3." + e.role() + ".access.key.id";
+                case OTHER -> BlobSinkConfig.S3_BUCKET;
+            };
+            error(key, e.getMessage());
+        } catch (StoreException e) {
+            error(props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").isBlank() ? BlobSinkConfig.S3_REGION : BlobSinkConfig.S3_ENDPOINT,
+                    "cannot reach S3 for " + settings.describe() + " within 5 s: " + e.getMessage());
+        }
+    }
+
+    private boolean required(String key, String what) {
+        if (hasErrors(key)) {
+            return false;
+        }
+        if (props.getOrDefault(key, "").isBlank()) {
+            error(key, "required with destination.type=s3: " + what);
+            return false;
+        }
+        return true;
     }
 
     private void checkSourceCluster() {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -13,7 +14,7 @@ final class Recommenders {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return List.of(values);
+                return new ArrayList<>(List.of(values)); // ConfigDef narrows this list in place
             }
 
             @Override
@@ -28,8 +29,8 @@ final class Recommenders {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return "ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)))
-                        ? List.of("uncompressed") : List.of("zstd", "snappy", "uncompressed");
+                return new ArrayList<>("ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)))
+                        ? List.of("uncompressed") : List.of("zstd", "snappy", "uncompressed"));
             }
 
             @Override
@@ -43,12 +44,26 @@ final class Recommenders {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return List.of();
+                return new ArrayList<>();
             }
 
             @Override
             public boolean visible(String name, Map<String, Object> parsedConfig) {
                 return BlobSinkConfig.DESTINATION_TYPE_FILESYSTEM.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
+            }
+        };
+    }
+
+    static ConfigDef.Recommender visibleForS3() {
+        return new ConfigDef.Recommender() {
+            @Override
+            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return new ArrayList<>();
+            }
+
+            @Override
+            public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return BlobSinkConfig.DESTINATION_TYPE_S3.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
             }
         };
     }

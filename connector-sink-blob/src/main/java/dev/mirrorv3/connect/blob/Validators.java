@@ -27,6 +27,24 @@ final class Validators {
         };
     }
 
+    /** Empty (not set) or one of fixed values, case-insensitive; whether it is required is a cross-field rule. */
+    static ConfigDef.Validator oneOfOrEmpty(String... values) {
+        ConfigDef.Validator oneOf = oneOf(values);
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null && !value.toString().isBlank()) {
+                    oneOf.ensureValid(name, value);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return oneOf.toString();
+            }
+        };
+    }
+
     /** A list of non-negative partition numbers. */
     static ConfigDef.Validator partitionList() {
         return new ConfigDef.Validator() {

@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -177,23 +179,46 @@ final class BlobSinkTestSupport {
         return new ChainReader(new FilesystemStore(root, name), settings);
     }
 
+    /** The filesystem destination under {@code root}, as a function of the destination name. */
+    static Function<String, Store> filesystem(Path root) {
+        return name -> new FilesystemStore(root, name);
+    }
+
     static Chain chain(Path root, String name, int partition, EnvelopeSettings settings) {
-        return reader(root, name, settings).listChain(partition, OptionalLong.empty());
+        return chain(filesystem(root), name, partition, settings);
+    }
+
+    static Chain chain(Function<String, Store> stores, String name, int partition, EnvelopeSettings settings) {
+        try (Store store = stores.apply(name)) {
+            return new ChainReader(store, settings).listChain(partition, OptionalLong.empty());
+        }
     }
 
     /** Every record of a partition's chain, each object read and checked against its name. */
     static List<BackupRecord> readChain(Path root, String name, String topic, int partition, EnvelopeSettings settings) {
-        ChainReader reader = reader(root, name, settings);
-        List<BackupRecord> records = new ArrayList<>();
-        Chain chain = reader.listChain(partition, OptionalLong.empty());
-        for (ObjectName o : chain.objects()) {
-            records.addAll(reader.read(partition, o, topic).records());
+        return readChain(filesystem(root), name, topic, partition, settings);
+    }
+
+    static List<BackupRecord> readChain(Function<String, Store> stores, String name, String topic, int partition,
+                                        EnvelopeSettings settings) {
+        try (Store store = stores.apply(name)) {
+            ChainReader reader = new ChainReader(store, settings);
+            List<BackupRecord> records = new ArrayList<>();
+            Chain chain = reader.listChain(partition, OptionalLong.empty());
+            for (ObjectName o : chain.objects()) {
+                records.addAll(reader.read(partition, o, topic).records());
+            }
+            return records;
         }
-        return records;
     }
 
     /** Waits until each partition's chain reaches the given next offset. */
     static void awaitChainNext(ConnectTestCluster cluster, Path root, String name, EnvelopeSettings settings,
+                               Map<Integer, Long> nextOffsets, Duration timeout) {
+        awaitChainNext(cluster, filesystem(root), name, settings, nextOffsets, timeout);
+    }
+
+    static void awaitChainNext(ConnectTestCluster cluster, Function<String, Store> stores, String name, EnvelopeSettings settings,
                                Map<Integer, Long> nextOffsets, Duration timeout) {
         Awaitility.await("chain " + name + " reaches " + nextOffsets).atMost(timeout).pollInterval(Duration.ofMillis(250))
                 .failFast("connector " + name + " failed", () -> {
@@ -204,7 +229,7 @@ final class BlobSinkTestSupport {
                 })
                 .ignoreExceptions()
                 .until(() -> nextOffsets.entrySet().stream().allMatch(e ->
-                        chain(root, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));
+                        chain(stores, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));
     }
 
     /** The offset after each partition's last committed record. */

@@ -1,0 +1,84 @@
+package dev.mirrorv3.chain.store.s3;
+
+import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.io.IOException;
+import java.util.Set;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+
+/**
+ * Turns the SDK's exceptions into the store's: {@link TransientStoreException} for what retrying may fix (no
+ * connection, connection reset, timeouts, 5xx, throttling, 409 ConditionalRequestConflict), {@link S3AccessException}
+ * or {@link StoreException} for the rest. The task's {@code Failures} then sees only store exceptions.
+ */
+final class S3Errors {
+    private static final Set<String> TRANSIENT_CODES = Set.of("SlowDown", "Throttling", "ThrottlingException",
+            "RequestLimitExceeded", "TooManyRequests", "RequestThrottled", "RequestTimeout", "InternalError",
+            "ServiceUnavailable", "ConditionalRequestConflict", "OperationAborted");
+    private static final Set<String> CREDENTIAL_CODES = Set.of("InvalidAccessKeyId", "SignatureDoesNotMatch",
+            "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed", "InvalidSecurity");
+
+    private S3Errors() {
+    }
+
+    /**
+     * @param operation what was attempted, e.g. "PutObject s3://b/p/n/0/x.parquet"
+     * @param identity  the identity the request was signed with
+     */
+    static StoreException translate(SdkException e, String operation, S3Identity identity, String bucket) {
+        if (e instanceof AwsServiceException s) {
+            int status = s.statusCode();
+            String code = s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null ? "" : s.awsErrorDetails().errorCode();
+            String said = " (HTTP " + status + (code.isEmpty() ? "" : " " + code)
+                    + (s.requestId() == null ? "" : ", request id " + s.requestId()) + ")";
+            if (status >= 500 || status == 429 || status == 408 || s.isThrottlingException() || TRANSIENT_CODES.contains(code)) {
+                return new TransientStoreException("S3 could not " + operation + " for now" + said, e);
+            }
+            if (CREDENTIAL_CODES.contains(code)) {
+                return new S3AccessException(S3AccessException.Problem.CREDENTIALS, identity.role(), "S3 does not accept the credentials of "
+                        + identity + " (s3." + identity.role() + ".access.key.id / s3." + identity.role() + ".secret.access.key) for "
+                        + operation + said + ": check the access key id and secret of that identity", e);
+            }
+            if ("NoSuchBucket".equals(code)) {
+                return new S3AccessException(S3AccessException.Problem.NO_BUCKET, identity.role(), "bucket " + bucket
+                        + " does not exist (" + operation + " as " + identity + ")" + said + ": check s3.bucket, s3.endpoint and s3.region", e);
+            }
+            if (status == 403) {
+                return new S3AccessException(S3AccessException.Problem.DENIED, identity.role(), "S3 denied " + operation + " to "
+                        + identity + said + ": the bucket policy must allow " + neededBy(identity) + " on " + bucket, e);
+            }
+            return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), "S3 refused " + operation + " as "
+                    + identity + said + ": " + (s.awsErrorDetails() == null ? s.getMessage() : s.awsErrorDetails().errorMessage()), e);
+        }
+        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException
+                || (e instanceof SdkClientException && (hasIoCause(e) || e.retryable()))) {
+            return new TransientStoreException("cannot reach S3 to " + operation + ": " + rootMessage(e), e);
+        }
+        return new StoreException("cannot " + operation + " as " + identity + ": " + rootMessage(e), e);
+    }
+
+    private static String neededBy(S3Identity identity) {
+        return "write".equals(identity.role()) ? "s3:PutObject" : "s3:ListBucket and s3:GetObject";
+    }
+
+    private static boolean hasIoCause(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + root + ")";
+    }
+}

@@ -1,0 +1,37 @@
+package dev.mirrorv3.chain.store.s3;
+
+import java.util.Objects;
+
+/**
+ * One of the two credentials of an S3 destination: {@code write} (PutObject only) or {@code read} (list and get).
+ * {@link #toString()} names the role and never the secret, so an identity may appear in any message.
+ */
+public final class S3Identity {
+    private final String role;
+    private final String accessKeyId;
+    private final String secretAccessKey;
+
+    public S3Identity(String role, String accessKeyId, String secretAccessKey) {
+        this.role = Objects.requireNonNull(role);
+        this.accessKeyId = Objects.requireNonNull(accessKeyId);
+        this.secretAccessKey = Objects.requireNonNull(secretAccessKey);
+    }
+
+    /** {@code write} or {@code read}. */
+    public String role() {
+        return role;
+    }
+
+    String accessKeyId() {
+        return accessKeyId;
+    }
+
+    String secretAccessKey() {
+        return secretAccessKey;
+    }
+
+    @Override
+    public String toString() {
+        return "the " + role + " identity";
+    }
+}

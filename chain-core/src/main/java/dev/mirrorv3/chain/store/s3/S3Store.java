@@ -1,0 +1,279 @@
+package dev.mirrorv3.chain.store.s3;
+
+import dev.mirrorv3.chain.TemporaryFiles;
+import dev.mirrorv3.chain.store.ObjectExistsException;
+import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.Store;
+import java.io.ByteArrayInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.profiles.ProfileFile;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Chains in an S3 bucket (AWS S3 or an S3-compatible store): {@code <prefix>/<name>/<partition>/<object>}.
+ * A commit is one PutObject with {@code If-None-Match: *}, which the store refuses with 412 if the key exists. A 412
+ * may answer our own earlier attempt whose reply was lost (the SDK retried it): the existing object is then read
+ * and its SHA-256 compared with ours; the same content is our commit, anything else another writer's object.
+ * Stores that ignore the header (VersityGW) overwrite silently; the tail check before each flush is then the guard.
+ *
+ * <p>Two identities: PutObject is signed with the write identity, everything else (list, get, head) with the read
+ * identity, so a least-privilege bucket policy gives each only what it needs. Credentials come only from the
+ * settings ({@link StaticCredentialsProvider}); no AWS_* variables, profiles or instance metadata are consulted.
+ */
+public final class S3Store implements Store {
+    private static final Logger log = LoggerFactory.getLogger(S3Store.class);
+
+    private final S3Settings settings;
+    private final String chainKey;
+    private final S3Client writer;
+    private final S3Client reader;
+
+    /** @param name the destination name (the chain directory under the prefix) */
+    public S3Store(S3Settings settings, String name) {
+        this(settings, name, List.of());
+    }
+
+    /** @param interceptors added to both clients (request counting in tests, metrics) */
+    public S3Store(S3Settings settings, String name, List<ExecutionInterceptor> interceptors) {
+        this.settings = settings;
+        this.chainKey = settings.prefix().isEmpty() ? name : settings.prefix() + "/" + name;
+        this.writer = client(settings, settings.write(), interceptors);
+        this.reader = client(settings, settings.read(), interceptors);
+    }
+
+    private static S3Client client(S3Settings settings, S3Identity identity, List<ExecutionInterceptor> interceptors) {
+        S3ClientBuilder b = S3Client.builder()
+                // The JDK's HttpURLConnection: no extra HTTP stack in the plugin; one request at a time per task.
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        .connectionTimeout(Duration.ofSeconds(5))
+                        .socketTimeout(Duration.ofSeconds(30)))
+                .region(Region.of(settings.region()))
+                .forcePathStyle(settings.pathStyle())
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(identity.accessKeyId(), identity.secretAccessKey())))
+                .overrideConfiguration(o -> {
+                    o.apiCallTimeout(settings.callTimeout());
+                    o.apiCallAttemptTimeout(settings.callTimeout().dividedBy(2));
+                    // An empty profile: no ~/.aws/config or AWS_CONFIG_FILE decides anything for this client.
+                    o.defaultProfileFile(ProfileFile.builder().content(new ByteArrayInputStream(new byte[0]))
+                            .type(ProfileFile.Type.CONFIGURATION).build());
+                    o.defaultProfileName("default");
+                    o.retryStrategy(r -> r.maxAttempts(3));
+                    interceptors.forEach(o::addExecutionInterceptor);
+                });
+        settings.endpoint().ifPresent(b::endpointOverride);
+        return b.build();
+    }
+
+    private String partitionKey(int partition) {
+        return chainKey + "/" + partition + "/";
+    }
+
+    private String key(int partition, String name) {
+        return partitionKey(partition) + name;
+    }
+
+    @Override
+    public String location(int partition) {
+        return "s3://" + settings.bucket() + "/" + chainKey + "/" + partition;
+    }
+
+    @Override
+    public List<String> list(int partition) {
+        String prefix = partitionKey(partition);
+        List<String> names = new ArrayList<>();
+        String token = null;
+        do {
+            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix);
+            if (token != null) {
+                req.continuationToken(token);
+            }
+            ListObjectsV2Response page = read("ListObjectsV2 " + location(partition), () -> reader.listObjectsV2(req.build()));
+            for (S3Object o : page.contents()) {
+                String n = o.key().substring(prefix.length());
+                if (!TemporaryFiles.isTemporary(n)) {
+                    names.add(n);
+                }
+            }
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        names.sort(null); // S3 lists in UTF-8 binary order; ours are ASCII, but keep the contract explicit
+        return names;
+    }
+
+    /**
+     * One ListObjectsV2 in the usual case: {@code start-after} the key just before {@code startAt}, at most
+     * {@code max} keys (more pages only if foreign keys sort between that key and {@code startAt}).
+     */
+    @Override
+    public List<String> listFrom(int partition, String startAt, int max) {
+        String prefix = partitionKey(partition);
+        List<String> names = new ArrayList<>();
+        String startAfter = startAt.isEmpty() ? null : prefix + predecessor(startAt);
+        String token = null;
+        do {
+            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix).maxKeys(max);
+            if (token != null) {
+                req.continuationToken(token);
+            } else if (startAfter != null) {
+                req.startAfter(startAfter);
+            }
+            ListObjectsV2Response page = read("ListObjectsV2 " + location(partition), () -> reader.listObjectsV2(req.build()));
+            for (S3Object o : page.contents()) {
+                String n = o.key().substring(prefix.length());
+                if (n.compareTo(startAt) >= 0 && !TemporaryFiles.isTemporary(n) && names.size() < max) {
+                    names.add(n);
+                }
+            }
+            token = names.size() < max && Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return names;
+    }
+
+    /** A key that sorts just before {@code s}: its last character decremented (start-after is exclusive). */
+    static String predecessor(String s) {
+        char last = s.charAt(s.length() - 1);
+        return last == 0 ? s.substring(0, s.length() - 1) : s.substring(0, s.length() - 1) + (char) (last - 1);
+    }
+
+    @Override
+    public boolean exists(int partition, String name) {
+        try {
+            reader.headObject(r -> r.bucket(settings.bucket()).key(key(partition, name)));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (AwsServiceException e) {
+            if (e.statusCode() == 404 && !"NoSuchBucket".equals(code(e))) {
+                return false;
+            }
+            throw S3Errors.translate(e, "HeadObject " + location(partition) + "/" + name, settings.read(), settings.bucket());
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "HeadObject " + location(partition) + "/" + name, settings.read(), settings.bucket());
+        }
+    }
+
+    @Override
+    public byte[] read(int partition, String name) {
+        String where = location(partition) + "/" + name;
+        try {
+            return reader.getObjectAsBytes(r -> r.bucket(settings.bucket()).key(key(partition, name))).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "GetObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
+    @Override
+    public void create(int partition, String name, byte[] data) {
+        String where = location(partition) + "/" + name;
+        try {
+            writer.putObject(r -> r.bucket(settings.bucket()).key(key(partition, name)).ifNoneMatch("*")
+                    .contentLength((long) data.length), RequestBody.fromBytes(data));
+        } catch (AwsServiceException e) {
+            if (e.statusCode() != 412) {
+                throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
+            }
+            // The key exists. Ours, if an earlier attempt of this very PutObject succeeded and its reply was lost.
+            byte[] existing;
+            try {
+                existing = read(partition, name);
+            } catch (ObjectMissingException gone) {
+                throw new ObjectExistsException(where + " (refused with 412, then gone)");
+            }
+            if (!MessageDigest.isEqual(sha256(existing), sha256(data))) {
+                throw new ObjectExistsException(where);
+            }
+            log.info("{} already holds exactly this object (an earlier attempt whose reply was lost): committed", where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
+        }
+    }
+
+    /** A PutObject is atomic: S3 has no temporary objects of ours to remove. */
+    @Override
+    public int removeTemporaryFiles(int partition) {
+        return 0;
+    }
+
+    @Override
+    public List<Integer> partitions() {
+        String prefix = chainKey + "/";
+        TreeSet<Integer> partitions = new TreeSet<>();
+        String token = null;
+        do {
+            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix).delimiter("/");
+            if (token != null) {
+                req.continuationToken(token);
+            }
+            ListObjectsV2Response page = read("ListObjectsV2 s3://" + settings.bucket() + "/" + prefix, () -> reader.listObjectsV2(req.build()));
+            for (CommonPrefix p : page.commonPrefixes()) {
+                String segment = p.prefix().substring(prefix.length(), p.prefix().length() - 1);
+                if (segment.matches("\\d{1,9}")) {
+                    partitions.add(Integer.valueOf(segment));
+                }
+            }
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return List.copyOf(partitions);
+    }
+
+    /**
+     * Checks that the read identity can list this destination (one ListObjectsV2 of at most one key): the bucket
+     * exists, the endpoint answers, the credentials are accepted. The write identity cannot be checked without
+     * writing; its first PutObject reports a problem with the same clarity.
+     */
+    public void checkReadAccess() {
+        read("ListObjectsV2 s3://" + settings.bucket() + "/" + chainKey + "/",
+                () -> reader.listObjectsV2(r -> r.bucket(settings.bucket()).prefix(chainKey + "/").maxKeys(1)));
+    }
+
+    @Override
+    public void close() {
+        writer.close();
+        reader.close();
+    }
+
+    private <T> T read(String operation, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, operation, settings.read(), settings.bucket());
+        }
+    }
+
+    private static String code(AwsServiceException e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package dev.mirrorv3.chain.store.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ChainValidator;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.store.ObjectExistsException;
+import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.testsupport.s3.S3TestServer;
+import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/** The S3 store against a real (in-process) S3 server: commit, listing, identities, failures. */
+class S3StoreTest {
+    private static final String BUCKET = "backups";
+    private static final String ADMIN_ID = "admin";
+    private static final String ADMIN_SECRET = "admin-secret-value";
+    private static final String WRITER_ID = "writer";
+    private static final String WRITER_SECRET = "writer-secret-value";
+    private static final String READER_ID = "reader";
+    private static final String READER_SECRET = "reader-secret-value";
+    private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+
+    static S3TestServer server;
+    static S3Client admin;
+
+    @BeforeAll
+    static void startServer() {
+        server = S3TestServer.start(ADMIN_ID, ADMIN_SECRET);
+        server.addIdentity(WRITER_ID, WRITER_SECRET, Access.WRITE_ONLY);
+        server.addIdentity(READER_ID, READER_SECRET, Access.READ_ONLY);
+        server.createBucket(BUCKET);
+        admin = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        admin.close();
+        server.close();
+    }
+
+    private static S3Settings settings(String prefix, S3Identity write, S3Identity read) {
+        return new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, prefix, true, write, read, Duration.ofSeconds(10));
+    }
+
+    private static S3Store leastPrivilegeStore(String prefix, String name) {
+        return new S3Store(settings(prefix, new S3Identity("write", WRITER_ID, WRITER_SECRET),
+                new S3Identity("read", READER_ID, READER_SECRET)), name);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String name(long from, long to) {
+        return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
+    }
+
+    @Test
+    void objectsLiveUnderPrefixNamePartitionAndReadBack() {
+        try (S3Store store = leastPrivilegeStore("/archive//kafka/", "orders")) {
+            assertThat(store.list(0)).isEmpty();
+            assertThat(store.partitions()).isEmpty();
+            store.create(0, name(0, 9), bytes("a"));
+            store.create(0, name(10, 19), bytes("b"));
+            store.create(3, name(0, 4), bytes("c"));
+            assertThat(store.list(0)).containsExactly(name(0, 9), name(10, 19));
+            assertThat(store.listFrom(0, ObjectName.pad(10), 2)).containsExactly(name(10, 19));
+            assertThat(store.listFrom(0, "", 1)).containsExactly(name(0, 9));
+            assertThat(store.read(0, name(10, 19))).isEqualTo(bytes("b"));
+            assertThat(store.exists(0, name(0, 9))).isTrue();
+            assertThat(store.exists(0, name(20, 29))).isFalse();
+            assertThatThrownBy(() -> store.read(0, name(20, 29))).isInstanceOf(ObjectMissingException.class);
+            assertThat(store.partitions()).containsExactly(0, 3);
+            assertThat(store.location(3)).isEqualTo("s3://backups/archive/kafka/orders/3");
+            assertThat(store.removeTemporaryFiles(0)).isZero();
+        }
+        assertThat(admin.listObjectsV2(r -> r.bucket(BUCKET).prefix("archive/")).contents()).extracting(S3Object::key)
+                .containsExactly("archive/kafka/orders/0/" + name(0, 9), "archive/kafka/orders/0/" + name(10, 19),
+                        "archive/kafka/orders/3/" + name(0, 4));
+    }
+
+    @Test
+    void aForeignObjectAtTheNameIsNeverOverwritten() {
+        try (S3Store store = leastPrivilegeStore("foreign", "m")) {
+            admin.putObject(r -> r.bucket(BUCKET).key("foreign/m/0/" + name(0, 9)), RequestBody.fromBytes(bytes("theirs")));
+            assertThatThrownBy(() -> store.create(0, name(0, 9), bytes("ours")))
+                    .isInstanceOf(ObjectExistsException.class)
+                    .hasMessageContaining("another writer created s3://backups/foreign/m/0/" + name(0, 9));
+            assertThat(store.read(0, name(0, 9))).isEqualTo(bytes("theirs"));
+        }
+    }
+
+    @Test
+    void a412ForOurOwnEarlierAttemptIsOurCommit() {
+        try (S3Store store = leastPrivilegeStore("retried", "m")) {
+            // What the store sees when the SDK retries a PutObject whose first reply was lost: the key holds our bytes.
+            admin.putObject(r -> r.bucket(BUCKET).key("retried/m/0/" + name(0, 9)), RequestBody.fromBytes(bytes("ours")));
+            store.create(0, name(0, 9), bytes("ours"));
+            assertThat(store.list(0)).containsExactly(name(0, 9));
+        }
+    }
+
+    @Test
+    void aLostReplyRetriedByTheSdkMeetsOurOwnObjectAndCounts() {
+        try (S3Store store = leastPrivilegeStore("lost", "m")) {
+            server.resetCalls();
+            server.loseNextPutReply();
+            store.create(0, name(0, 9), bytes("ours"));
+            assertThat(server.calls("putBlob")).as("the first attempt committed, the SDK's retry got 412").isEqualTo(2);
+            assertThat(store.read(0, name(0, 9))).isEqualTo(bytes("ours"));
+        }
+    }
+
+    @Test
+    void aChainOf5000ObjectsListsCompletelyAndTheTailCheckListsOnlyTheTail() {
+        int n = 5000;
+        for (int i = 0; i < n; i++) {
+            server.putDirect(BUCKET, "long/m/0/" + name(i * 10L, i * 10L + 9), new byte[] {1});
+        }
+        try (S3Store store = leastPrivilegeStore("long", "m")) {
+            server.resetCalls();
+            List<String> names = store.list(0);
+            assertThat(names).hasSize(n).isSorted().containsExactlyElementsOf(
+                    IntStream.range(0, n).mapToObj(i -> name(i * 10L, i * 10L + 9)).toList());
+            assertThat(server.calls("list")).as("ListObjectsV2 pages of 1,000 keys").isEqualTo(5);
+
+            Chain chain = ChainValidator.validate(store.location(0), names, EnvelopeFormat.PARQUET, OptionalLong.empty());
+            assertThat(chain.nextOffset()).hasValue(n * 10L);
+            ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
+                    Clock.systemUTC(), chain, n * 10L);
+            writer.append(new BackupRecord("t", 0, n * 10L, 1L, TimestampType.CREATE_TIME, null, bytes("v"), List.of()));
+            server.resetCalls();
+            writer.flush(FlushTrigger.RECORDS);
+            assertThat(server.calls("list")).as("tail check before and twin check after the commit, one request each").isEqualTo(2);
+            assertThat(store.listFrom(0, ObjectName.pad((n - 1) * 10L), 2))
+                    .containsExactly(name((n - 1) * 10L, (n - 1) * 10L + 9), name(n * 10L, n * 10L));
+        }
+    }
+
+    @Test
+    void leastPrivilegeIdentitiesSwappedFailNamingIdentityOperationAndBucket() {
+        S3Store swapped = new S3Store(settings("swapped", new S3Identity("write", READER_ID, READER_SECRET),
+                new S3Identity("read", WRITER_ID, WRITER_SECRET)), "m");
+        try (swapped) {
+            assertThatThrownBy(() -> swapped.create(0, name(0, 9), bytes("x")))
+                    .isInstanceOf(S3AccessException.class)
+                    .hasMessageContaining("S3 denied PutObject s3://backups/swapped/m/0/" + name(0, 9))
+                    .hasMessageContaining("the write identity").hasMessageContaining("s3:PutObject")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret-value"));
+            assertThatThrownBy(swapped::checkReadAccess)
+                    .isInstanceOf(S3AccessException.class)
+                    .hasMessageContaining("ListObjectsV2").hasMessageContaining("the read identity")
+                    .hasMessageContaining("s3:ListBucket");
+        }
+    }
+
+    @Test
+    void wrongSecretOrUnknownKeyIsACredentialsErrorWithoutTheSecret() {
+        try (S3Store store = new S3Store(settings("creds", new S3Identity("write", WRITER_ID, "wrong-secret-value"),
+                new S3Identity("read", "nobody", "other-secret-value")), "m")) {
+            assertThatThrownBy(() -> store.create(0, name(0, 9), bytes("x")))
+                    .isInstanceOf(S3AccessException.class)
+                    .satisfies(e -> assertThat(((S3AccessException) e).role()).isEqualTo("write"))
+                    .satisfies(e -> assertThat(e.getMessage()).contains("the write identity").doesNotContain("secret-value"));
+            assertThatThrownBy(store::checkReadAccess)
+                    .isInstanceOf(S3AccessException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).contains("the read identity").doesNotContain("secret-value"));
+        }
+    }
+
+    @Test
+    void aMissingBucketIsFatalAndNamed() {
+        S3Settings s = settings("x", new S3Identity("write", ADMIN_ID, ADMIN_SECRET), new S3Identity("read", ADMIN_ID, ADMIN_SECRET));
+        S3Settings missing = new S3Settings(s.endpoint(), s.region(), "no-such-bucket", s.prefix(), true, s.write(), s.read(), s.callTimeout());
+        try (S3Store store = new S3Store(missing, "m")) {
+            assertThatThrownBy(store::checkReadAccess)
+                    .isInstanceOf(S3AccessException.class).hasMessageContaining("bucket no-such-bucket does not exist")
+                    .satisfies(e -> assertThat(((S3AccessException) e).problem()).isEqualTo(S3AccessException.Problem.NO_BUCKET));
+        }
+    }
+
+    @Test
+    void aStoppedServerIsTransientAndTheStoreRecoversWhenItIsBack() {
+        try (S3Store store = leastPrivilegeStore("outage", "m")) {
+            store.create(0, name(0, 9), bytes("a"));
+            server.stop();
+            try {
+                assertThatThrownBy(() -> store.list(0)).isInstanceOf(TransientStoreException.class).hasMessageContaining("cannot reach S3");
+                assertThatThrownBy(() -> store.create(0, name(10, 19), bytes("b"))).isInstanceOf(TransientStoreException.class);
+            } finally {
+                server.restart();
+            }
+            store.create(0, name(10, 19), bytes("b"));
+            assertThat(store.list(0)).containsExactly(name(0, 9), name(10, 19));
+        }
+    }
+}

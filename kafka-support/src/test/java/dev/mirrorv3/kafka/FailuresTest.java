@@ -1,0 +1,52 @@
+package dev.mirrorv3.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.ChainException;
+import dev.mirrorv3.chain.store.ObjectExistsException;
+import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/** What the task retries and what fails it, one case per exception type. */
+class FailuresTest {
+    @Test
+    void transientStoreFailureIsTransient() {
+        assertThat(Failures.isTransient(new TransientStoreException("down", new IOException("x")))).isTrue();
+    }
+
+    @Test
+    void fatalStoreFailureStaysFatalEvenWhenAnIoErrorCausedIt() {
+        assertThat(Failures.isTransient(new StoreException("access denied", new ConnectException("refused")))).isFalse();
+        assertThat(Failures.isTransient(new ObjectExistsException("s3://b/n/0/x"))).isFalse();
+    }
+
+    @Test
+    void wrappedTransientStoreFailureIsTransient() {
+        assertThat(Failures.isTransient(new RuntimeException("wrapped", new TransientStoreException("down", new IOException())))).isTrue();
+    }
+
+    @Test
+    void kafkaRetriableAndTimeoutsAreTransient() {
+        assertThat(Failures.isTransient(new RetriableException("r") { })).isTrue();
+        assertThat(Failures.isTransient(new TimeoutException("t"))).isTrue();
+        assertThat(Failures.isTransient(new java.util.concurrent.TimeoutException("t"))).isTrue();
+    }
+
+    @Test
+    void networkFailuresAreTransient() {
+        assertThat(Failures.isTransient(new RuntimeException(new ConnectException("refused")))).isTrue();
+        assertThat(Failures.isTransient(new RuntimeException(new SocketTimeoutException("read")))).isTrue();
+    }
+
+    @Test
+    void consistencyFailuresAreFatal() {
+        assertThat(Failures.isTransient(new ChainException("gap"))).isFalse();
+        assertThat(Failures.isTransient(new IllegalStateException("bug"))).isFalse();
+    }
+}

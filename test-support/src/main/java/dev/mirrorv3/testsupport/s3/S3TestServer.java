@@ -1,0 +1,212 @@
+package dev.mirrorv3.testsupport.s3;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.gaul.s3proxy.AccessGrant;
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3ErrorCode;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.S3ProxyException;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+
+/**
+ * A real S3 server in this JVM (S3Proxy 4.1.0 over an in-memory blob store) that checks SigV4 signatures of
+ * several identities, each allowed some operations only, as a least-privilege bucket policy would. It can be
+ * stopped and started again on the same port with the same objects (an outage), and counts the calls it serves
+ * ({@code list} = ListObjectsV2, {@code getBlob} = GetObject, {@code putBlob} = PutObject).
+ */
+public final class S3TestServer implements AutoCloseable {
+    /** What an identity may do: the operations of a least-privilege policy. */
+    public enum Access {
+        /** PutObject only (s3:PutObject); S3Proxy's own existence checks while serving it are not refused. */
+        WRITE_ONLY,
+        /** ListObjectsV2 and GetObject (s3:ListBucket, s3:GetObject). */
+        READ_ONLY,
+        ALL
+    }
+
+    private final BlobStore store;
+    private final Map<String, Identity> identities = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final AtomicBoolean loseNextPutReply = new AtomicBoolean();
+    private S3Proxy proxy;
+    private int port;
+
+    private record Identity(String secret, Access access) {
+    }
+
+    private S3TestServer() {
+        this.store = BlobStores.create("transient", new Properties());
+    }
+
+    /** Starts a server on a free port with one identity that may do everything. */
+    public static S3TestServer start(String accessKeyId, String secret) {
+        S3TestServer server = new S3TestServer();
+        server.addIdentity(accessKeyId, secret, Access.ALL);
+        server.startOn(0);
+        return server;
+    }
+
+    public void addIdentity(String accessKeyId, String secret, Access access) {
+        identities.put(accessKeyId, new Identity(secret, access));
+    }
+
+    public void createBucket(String bucket) {
+        store.createContainer(bucket);
+    }
+
+    /** Puts an object straight into the blob store, without HTTP: fast set-up of large chains. */
+    public void putDirect(String bucket, String key, byte[] data) {
+        store.putBlob(PutObjectRequest.builder().bucket(bucket).key(key).contentLength((long) data.length).build(),
+                new ByteArrayInputStream(data));
+    }
+
+    /**
+     * The next PutObject is committed, and its reply is lost: the client gets a 500 and its SDK retries, as after a
+     * reply lost on the network, meeting its own object (412 with {@code If-None-Match: *}).
+     */
+    public void loseNextPutReply() {
+        loseNextPutReply.set(true);
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Blob-store calls served so far with this method name ({@code list} = ListObjectsV2, {@code putBlob}, ...). */
+    public int calls(String method) {
+        AtomicInteger n = calls.get(method);
+        return n == null ? 0 : n.get();
+    }
+
+    public void resetCalls() {
+        calls.clear();
+    }
+
+    /** Stops serving (connections are refused) and keeps the objects. */
+    public synchronized void stop() {
+        if (proxy == null) {
+            return;
+        }
+        try {
+            proxy.stop();
+        } catch (Exception e) {
+            // Jetty reports a TimeoutException when open keep-alive connections outlive the short stop timeout; the
+            // connector is closed by then (connections are refused), which is all an outage needs.
+        }
+        proxy = null;
+    }
+
+    /** Serves again on the same port, with the same objects. */
+    public synchronized void restart() {
+        if (proxy == null) {
+            startOn(port);
+        }
+    }
+
+    private void startOn(int onPort) {
+        // The configured identity is never used: the locator below resolves every request's access key id.
+        S3Proxy p = S3Proxy.builder()
+                .blobStore(store)
+                .endpoint(URI.create("http://127.0.0.1:" + onPort))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "unused-" + System.nanoTime(), "unused")
+                .stopTimeout(100)
+                .build();
+        p.setBlobStoreLocator((identity, container, blob) -> {
+            Identity id = identity == null ? null : identities.get(identity);
+            return id == null ? null : new AccessGrant(id.secret(), guarded(id.access()));
+        });
+        try {
+            p.start();
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (!"STARTED".equals(p.getState())) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("S3Proxy did not start: " + p.getState());
+                }
+                Thread.sleep(10);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start S3Proxy on port " + onPort, e);
+        }
+        proxy = p;
+        port = p.getPort();
+    }
+
+    /**
+     * The blob store as one identity sees it: denied calls fail with 403 AccessDenied; every call is counted. A
+     * {@link ForwardingBlobStore}, because S3Proxy looks through those to recognise the backend (and its support
+     * of {@code If-None-Match}).
+     */
+    private BlobStore guarded(Access access) {
+        return new ForwardingBlobStore(store) {
+            @Override
+            public ListObjectsV2Response list(ListObjectsV2Request request) {
+                check("list", access != Access.WRITE_ONLY);
+                return super.list(request);
+            }
+
+            @Override
+            public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+                check("getBlob", access != Access.WRITE_ONLY);
+                return super.getBlob(request);
+            }
+
+            @Override
+            public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
+                check("putBlob", access != Access.READ_ONLY);
+                PutObjectResponse response = super.putBlob(request, input);
+                if (loseNextPutReply.compareAndSet(true, false)) {
+                    throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR); // committed, but the client hears a failure
+                }
+                return response;
+            }
+
+            @Override
+            public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+                check("removeBlob", access == Access.ALL);
+                return super.removeBlob(request);
+            }
+
+            @Override
+            public CopyObjectResponse copyBlob(CopyObjectRequest request) {
+                check("copyBlob", access == Access.ALL);
+                return super.copyBlob(request);
+            }
+        };
+    }
+
+    private void check(String method, boolean allowed) {
+        calls.computeIfAbsent(method, n -> new AtomicInteger()).incrementAndGet();
+        if (!allowed) {
+            throw new S3ProxyException(S3ErrorCode.ACCESS_DENIED);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
