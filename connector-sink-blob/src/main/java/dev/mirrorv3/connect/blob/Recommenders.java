@@ -41,20 +41,15 @@ final class Recommenders {
     }
 
     static ConfigDef.Recommender visibleForFilesystem() {
-        return new ConfigDef.Recommender() {
-            @Override
-            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return new ArrayList<>();
-            }
-
-            @Override
-            public boolean visible(String name, Map<String, Object> parsedConfig) {
-                return BlobSinkConfig.DESTINATION_TYPE_FILESYSTEM.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
-            }
-        };
+        return visibleForDestination(BlobSinkConfig.DESTINATION_TYPE_FILESYSTEM);
     }
 
     static ConfigDef.Recommender visibleForS3() {
+        return visibleForDestination(BlobSinkConfig.DESTINATION_TYPE_S3);
+    }
+
+    /** Settings of one destination type: shown only when destination.type is that type. */
+    private static ConfigDef.Recommender visibleForDestination(String type) {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
@@ -63,7 +58,7 @@ final class Recommenders {
 
             @Override
             public boolean visible(String name, Map<String, Object> parsedConfig) {
-                return BlobSinkConfig.DESTINATION_TYPE_S3.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
+                return type.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
             }
         };
     }
