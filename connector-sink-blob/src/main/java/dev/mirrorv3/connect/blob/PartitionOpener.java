@@ -73,9 +73,10 @@ final class PartitionOpener {
             if (next > hwm) {
                 throw PositionException.ahead(tp.toString(), location, next, hwm);
             }
-            log.info("starting mirror {}: destination {} chain {} objects, last {}, resolved next offset {} (source log start {},"
-                            + " high watermark {})", tp, location, chain.objects().size(),
-                    chain.last().map(ObjectName::toString).orElse("none"), next, logStart, hwm);
+            log.info("starting mirror {}: destination {} chain {} objects, last {}, position from {}, resolved next offset {}"
+                            + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
+                    chain.last().map(ObjectName::toString).orElse("none"),
+                    chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, logStart, hwm);
             writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope), flushPolicy, clock, chain, next));
         }
         return writers;
