@@ -15,10 +15,9 @@ final class RecordConversion {
     }
 
     static BackupRecord toBackup(SinkRecord r) {
-        String where = r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset();
         List<RecordHeader> headers = new ArrayList<>();
         for (Header h : r.headers()) {
-            headers.add(new RecordHeader(h.key(), bytes(h.value(), where, "header '" + h.key() + "'", "header.converter")));
+            headers.add(new RecordHeader(h.key(), bytes(h.value(), r, "header", h.key(), "header.converter")));
         }
         return new BackupRecord(
                 r.originalTopic(),
@@ -26,16 +25,19 @@ final class RecordConversion {
                 r.originalKafkaOffset(),
                 r.timestamp(),
                 timestampType(r.timestampType()),
-                bytes(r.key(), where, "key", "key.converter"),
-                bytes(r.value(), where, "value", "value.converter"),
+                bytes(r.key(), r, "key", null, "key.converter"),
+                bytes(r.value(), r, "value", null, "value.converter"),
                 headers);
     }
 
-    private static byte[] bytes(Object o, String where, String what, String converterSetting) {
+    // Runs for every field of every record: the error text is built only when it is needed.
+    private static byte[] bytes(Object o, SinkRecord r, String what, String headerKey, String converterSetting) {
         if (o == null || o instanceof byte[]) {
             return (byte[]) o;
         }
-        throw new DataException("record at " + where + " has a " + what + " of type " + o.getClass().getSimpleName()
+        String where = r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset();
+        String field = headerKey == null ? what : what + " '" + headerKey + "'";
+        throw new DataException("record at " + where + " has a " + field + " of type " + o.getClass().getSimpleName()
                 + ", not bytes: the blob sink stores exact bytes; set " + converterSetting + "="
                 + BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
     }
