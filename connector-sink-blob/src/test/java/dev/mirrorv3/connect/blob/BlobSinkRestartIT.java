@@ -44,12 +44,7 @@ class BlobSinkRestartIT {
     static Path root;
 
     private static void assertBackupComplete(String name, String topic, int partitions) {
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
-        awaitChainNext(cluster, root, name, PARQUET, nextAfterLast(expected), WAIT);
-        for (int p = 0; p < partitions; p++) {
-            assertChainEquals(expected.get(p), readChain(root, name, topic, p, PARQUET));
-            assertContiguous(chain(root, name, p, PARQUET), 0);
-        }
+        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), name, topic, partitions, WAIT);
     }
 
     @Test

@@ -153,12 +153,7 @@ class BlobSinkS3IT {
     }
 
     private void assertBackupComplete(String name, String topic, int partitions) {
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
-        awaitChainNext(cluster, stores, name, PARQUET, nextAfterLast(expected), WAIT);
-        for (int p = 0; p < partitions; p++) {
-            assertChainEquals(expected.get(p), readChain(stores, name, topic, p, PARQUET));
-            assertContiguous(chain(stores, name, p, PARQUET), 0);
-        }
+        BlobSinkTestSupport.assertBackupComplete(cluster, stores, name, topic, partitions, WAIT);
     }
 
     @Test

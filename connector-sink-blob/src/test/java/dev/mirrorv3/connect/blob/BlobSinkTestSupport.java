@@ -232,6 +232,20 @@ final class BlobSinkTestSupport {
                         chain(stores, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));
     }
 
+    /**
+     * Waits until the backup holds every committed record of the topic, then checks it record by record and that each
+     * chain is contiguous from offset 0.
+     */
+    static void assertBackupComplete(ConnectTestCluster cluster, Function<String, Store> stores, String name, String topic,
+                                     int partitions, Duration timeout) {
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
+        awaitChainNext(cluster, stores, name, EnvelopeSettings.parquetBytes(), nextAfterLast(expected), timeout);
+        for (int p = 0; p < partitions; p++) {
+            assertChainEquals(expected.get(p), readChain(stores, name, topic, p, EnvelopeSettings.parquetBytes()));
+            assertContiguous(chain(stores, name, p, EnvelopeSettings.parquetBytes()), 0);
+        }
+    }
+
     /** The offset after each partition's last committed record. */
     static Map<Integer, Long> nextAfterLast(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> records) {
         Map<Integer, Long> next = new TreeMap<>();
