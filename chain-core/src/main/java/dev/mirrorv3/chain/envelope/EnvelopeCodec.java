@@ -24,4 +24,22 @@ public interface EnvelopeCodec {
      * @throws EnvelopeDecodeException if the bytes are not a readable object of this format
      */
     List<BackupRecord> decode(byte[] data, String objectDescription);
+
+    /**
+     * Decodes an object whose name carries a key id ({@code <from>-<to>.k-<keyid>.parquet}), or none ({@code null}).
+     *
+     * @throws ObjectAuthenticationException if an encrypted object fails authentication (wrong key, modified bytes)
+     * @throws EnvelopeDecodeException if the bytes are not a readable object of this format and encryption
+     */
+    default List<BackupRecord> decode(byte[] data, String keyId, String objectDescription) {
+        if (keyId != null) {
+            throw new EnvelopeDecodeException("cannot read " + objectDescription + ": only Parquet objects are encrypted");
+        }
+        return decode(data, objectDescription);
+    }
+
+    /** The key id new objects are encrypted with (it becomes part of their names); {@code null} for plain objects. */
+    default String writeKeyId() {
+        return null;
+    }
 }

@@ -1,14 +1,29 @@
 package dev.mirrorv3.chain.envelope;
 
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+
 /** Picks the codec for a chain's settings. */
 public final class EnvelopeCodecs {
     private EnvelopeCodecs() {
     }
 
     public static EnvelopeCodec forSettings(EnvelopeSettings settings) {
+        return forSettings(settings, ObjectEncryption.none());
+    }
+
+    /**
+     * @param encryption keys to read encrypted objects with, and the key new objects are written with (Parquet only)
+     * @throws IllegalArgumentException for NDJSON with a key to write with
+     */
+    public static EnvelopeCodec forSettings(EnvelopeSettings settings, ObjectEncryption encryption) {
         return switch (settings.format()) {
-            case PARQUET -> new ParquetCodec(settings);
-            case NDJSON -> new NdjsonCodec(settings);
+            case PARQUET -> new ParquetCodec(settings, encryption);
+            case NDJSON -> {
+                if (encryption.encryptsNewObjects()) {
+                    throw new IllegalArgumentException("NDJSON objects cannot be encrypted: encryption=parquet needs format=parquet");
+                }
+                yield new NdjsonCodec(settings);
+            }
         };
     }
 }

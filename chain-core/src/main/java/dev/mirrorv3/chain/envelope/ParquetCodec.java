@@ -6,7 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.crypto.FileDecryptionProperties;
+import org.apache.parquet.crypto.FileEncryptionProperties;
+import org.apache.parquet.crypto.ParquetCipher;
+import org.apache.parquet.crypto.ParquetCryptoRuntimeException;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -22,6 +27,10 @@ import org.apache.parquet.io.OutputFile;
  * Parquet objects in mirror-v3's envelope layout: one row group per object, the {@code ARROW:schema}
  * footer entry for arrow-based readers, ZSTD level 1 by default. Thread-safe: every call builds its own
  * writer or reader over an in-memory file.
+ *
+ * <p>Encrypted objects (SPEC §3) use Parquet modular encryption as the Parquet spec defines it: AES_GCM_V1 (with the
+ * spec's AAD), an encrypted footer, the footer and every column with the one key, and the key id as the footer's key
+ * metadata, so parquet-mr, Spark and Arrow C++ read them given the key. Each object is read with the key its name carries.
  */
 public final class ParquetCodec implements EnvelopeCodec {
     /** mirror-v3 writes ZSTD level 1 (arrow-rs {@code ZstdLevel::try_new(1)}). */
@@ -35,9 +44,20 @@ public final class ParquetCodec implements EnvelopeCodec {
             EnvelopeSchema.HEADERS, EnvelopeSchema.HEADER_LIST, EnvelopeSchema.HEADER_ITEM, EnvelopeSchema.HEADER_VALUE);
 
     private final EnvelopeSettings settings;
+    private final ObjectEncryption encryption;
 
     public ParquetCodec(EnvelopeSettings settings) {
+        this(settings, ObjectEncryption.none());
+    }
+
+    public ParquetCodec(EnvelopeSettings settings, ObjectEncryption encryption) {
         this.settings = settings;
+        this.encryption = encryption;
+    }
+
+    @Override
+    public String writeKeyId() {
+        return encryption.writeKeyId();
     }
 
     @Override
@@ -69,7 +89,14 @@ public final class ParquetCodec implements EnvelopeCodec {
     private ParquetWriter<BackupRecord> writer(OutputFile file) throws IOException {
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, ZSTD_LEVEL);
-        return new WriterBuilder(file, settings.keysType(), settings.valuesType())
+        WriterBuilder builder = new WriterBuilder(file, settings.keysType(), settings.valuesType());
+        if (encryption.encryptsNewObjects()) {
+            builder.withEncryption(FileEncryptionProperties.builder(encryption.writeKey())
+                    .withAlgorithm(ParquetCipher.AES_GCM_V1)
+                    .withFooterKeyMetadata(encryption.writeKeyId().getBytes(StandardCharsets.UTF_8))
+                    .build()); // footer encrypted (the default), every column with the footer key
+        }
+        return builder
                 .withConf(conf)
                 .withCompressionCodec(codecName(settings.compression()))
                 .withRowGroupSize(ROW_GROUP_BYTES)
@@ -97,39 +124,77 @@ public final class ParquetCodec implements EnvelopeCodec {
 
     @Override
     public List<BackupRecord> decode(byte[] data, String objectDescription) {
-        checkFraming(data, objectDescription);
-        try (ParquetReader<BackupRecord> reader = new ReaderBuilder(new InMemoryInputFile(data)).build()) {
+        return decode(data, null, objectDescription);
+    }
+
+    @Override
+    public List<BackupRecord> decode(byte[] data, String keyId, String objectDescription) {
+        checkFraming(data, keyId, objectDescription);
+        ReaderBuilder builder = new ReaderBuilder(new InMemoryInputFile(data));
+        if (keyId != null) {
+            byte[] key = encryption.keys().key(keyId).orElseThrow(() -> new EnvelopeDecodeException("cannot read Parquet object "
+                    + objectDescription + ": its name says it is encrypted with key id " + keyId + ", and " + encryption.keys().source()
+                    + " has no key file " + keyId));
+            builder.withDecryption(FileDecryptionProperties.builder().withKeyRetriever(metadata -> {
+                String inFile = new String(metadata, StandardCharsets.UTF_8);
+                if (!keyId.equals(inFile)) {
+                    throw new EnvelopeDecodeException("its footer names key id '" + inFile + "', and its name says " + keyId
+                            + ": renamed or not written by this product");
+                }
+                return key.clone();
+            }).build());
+        }
+        try (ParquetReader<BackupRecord> reader = builder.build()) {
             List<BackupRecord> out = new ArrayList<>();
             for (BackupRecord r = reader.read(); r != null; r = reader.read()) {
                 out.add(r);
             }
             return out;
         } catch (IOException | RuntimeException e) {
-            throw decodeFailure(objectDescription, e);
+            throw decodeFailure(objectDescription, keyId, e);
         }
     }
 
-    private static void checkFraming(byte[] data, String objectDescription) {
+    private static void checkFraming(byte[] data, String keyId, String objectDescription) {
         String problem = null;
         if (data.length < 12) {
             problem = "it is " + data.length + " bytes long, too short for a Parquet file";
-        } else if (!Arrays.equals(data, 0, 4, MAGIC, 0, 4)) {
-            problem = "it does not start with the Parquet magic PAR1";
+        } else if (!Arrays.equals(data, 0, 4, MAGIC, 0, 4) && !Arrays.equals(data, 0, 4, ENCRYPTED_MAGIC, 0, 4)) {
+            problem = "it does not start with the Parquet magic PAR1 (or PARE, encrypted)";
         } else if (Arrays.equals(data, data.length - 4, data.length, ENCRYPTED_MAGIC, 0, 4)) {
-            problem = "it has an encrypted footer (PARE) and this codec reads plain objects only";
+            if (keyId == null) {
+                problem = "it has an encrypted footer (PARE), and its name carries no key id (<from>-<to>.k-<key id>.parquet):"
+                        + " renamed or not written by this product";
+            }
         } else if (!Arrays.equals(data, data.length - 4, data.length, MAGIC, 0, 4)) {
-            problem = "it does not end with the Parquet magic PAR1 (truncated?)";
+            problem = "it does not end with the Parquet magic " + (keyId == null ? "PAR1" : "PARE") + " (truncated?)";
+        } else if (keyId != null) {
+            problem = "its name says it is encrypted with key id " + keyId + ", and it is a plain Parquet file (PAR1 footer):"
+                    + " renamed or not written by this product";
         }
         if (problem != null) {
             throw new EnvelopeDecodeException("cannot read Parquet object " + objectDescription + ": " + problem);
         }
     }
 
-    /** Our own decode errors keep their message; anything from parquet-mr is named and wrapped. */
-    private static EnvelopeDecodeException decodeFailure(String objectDescription, Throwable e) {
+    /**
+     * Our own decode errors keep their message; a failed AES-GCM tag check is "authentication failed"; anything else
+     * from parquet-mr is named and wrapped.
+     */
+    private static EnvelopeDecodeException decodeFailure(String objectDescription, String keyId, Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof EnvelopeDecodeException ours) {
                 return new EnvelopeDecodeException("cannot read Parquet object " + objectDescription + ": " + ours.getMessage(), e);
+            }
+        }
+        if (keyId != null) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                // TagVerificationException (a GCM tag that does not match) is one; any other crypto failure of an
+                // object whose framing is intact also means its ciphertext is not what the key produced.
+                if (t instanceof ParquetCryptoRuntimeException) {
+                    return new ObjectAuthenticationException("cannot read Parquet object " + objectDescription
+                            + ": authentication failed: wrong key or modified object (key id " + keyId + ")", e);
+                }
             }
         }
         return new EnvelopeDecodeException("cannot read Parquet object " + objectDescription + ": " + describe(e), e);

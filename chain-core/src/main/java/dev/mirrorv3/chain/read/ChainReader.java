@@ -3,11 +3,14 @@ package dev.mirrorv3.chain.read;
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.ObjectAuthenticationException;
 import dev.mirrorv3.chain.store.Store;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,21 +20,46 @@ import java.util.OptionalLong;
 /**
  * Lists and validates a partition's chain and reads objects back, checking each against its name:
  * records strictly increasing inside {@code <from>-<to>}, the last at {@code to}, right topic and partition.
- * Shared by the blob sink (tail verification), the restore CLI and the chain source connector.
+ * Shared by the blob sink (tail verification), the restore CLI and the chain source connector. Encrypted objects
+ * ({@code .k-<keyid>}) are read with the key their name carries; a chain may mix plain and encrypted objects and
+ * several key ids, and listing fails if the key ring lacks any of them.
  */
 public final class ChainReader {
     private final Store store;
     private final EnvelopeSettings settings;
     private final EnvelopeCodec codec;
+    private final KeyRing keys;
 
+    /** A reader of plain chains: listing a chain with encrypted objects fails, naming their key ids. */
     public ChainReader(Store store, EnvelopeSettings settings) {
-        this.store = store;
-        this.settings = settings;
-        this.codec = EnvelopeCodecs.forSettings(settings);
+        this(store, settings, KeyRing.empty());
     }
 
+    public ChainReader(Store store, EnvelopeSettings settings, KeyRing keys) {
+        this.store = store;
+        this.settings = settings;
+        this.keys = keys;
+        this.codec = EnvelopeCodecs.forSettings(settings, ObjectEncryption.readOnly(keys));
+    }
+
+    /**
+     * Lists and validates the chain, and requires a key for every key id its objects name.
+     *
+     * @throws dev.mirrorv3.chain.crypto.MissingKeysException listing the key ids the key ring lacks
+     */
     public Chain listChain(int partition, OptionalLong requiredStart) {
+        Chain chain = listNames(partition, requiredStart);
+        keys.requireKeysFor(chain.location(), chain.objects());
+        return chain;
+    }
+
+    /** Lists and validates the chain's names without requiring keys (decrypt requires the keys of the objects it reads). */
+    public Chain listNames(int partition, OptionalLong requiredStart) {
         return ChainValidator.validate(store.location(partition), store.list(partition), settings.format(), requiredStart);
+    }
+
+    public KeyRing keys() {
+        return keys;
     }
 
     /**
@@ -44,7 +72,11 @@ public final class ChainReader {
         String where = store.location(partition) + "/" + name;
         List<BackupRecord> records;
         try {
-            records = codec.decode(bytes, where);
+            records = codec.decode(bytes, name.keyId(), where);
+        } catch (ObjectAuthenticationException e) {
+            throw new ObjectCheckException(where + ": authentication failed: wrong key or modified object (key id " + name.keyId()
+                    + " from " + keys.source() + "); if the key file " + name.keyId() + " holds the key that wrote it, the object"
+                    + " was modified: restore it from a copy");
         } catch (EnvelopeDecodeException e) {
             throw new ObjectCheckException(where + " cannot be read (" + e.getMessage()
                     + "): truncated or not written by this product; move it out of the chain or restore it from a copy");

@@ -3,6 +3,7 @@ package dev.mirrorv3.chain.restore;
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
@@ -27,9 +28,14 @@ public final class BackupVerifier {
     private final String topic;
 
     public BackupVerifier(Store store, EnvelopeSettings settings, String topic) {
+        this(store, settings, topic, KeyRing.empty());
+    }
+
+    /** @param keys the keys of the chain's encrypted objects (each read with the key id its name carries) */
+    public BackupVerifier(Store store, EnvelopeSettings settings, String topic, KeyRing keys) {
         this.store = store;
         this.settings = settings;
-        this.reader = new ChainReader(store, settings);
+        this.reader = new ChainReader(store, settings, keys);
         this.topic = topic;
     }
 

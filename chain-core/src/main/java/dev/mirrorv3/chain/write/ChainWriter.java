@@ -124,7 +124,7 @@ public final class ChainWriter {
         }
         long started = clock.millis();
         checkTail();
-        ObjectName name = ObjectName.plain(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format());
+        ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
         byte[] bytes = codec.encode(buffer);
         store.create(partition, name.fileName(), bytes);
         checkNoTwin(name);

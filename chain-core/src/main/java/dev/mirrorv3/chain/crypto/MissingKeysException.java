@@ -1,0 +1,22 @@
+package dev.mirrorv3.chain.crypto;
+
+import dev.mirrorv3.chain.ChainException;
+import java.util.List;
+import java.util.Set;
+
+/** A chain names key ids that the keys dir lacks: its objects with those ids cannot be read. */
+public final class MissingKeysException extends ChainException {
+    private static final long serialVersionUID = 1L;
+    private final Set<String> missing;
+
+    MissingKeysException(String location, Set<String> missing, List<String> examples, String source) {
+        super("the chain at " + location + " holds objects encrypted with key ids " + missing + " that are missing from "
+                + source + " (e.g. " + String.join(", ", examples) + "): put the key file of each of " + missing
+                + " back into the keys dir (encryption.keys.dir, or --keys-dir for the mirror-v3 command line)");
+        this.missing = Set.copyOf(missing);
+    }
+
+    public Set<String> missing() {
+        return missing;
+    }
+}
