@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
@@ -86,11 +87,26 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String S3_READ_SECRET_ACCESS_KEY = "s3.read.secret.access.key";
     static final String S3_READ_SECRET_ACCESS_KEY_DOC = "Secret access key of the read identity; through a config provider.";
 
-    public static final String ENCRYPTION = "encryption";
-    public static final String ENCRYPTION_NONE = "none";
+    public static final String ENCRYPTION = ObjectEncryption.ENCRYPTION;
+    public static final String ENCRYPTION_NONE = ObjectEncryption.NONE;
+    public static final String ENCRYPTION_PARQUET = ObjectEncryption.PARQUET;
     static final String ENCRYPTION_DOC = "Encryption of the objects' content; required with destination.type=s3, where it must be"
-            + " written out: 'none' (the objects are plain Parquet or NDJSON; use the bucket's server-side encryption if needed)."
-            + " Parquet modular encryption comes with a later version.";
+            + " written out. 'none': plain Parquet or NDJSON objects (use the bucket's server-side encryption if needed)."
+            + " 'parquet': Parquet modular encryption (AES_GCM_V1, encrypted footer, every column) with the key"
+            + " encryption.key.id from encryption.keys.dir; objects are named <from>-<to>.k-<key id>.parquet and are readable"
+            + " only with the key. Needs format=parquet. Empty means none on a filesystem.";
+
+    public static final String ENCRYPTION_KEYS_DIR = ObjectEncryption.KEYS_DIR;
+    static final String ENCRYPTION_KEYS_DIR_DOC = "Absolute path of the directory of keys, normally a mounted Kubernetes Secret: one"
+            + " file per key, named by its key id ([a-z0-9][a-z0-9-]{0,31}), holding the standard base64 of 32 random bytes"
+            + " (openssl rand -base64 32); entries starting with '.' are skipped. Every object is read with the key its name"
+            + " carries, so keep the files of older keys as long as objects encrypted with them exist. Also needed with"
+            + " encryption=none while the chain holds encrypted objects.";
+
+    public static final String ENCRYPTION_KEY_ID = ObjectEncryption.KEY_ID;
+    static final String ENCRYPTION_KEY_ID_DOC = "The key id new objects are encrypted with (encryption=parquet); its file must exist"
+            + " in encryption.keys.dir. Rotation: add the new key's file, change this setting (the connector restarts its"
+            + " task); older objects stay readable with their own keys.";
 
     public static final String FORMAT = "format";
     static final String FORMAT_DOC = "Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or"
@@ -174,8 +190,13 @@ public final class BlobSinkConfig extends AbstractConfig {
                 GROUP_DESTINATION, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), Recommenders.visibleForFilesystem());
         def.define(DESTINATION_NAME, Type.STRING, "", Importance.MEDIUM, DESTINATION_NAME_DOC,
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination name");
-        def.define(ENCRYPTION, Type.STRING, "", Validators.oneOfOrEmpty(ENCRYPTION_NONE), Importance.HIGH, ENCRYPTION_DOC,
-                GROUP_DESTINATION, ++o, Width.SHORT, "Encryption", List.of(), Recommenders.fixed(ENCRYPTION_NONE));
+        def.define(ENCRYPTION, Type.STRING, "", Validators.oneOfOrEmpty(ENCRYPTION_NONE, ENCRYPTION_PARQUET), Importance.HIGH,
+                ENCRYPTION_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Encryption", List.of(ENCRYPTION_KEYS_DIR, ENCRYPTION_KEY_ID),
+                Recommenders.fixed(ENCRYPTION_NONE, ENCRYPTION_PARQUET));
+        def.define(ENCRYPTION_KEYS_DIR, Type.STRING, "", Importance.HIGH, ENCRYPTION_KEYS_DIR_DOC,
+                GROUP_DESTINATION, ++o, Width.LONG, "Encryption keys dir");
+        def.define(ENCRYPTION_KEY_ID, Type.STRING, "", Importance.HIGH, ENCRYPTION_KEY_ID_DOC,
+                GROUP_DESTINATION, ++o, Width.SHORT, "Encryption key id");
 
         o = 0;
         def.define(S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, S3_ENDPOINT_DOC,
@@ -242,6 +263,15 @@ public final class BlobSinkConfig extends AbstractConfig {
     public EnvelopeSettings envelope() {
         return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(FORMAT)), Compression.fromConfig(getString(COMPRESSION)),
                 ValueType.fromConfig(getString(KEYS_TYPE)), ValueType.fromConfig(getString(VALUES_TYPE)));
+    }
+
+    /**
+     * Keys and the key id of new objects, read from the keys dir now.
+     *
+     * @throws dev.mirrorv3.chain.crypto.KeysDirException naming the setting or the key file that is wrong
+     */
+    public ObjectEncryption encryption() {
+        return ObjectEncryption.fromSettings(originalsStrings());
     }
 
     public FlushPolicy flushPolicy() {

@@ -1,5 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
@@ -60,6 +62,7 @@ final class BlobSinkConfigValidator {
         }
         checkTopics();
         checkDestination();
+        checkEncryption();
         checkSourceCluster();
         return config;
     }
@@ -123,8 +126,8 @@ final class BlobSinkConfigValidator {
                     + "; feed it through a config provider, e.g. ${file:/etc/kafka/s3.properties:" + role + ".secret.access.key}");
         }
         if (!hasErrors(BlobSinkConfig.ENCRYPTION) && props.getOrDefault(BlobSinkConfig.ENCRYPTION, "").isBlank()) {
-            error(BlobSinkConfig.ENCRYPTION, "required with destination.type=s3, to be written out: set encryption=none (plain objects;"
-                    + " Parquet encryption comes with a later version)");
+            error(BlobSinkConfig.ENCRYPTION, "required with destination.type=s3, to be written out: set encryption=parquet (with"
+                    + " encryption.keys.dir and encryption.key.id) or encryption=none (plain objects)");
         }
         String endpoint = props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").trim();
         if (!endpoint.isEmpty()) {
@@ -169,6 +172,59 @@ final class BlobSinkConfigValidator {
         } catch (StoreException e) {
             error(props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").isBlank() ? BlobSinkConfig.S3_REGION : BlobSinkConfig.S3_ENDPOINT,
                     "cannot reach S3 for " + settings.describe() + " within 5 s: " + e.getMessage());
+        }
+    }
+
+    /** encryption=parquet: Parquet format, a keys dir that loads, a key id with a file there. Never a key in a message. */
+    private void checkEncryption() {
+        if (hasErrors(BlobSinkConfig.ENCRYPTION)) {
+            return;
+        }
+        boolean parquet = BlobSinkConfig.ENCRYPTION_PARQUET.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.ENCRYPTION, "").trim());
+        String dir = props.getOrDefault(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "").trim();
+        String keyId = props.getOrDefault(BlobSinkConfig.ENCRYPTION_KEY_ID, "").trim();
+        if (parquet && "ndjson".equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.FORMAT, "parquet").trim())) {
+            String why = "encryption=parquet is Parquet modular encryption and NDJSON objects cannot be encrypted: set"
+                    + " format=parquet, or encryption=none";
+            error(BlobSinkConfig.ENCRYPTION, why);
+            error(BlobSinkConfig.FORMAT, why);
+        }
+        if (!parquet && !keyId.isEmpty()) {
+            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "set, but encryption is not parquet: new objects would be plain. Set"
+                    + " encryption=parquet, or remove encryption.key.id (keep encryption.keys.dir while the chain holds encrypted objects)");
+        }
+        if (parquet && keyId.isEmpty()) {
+            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "required with encryption=parquet: the id of the key new objects are written"
+                    + " with, the name of its file in encryption.keys.dir");
+        } else if (parquet && !dev.mirrorv3.chain.ObjectName.isValidKeyId(keyId)) {
+            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "'" + keyId + "' is not a key id: [a-z0-9][a-z0-9-]{0,31} (lower-case letters,"
+                    + " digits, '-', at most 32 characters)");
+            keyId = "";
+        }
+        if (dir.isEmpty()) {
+            if (parquet) {
+                error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "required with encryption=parquet: the directory of key files (a mounted"
+                        + " Secret), one file per key id holding the base64 of 32 random bytes");
+            }
+            return;
+        }
+        if (!Path.of(dir).isAbsolute()) {
+            error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "must be an absolute path: " + dir);
+            return;
+        }
+        if (offline) {
+            return;
+        }
+        KeyRing keys;
+        try {
+            keys = KeyRing.load(Path.of(dir));
+        } catch (KeysDirException e) {
+            error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, e.getMessage());
+            return;
+        }
+        if (parquet && !keyId.isEmpty() && !keys.has(keyId)) {
+            error(BlobSinkConfig.ENCRYPTION_KEY_ID, Path.of(dir).resolve(keyId) + " does not exist: add the key file of " + keyId
+                    + " (the base64 of 32 random bytes) to the keys dir, or name one of its keys " + keys.ids());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.store.Store;
@@ -86,13 +88,21 @@ public class BlobSinkTask extends SinkTask {
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
         }
-        opener = new PartitionOpener(this::storeFor, config.envelope(), config.flushPolicy(), sourceOffsets, clock);
+        ObjectEncryption encryption;
+        try {
+            encryption = config.encryption();
+        } catch (KeysDirException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
+        opener = new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(props);
         long now = clock.millis();
         nextChainCheckMs = now + config.chainCheckIntervalMs();
         nextHeartbeatMs = now + config.heartbeatIntervalMs();
-        log.info("blob sink task of {} started: destination {}, format {}, flush {}", connectorName,
-                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy());
+        log.info("blob sink task of {} started: destination {}, format {}, flush {}, encryption {}", connectorName,
+                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy(),
+                encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
+                        : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
 
     /** Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll). */

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.read.ChainReader;
@@ -29,14 +30,16 @@ final class PartitionOpener {
 
     private final Function<String, Store> storeForTopic;
     private final EnvelopeSettings envelope;
+    private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
     private final SourceOffsets sourceOffsets;
     private final Clock clock;
 
-    PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, FlushPolicy flushPolicy,
-                    SourceOffsets sourceOffsets, Clock clock) {
+    PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
+                    FlushPolicy flushPolicy, SourceOffsets sourceOffsets, Clock clock) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
+        this.encryption = encryption;
         this.flushPolicy = flushPolicy;
         this.sourceOffsets = sourceOffsets;
         this.clock = clock;
@@ -50,7 +53,7 @@ final class PartitionOpener {
             if (removed > 0) {
                 log.info("removed {} temporary file(s) left by an earlier writer in {}", removed, store.location(tp.partition()));
             }
-            ChainReader reader = new ChainReader(store, envelope);
+            ChainReader reader = new ChainReader(store, envelope, encryption.keys()); // lists fail on missing key ids
             Chain chain = reader.listChain(tp.partition(), OptionalLong.empty());
             // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
             chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
@@ -77,7 +80,7 @@ final class PartitionOpener {
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),
                     chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, logStart, hwm);
-            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope), flushPolicy, clock, chain, next));
+            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy, clock, chain, next));
         }
         return writers;
     }
