@@ -1,6 +1,11 @@
 package dev.mirrorv3.restore.cli;
 
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import java.util.Arrays;
@@ -11,10 +16,18 @@ import java.util.List;
  * {@link StoreFactory}, so S3 needs no code here), the chain directory name, the format and key/value types, and the
  * source topic every record must be of.
  */
-record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope) {
+record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys) {
     static final String TOPIC_PLACEHOLDER = "${topic}";
 
     static Backup of(ConnectorConfig c, String sourceTopicOption) {
+        return of(c, sourceTopicOption, null);
+    }
+
+    /**
+     * @param keysDir {@code --keys-dir}: where the keys are here; null means the connector's encryption.keys.dir if it
+     *     exists where this command runs (it is the worker's path), else no keys
+     */
+    static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
         List<String> topics = Arrays.stream(c.settings().getOrDefault("topics", "").split(","))
                 .map(String::trim).filter(t -> !t.isEmpty()).toList();
         String topic;
@@ -40,7 +53,26 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
         }
-        return new Backup(c, topic, name, envelope);
+        return new Backup(c, topic, name, envelope, keys(c, keysDir));
+    }
+
+    private static KeyRing keys(ConnectorConfig c, Path keysDir) {
+        try {
+            if (keysDir != null) {
+                return KeyRing.load(keysDir);
+            }
+            String configured = c.settings().getOrDefault(ObjectEncryption.KEYS_DIR, "").trim();
+            if (configured.isEmpty()) {
+                return KeyRing.empty("no keys dir (pass --keys-dir DIR; connector " + c.name() + " has no encryption.keys.dir)");
+            }
+            if (!Files.isDirectory(Path.of(configured))) {
+                return KeyRing.empty("no keys dir (connector " + c.name() + "'s encryption.keys.dir " + configured
+                        + " does not exist here: pass --keys-dir DIR)");
+            }
+            return KeyRing.load(Path.of(configured));
+        } catch (KeysDirException e) {
+            throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Opens the store read-only in use: restore and status only list and read. */

@@ -32,6 +32,13 @@ final class BackupOptions {
             description = "The backed-up topic, when the connector backs up several (destination.name with $${topic}).")
     String sourceTopic;
 
+    @Option(names = "--keys-dir", paramLabel = "DIR",
+            description = {"The keys of an encrypted backup: one file per key id, holding the base64 of 32 bytes (as the connector's"
+                    + " encryption.keys.dir). Default: the connector's encryption.keys.dir, if it exists here. Each object is read"
+                    + " with the key its name carries (<from>-<to>.k-<key id>.parquet); missing key ids are listed.",
+                    "e.g. --keys-dir /run/secrets/mirror-v3-keys"})
+    Path keysDir;
+
     Backup load() {
         if ((connectorConfig == null) == (connectUrl == null)) {
             throw new ParameterException(spec.commandLine(), "give either --connector-config FILE or --connect-url URL --connector NAME");
@@ -45,6 +52,6 @@ final class BackupOptions {
         } else {
             c = ConnectorConfig.fromFile(connectorConfig, connector);
         }
-        return Backup.of(c, sourceTopic);
+        return Backup.of(c, sourceTopic, keysDir);
     }
 }

@@ -8,7 +8,7 @@ import picocli.CommandLine.IVersionProvider;
         mixinStandardHelpOptions = true,
         versionProvider = MirrorV3Command.Version.class,
         description = "Restores and inspects the backups that mirror-v3's blob sink connector writes.",
-        subcommands = {RestoreCommand.class, StatusCommand.class, ValidateCommand.class, picocli.CommandLine.HelpCommand.class},
+        subcommands = {RestoreCommand.class, StatusCommand.class, ValidateCommand.class, DecryptCommand.class, picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok", "  1  a check failed (backup, target or cluster); the message says which and what to do",
                 "  2  usage: wrong options or a connector config that cannot work",

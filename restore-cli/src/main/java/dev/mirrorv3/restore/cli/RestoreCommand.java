@@ -133,7 +133,7 @@ final class RestoreCommand implements Callable<Integer> {
                         + " holds no partition directories: no backup of " + b.sourceTopic() + " there (check filesystem.root and"
                         + " destination.name)");
             }
-            BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic());
+            BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
             Map<Integer, Object> verified = verifyAll(verifier, partitions, err);
             List<VerifiedPartition> ok = new ArrayList<>();
             boolean failed = false;

@@ -63,6 +63,10 @@ final class StatusCommand implements Callable<Integer> {
             + " (default ${DEFAULT-VALUE}).")
     long timeoutMs;
 
+    @Option(names = "--keys-dir", paramLabel = "DIR", description = "The keys of encrypted backups (default: each connector's"
+            + " encryption.keys.dir if it exists here); a chain with key ids missing from it is a row with an error listing them.")
+    Path keysDir;
+
     @Mixin
     TargetOptions source;
 
@@ -108,7 +112,7 @@ final class StatusCommand implements Callable<Integer> {
             for (String topic : topics) {
                 Backup b;
                 try {
-                    b = Backup.of(c, topic);
+                    b = Backup.of(c, topic, keysDir);
                 } catch (UsageException e) {
                     rows.add(new Row(c.name(), topic, null, null, null, e.getMessage()));
                     continue;
@@ -127,7 +131,7 @@ final class StatusCommand implements Callable<Integer> {
                     } catch (Exception e) {
                         sourceError = "source cluster " + admin.get("bootstrap.servers") + ": " + Failures.describe(e);
                     }
-                    ChainReader reader = new ChainReader(store, b.envelope());
+                    ChainReader reader = new ChainReader(store, b.envelope(), b.keys());
                     for (int p : partitions) {
                         Long hwm = hwms.get(new TopicPartition(topic, p));
                         Long next = null;
