@@ -2,6 +2,7 @@ package dev.mirrorv3.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
@@ -20,7 +21,7 @@ import java.util.Map;
  * the helpers need to find and read its chains: where, which topic, which source cluster, which envelope.
  */
 public record BlobSinkSettings(String connector, String topic, String bootstrapServers, Path root, String destinationName,
-                        EnvelopeSettings envelope) {
+                        EnvelopeSettings envelope, KeyRing keys) {
 
     public static BlobSinkSettings load(Path configJson, String connector) throws IOException {
         JsonNode tree = new ObjectMapper().readTree(Files.readString(configJson));
@@ -40,8 +41,10 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
                 Compression.fromConfig(c.getOrDefault("compression", "zstd")),
                 ValueType.fromConfig(c.getOrDefault("keys.type", "bytes")),
                 ValueType.fromConfig(c.getOrDefault("values.type", "bytes")));
+        String keysDir = c.getOrDefault("encryption.keys.dir", "");
         return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson),
-                Path.of(require(c, "filesystem.root", configJson)), destination, envelope);
+                Path.of(require(c, "filesystem.root", configJson)), destination, envelope,
+                keysDir.isBlank() ? KeyRing.empty() : KeyRing.load(Path.of(keysDir)));
     }
 
     private static String require(Map<String, String> c, String key, Path file) {
@@ -57,7 +60,7 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
     }
 
     public ChainReader reader() {
-        return new ChainReader(store(), envelope);
+        return new ChainReader(store(), envelope, keys);
     }
 
     public Path chainDir() {
