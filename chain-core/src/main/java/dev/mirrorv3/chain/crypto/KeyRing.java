@@ -109,6 +109,14 @@ public final class KeyRing {
             throw new KeysDirException(file + " holds " + key.length + " bytes, and a key is " + KEY_BYTES
                     + " (AES-256): write the base64 of 32 random bytes, e.g. 'openssl rand -base64 32'");
         }
+        boolean allZero = true;
+        for (byte b : key) {
+            allZero &= b == 0;
+        }
+        if (allZero) {
+            throw new KeysDirException(file + " holds 32 zero bytes, which is not a key (parquet-mr refuses it): write the"
+                    + " base64 of 32 random bytes, e.g. 'openssl rand -base64 32'");
+        }
         return key;
     }
 

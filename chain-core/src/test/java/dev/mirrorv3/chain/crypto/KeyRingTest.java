@@ -72,7 +72,8 @@ class KeyRingTest {
                 "-k1", b64(K1),                        // must start with a letter or digit
                 "short", shortKey,
                 "long", longKey,
-                "garbage", notBase64);
+                "garbage", notBase64,
+                "zero", b64(new byte[32]));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Path sub = Files.createDirectory(dir.resolve("case-" + Math.abs(c.getKey().hashCode())));
             write(sub.getFileName() + "/ok", b64(K2));
