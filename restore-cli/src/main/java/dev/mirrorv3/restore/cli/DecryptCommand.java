@@ -31,9 +31,11 @@ import picocli.CommandLine.Spec;
 /** {@code mirror-v3 decrypt}: plain Parquet copies of a backup's objects, for tools without Parquet decryption. */
 @Command(name = "decrypt",
         mixinStandardHelpOptions = true,
-        description = {"Writes plain Parquet copies of a backup's objects into a directory, <output>/<partition>/<from>-<to>.parquet,"
-                + " so that tools without Parquet modular encryption (or whose decryption fails on parquet-mr's files) can query"
-                + " them, e.g. DuckDB: SELECT * FROM read_parquet('<output>/0/*.parquet'). Each encrypted object"
+        description = {"Writes plain Parquet copies of an encrypted backup's objects into a directory, for tools without Parquet"
+                + " decryption (or whose decryption fails on parquet-mr's files), e.g. DuckDB.",
+                "",
+                "The copies are <output>/<partition>/<from>-<to>.parquet; DuckDB: SELECT * FROM read_parquet('<output>/0/*.parquet')."
+                + " Each encrypted object"
                 + " (<from>-<to>.k-<key id>.parquet) is read with the key its name carries, checked against its name, topic and"
                 + " partition, and written again without encryption (same columns, compression and footer); plain objects of the"
                 + " chain are copied as they are, so the output is the whole chosen range. Existing files are never overwritten."
