@@ -159,18 +159,28 @@ public final class ParquetCodec implements EnvelopeCodec {
         String problem = null;
         if (data.length < 12) {
             problem = "it is " + data.length + " bytes long, too short for a Parquet file";
-        } else if (!Arrays.equals(data, 0, 4, MAGIC, 0, 4) && !Arrays.equals(data, 0, 4, ENCRYPTED_MAGIC, 0, 4)) {
-            problem = "it does not start with the Parquet magic PAR1 (or PARE, encrypted)";
-        } else if (Arrays.equals(data, data.length - 4, data.length, ENCRYPTED_MAGIC, 0, 4)) {
+        } else {
+            boolean plainHead = Arrays.equals(data, 0, 4, MAGIC, 0, 4);
+            boolean plainTail = Arrays.equals(data, data.length - 4, data.length, MAGIC, 0, 4);
+            boolean encryptedHead = Arrays.equals(data, 0, 4, ENCRYPTED_MAGIC, 0, 4);
+            boolean encryptedTail = Arrays.equals(data, data.length - 4, data.length, ENCRYPTED_MAGIC, 0, 4);
             if (keyId == null) {
-                problem = "it has an encrypted footer (PARE), and its name carries no key id (<from>-<to>.k-<key id>.parquet):"
+                if (encryptedHead || encryptedTail) {
+                    problem = "it has an encrypted footer (PARE), and its name carries no key id (<from>-<to>.k-<key id>.parquet):"
+                            + " renamed or not written by this product";
+                } else if (!plainHead) {
+                    problem = "it does not start with the Parquet magic PAR1";
+                } else if (!plainTail) {
+                    problem = "it does not end with the Parquet magic PAR1 (truncated?)";
+                }
+            } else if (plainHead && plainTail) {
+                problem = "its name says it is encrypted with key id " + keyId + ", and it is a plain Parquet file (PAR1):"
                         + " renamed or not written by this product";
+            } else if (!encryptedHead) {
+                problem = "it does not start with the magic PARE of an encrypted Parquet file";
+            } else if (!encryptedTail) {
+                problem = "it does not end with the magic PARE of an encrypted Parquet file (truncated?)";
             }
-        } else if (!Arrays.equals(data, data.length - 4, data.length, MAGIC, 0, 4)) {
-            problem = "it does not end with the Parquet magic " + (keyId == null ? "PAR1" : "PARE") + " (truncated?)";
-        } else if (keyId != null) {
-            problem = "its name says it is encrypted with key id " + keyId + ", and it is a plain Parquet file (PAR1 footer):"
-                    + " renamed or not written by this product";
         }
         if (problem != null) {
             throw new EnvelopeDecodeException("cannot read Parquet object " + objectDescription + ": " + problem);
