@@ -109,6 +109,18 @@ class DecryptTest {
     }
 
     @Test
+    void statusListsMissingKeyIdsInTheRowsError() {
+        // No source cluster here: each row also says it could not be reached; what matters is the backup part.
+        CliRun noKeys = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", "localhost:1",
+                "--timeout-ms", "300");
+        assertThat(noKeys.exitCode()).as(noKeys.toString()).isEqualTo(1);
+        assertThat(noKeys.out()).contains("backup: the chain at", "[k1, k2]");
+        CliRun withKeys = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", "localhost:1",
+                "--timeout-ms", "300", "--keys-dir", keys.toString());
+        assertThat(withKeys.out()).doesNotContain("backup: ").contains("source cluster localhost:1");
+    }
+
+    @Test
     void decryptWritesPlainCopiesThatDuckDbReads() throws Exception {
         Path out = dir.resolve("plain");
         CliRun r = CliRun.run("decrypt", "--connector-config", config.toString(), "--keys-dir", keys.toString(),
