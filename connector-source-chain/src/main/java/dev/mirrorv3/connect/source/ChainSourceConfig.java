@@ -43,6 +43,11 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " (destination.type=filesystem). <root>/<destination.name> must exist (the blob sink creates it); an existing"
             + " directory without objects is waited for.";
 
+    static final String S3_WRITE_IDENTITY_DOC = "Not used: the chain source only lists and reads (the read identity). Accepted so"
+            + " that the blob sink's config can be reused as it is.";
+    static final String ENCRYPTION_DOC = "The backup's encryption as the blob sink's config gives it: 'none' or empty (plain Parquet or"
+            + " NDJSON objects).";
+
     public static final String OFFSETS = "offsets";
     static final String OFFSETS_DOC = "How records are placed in the target. 'preserve': every record at its original offset (the"
             + " chain must start at 0; a hole fails the task when it is reached, after the records before it). 'renumber': the"
@@ -102,7 +107,10 @@ public final class ChainSourceConfig extends AbstractConfig {
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         StoreConfigFragment.define(def, GROUP_BACKUP, Map.of(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC,
-                StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC));
+                StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
+                StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
+                StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC,
+                StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC));
         def.define(TOPICS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH, TOPICS_DOC,
                 GROUP_BACKUP, 10, Width.MEDIUM, "Backed-up topic");
         def.define(CHAIN_START, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM, CHAIN_START_DOC,
