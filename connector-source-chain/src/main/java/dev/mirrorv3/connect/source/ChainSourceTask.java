@@ -60,7 +60,7 @@ public class ChainSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new ChainSourceConfig(props);
         name = props.getOrDefault("name", "chain-source");
-        store = config.openStore();
+        store = openStore(config);
         targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
         List<PartitionFollow> fs = new ArrayList<>();
@@ -73,6 +73,11 @@ public class ChainSourceTask extends SourceTask {
                     config.pollIntervalMs());
         }
         follows = fs;
+    }
+
+    /** The backup's store; a seam for tests that inject store faults. */
+    protected Store openStore(ChainSourceConfig config) {
+        return config.openStore();
     }
 
     @Override

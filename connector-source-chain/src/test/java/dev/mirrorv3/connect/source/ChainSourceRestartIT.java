@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -48,6 +50,7 @@ class ChainSourceRestartIT {
 
     @Test
     void resumesAtTheHighWatermarkAfterAStopAndALostWorker() throws Exception {
+        twoWorkers();
         createTopic(bootstrap(), "events", 1);
         createTopic(bootstrap(), "events-standby", 1);
         cluster.deploy("events-backup", sinkConfig("events", root, "events-backup", bootstrap()));
@@ -123,6 +126,49 @@ class ChainSourceRestartIT {
         }
         assertThat(cluster.taskState("compacted-follow")).isEqualTo("RUNNING");
         cluster.delete("compacted-follow");
+    }
+
+    @Test
+    void aWorkerHangingInIoLeavesAZombieThatWritesNothing() throws Exception {
+        twoWorkers();
+        Store store = new FilesystemStore(root, "zombie");
+        writeObject(store, 0, 0, 99, records("z", 0, 0, 99, o -> true));
+        createTopic(bootstrap(), "zombie-target", 1);
+        Map<String, String> c = sourceConfig("z", root, "zombie", "zombie-target", "preserve", bootstrap());
+        c.put("connector.class", BlockingChainSourceConnector.class.getName());
+        cluster.deploy("zombie", c);
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "zombie-target", 0) == 100);
+
+        CountDownLatch release = new CountDownLatch(1);
+        BlockingChainSourceConnector.BLOCK_NEXT_READ.set(release);
+        writeObject(store, 0, 100, 199, records("z", 0, 100, 199, o -> true));
+        assertThat(BlockingChainSourceConnector.BLOCKED.await(60, TimeUnit.SECONDS)).as("the task hangs reading 100-199").isTrue();
+        String workerId = cluster.connect().connectorStatus("zombie").tasks().get(0).workerId();
+        WorkerHandle running = cluster.connect().workers().stream()
+                .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
+        cluster.connect().removeWorker(running); // its task does not stop within task.shutdown.graceful.timeout.ms
+
+        Awaitility.await("the new task restores 100-199").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "zombie-target", 0) == 200);
+        release.countDown(); // the zombie reads the object and returns its records to a cancelled task
+        assertThat(BlockingChainSourceConnector.RETURNED.await(60, TimeUnit.SECONDS)).isTrue();
+        writeObject(store, 0, 200, 299, records("z", 0, 200, 299, o -> true));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "zombie-target", 0) >= 300);
+        sleep(2000);
+        assertThat(highWatermark(bootstrap(), "zombie-target", 0)).as("nothing written twice").isEqualTo(300);
+        List<ConsumerRecord<byte[], byte[]>> restored = consumeAll(bootstrap(), "zombie-target").get(0);
+        for (int i = 0; i < 300; i++) {
+            assertThat(new String(restored.get(i).key(), StandardCharsets.UTF_8)).isEqualTo("key-" + i);
+        }
+        assertThat(cluster.taskState("zombie")).isEqualTo("RUNNING");
+        cluster.delete("zombie");
+    }
+
+    /** Each worker-loss test removes one. */
+    private static void twoWorkers() {
+        while (cluster.connect().workers().size() < 2) {
+            cluster.connect().addWorker();
+        }
     }
 
     private static void sleep(long ms) {
