@@ -95,6 +95,10 @@ public final class ChainSourceConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
 
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
+            + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
+
     /** Task config: the backup partitions of one task (set by the connector). */
     static final String TASK_PARTITIONS = "task.partitions";
 
@@ -139,6 +143,8 @@ public final class ChainSourceConfig extends AbstractConfig {
                 RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
         def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
                 RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
         return def;
     }
 
@@ -239,6 +245,10 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     public long retryBackoffMaxMs() {
         return getLong(RETRY_BACKOFF_MAX_MS);
+    }
+
+    public long heartbeatIntervalMs() {
+        return getLong(HEARTBEAT_INTERVAL_MS);
     }
 
     public Duration adminTimeout() {

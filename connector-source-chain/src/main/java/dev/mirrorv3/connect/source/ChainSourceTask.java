@@ -84,6 +84,7 @@ public class ChainSourceTask extends SourceTask {
     public List<SourceRecord> poll() throws InterruptedException {
         throwIfMismatch();
         long now = System.currentTimeMillis();
+        heartbeats(now);
         long wakeAt = now + config.pollIntervalMs();
         for (int i = 0; i < follows.size(); i++) {
             PartitionFollow f = follows.get((turn + i) % follows.size());
@@ -137,6 +138,23 @@ public class ChainSourceTask extends SourceTask {
             log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", name,
                     f.follower.location(), f.target, f.backoff.attempts(), delay, Failures.describe(e));
             return List.of();
+        }
+    }
+
+    private void heartbeats(long now) {
+        long interval = config.heartbeatIntervalMs();
+        if (interval <= 0) {
+            return;
+        }
+        for (PartitionFollow f : follows) {
+            if (now - f.lastHeartbeat >= interval) {
+                log.info("{}: heartbeat {} <- {}: {}, {} records handed to Connect since the last heartbeat", name, f.target,
+                        f.follower.location(), f.positioned ? "next target offset " + f.follower.nextTargetOffset()
+                                + ", next object from backup offset " + f.follower.nextChainOffset() : "not positioned (retrying)",
+                        f.sinceHeartbeat);
+                f.lastHeartbeat = now;
+                f.sinceHeartbeat = 0;
+            }
         }
     }
 

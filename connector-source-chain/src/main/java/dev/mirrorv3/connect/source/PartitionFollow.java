@@ -20,6 +20,8 @@ final class PartitionFollow {
     boolean positioned;
     long notBefore;
     long emptySince = System.currentTimeMillis();
+    long lastHeartbeat = System.currentTimeMillis();
+    long sinceHeartbeat;
 
     PartitionFollow(int backupPartition, TopicPartition target, Follower follower, Backoff backoff, String backupName) {
         this.backupPartition = backupPartition;
@@ -31,6 +33,7 @@ final class PartitionFollow {
 
     void sent(int records) {
         outstanding.addAndGet(records);
+        sinceHeartbeat += records;
     }
 
     void acknowledged() {
