@@ -66,7 +66,7 @@ final class ChainSourceConfigValidator {
             error(ChainSourceConfig.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob sink's destination.name,"
                     + " or the blob sink connector's name when it had none");
         }
-        if (props.getOrDefault(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "").isBlank() == false
+        if (!props.getOrDefault(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "").isBlank()
                 && "preserve".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, ""))) {
             error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
                     + " offset already");

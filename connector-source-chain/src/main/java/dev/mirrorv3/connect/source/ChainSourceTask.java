@@ -248,7 +248,8 @@ public class ChainSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopped.countDown();
-        // The task thread may still be in poll(): the clients are closed there or by the next start, not here.
+        // Connect calls stop() on the task's thread once poll() has returned (AbstractWorkerSourceTask.close), so
+        // closing the clients here cannot race a poll.
         closeQuietly(tail);
         closeQuietly(targetOffsets);
         closeQuietly(store);

@@ -14,7 +14,6 @@ import static dev.mirrorv3.connect.source.ChainSourceTestSupport.writeObject;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
@@ -308,9 +307,5 @@ class ChainSourceFollowIT {
         appender.start();
         config.getRootLogger().addAppender(appender, null, null);
         ctx.updateLoggers();
-    }
-
-    static String objectName(long from, long to) {
-        return ObjectName.plain(from, to, PARQUET.format()).fileName();
     }
 }
