@@ -226,17 +226,7 @@ class ChainSourceFollowIT {
         createTopic(bootstrap(), "outage-target", 1);
         try (S3Store store = new S3Store(settings, "outage")) {
             writeObject(store, 0, 0, 99, records("t", 0, 0, 99, o -> true));
-            Map<String, String> c = sourceConfig("t", root, "outage", "outage-target", "preserve", bootstrap());
-            c.remove("filesystem.root");
-            c.put("destination.type", "s3");
-            c.put("s3.endpoint", s3.endpoint().toString());
-            c.put("s3.region", "us-east-1");
-            c.put("s3.bucket", BUCKET);
-            c.put("s3.prefix", "dr");
-            c.put("s3.path.style.access", "true");
-            c.put("s3.read.access.key.id", S3_ID);
-            c.put("s3.read.secret.access.key", S3_SECRET);
-            cluster.deploy("outage", c);
+            cluster.deploy("outage", s3SourceConfig("outage", "outage-target"));
             Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 100);
             long down = System.nanoTime();
             s3.stop();
@@ -250,6 +240,37 @@ class ChainSourceFollowIT {
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");
+    }
+
+    @Test
+    void waitsForAnEmptyS3PrefixThenStartsItsTasks() throws Exception {
+        createTopic(bootstrap(), "prefix-target", 1);
+        Map<String, String> c = s3SourceConfig("later", "prefix-target");
+        cluster.deploy("prefix", c);
+        Awaitility.await("log lines while the prefix is empty").atMost(WAIT)
+                .until(() -> logs.toString().split("is empty \\(no partition directories\\) for", -1).length > 2);
+        S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
+        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        try (S3Store store = new S3Store(settings, "later")) {
+            writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        }
+        Awaitility.await("tasks started once the prefix holds a partition").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "prefix-target", 0) == 10);
+        cluster.delete("prefix");
+    }
+
+    private static Map<String, String> s3SourceConfig(String name, String target) {
+        Map<String, String> c = sourceConfig("t", root, name, target, "preserve", bootstrap());
+        c.remove("filesystem.root");
+        c.put("destination.type", "s3");
+        c.put("s3.endpoint", s3.endpoint().toString());
+        c.put("s3.region", "us-east-1");
+        c.put("s3.bucket", BUCKET);
+        c.put("s3.prefix", "dr");
+        c.put("s3.path.style.access", "true");
+        c.put("s3.read.access.key.id", S3_ID);
+        c.put("s3.read.secret.access.key", S3_SECRET);
+        return c;
     }
 
     @Test
