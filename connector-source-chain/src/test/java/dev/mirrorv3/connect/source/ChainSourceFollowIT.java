@@ -39,8 +39,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.WriterAppender;
@@ -177,6 +180,24 @@ class ChainSourceFollowIT {
         assertThat(cluster.awaitTaskFailure("past", WAIT)).contains("the target is past the backup").contains("holds 12 records")
                 .contains("the backup ends at offset 9");
         cluster.delete("past");
+    }
+
+    @Test
+    void refusesATargetWhoseLastRecordRetentionRemoved() throws Exception {
+        Store store = new FilesystemStore(root, "retention");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "retention-target", 1);
+        Map<String, String> c = sourceConfig("t", root, "retention", "retention-target", "preserve", bootstrap());
+        cluster.deploy("retention", c);
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "retention-target", 0) == 10);
+        cluster.delete("retention");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+            admin.deleteRecords(Map.of(new TopicPartition("retention-target", 0), RecordsToDelete.beforeOffset(10))).all().get();
+        }
+        cluster.deploy("retention", c);
+        assertThat(cluster.awaitTaskFailure("retention", WAIT)).contains("retention-target-0 offset 9) is no longer in the topic")
+                .contains("retention or compaction removed it");
+        cluster.delete("retention");
     }
 
     @Test
