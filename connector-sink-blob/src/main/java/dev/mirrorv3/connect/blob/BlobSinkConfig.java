@@ -33,41 +33,26 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_SOURCE = "Source cluster";
     private static final String GROUP_OPERATIONS = "Operations";
 
+    // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
     public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
     public static final String DESTINATION_TYPE_FILESYSTEM = StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM;
     public static final String DESTINATION_TYPE_S3 = StoreConfigFragment.DESTINATION_TYPE_S3;
-
     public static final String DESTINATION_NAME = StoreConfigFragment.DESTINATION_NAME;
-
     public static final String FILESYSTEM_ROOT = StoreConfigFragment.FILESYSTEM_ROOT;
-
     public static final String S3_ENDPOINT = StoreConfigFragment.S3_ENDPOINT;
-
     public static final String S3_REGION = StoreConfigFragment.S3_REGION;
-
     public static final String S3_BUCKET = StoreConfigFragment.S3_BUCKET;
-
     public static final String S3_PREFIX = StoreConfigFragment.S3_PREFIX;
-
     public static final String S3_PATH_STYLE = StoreConfigFragment.S3_PATH_STYLE;
-
     public static final String S3_WRITE_ACCESS_KEY_ID = StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID;
-
     public static final String S3_WRITE_SECRET_ACCESS_KEY = StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY;
-
     public static final String S3_READ_ACCESS_KEY_ID = StoreConfigFragment.S3_READ_ACCESS_KEY_ID;
-
     public static final String S3_READ_SECRET_ACCESS_KEY = StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY;
-
     public static final String ENCRYPTION = StoreConfigFragment.ENCRYPTION;
     public static final String ENCRYPTION_NONE = StoreConfigFragment.ENCRYPTION_NONE;
-
     public static final String FORMAT = StoreConfigFragment.FORMAT;
-
     public static final String COMPRESSION = StoreConfigFragment.COMPRESSION;
-
     public static final String KEYS_TYPE = StoreConfigFragment.KEYS_TYPE;
-
     public static final String VALUES_TYPE = StoreConfigFragment.VALUES_TYPE;
 
     public static final String FLUSH_MAX_RECORDS = "flush.max.records";
