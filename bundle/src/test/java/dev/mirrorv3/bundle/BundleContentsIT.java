@@ -45,6 +45,7 @@ class BundleContentsIT {
     void holdsOurJarsAndNothingTheWorkerProvides() throws IOException {
         List<String> names = jars().stream().map(p -> p.getFileName().toString()).toList();
         assertThat(names).anyMatch(n -> n.startsWith("connector-sink-blob-"));
+        assertThat(names).anyMatch(n -> n.startsWith("connector-source-chain-"));
         assertThat(names).anyMatch(n -> n.startsWith("chain-core-"));
         assertThat(names).anyMatch(n -> n.startsWith("transforms-"));
         assertThat(names).noneMatch(n -> n.startsWith("connect-api") || n.startsWith("kafka-clients")

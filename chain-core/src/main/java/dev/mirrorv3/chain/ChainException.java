@@ -58,7 +58,7 @@ public class ChainException extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final long firstMissing;
 
-        Gap(String location, long expected, ObjectName next) {
+        public Gap(String location, long expected, ObjectName next) {
             super("gap in the chain at " + location + ": offsets " + expected + "-" + (next.from() - 1)
                     + " are in no object (next object is " + next + "); the backup is missing records there");
             this.firstMissing = expected;

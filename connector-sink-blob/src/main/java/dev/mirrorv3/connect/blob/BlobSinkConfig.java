@@ -9,6 +9,8 @@ import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
+import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -28,101 +30,34 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
     private static final String GROUP_DESTINATION = "Destination";
-    private static final String GROUP_S3 = "S3";
-    private static final String GROUP_FORMAT = "Format";
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
     private static final String GROUP_OPERATIONS = "Operations";
 
-    public static final String DESTINATION_TYPE = "destination.type";
-    static final String DESTINATION_TYPE_DOC = "Where the chains live. 'filesystem': a local or mounted directory (filesystem.root);"
-            + " 's3': an S3 bucket or an S3-compatible store (s3.* settings).";
-    public static final String DESTINATION_TYPE_FILESYSTEM = "filesystem";
-    public static final String DESTINATION_TYPE_S3 = "s3";
-
-    public static final String DESTINATION_NAME = "destination.name";
-    static final String DESTINATION_NAME_DOC = "The chain directory's name under the root: <root>/<destination.name>/<partition>/."
-            + " Empty means the connector's name. May contain ${topic}, which is required when the connector reads several topics."
-            + " mirror-v3's early versions used the topic name; set it to that to continue such a backup.";
-
-    public static final String FILESYSTEM_ROOT = "filesystem.root";
-    static final String FILESYSTEM_ROOT_DOC = "Absolute path of the directory that holds the chains (destination.type=filesystem)."
-            + " Created if missing. Objects are committed with fsync and link(2), so any POSIX filesystem with hard links works.";
-
-    public static final String S3_ENDPOINT = "s3.endpoint";
-    static final String S3_ENDPOINT_DOC = "URL of an S3-compatible store (MinIO, Ceph, VersityGW, S3Proxy), e.g. https://minio:9000;"
-            + " empty for AWS S3 (the region's endpoint).";
-
-    public static final String S3_REGION = "s3.region";
-    static final String S3_REGION_DOC = "Region of the bucket, e.g. eu-central-1 (required with destination.type=s3; S3-compatible stores"
-            + " usually accept us-east-1). Never read from AWS_REGION or a profile.";
-
-    public static final String S3_BUCKET = "s3.bucket";
-    static final String S3_BUCKET_DOC = "The bucket that holds the chains (required with destination.type=s3). It must exist.";
-
-    public static final String S3_PREFIX = "s3.prefix";
-    static final String S3_PREFIX_DOC = "Key prefix of the chains: objects are <prefix>/<destination.name>/<partition>/<object>. Split on"
-            + " '/' with empty segments dropped, as mirror-v3 does ('archive/' = 'archive'). Empty: chains at the bucket's top.";
-
-    public static final String S3_PATH_STYLE = "s3.path.style.access";
-    static final String S3_PATH_STYLE_DOC = "Address the bucket in the path (http://endpoint/bucket/key) instead of the host name;"
-            + " most S3-compatible stores need true.";
-
-    public static final String S3_WRITE_ACCESS_KEY_ID = "s3.write.access.key.id";
-    static final String S3_WRITE_ACCESS_KEY_ID_DOC = "Access key id of the write identity, which signs PutObject only (the bucket"
-            + " policy needs to allow it s3:PutObject on the prefix, nothing else). Feed it through a config provider, e.g."
-            + " ${env:S3_WRITE_ACCESS_KEY_ID} or ${file:/etc/kafka/s3.properties:write.access.key.id}. Credentials are never"
-            + " discovered from AWS_* variables, profiles or instance metadata.";
-
-    public static final String S3_WRITE_SECRET_ACCESS_KEY = "s3.write.secret.access.key";
-    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = "Secret access key of the write identity. Never logged, [hidden] in"
-            + " validate output; the stored connector config (GET /connectors/<name>/config) holds what it was given, so give"
-            + " it a config provider reference, as s3.write.access.key.id.";
-
-    public static final String S3_READ_ACCESS_KEY_ID = "s3.read.access.key.id";
-    static final String S3_READ_ACCESS_KEY_ID_DOC = "Access key id of the read identity, which signs ListObjectsV2, GetObject and"
-            + " HeadObject (the bucket policy needs to allow it s3:ListBucket on the prefix and s3:GetObject); through a config"
-            + " provider, as s3.write.access.key.id.";
-
-    public static final String S3_READ_SECRET_ACCESS_KEY = "s3.read.secret.access.key";
-    static final String S3_READ_SECRET_ACCESS_KEY_DOC = "Secret access key of the read identity; through a config provider.";
-
-    public static final String ENCRYPTION = ObjectEncryption.ENCRYPTION;
-    public static final String ENCRYPTION_NONE = ObjectEncryption.NONE;
-    public static final String ENCRYPTION_PARQUET = ObjectEncryption.PARQUET;
-    static final String ENCRYPTION_DOC = "Encryption of the objects' content; required with destination.type=s3, where it must be"
-            + " written out. 'none': plain Parquet or NDJSON objects (use the bucket's server-side encryption if needed)."
-            + " 'parquet': Parquet modular encryption (AES_GCM_V1, encrypted footer, every column) with the key"
-            + " encryption.key.id from encryption.keys.dir; objects are named <from>-<to>.k-<key id>.parquet and are readable"
-            + " only with the key. Needs format=parquet. Empty means none on a filesystem.";
-
-    public static final String ENCRYPTION_KEYS_DIR = ObjectEncryption.KEYS_DIR;
-    static final String ENCRYPTION_KEYS_DIR_DOC = "Absolute path of the directory of keys, normally a mounted Kubernetes Secret: one"
-            + " file per key, named by its key id ([a-z0-9][a-z0-9-]{0,31}), holding the standard base64 of 32 random bytes"
-            + " (openssl rand -base64 32); entries starting with '.' are skipped. Every object is read with the key its name"
-            + " carries, so keep the files of older keys as long as objects encrypted with them exist. Also needed with"
-            + " encryption=none while the chain holds encrypted objects.";
-
-    public static final String ENCRYPTION_KEY_ID = ObjectEncryption.KEY_ID;
-    static final String ENCRYPTION_KEY_ID_DOC = "The key id new objects are encrypted with (encryption=parquet); its file must exist"
-            + " in encryption.keys.dir. Rotation: add the new key's file, change this setting (the connector restarts its"
-            + " task); older objects stay readable with their own keys.";
-
-    public static final String FORMAT = "format";
-    static final String FORMAT_DOC = "Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or"
-            + " 'ndjson' (one JSON object per line; binary as base64).";
-
-    public static final String COMPRESSION = "compression";
-    static final String COMPRESSION_DOC = "Parquet compression codec: 'zstd' (level 1, as mirror-v3), 'snappy' or 'uncompressed'."
-            + " Ignored for ndjson.";
-
-    public static final String KEYS_TYPE = "keys.type";
-    static final String KEYS_TYPE_DOC = "How keys are stored: 'bytes' (exact bytes, any content; Parquet BINARY), 'utf8' (must be"
-            + " valid UTF-8; Parquet STRING) or 'json' (must parse as JSON; JSON-annotated STRING). A key that does not fit"
-            + " fails the task, naming topic, partition and offset.";
-
-    public static final String VALUES_TYPE = "values.type";
-    static final String VALUES_TYPE_DOC = "How values are stored; as keys.type.";
+    // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
+    public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
+    public static final String DESTINATION_TYPE_FILESYSTEM = StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM;
+    public static final String DESTINATION_TYPE_S3 = StoreConfigFragment.DESTINATION_TYPE_S3;
+    public static final String DESTINATION_NAME = StoreConfigFragment.DESTINATION_NAME;
+    public static final String FILESYSTEM_ROOT = StoreConfigFragment.FILESYSTEM_ROOT;
+    public static final String S3_ENDPOINT = StoreConfigFragment.S3_ENDPOINT;
+    public static final String S3_REGION = StoreConfigFragment.S3_REGION;
+    public static final String S3_BUCKET = StoreConfigFragment.S3_BUCKET;
+    public static final String S3_PREFIX = StoreConfigFragment.S3_PREFIX;
+    public static final String S3_PATH_STYLE = StoreConfigFragment.S3_PATH_STYLE;
+    public static final String S3_WRITE_ACCESS_KEY_ID = StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID;
+    public static final String S3_WRITE_SECRET_ACCESS_KEY = StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY;
+    public static final String S3_READ_ACCESS_KEY_ID = StoreConfigFragment.S3_READ_ACCESS_KEY_ID;
+    public static final String S3_READ_SECRET_ACCESS_KEY = StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY;
+    public static final String ENCRYPTION = StoreConfigFragment.ENCRYPTION;
+    public static final String ENCRYPTION_NONE = StoreConfigFragment.ENCRYPTION_NONE;
+    public static final String ENCRYPTION_PARQUET = StoreConfigFragment.ENCRYPTION_PARQUET;
+    public static final String ENCRYPTION_KEYS_DIR = StoreConfigFragment.ENCRYPTION_KEYS_DIR;
+    public static final String ENCRYPTION_KEY_ID = StoreConfigFragment.ENCRYPTION_KEY_ID;
+    public static final String FORMAT = StoreConfigFragment.FORMAT;
+    public static final String COMPRESSION = StoreConfigFragment.COMPRESSION;
+    public static final String KEYS_TYPE = StoreConfigFragment.KEYS_TYPE;
+    public static final String VALUES_TYPE = StoreConfigFragment.VALUES_TYPE;
 
     public static final String FLUSH_MAX_RECORDS = "flush.max.records";
     static final String FLUSH_MAX_RECORDS_DOC = "Write a partition's buffer as one object when it holds this many records.";
@@ -181,54 +116,9 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
+        StoreConfigFragment.define(def, GROUP_DESTINATION, java.util.Map.of());
+
         int o = 0;
-        def.define(DESTINATION_TYPE, Type.STRING, DESTINATION_TYPE_FILESYSTEM,
-                ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3), Importance.HIGH, DESTINATION_TYPE_DOC,
-                GROUP_DESTINATION, ++o, Width.SHORT, "Destination type", List.of(),
-                Recommenders.fixed(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3));
-        def.define(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, FILESYSTEM_ROOT_DOC,
-                GROUP_DESTINATION, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), Recommenders.visibleForFilesystem());
-        def.define(DESTINATION_NAME, Type.STRING, "", Importance.MEDIUM, DESTINATION_NAME_DOC,
-                GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination name");
-        def.define(ENCRYPTION, Type.STRING, "", Validators.oneOfOrEmpty(ENCRYPTION_NONE, ENCRYPTION_PARQUET), Importance.HIGH,
-                ENCRYPTION_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Encryption", List.of(ENCRYPTION_KEYS_DIR, ENCRYPTION_KEY_ID),
-                Recommenders.fixed(ENCRYPTION_NONE, ENCRYPTION_PARQUET));
-        def.define(ENCRYPTION_KEYS_DIR, Type.STRING, "", Importance.HIGH, ENCRYPTION_KEYS_DIR_DOC,
-                GROUP_DESTINATION, ++o, Width.LONG, "Encryption keys dir");
-        def.define(ENCRYPTION_KEY_ID, Type.STRING, "", Importance.HIGH, ENCRYPTION_KEY_ID_DOC,
-                GROUP_DESTINATION, ++o, Width.SHORT, "Encryption key id");
-
-        o = 0;
-        def.define(S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, S3_ENDPOINT_DOC,
-                GROUP_S3, ++o, Width.LONG, "S3 endpoint", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_REGION, Type.STRING, "", Importance.HIGH, S3_REGION_DOC,
-                GROUP_S3, ++o, Width.SHORT, "S3 region", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_BUCKET, Type.STRING, "", Importance.HIGH, S3_BUCKET_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 bucket", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_PREFIX, Type.STRING, "", Importance.MEDIUM, S3_PREFIX_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 prefix", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, S3_PATH_STYLE_DOC,
-                GROUP_S3, ++o, Width.SHORT, "S3 path-style access", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH, S3_WRITE_ACCESS_KEY_ID_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 write identity: access key id", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH, S3_WRITE_SECRET_ACCESS_KEY_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 write identity: secret", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_READ_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH, S3_READ_ACCESS_KEY_ID_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 read identity: access key id", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-        def.define(S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH, S3_READ_SECRET_ACCESS_KEY_DOC,
-                GROUP_S3, ++o, Width.MEDIUM, "S3 read identity: secret", List.of(DESTINATION_TYPE), Recommenders.visibleForS3());
-
-        o = 0;
-        def.define(FORMAT, Type.STRING, "parquet", Validators.oneOf("parquet", "ndjson"), Importance.HIGH, FORMAT_DOC,
-                GROUP_FORMAT, ++o, Width.SHORT, "Format", List.of(), Recommenders.fixed("parquet", "ndjson"));
-        def.define(COMPRESSION, Type.STRING, "zstd", Validators.oneOf("zstd", "snappy", "uncompressed"), Importance.MEDIUM,
-                COMPRESSION_DOC, GROUP_FORMAT, ++o, Width.SHORT, "Compression", List.of(FORMAT), Recommenders.compression());
-        def.define(KEYS_TYPE, Type.STRING, "bytes", Validators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM, KEYS_TYPE_DOC,
-                GROUP_FORMAT, ++o, Width.SHORT, "Keys type", List.of(), Recommenders.fixed("bytes", "utf8", "json"));
-        def.define(VALUES_TYPE, Type.STRING, "bytes", Validators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM, VALUES_TYPE_DOC,
-                GROUP_FORMAT, ++o, Width.SHORT, "Values type", List.of(), Recommenders.fixed("bytes", "utf8", "json"));
-
-        o = 0;
         def.define(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_RECORDS_DOC,
                 GROUP_FLUSH, ++o, Width.SHORT, "Flush max records");
         def.define(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_BYTES_DOC,
@@ -243,7 +133,7 @@ public final class BlobSinkConfig extends AbstractConfig {
                 GROUP_SOURCE, ++o, Width.LONG, "Source bootstrap servers");
         def.define(ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, ADMIN_TIMEOUT_MS_DOC,
                 GROUP_SOURCE, ++o, Width.SHORT, "Admin timeout (ms)");
-        def.define(PARTITIONS, Type.LIST, "", Validators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
+        def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
                 GROUP_SOURCE, ++o, Width.MEDIUM, "Partitions");
 
         o = 0;

@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.TargetOffsets;
 import dev.mirrorv3.chain.restore.VerifiedObject;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
@@ -214,9 +215,8 @@ public final class Restorer {
 
     private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, Progress progress) throws Exception {
         int p = vp.partition();
-        boolean renumber = options.mode() == OffsetMode.RENUMBER;
         String header = options.originalOffsetHeader();
-        long next = 0; // the target offset of the next record
+        TargetOffsets offsets = new TargetOffsets(options.mode(), vp.location(), 0);
         boolean first = true;
         for (VerifiedObject vo : vp.objects()) {
             if (failure.get() != null) {
@@ -227,10 +227,11 @@ public final class Restorer {
                 if (failure.get() != null) {
                     break;
                 }
-                long sentFor = renumber ? next : r.offset();
-                if (!renumber && r.offset() != next) {
-                    throw new RestoreCheckException("hole at offset " + next + " of " + vp.location() + ": --offsets preserve cannot restore it"
-                            + " (the verify pass did not see it: " + vo.name() + " changed?)");
+                long sentFor;
+                try {
+                    sentFor = offsets.assign(r);
+                } catch (TargetOffsets.Hole e) {
+                    throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
                 }
                 long size = RecordSizes.batchOfOne(r) + headerOverhead(header);
                 if (size > topic.maxMessageBytes()) {
@@ -260,7 +261,6 @@ public final class Restorer {
                     }
                 });
                 sent.incrementAndGet();
-                next++;
             }
             if (first && options.afterFirstObject() != null) {
                 producer.flush();
@@ -268,7 +268,7 @@ public final class Restorer {
             }
             first = false;
         }
-        return next;
+        return offsets.next();
     }
 
     private void fail(RuntimeException e) {

@@ -1,16 +1,16 @@
-package dev.mirrorv3.connect.blob;
+package dev.mirrorv3.kafka.config;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
-/** Recommenders: valid values and visibility that depend on other settings. */
-final class Recommenders {
-    private Recommenders() {
+/** Recommenders: valid values and visibility that depend on other settings; shared by every connector's ConfigDef. */
+public final class ConfigRecommenders {
+    private ConfigRecommenders() {
     }
 
-    static ConfigDef.Recommender fixed(Object... values) {
+    public static ConfigDef.Recommender fixed(Object... values) {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
@@ -25,27 +25,27 @@ final class Recommenders {
     }
 
     /** Compression applies to Parquet only. */
-    static ConfigDef.Recommender compression() {
+    public static ConfigDef.Recommender compression() {
         return new ConfigDef.Recommender() {
             @Override
             public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return new ArrayList<>("ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)))
+                return new ArrayList<>("ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(StoreConfigFragment.FORMAT)))
                         ? List.of("uncompressed") : List.of("zstd", "snappy", "uncompressed"));
             }
 
             @Override
             public boolean visible(String name, Map<String, Object> parsedConfig) {
-                return !"ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(BlobSinkConfig.FORMAT)));
+                return !"ndjson".equalsIgnoreCase(String.valueOf(parsedConfig.get(StoreConfigFragment.FORMAT)));
             }
         };
     }
 
-    static ConfigDef.Recommender visibleForFilesystem() {
-        return visibleForDestination(BlobSinkConfig.DESTINATION_TYPE_FILESYSTEM);
+    public static ConfigDef.Recommender visibleForFilesystem() {
+        return visibleForDestination(StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM);
     }
 
-    static ConfigDef.Recommender visibleForS3() {
-        return visibleForDestination(BlobSinkConfig.DESTINATION_TYPE_S3);
+    public static ConfigDef.Recommender visibleForS3() {
+        return visibleForDestination(StoreConfigFragment.DESTINATION_TYPE_S3);
     }
 
     /** Settings of one destination type: shown only when destination.type is that type. */
@@ -58,7 +58,7 @@ final class Recommenders {
 
             @Override
             public boolean visible(String name, Map<String, Object> parsedConfig) {
-                return type.equals(parsedConfig.get(BlobSinkConfig.DESTINATION_TYPE));
+                return type.equals(parsedConfig.get(StoreConfigFragment.DESTINATION_TYPE));
             }
         };
     }

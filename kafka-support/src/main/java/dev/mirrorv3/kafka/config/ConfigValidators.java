@@ -1,16 +1,16 @@
-package dev.mirrorv3.connect.blob;
+package dev.mirrorv3.kafka.config;
 
 import java.util.List;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
-/** Small reusable single-field validators. */
-final class Validators {
-    private Validators() {
+/** Small reusable single-field validators, shared by every connector's ConfigDef. */
+public final class ConfigValidators {
+    private ConfigValidators() {
     }
 
     /** Case-insensitive choice among fixed values. */
-    static ConfigDef.Validator oneOf(String... values) {
+    public static ConfigDef.Validator oneOf(String... values) {
         List<String> allowed = List.of(values);
         return new ConfigDef.Validator() {
             @Override
@@ -28,7 +28,7 @@ final class Validators {
     }
 
     /** Empty (not set) or one of fixed values, case-insensitive; whether it is required is a cross-field rule. */
-    static ConfigDef.Validator oneOfOrEmpty(String... values) {
+    public static ConfigDef.Validator oneOfOrEmpty(String... values) {
         ConfigDef.Validator oneOf = oneOf(values);
         return new ConfigDef.Validator() {
             @Override
@@ -46,7 +46,7 @@ final class Validators {
     }
 
     /** A list of non-negative partition numbers. */
-    static ConfigDef.Validator partitionList() {
+    public static ConfigDef.Validator partitionList() {
         return new ConfigDef.Validator() {
             @Override
             public void ensureValid(String name, Object value) {

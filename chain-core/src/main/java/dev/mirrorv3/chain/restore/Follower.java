@@ -1,0 +1,250 @@
+package dev.mirrorv3.chain.restore;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ChainException;
+import dev.mirrorv3.chain.ChainValidator;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.store.Store;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Follows one partition's growing chain for a follow-restore (SPEC §6), Connect-free. Stateless across restarts:
+ * {@link #resume} places it at the target's high watermark h (preserve: the backup record with offset h; renumber:
+ * the h-th record of the chain, reading the objects before it once) and returns the backup's record at h − 1 for the
+ * resume check. {@link #next} then hands out one checked object's records at a time, each with its target offset;
+ * after the last listed object it lists the objects after it (names only), which must continue the chain. With
+ * preserve, a hole ends the batch before it and fails the following call, so the records before it are restored.
+ * Not thread-safe: one per partition.
+ */
+public final class Follower {
+    private static final int LIST_MAX = 1000;
+
+    private final Store store;
+    private final ChainReader reader;
+    private final RecordTypeCheck types;
+    private final EnvelopeSettings settings;
+    private final String topic;
+    private final int partition;
+    private final OffsetMode mode;
+    private final long chainStart;
+    private final String location;
+    private final Deque<ObjectName> listed = new ArrayDeque<>();
+    private List<BackupRecord> pending = List.of();
+    private TargetOffsets offsets;
+    private long nextFrom;
+    private boolean chainSeen;
+    private ChainException deferred;
+
+    /** A backup record and the target offset it is produced at. */
+    public record Restored(BackupRecord record, long targetOffset) {
+    }
+
+    public Follower(Store store, EnvelopeSettings settings, String topic, int partition, OffsetMode mode, long chainStart) {
+        this(store, settings, KeyRing.empty(), topic, partition, mode, chainStart);
+    }
+
+    /** A follower that reads encrypted objects with {@code keys} (each with the key id its name carries). */
+    public Follower(Store store, EnvelopeSettings settings, KeyRing keys, String topic, int partition, OffsetMode mode, long chainStart) {
+        this.store = store;
+        this.settings = settings;
+        this.reader = new ChainReader(store, settings, keys);
+        this.types = new RecordTypeCheck(settings);
+        this.topic = topic;
+        this.partition = partition;
+        this.mode = mode;
+        this.chainStart = chainStart;
+        this.location = store.location(partition);
+    }
+
+    public String location() {
+        return location;
+    }
+
+    /**
+     * Places the follower at the target's high watermark.
+     *
+     * @param h the target partition's high watermark
+     * @return the backup's record at target offset h − 1 (the one the target's last record must equal); empty if h = 0
+     * @throws ChainException if the target is past the backup, or the chain is not valid from {@code chain.start}
+     */
+    public Optional<BackupRecord> resume(long h) {
+        listed.clear();
+        pending = List.of();
+        deferred = null;
+        offsets = new TargetOffsets(mode, location, h);
+        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        chainSeen = !chain.isEmpty();
+        nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
+        if (h == 0) {
+            listed.addAll(chain.objects());
+            return Optional.empty();
+        }
+        if (chain.isEmpty()) {
+            throw pastBackup(h, "the backup holds no objects yet");
+        }
+        return mode == OffsetMode.PRESERVE ? resumePreserve(chain, h) : resumeRenumber(chain, h);
+    }
+
+    private Optional<BackupRecord> resumePreserve(Chain chain, long h) {
+        long last = h - 1;
+        if (last >= chain.nextOffset().getAsLong()) {
+            throw pastBackup(h, "the backup ends at offset " + (chain.nextOffset().getAsLong() - 1));
+        }
+        if (last < nextFrom) {
+            throw new ChainException("the target's last record (offset " + last + ") cannot be checked: the backup at " + location
+                    + " starts at offset " + nextFrom + " (chain.start " + chainStart + "); follow such a backup into a new topic");
+        }
+        for (ObjectName name : chain.objects()) {
+            if (name.to() < last) {
+                continue;
+            }
+            CheckedObject o = readChecked(name);
+            BackupRecord previous = null;
+            List<BackupRecord> after = new ArrayList<>();
+            for (BackupRecord r : o.records()) {
+                if (r.offset() == last) {
+                    previous = r;
+                } else if (r.offset() > last) {
+                    after.add(r);
+                }
+            }
+            if (previous == null) {
+                throw new ChainException("the target holds records that are not this backup's: it holds a record at offset " + last
+                        + ", and " + location + "/" + name + " has no record there (a hole)");
+            }
+            pending = after;
+            nextFrom = name.to() + 1;
+            queueAfter(chain, name);
+            return Optional.of(previous);
+        }
+        throw new IllegalStateException("offset " + last + " is below the chain's end and in no object of " + location);
+    }
+
+    private Optional<BackupRecord> resumeRenumber(Chain chain, long h) {
+        long count = 0;
+        BackupRecord lastSeen = null;
+        for (ObjectName name : chain.objects()) {
+            CheckedObject o = readChecked(name);
+            List<BackupRecord> records = o.records();
+            if (count + records.size() >= h) {
+                int index = (int) (h - count); // records of this object before the position
+                BackupRecord previous = index > 0 ? records.get(index - 1) : lastSeen;
+                pending = List.copyOf(records.subList(index, records.size()));
+                nextFrom = name.to() + 1;
+                queueAfter(chain, name);
+                return Optional.of(previous);
+            }
+            count += records.size();
+            lastSeen = records.get(records.size() - 1);
+        }
+        throw pastBackup(h, "the backup holds " + count + " records");
+    }
+
+    private void queueAfter(Chain chain, ObjectName name) {
+        for (ObjectName n : chain.objects()) {
+            if (n.from() > name.to()) {
+                listed.add(n);
+            }
+        }
+    }
+
+    private ChainException pastBackup(long h, String why) {
+        return new ChainException("the target is past the backup: it holds " + h + " records (high watermark " + h + "), and " + why
+                + " at " + location + " (offsets=" + mode.cliName() + "); the target holds records that are not this backup's, or the"
+                + " backup lost objects: follow into a new, empty topic");
+    }
+
+    /**
+     * The records of the next object (or what is left of the current one), each with its target offset; empty when no
+     * new object has been written since the last listing (call again after the poll interval).
+     *
+     * @throws ChainException on a gap, a foreign or changed object, a hole with preserve (after the records before it)
+     * @throws dev.mirrorv3.chain.envelope.ValueTypeException if a record does not fit keys.type/values.type
+     */
+    public List<Restored> next() {
+        if (offsets == null) {
+            throw new IllegalStateException("resume(h) first");
+        }
+        if (deferred != null) {
+            throw deferred;
+        }
+        if (pending.isEmpty()) {
+            if (listed.isEmpty()) {
+                listNew();
+            }
+            if (listed.isEmpty()) {
+                return List.of();
+            }
+            ObjectName name = listed.peek();
+            pending = readChecked(name).records();
+            listed.poll();
+            nextFrom = name.to() + 1;
+        }
+        List<Restored> out = new ArrayList<>(pending.size());
+        try {
+            for (BackupRecord r : pending) {
+                out.add(new Restored(r, offsets.assign(r)));
+            }
+        } catch (TargetOffsets.Hole hole) {
+            if (out.isEmpty()) {
+                throw hole;
+            }
+            deferred = hole;
+        }
+        pending = List.of();
+        return out;
+    }
+
+    /** Whether the backup has held an object since {@link #resume} (false: the directory or prefix is still empty). */
+    public boolean chainSeen() {
+        return chainSeen;
+    }
+
+    /** The target offset of the next record. */
+    public long nextTargetOffset() {
+        return offsets.next();
+    }
+
+    /** The chain offset the next object must start at. */
+    public long nextChainOffset() {
+        return nextFrom;
+    }
+
+    private void listNew() {
+        if (!chainSeen) {
+            Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+            chainSeen = !chain.isEmpty();
+            listed.addAll(chain.objects());
+            return;
+        }
+        List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
+        if (names.isEmpty()) {
+            return;
+        }
+        Chain chain = ChainValidator.validate(location, names, settings.format(), OptionalLong.empty());
+        ObjectName first = chain.objects().get(0);
+        if (first.from() != nextFrom) {
+            throw new ChainException.Gap(location, nextFrom, first);
+        }
+        listed.addAll(chain.objects());
+    }
+
+    private CheckedObject readChecked(ObjectName name) {
+        CheckedObject o = reader.read(partition, name, topic);
+        for (BackupRecord r : o.records()) {
+            types.check(r);
+        }
+        return o;
+    }
+}

@@ -1,0 +1,304 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.kafka.ConfigDocs;
+import dev.mirrorv3.kafka.config.ConfigRecommenders;
+import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The ChainSourceConnector's settings: the backup's store settings (the blob sink's keys and definitions, so the
+ * sink's JSON can be reused), the target and how records are placed in it, and operations.
+ */
+public final class ChainSourceConfig extends AbstractConfig {
+    private static final String GROUP_BACKUP = "Backup";
+    private static final String GROUP_TARGET = "Target";
+    private static final String GROUP_OPERATIONS = "Operations";
+
+    public static final String TOPICS = "topics";
+    static final String TOPICS_DOC = "The backed-up topic, as the blob sink's 'topics' names it (exactly one): every record of the"
+            + " backup must be of it, and ${topic} in destination.name resolves to it.";
+
+    public static final String DESTINATION_NAME = StoreConfigFragment.DESTINATION_NAME;
+    static final String DESTINATION_NAME_DOC = "The backup's chain directory under the root: <root>/<destination.name>/<partition>/."
+            + " Required: the blob sink's destination.name, or the sink connector's name when it had none. ${topic} resolves to"
+            + " the topic in 'topics'.";
+
+    static final String FILESYSTEM_ROOT_DOC = "Absolute path of the directory that holds the backup's chains"
+            + " (destination.type=filesystem). <root>/<destination.name> must exist (the blob sink creates it); an existing"
+            + " directory without objects is waited for.";
+
+    static final String S3_WRITE_IDENTITY_DOC = "Not used: the chain source only lists and reads (the read identity). Accepted so"
+            + " that the blob sink's config can be reused as it is.";
+    static final String ENCRYPTION_DOC = "The backup's encryption as the blob sink's config gives it: 'none' or empty (plain Parquet or"
+            + " NDJSON objects) or 'parquet' (Parquet modular encryption). Either way each object is read with the key its name"
+            + " carries, from encryption.keys.dir.";
+    static final String ENCRYPTION_KEYS_DIR_DOC = "Absolute path of the directory of keys the blob sink encrypted the backup with (the"
+            + " same mounted Secret): one file per key id, the standard base64 of 32 bytes. Needed when any object of the chain"
+            + " is encrypted; a chain naming a key id without a file here fails the task, listing the missing ids.";
+    static final String ENCRYPTION_KEY_ID_DOC = "Not used to read (each object names its own key); accepted so the blob sink's"
+            + " configuration can be reused as it is.";
+
+    public static final String OFFSETS = "offsets";
+    static final String OFFSETS_DOC = "How records are placed in the target. 'preserve': every record at its original offset (the"
+            + " chain must start at 0; a hole fails the task when it is reached, after the records before it). 'renumber': the"
+            + " records at 0, 1, 2, ... in their original order (compacted or transactional topics, whose chains have holes).";
+
+    public static final String TARGET_TOPIC = "target.topic";
+    static final String TARGET_TOPIC_DOC = "The topic to restore into, on the cluster Connect produces to. It must exist (it is never"
+            + " created) and be empty, or hold the first records of this backup (a follower's or a one-shot restore's, with the"
+            + " same offsets mode).";
+
+    public static final String PARTITIONS = "partitions";
+    static final String PARTITIONS_DOC = "Backup partitions to follow (comma-separated); empty means every partition directory the"
+            + " backup has when the connector starts (it waits, listing every poll.interval.ms, while there is none).";
+
+    public static final String PARTITION_MAPPING = "partition.mapping";
+    static final String PARTITION_MAPPING_DOC = "Target partitions that differ from the backup's, as backup:target pairs, e.g. 0:3,1:4;"
+            + " a partition not listed goes to the same-numbered one. Two backup partitions never go to one target partition.";
+
+    public static final String ORIGINAL_OFFSET_HEADER = "original.offset.header";
+    static final String ORIGINAL_OFFSET_HEADER_DOC = "With offsets=renumber, add each record's backed-up offset (decimal text) as a"
+            + " header of this name, so consumers can map old offsets to new ones; empty for none.";
+
+    public static final String TARGET_ADMIN_PREFIX = "target.admin.";
+    public static final String TARGET_ADMIN_BOOTSTRAP = TARGET_ADMIN_PREFIX + "bootstrap.servers";
+    static final String TARGET_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the target cluster, for the admin client and consumer that"
+            + " read the target's high watermark and last record. Empty means producer.override.bootstrap.servers. Other client"
+            + " settings (security) go under the same 'target.admin.' prefix, e.g. target.admin.security.protocol; feed secrets"
+            + " through config providers.";
+
+    public static final String TARGET_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
+    static final String TARGET_ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
+
+    public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+    static final String POLL_INTERVAL_MS_DOC = "After the last object listed so far, how often the backup is listed again for new"
+            + " objects. The target trails the backup by about this plus the sink's flush interval.";
+
+    public static final String CHAIN_START = "chain.start";
+    static final String CHAIN_START_DOC = "The offset the chain must start at; a chain starting elsewhere fails the task, so objects"
+            + " removed from its head are never missed silently.";
+
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or target cluster unreachable);"
+            + " doubles on each further failure up to retry.backoff.max.ms. The task resumes at the target's high watermark.";
+
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
+            + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
+
+    /** Task config: the backup partitions of one task (set by the connector). */
+    static final String TASK_PARTITIONS = "task.partitions";
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public ChainSourceConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        StoreConfigFragment.define(def, GROUP_BACKUP, Map.of(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC,
+                StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
+                StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
+                StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC,
+                StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC,
+                StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC,
+                StoreConfigFragment.ENCRYPTION_KEY_ID, ENCRYPTION_KEY_ID_DOC));
+        def.define(TOPICS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH, TOPICS_DOC,
+                GROUP_BACKUP, 10, Width.MEDIUM, "Backed-up topic");
+        def.define(CHAIN_START, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM, CHAIN_START_DOC,
+                GROUP_BACKUP, 11, Width.SHORT, "Chain start");
+        def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
+                GROUP_BACKUP, 12, Width.MEDIUM, "Partitions");
+
+        int o = 0;
+        def.define(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                TARGET_TOPIC_DOC, GROUP_TARGET, ++o, Width.MEDIUM, "Target topic");
+        def.define(OFFSETS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.oneOf("preserve", "renumber"), Importance.HIGH,
+                OFFSETS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Offsets", List.of(), ConfigRecommenders.fixed("preserve", "renumber"));
+        def.define(PARTITION_MAPPING, Type.LIST, "", mappingValidator(), Importance.LOW, PARTITION_MAPPING_DOC,
+                GROUP_TARGET, ++o, Width.MEDIUM, "Partition mapping");
+        def.define(ORIGINAL_OFFSET_HEADER, Type.STRING, "", Importance.LOW, ORIGINAL_OFFSET_HEADER_DOC,
+                GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
+        def.define(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, TARGET_ADMIN_BOOTSTRAP_DOC,
+                GROUP_TARGET, ++o, Width.LONG, "Target bootstrap servers");
+        def.define(TARGET_ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
+                TARGET_ADMIN_TIMEOUT_MS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Target admin timeout (ms)");
+
+        o = 0;
+        def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
+                GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        return def;
+    }
+
+    private static ConfigDef.Validator mappingValidator() {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                parseMapping(name, value == null ? List.of() : (List<?>) value);
+            }
+
+            @Override
+            public String toString() {
+                return "backup:target partition pairs, e.g. 0:3,1:4";
+            }
+        };
+    }
+
+    static Map<Integer, Integer> parseMapping(String name, List<?> pairs) {
+        Map<Integer, Integer> mapping = new TreeMap<>();
+        for (Object o : pairs) {
+            String s = o.toString().trim();
+            String[] parts = s.split(":");
+            try {
+                if (parts.length != 2) {
+                    throw new NumberFormatException();
+                }
+                int from = Integer.parseInt(parts[0].trim());
+                int to = Integer.parseInt(parts[1].trim());
+                if (from < 0 || to < 0) {
+                    throw new NumberFormatException();
+                }
+                if (mapping.put(from, to) != null) {
+                    throw new ConfigException(name, pairs, "backup partition " + from + " is mapped twice");
+                }
+            } catch (NumberFormatException e) {
+                throw new ConfigException(name, pairs, "'" + s + "' is not a backup:target partition pair; use e.g. 0:3,1:4");
+            }
+        }
+        return mapping;
+    }
+
+    public String sourceTopic() {
+        return getString(TOPICS).trim();
+    }
+
+    /** The chain directory name: destination.name with ${topic} resolved. */
+    public String destinationName() {
+        return getString(DESTINATION_NAME).trim().replace("${topic}", sourceTopic());
+    }
+
+    /** Opens the backup's store; it is only listed and read, so the write identity may be absent (the read one stands in). */
+    public Store openStore() {
+        Map<String, String> settings = new HashMap<>(originalsStrings());
+        if (settings.getOrDefault(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "").isBlank()) {
+            settings.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, settings.getOrDefault(StoreFactory.S3_READ_ACCESS_KEY_ID, ""));
+            settings.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, settings.getOrDefault(StoreFactory.S3_READ_SECRET_ACCESS_KEY, ""));
+        }
+        return StoreFactory.open(settings, destinationName());
+    }
+
+    /**
+     * The keys the backup's encrypted objects are read with (encryption.keys.dir; the sink's encryption.key.id is not
+     * needed to read).
+     *
+     * @throws dev.mirrorv3.chain.crypto.KeysDirException naming the setting or the key file that is wrong
+     */
+    public KeyRing keys() {
+        String dir = originalsStrings().getOrDefault(StoreConfigFragment.ENCRYPTION_KEYS_DIR, "").trim();
+        return dir.isEmpty() ? KeyRing.empty() : KeyRing.load(java.nio.file.Path.of(dir));
+    }
+
+    public EnvelopeSettings envelope() {
+        return StoreFactory.envelope(originalsStrings());
+    }
+
+    public OffsetMode offsetMode() {
+        return OffsetMode.valueOf(getString(OFFSETS).trim().toUpperCase(Locale.ROOT));
+    }
+
+    public String targetTopic() {
+        return getString(TARGET_TOPIC).trim();
+    }
+
+    public List<Integer> partitions() {
+        return getList(PARTITIONS).stream().map(String::trim).filter(s -> !s.isEmpty()).map(Integer::valueOf).toList();
+    }
+
+    /** The target partition of a backup partition. */
+    public int targetPartition(int backupPartition) {
+        return parseMapping(PARTITION_MAPPING, getList(PARTITION_MAPPING)).getOrDefault(backupPartition, backupPartition);
+    }
+
+    public String originalOffsetHeader() {
+        String h = getString(ORIGINAL_OFFSET_HEADER);
+        return h == null || h.isBlank() ? null : h;
+    }
+
+    public long chainStart() {
+        return getLong(CHAIN_START);
+    }
+
+    public long pollIntervalMs() {
+        return getLong(POLL_INTERVAL_MS);
+    }
+
+    public long retryBackoffInitialMs() {
+        return getLong(RETRY_BACKOFF_INITIAL_MS);
+    }
+
+    public long retryBackoffMaxMs() {
+        return getLong(RETRY_BACKOFF_MAX_MS);
+    }
+
+    public long heartbeatIntervalMs() {
+        return getLong(HEARTBEAT_INTERVAL_MS);
+    }
+
+    public Duration adminTimeout() {
+        return Duration.ofMillis(getLong(TARGET_ADMIN_TIMEOUT_MS));
+    }
+
+    /** Target cluster client settings: everything under target.admin., bootstrap defaulting to the producer override. */
+    public Map<String, Object> targetClientConfig() {
+        Map<String, Object> c = new HashMap<>(originalsWithPrefix(TARGET_ADMIN_PREFIX));
+        c.remove("timeout.ms");
+        c.put("bootstrap.servers", targetBootstrap(originalsStrings()));
+        return c;
+    }
+
+    static String targetBootstrap(Map<String, String> props) {
+        String bootstrap = props.getOrDefault(TARGET_ADMIN_BOOTSTRAP, "");
+        if (bootstrap.isBlank()) {
+            bootstrap = props.getOrDefault("producer.override.bootstrap.servers", "");
+        }
+        return bootstrap.trim();
+    }
+
+    /** Backup partitions of one task. */
+    List<Integer> taskPartitions() {
+        String s = originalsStrings().getOrDefault(TASK_PARTITIONS, "");
+        return s.isBlank() ? List.of() : java.util.Arrays.stream(s.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    public static void main(String[] args) {
+        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
+    }
+}

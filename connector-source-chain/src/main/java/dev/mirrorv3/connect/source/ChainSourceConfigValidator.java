@@ -1,0 +1,211 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Cross-field rules of the chain source (SPEC §6, §13), each error attached to the setting it concerns and saying how
+ * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
+ */
+final class ChainSourceConfigValidator {
+    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+    private final Map<String, String> props;
+    private final Config config;
+
+    ChainSourceConfigValidator(Map<String, String> props, Config config) {
+        this.props = props;
+        this.config = config;
+    }
+
+    Config validate() {
+        if (!"true".equalsIgnoreCase(props.getOrDefault("producer.override.enable.idempotence", "").trim())) {
+            error("producer.override.enable.idempotence", "set producer.override.enable.idempotence=true (found "
+                    + props.getOrDefault("producer.override.enable.idempotence", "nothing") + "): Connect's source producer is not"
+                    + " idempotent by default, and a retried send could then write a record twice or out of order");
+        }
+        String acks = props.getOrDefault("producer.override.acks", "").trim();
+        if (!"all".equalsIgnoreCase(acks) && !"-1".equals(acks)) {
+            error("producer.override.acks", "set producer.override.acks=all (found " + (acks.isEmpty() ? "nothing" : acks) + "): a record"
+                    + " acknowledged by the leader alone can be lost on a leader change, and the target's high watermark is the position");
+        }
+        if ("all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "").trim())) {
+            error("errors.tolerance", "errors.tolerance=all would skip records that failed to convert or send, leaving the target"
+                    + " short of the backup; remove errors.tolerance or set it to none");
+        }
+        for (String converter : List.of("key.converter", "value.converter", "header.converter")) {
+            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
+                error(converter, "the records are restored with their exact bytes: set " + converter + "=" + BYTE_ARRAY_CONVERTER
+                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
+                        : " (found " + props.get(converter) + ")"));
+            }
+        }
+        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
+            error("transforms", "no transform may run on restored records: a changed record would not be the backup's, and a dropped"
+                    + " one would shift every offset after it. Remove transforms");
+        }
+        String topics = props.getOrDefault(ChainSourceConfig.TOPICS, "");
+        if (topics.contains(",")) {
+            error(ChainSourceConfig.TOPICS, "one topic per connector: the backup of " + topics.split(",")[0].trim()
+                    + ", say; deploy one connector per backed-up topic");
+        }
+        if (props.getOrDefault(ChainSourceConfig.DESTINATION_NAME, "").isBlank()) {
+            error(ChainSourceConfig.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob sink's destination.name,"
+                    + " or the blob sink connector's name when it had none");
+        }
+        if (!props.getOrDefault(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "").isBlank()
+                && "preserve".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, ""))) {
+            error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
+                    + " offset already");
+        }
+        checkMapping();
+        checkStore();
+        checkTarget();
+        return config;
+    }
+
+    private void checkMapping() {
+        if (hasErrors(ChainSourceConfig.PARTITION_MAPPING)) {
+            return;
+        }
+        try {
+            ChainSourceConfig parsed = new ChainSourceConfig(props);
+            Map<Integer, Integer> seen = new HashMap<>();
+            List<Integer> backupPartitions = new ArrayList<>(parsed.partitions());
+            backupPartitions.addAll(ChainSourceConfig.parseMapping(ChainSourceConfig.PARTITION_MAPPING,
+                    parsed.getList(ChainSourceConfig.PARTITION_MAPPING)).keySet());
+            for (int p : backupPartitions.stream().distinct().toList()) {
+                Integer other = seen.put(parsed.targetPartition(p), p);
+                if (other != null) {
+                    error(ChainSourceConfig.PARTITION_MAPPING, "backup partitions " + other + " and " + p + " would both go to target"
+                            + " partition " + parsed.targetPartition(p) + "; each target partition takes one backup partition");
+                }
+            }
+        } catch (RuntimeException e) {
+            // single-field errors are reported already
+        }
+    }
+
+    private void checkStore() {
+        if (hasErrors(StoreConfigFragment.DESTINATION_TYPE)) {
+            return;
+        }
+        if (StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.DESTINATION_TYPE, ""))) {
+            required(StoreConfigFragment.S3_BUCKET, "the bucket that holds the backup");
+            required(StoreConfigFragment.S3_REGION, "the bucket's region, e.g. eu-central-1 (us-east-1 for most S3-compatible stores)");
+            required(StoreConfigFragment.S3_READ_ACCESS_KEY_ID, "the access key id of the identity that lists and gets the backup's"
+                    + " objects (s3:ListBucket, s3:GetObject); feed it through a config provider, e.g. ${env:S3_READ_ACCESS_KEY_ID}");
+            required(StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY, "the secret access key of the read identity; feed it through a"
+                    + " config provider");
+            return;
+        }
+        String root = props.getOrDefault(StoreConfigFragment.FILESYSTEM_ROOT, "");
+        if (root.isBlank()) {
+            error(StoreConfigFragment.FILESYSTEM_ROOT, "required with destination.type=filesystem: the absolute path of the backup's root");
+            return;
+        }
+        if (!Path.of(root).isAbsolute()) {
+            error(StoreConfigFragment.FILESYSTEM_ROOT, "must be an absolute path (the worker's working directory is not a stable place): "
+                    + root);
+            return;
+        }
+        try {
+            requireBackupDirectory(new ChainSourceConfig(props)).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
+        } catch (RuntimeException e) {
+            // single-field errors are reported already
+        }
+    }
+
+    /** A filesystem backup whose directory does not exist is refused (the blob sink creates it); S3 prefixes are waited for. */
+    static Optional<String> requireBackupDirectory(ChainSourceConfig config) {
+        if (!StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM.equalsIgnoreCase(config.getString(StoreConfigFragment.DESTINATION_TYPE))) {
+            return Optional.empty();
+        }
+        Path dir = Path.of(config.getString(StoreConfigFragment.FILESYSTEM_ROOT)).resolve(config.destinationName());
+        if (!Files.isDirectory(dir)) {
+            return Optional.of("the backup directory " + dir + " does not exist: check filesystem.root and destination.name (the blob"
+                    + " sink creates it when it starts; an existing directory without objects is waited for)");
+        }
+        return Optional.empty();
+    }
+
+    private void checkTarget() {
+        String bootstrap = ChainSourceConfig.targetBootstrap(props);
+        if (bootstrap.isBlank()) {
+            error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "required (or producer.override.bootstrap.servers): the task reads the"
+                    + " target's high watermark, its position, and the target's last record, to resume exactly there");
+            return;
+        }
+        ChainSourceConfig parsed;
+        try {
+            parsed = new ChainSourceConfig(props);
+        } catch (RuntimeException e) {
+            return; // single-field errors are already reported
+        }
+        Map<String, Object> adminConfig = parsed.targetClientConfig();
+        adminConfig.put("request.timeout.ms", 5000);
+        adminConfig.put("default.api.timeout.ms", 5000);
+        String topic = parsed.targetTopic();
+        try (Admin admin = Admin.create(adminConfig)) {
+            TopicDescription d = admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(5000)).allTopicNames()
+                    .get(6, TimeUnit.SECONDS).get(topic);
+            for (int p : parsed.partitions()) {
+                if (parsed.targetPartition(p) >= d.partitions().size()) {
+                    error(ChainSourceConfig.TARGET_TOPIC, "target topic " + topic + " has " + d.partitions().size() + " partitions, and"
+                            + " backup partition " + p + " goes to partition " + parsed.targetPartition(p) + ": add partitions or set"
+                            + " partition.mapping");
+                }
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                error(ChainSourceConfig.TARGET_TOPIC, "target topic " + topic + " does not exist: the connector never creates topics;"
+                        + " create it with the partitions, cleanup.policy and retention it should have (retention.ms=-1 keeps the"
+                        + " last record the resume check needs)");
+            } else {
+                unreachable(bootstrap, e.getCause());
+            }
+        } catch (Exception e) {
+            unreachable(bootstrap, e);
+        }
+    }
+
+    private void unreachable(String bootstrap, Throwable e) {
+        error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "cannot reach the target cluster at " + bootstrap + " within 5 s ("
+                + e.getClass().getSimpleName() + "): check the address and the target.admin.* security settings");
+    }
+
+    private void required(String key, String what) {
+        if (!hasErrors(key) && props.getOrDefault(key, "").isBlank()) {
+            error(key, "required with destination.type=s3: " + what);
+        }
+    }
+
+    private boolean hasErrors(String key) {
+        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+    }
+
+    private void error(String key, String message) {
+        for (ConfigValue v : config.configValues()) {
+            if (v.name().equals(key)) {
+                v.addErrorMessage(message);
+                return;
+            }
+        }
+        ConfigValue v = new ConfigValue(key, null, List.of(), new ArrayList<>());
+        v.addErrorMessage(message);
+        config.configValues().add(v);
+    }
+}

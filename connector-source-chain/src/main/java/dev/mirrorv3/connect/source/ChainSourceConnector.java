@@ -1,0 +1,138 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.Failures;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follow-restores a growing backup (a blob sink's chains) into a standby topic, stateless and exactly once (SPEC §6):
+ * one task per backed-up partition, spread over {@code tasks.max}; the target's high watermark is the position.
+ */
+public class ChainSourceConnector extends SourceConnector {
+    private static final Logger log = LoggerFactory.getLogger(ChainSourceConnector.class);
+
+    private Map<String, String> props;
+    private List<Integer> partitions = List.of();
+    private Thread waiter;
+    private volatile boolean stopping;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        this.props = new HashMap<>(props);
+        stopping = false;
+        ChainSourceConfig config = new ChainSourceConfig(props);
+        ChainSourceConfigValidator.requireBackupDirectory(config).ifPresent(problem -> {
+            throw new ConnectException(problem);
+        });
+        if (!config.partitions().isEmpty()) {
+            partitions = config.partitions();
+            return;
+        }
+        try (Store store = config.openStore()) {
+            partitions = store.partitions();
+            if (partitions.isEmpty()) {
+                waitForPartitions(config, store.location(0).replaceAll("/0$", ""));
+            }
+        } catch (RuntimeException e) {
+            throw new ConnectException("cannot list the backup's partitions: " + Failures.describe(e), e);
+        }
+    }
+
+    /** No partition directory yet: list again every poll interval, then ask Connect for tasks. */
+    private void waitForPartitions(ChainSourceConfig config, String where) {
+        long since = System.currentTimeMillis();
+        waiter = new Thread(() -> {
+            while (!stopping) {
+                try {
+                    Thread.sleep(config.pollIntervalMs());
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try (Store store = config.openStore()) {
+                    List<Integer> found = store.partitions();
+                    if (!found.isEmpty()) {
+                        log.info("backup {} now has partitions {}: starting their tasks", where, found);
+                        partitions = found;
+                        context.requestTaskReconfiguration();
+                        return;
+                    }
+                    log.info("backup {} is empty (no partition directories) for {} s; listing again every {} ms", where,
+                            (System.currentTimeMillis() - since) / 1000, config.pollIntervalMs());
+                } catch (RuntimeException e) {
+                    log.warn("listing backup {} failed: {}; listing again in {} ms", where, Failures.describe(e), config.pollIntervalMs());
+                }
+            }
+        }, "chain-source-partitions-" + props.getOrDefault("name", ""));
+        waiter.setDaemon(true);
+        log.info("backup {} is empty (no partition directories); listing again every {} ms", where, config.pollIntervalMs());
+        waiter.start();
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return ChainSourceTask.class;
+    }
+
+    /** Round-robin: each backup partition in exactly one task, so never two tasks for one target partition. */
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        List<Integer> ps = partitions;
+        int tasks = Math.min(maxTasks, ps.size());
+        List<Map<String, String>> configs = new ArrayList<>();
+        for (int t = 0; t < tasks; t++) {
+            int task = t;
+            List<Integer> mine = new ArrayList<>();
+            for (int i = 0; i < ps.size(); i++) {
+                if (i % tasks == task) {
+                    mine.add(ps.get(i));
+                }
+            }
+            Map<String, String> c = new HashMap<>(props);
+            c.put(ChainSourceConfig.TASK_PARTITIONS, mine.stream().map(String::valueOf).collect(Collectors.joining(",")));
+            configs.add(c);
+        }
+        return configs;
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        if (waiter != null) {
+            waiter.interrupt();
+            waiter = null;
+        }
+    }
+
+    @Override
+    public ConfigDef config() {
+        return ChainSourceConfig.CONFIG_DEF;
+    }
+
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        return new ChainSourceConfigValidator(connectorConfigs, super.validate(connectorConfigs)).validate();
+    }
+
+    /** Records are produced through Connect's producer, whose transactions would take offsets: not with this connector. */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+        return ExactlyOnceSupport.UNSUPPORTED;
+    }
+}

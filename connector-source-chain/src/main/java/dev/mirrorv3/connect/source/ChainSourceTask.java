@@ -1,0 +1,270 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.restore.Follower;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.restore.TargetTail;
+import dev.mirrorv3.kafka.restore.TargetTopic;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the backup partitions assigned to it into the target topic. Each {@code poll()} returns the records of one
+ * whole checked object (or what is left of it) of one partition, round-robin; the target's high watermark is read only
+ * when a partition is (re)positioned, at start and after a transient failure. Every record's stored offset is checked in
+ * {@link #commitRecord}; a mismatch fails the task from the next {@code poll()}, since Connect only logs exceptions
+ * thrown in {@code commitRecord}.
+ */
+public class ChainSourceTask extends SourceTask {
+    private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
+    static final String OFFSET_KEY = "offset";
+    static final String TARGET_OFFSET_KEY = "target.offset";
+
+    private final AtomicReference<String> mismatch = new AtomicReference<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private ChainSourceConfig config;
+    private Store store;
+    private SourceOffsets targetOffsets;
+    private TargetTail tail;
+    private List<PartitionFollow> follows = List.of();
+    private int turn;
+    private String name;
+
+    @Override
+    public String version() {
+        return Version.get();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new ChainSourceConfig(props);
+        name = props.getOrDefault("name", "chain-source");
+        store = openStore(config);
+        targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
+        tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
+        List<PartitionFollow> fs = new ArrayList<>();
+        KeyRing keys = config.keys();
+        for (int p : config.taskPartitions()) {
+            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart());
+            fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
+                    new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName()));
+            log.info("{}: following backup {} (topic {}, partition {}) into {} with offsets={}, listing every {} ms", name,
+                    follower.location(), config.sourceTopic(), p, fs.get(fs.size() - 1).target, config.offsetMode().cliName(),
+                    config.pollIntervalMs());
+        }
+        follows = fs;
+    }
+
+    /** The backup's store; a seam for tests that inject store faults. */
+    protected Store openStore(ChainSourceConfig config) {
+        return config.openStore();
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        throwIfMismatch();
+        long now = System.currentTimeMillis();
+        heartbeats(now);
+        long wakeAt = now + config.pollIntervalMs();
+        for (int i = 0; i < follows.size(); i++) {
+            PartitionFollow f = follows.get((turn + i) % follows.size());
+            if (f.notBefore > now) {
+                wakeAt = Math.min(wakeAt, f.notBefore);
+                continue;
+            }
+            List<SourceRecord> records = poll(f, now);
+            if (!records.isEmpty()) {
+                turn = (turn + i + 1) % follows.size();
+                return records;
+            }
+            wakeAt = Math.min(wakeAt, f.notBefore);
+        }
+        long sleep = Math.min(1000, Math.max(0, wakeAt - System.currentTimeMillis())); // stop() is seen within a second
+        if (sleep > 0 && stopped.await(sleep, TimeUnit.MILLISECONDS)) {
+            return null;
+        }
+        throwIfMismatch();
+        return null;
+    }
+
+    private List<SourceRecord> poll(PartitionFollow f, long now) {
+        try {
+            if (!f.positioned) {
+                if (f.outstanding() > 0) {
+                    f.notBefore = now + 100; // wait for what is in flight: it counts in the high watermark
+                    return List.of();
+                }
+                position(f);
+            }
+            List<Follower.Restored> batch = f.follower.next();
+            f.backoff.reset();
+            if (batch.isEmpty()) {
+                f.notBefore = now + config.pollIntervalMs();
+                if (!f.follower.chainSeen()) {
+                    log.info("{}: backup {} is empty (no objects) for {} s; listing again every {} ms", name, f.follower.location(),
+                            (now - f.emptySince) / 1000, config.pollIntervalMs());
+                }
+                return List.of();
+            }
+            return records(f, batch);
+        } catch (RuntimeException e) {
+            if (!Failures.isTransient(e)) {
+                throw new ConnectException(name + ": follow-restore of " + f.follower.location() + " into " + f.target + " stopped: "
+                        + Failures.describe(e), e);
+            }
+            long delay = f.backoff.next();
+            f.positioned = false;
+            f.notBefore = now + delay;
+            log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", name,
+                    f.follower.location(), f.target, f.backoff.attempts(), delay, Failures.describe(e));
+            return List.of();
+        }
+    }
+
+    private void heartbeats(long now) {
+        long interval = config.heartbeatIntervalMs();
+        if (interval <= 0) {
+            return;
+        }
+        for (PartitionFollow f : follows) {
+            if (now - f.lastHeartbeat >= interval) {
+                log.info("{}: heartbeat {} <- {}: {}, {} records handed to Connect since the last heartbeat", name, f.target,
+                        f.follower.location(), f.positioned ? "next target offset " + f.follower.nextTargetOffset()
+                                + ", next object from backup offset " + f.follower.nextChainOffset() : "not positioned (retrying)",
+                        f.sinceHeartbeat);
+                f.lastHeartbeat = now;
+                f.sinceHeartbeat = 0;
+            }
+        }
+    }
+
+    /** Reads the target's high watermark h, places the follower there and checks the target's last record. */
+    private void position(PartitionFollow f) {
+        long h = targetOffsets.highWatermarks(List.of(f.target)).get(f.target);
+        TargetTopic topic = TargetTopic.inspect(targetOffsets.admin(), f.target.topic(), config.adminTimeout());
+        if (f.target.partition() >= topic.partitions()) {
+            throw new ConnectException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and backup partition "
+                    + f.backupPartition + " goes to partition " + f.target.partition() + ": add partitions or set partition.mapping");
+        }
+        Optional<BackupRecord> previous = f.follower.resume(h);
+        if (previous.isPresent()) {
+            tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
+        }
+        f.positioned = true;
+        f.emptySince = System.currentTimeMillis();
+        log.info("{}: {} resumes at target offset {} (the target's high watermark{}), next object from backup offset {}", name,
+                f.target, h, previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
+                f.follower.nextChainOffset());
+    }
+
+    private List<SourceRecord> records(PartitionFollow f, List<Follower.Restored> batch) {
+        String header = config.originalOffsetHeader();
+        List<SourceRecord> out = new ArrayList<>(batch.size());
+        for (Follower.Restored restored : batch) {
+            BackupRecord r = restored.record();
+            ConnectHeaders headers = new ConnectHeaders();
+            for (RecordHeader h : r.headers()) {
+                headers.add(h.key(), new SchemaAndValue(Schema.OPTIONAL_BYTES_SCHEMA, h.value()));
+            }
+            if (header != null) {
+                headers.addBytes(header, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
+            }
+            Map<String, Object> offset = new HashMap<>(2);
+            offset.put(OFFSET_KEY, r.offset());
+            offset.put(TARGET_OFFSET_KEY, restored.targetOffset());
+            Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+            out.add(new SourceRecord(f.sourcePartition, offset, f.target.topic(), f.target.partition(), Schema.OPTIONAL_BYTES_SCHEMA,
+                    r.key(), Schema.OPTIONAL_BYTES_SCHEMA, r.value(), ts, headers));
+        }
+        f.sent(out.size());
+        return out;
+    }
+
+    /**
+     * Called by Connect once the producer has acknowledged a record (on the producer's thread): the offset the broker stored
+     * it at must be the one it was produced for.
+     */
+    @Override
+    public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+        PartitionFollow f = follow(record.kafkaPartition());
+        if (f != null) {
+            f.acknowledged();
+        }
+        Object expected = record.sourceOffset().get(TARGET_OFFSET_KEY);
+        long backupOffset = ((Number) record.sourceOffset().get(OFFSET_KEY)).longValue();
+        if (metadata == null) {
+            mismatch.compareAndSet(null, "the record of backup offset " + backupOffset + " for " + record.topic() + "/"
+                    + record.kafkaPartition() + " target offset " + expected + " was not written (dropped by a transform or an error"
+                    + " tolerance): the target now misses it; re-create the target topic and follow again");
+            return;
+        }
+        long want = ((Number) expected).longValue();
+        if (metadata.offset() != want) {
+            mismatch.compareAndSet(null, "target " + metadata.topic() + "/" + metadata.partition() + ": the record of backup offset "
+                    + backupOffset + " was produced for offset " + want + ", and the broker stored it at offset " + metadata.offset()
+                    + ": another writer on the partition (a second follower, a zombie task, a producer), or a worker with"
+                    + " exactly.once.source.support=enabled, whose transaction markers take offsets (run this connector on a worker"
+                    + " without it). The target may now hold records that are not the backup's: re-create the target topic and"
+                    + " follow again");
+        }
+    }
+
+    private PartitionFollow follow(Integer targetPartition) {
+        for (PartitionFollow f : follows) {
+            if (targetPartition != null && f.target.partition() == targetPartition) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private void throwIfMismatch() {
+        String m = mismatch.get();
+        if (m != null) {
+            throw new ConnectException(name + ": " + m);
+        }
+    }
+
+    @Override
+    public void stop() {
+        stopped.countDown();
+        // Connect calls stop() on the task's thread once poll() has returned (AbstractWorkerSourceTask.close), so
+        // closing the clients here cannot race a poll.
+        closeQuietly(tail);
+        closeQuietly(targetOffsets);
+        closeQuietly(store);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.debug("closing {} failed: {}", c, e.toString());
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.restore.Follower;
+import dev.mirrorv3.kafka.Backoff;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One backup partition of a task: its follower, its target partition, whether it is positioned at the target's high
+ * watermark, its backoff and the records handed to Connect that the producer has not acknowledged yet.
+ */
+final class PartitionFollow {
+    final int backupPartition;
+    final TopicPartition target;
+    final Follower follower;
+    final Backoff backoff;
+    final Map<String, Object> sourcePartition;
+    private final AtomicLong outstanding = new AtomicLong();
+    boolean positioned;
+    long notBefore;
+    long emptySince = System.currentTimeMillis();
+    long lastHeartbeat = System.currentTimeMillis();
+    long sinceHeartbeat;
+
+    PartitionFollow(int backupPartition, TopicPartition target, Follower follower, Backoff backoff, String backupName) {
+        this.backupPartition = backupPartition;
+        this.target = target;
+        this.follower = follower;
+        this.backoff = backoff;
+        this.sourcePartition = Map.of("backup", backupName, "partition", backupPartition);
+    }
+
+    void sent(int records) {
+        outstanding.addAndGet(records);
+        sinceHeartbeat += records;
+    }
+
+    void acknowledged() {
+        outstanding.decrementAndGet();
+    }
+
+    long outstanding() {
+        return outstanding.get();
+    }
+}

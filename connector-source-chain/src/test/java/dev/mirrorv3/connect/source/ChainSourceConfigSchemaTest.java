@@ -1,0 +1,61 @@
+package dev.mirrorv3.connect.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.kafka.ConfigSchemas;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.runtime.SourceConnectorConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code config/schemas/chain-source-connector.schema.json} is the JSON Schema generated from ChainSourceConfig and
+ * Connect's source connector settings, and the example fits it. Regenerate with {@code mvn -pl connector-source-chain
+ * -am test -Dtest=ChainSourceConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
+ */
+class ChainSourceConfigSchemaTest {
+    private static final Path SCHEMA = Path.of("..", "config", "schemas", "chain-source-connector.schema.json");
+    private static final Path EXAMPLE = Path.of("..", "examples", "chain-source", "chain-source-filesystem.json");
+    private static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
+            "key.converter.", "value.converter.", "header.converter.");
+
+    static String generated() {
+        return ConfigSchemas.jsonSchema(ChainSourceConnector.class.getName(),
+                "JSON config of mirror-v3's chain source (follow-restore; PUT /connectors/<name>/config). Generated from"
+                        + " ChainSourceConfig and Connect's source connector settings by ChainSourceConfigSchemaTest.",
+                List.of(ChainSourceConfig.CONFIG_DEF, SourceConnectorConfig.configDef()), PASS_THROUGH);
+    }
+
+    @Test
+    void theCommittedSchemaIsTheGeneratedOne() throws Exception {
+        String generated = generated();
+        if (Boolean.getBoolean("updateSchemas")) {
+            Files.writeString(SCHEMA, generated, StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(Files.readString(SCHEMA, StandardCharsets.UTF_8)).as(SCHEMA + "; regenerate with -DupdateSchemas=true")
+                .isEqualTo(generated);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theExampleFitsTheSchemaAndPassesTheOfflineRules() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Object> schema = json.readValue(generated(), Map.class);
+        Map<String, Object> properties = (Map<String, Object>) schema.get("properties");
+        Map<String, Object> example = json.readValue(EXAMPLE.toFile(), Map.class);
+        Map<String, String> config = (Map<String, String>) example.get("config");
+        for (String key : config.keySet()) {
+            boolean known = properties.containsKey(key) || PASS_THROUGH.stream().anyMatch(key::startsWith);
+            assertThat(known).as(EXAMPLE + ": " + key + " is allowed by the schema").isTrue();
+        }
+        for (Object key : (List<?>) schema.get("required")) {
+            assertThat(config).as(EXAMPLE + " has " + key).containsKey((String) key);
+        }
+        assertThat(config).containsEntry("producer.override.enable.idempotence", "true").containsEntry("producer.override.acks", "all");
+    }
+}

@@ -1,0 +1,353 @@
+package dev.mirrorv3.connect.source;
+
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.PARQUET;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.consumeAll;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.createTopic;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.errors;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.highWatermark;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.produce;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.records;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.sinkConfig;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.sourceConfig;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.writeObject;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.restore.BackupVerifier;
+import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.s3.S3Identity;
+import dev.mirrorv3.chain.store.s3.S3Settings;
+import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.restore.RecordSizes;
+import dev.mirrorv3.kafka.restore.RestoreOptions;
+import dev.mirrorv3.kafka.restore.Restorer;
+import dev.mirrorv3.kafka.restore.TargetTopic;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.s3.S3TestServer;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.layout.PatternLayout;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chain source on one worker: following a backup the real blob sink writes at the same time, handing over from a
+ * one-shot restore, every refusal, a store outage, an empty backup waited for and a missing one refused.
+ */
+class ChainSourceFollowIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String BUCKET = "backups";
+    private static final String S3_ID = "it-id";
+    private static final String S3_SECRET = "it-secret";
+    private static final StringWriter logs = new StringWriter();
+
+    private static ConnectTestCluster cluster;
+    private static S3TestServer s3;
+
+    @TempDir
+    static Path root;
+
+    @BeforeAll
+    static void start() {
+        captureLogs();
+        s3 = S3TestServer.start(S3_ID, S3_SECRET);
+        s3.createBucket(BUCKET);
+        cluster = ConnectTestCluster.start(1);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    private static String bootstrap() {
+        return cluster.bootstrapServers();
+    }
+
+    @Test
+    void followsAGrowingBackupWhileTheSinkWritesIt() throws Exception {
+        createTopic(bootstrap(), "orders", 2);
+        createTopic(bootstrap(), "orders-standby", 2);
+        cluster.deploy("orders-backup", sinkConfig("orders", root, "orders-backup", bootstrap()));
+        produce(bootstrap(), "orders", 2, 1000, 1);
+        awaitBackup("orders-backup", 2, 1000);
+        Map<String, String> source = sourceConfig("orders", root, "orders-backup", "orders-standby", "preserve", bootstrap());
+        cluster.deploy("orders-follow", source);
+        for (int burst = 2; burst <= 4; burst++) {
+            produce(bootstrap(), "orders", 2, 1000, burst);
+            Thread.sleep(700);
+        }
+        awaitBackup("orders-backup", 2, 4000);
+        long backedUp = System.nanoTime();
+        Duration bound = Duration.ofMillis(3 * 500 + 5000);
+        Awaitility.await("the standby holds every backed-up record").atMost(bound).pollInterval(Duration.ofMillis(50))
+                .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000 && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
+        assertThat(Duration.ofNanos(System.nanoTime() - backedUp)).isLessThanOrEqualTo(bound);
+        var expected = consumeAll(bootstrap(), "orders");
+        var actual = consumeAll(bootstrap(), "orders-standby");
+        for (int p = 0; p < 2; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+        assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
+        cluster.delete("orders-follow");
+        cluster.delete("orders-backup");
+    }
+
+    @Test
+    void handsOverFromAOneShotRestore() throws Exception {
+        createTopic(bootstrap(), "payments", 1);
+        createTopic(bootstrap(), "payments-restored", 1);
+        cluster.deploy("payments-backup", sinkConfig("payments", root, "payments-backup", bootstrap()));
+        produce(bootstrap(), "payments", 1, 1500, 11);
+        awaitBackup("payments-backup", 1, 1500);
+        try (Store store = new FilesystemStore(root, "payments-backup");
+                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap()), Duration.ofSeconds(30))) {
+            BackupVerifier verifier = new BackupVerifier(store, PARQUET, "payments");
+            VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
+            TargetTopic topic = TargetTopic.inspect(target.admin(), "payments-restored", Duration.ofSeconds(30));
+            new Restorer(verifier, target, topic, Map.of("bootstrap.servers", bootstrap()), RestoreOptions.of(OffsetMode.PRESERVE))
+                    .restore(List.of(vp), new Progress("restore", Map.of(0, vp.records())));
+        }
+        assertThat(highWatermark(bootstrap(), "payments-restored", 0)).isEqualTo(1500);
+        produce(bootstrap(), "payments", 1, 1500, 12);
+        cluster.deploy("payments-follow", sourceConfig("payments", root, "payments-backup", "payments-restored", "preserve", bootstrap()));
+        awaitBackup("payments-backup", 1, 3000);
+        Awaitility.await("the follower continues where the one-shot restore ended").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "payments-restored", 0) == 3000);
+        assertSameRecords(consumeAll(bootstrap(), "payments").get(0), consumeAll(bootstrap(), "payments-restored").get(0), true);
+        assertThat(cluster.taskState("payments-follow")).isEqualTo("RUNNING");
+        cluster.delete("payments-follow");
+        cluster.delete("payments-backup");
+    }
+
+    @Test
+    void refusesATargetWithForeignRecords() {
+        Store store = new FilesystemStore(root, "foreign");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "foreign-target", 1);
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>("foreign-target", 0, null, "other".getBytes()));
+            }
+        }
+        cluster.deploy("foreign", sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap()));
+        assertThat(cluster.awaitTaskFailure("foreign", WAIT)).contains("the target holds records that are not this backup's")
+                .contains("foreign-target-0 offset 2").contains("the key differs");
+        cluster.delete("foreign");
+    }
+
+    @Test
+    void refusesATargetPastTheBackup() {
+        Store store = new FilesystemStore(root, "past");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "past-target", 1);
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
+            for (int i = 0; i < 12; i++) {
+                p.send(new ProducerRecord<>("past-target", 0, null, "other".getBytes()));
+            }
+        }
+        cluster.deploy("past", sourceConfig("t", root, "past", "past-target", "preserve", bootstrap()));
+        assertThat(cluster.awaitTaskFailure("past", WAIT)).contains("the target is past the backup").contains("holds 12 records")
+                .contains("the backup ends at offset 9");
+        cluster.delete("past");
+    }
+
+    @Test
+    void refusesATargetWhoseLastRecordRetentionRemoved() throws Exception {
+        Store store = new FilesystemStore(root, "retention");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "retention-target", 1);
+        Map<String, String> c = sourceConfig("t", root, "retention", "retention-target", "preserve", bootstrap());
+        cluster.deploy("retention", c);
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "retention-target", 0) == 10);
+        cluster.delete("retention");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+            admin.deleteRecords(Map.of(new TopicPartition("retention-target", 0), RecordsToDelete.beforeOffset(10))).all().get();
+        }
+        cluster.deploy("retention", c);
+        assertThat(cluster.awaitTaskFailure("retention", WAIT)).contains("retention-target-0 offset 9) is no longer in the topic")
+                .contains("retention or compaction removed it");
+        cluster.delete("retention");
+    }
+
+    @Test
+    void refusesAGapInNewObjects() {
+        Store store = new FilesystemStore(root, "gap");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "gap-target", 1);
+        cluster.deploy("gap", sourceConfig("t", root, "gap", "gap-target", "renumber", bootstrap()));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "gap-target", 0) == 10);
+        writeObject(store, 0, 20, 29, records("t", 0, 20, 29, o -> true));
+        assertThat(cluster.awaitTaskFailure("gap", WAIT)).contains("gap in the chain").contains("offsets 10-19 are in no object");
+        assertThat(highWatermark(bootstrap(), "gap-target", 0)).isEqualTo(10);
+        cluster.delete("gap");
+    }
+
+    @Test
+    void preserveFailsAtAHoleAfterTheRecordsBeforeIt() {
+        Store store = new FilesystemStore(root, "hole");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> o != 5));
+        createTopic(bootstrap(), "hole-target", 1);
+        cluster.deploy("hole", sourceConfig("t", root, "hole", "hole-target", "preserve", bootstrap()));
+        assertThat(cluster.awaitTaskFailure("hole", WAIT)).contains("hole at offset 5").contains("offsets=renumber");
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "hole-target", 0) == 5);
+        cluster.delete("hole");
+    }
+
+    @Test
+    void detectsASecondWriterOnTheTarget() {
+        Store store = new FilesystemStore(root, "second");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), "second-target", 1);
+        cluster.deploy("second", sourceConfig("t", root, "second", "second-target", "preserve", bootstrap()));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "second-target", 0) == 10);
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
+            p.send(new ProducerRecord<>("second-target", 0, null, "intruder".getBytes()));
+        }
+        writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
+        assertThat(cluster.awaitTaskFailure("second", WAIT)).contains("produced for offset 10, and the broker stored it at offset 11")
+                .contains("another writer on the partition").contains("exactly.once.source.support");
+        cluster.delete("second");
+    }
+
+    @Test
+    void recoversFromAStoreOutageByItself() throws Exception {
+        S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
+        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        createTopic(bootstrap(), "outage-target", 1);
+        try (S3Store store = new S3Store(settings, "outage")) {
+            writeObject(store, 0, 0, 99, records("t", 0, 0, 99, o -> true));
+            cluster.deploy("outage", s3SourceConfig("outage", "outage-target"));
+            Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 100);
+            long down = System.nanoTime();
+            s3.stop();
+            Thread.sleep(20_000);
+            s3.restart();
+            writeObject(store, 0, 100, 199, records("t", 0, 100, 199, o -> true));
+            Duration bound = Duration.ofSeconds(20 + 2 * 2);
+            Awaitility.await("restored after the outage").atMost(bound.minus(Duration.ofNanos(System.nanoTime() - down)))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 200);
+            assertThat(logs.toString()).contains("transient failure");
+            assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
+        }
+        cluster.delete("outage");
+    }
+
+    @Test
+    void waitsForAnEmptyS3PrefixThenStartsItsTasks() throws Exception {
+        createTopic(bootstrap(), "prefix-target", 1);
+        Map<String, String> c = s3SourceConfig("later", "prefix-target");
+        cluster.deploy("prefix", c);
+        Awaitility.await("log lines while the prefix is empty").atMost(WAIT)
+                .until(() -> logs.toString().split("is empty \\(no partition directories\\) for", -1).length > 2);
+        S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
+        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        try (S3Store store = new S3Store(settings, "later")) {
+            writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        }
+        Awaitility.await("tasks started once the prefix holds a partition").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "prefix-target", 0) == 10);
+        cluster.delete("prefix");
+    }
+
+    private static Map<String, String> s3SourceConfig(String name, String target) {
+        Map<String, String> c = sourceConfig("t", root, name, target, "preserve", bootstrap());
+        c.remove("filesystem.root");
+        c.put("destination.type", "s3");
+        c.put("s3.endpoint", s3.endpoint().toString());
+        c.put("s3.region", "us-east-1");
+        c.put("s3.bucket", BUCKET);
+        c.put("s3.prefix", "dr");
+        c.put("s3.path.style.access", "true");
+        c.put("s3.read.access.key.id", S3_ID);
+        c.put("s3.read.secret.access.key", S3_SECRET);
+        return c;
+    }
+
+    @Test
+    void waitsForAnEmptyBackupAndRefusesAMissingDirectory() throws Exception {
+        Files.createDirectories(root.resolve("empty").resolve("0"));
+        createTopic(bootstrap(), "empty-target", 1);
+        Map<String, String> c = sourceConfig("t", root, "empty", "empty-target", "preserve", bootstrap());
+        cluster.deploy("empty", c);
+        Awaitility.await("log lines while the backup is empty").atMost(WAIT)
+                .until(() -> logs.toString().split("is empty \\(no objects\\) for", -1).length > 3);
+        assertThat(logs.toString()).contains(root.resolve("empty").resolve("0") + " is empty (no objects) for");
+        writeObject(new FilesystemStore(root, "empty"), 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "empty-target", 0) == 10);
+        cluster.delete("empty");
+
+        Map<String, String> missing = sourceConfig("t", root, "no-such-backup", "empty-target", "preserve", bootstrap());
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), missing)).get("filesystem.root")).singleElement()
+                .asString().contains("the backup directory " + root.resolve("no-such-backup") + " does not exist");
+        assertThatThrownBy(() -> cluster.deploy("missing", missing)).as("Connect refuses the config at PUT")
+                .hasMessageContaining("the backup directory " + root.resolve("no-such-backup") + " does not exist");
+    }
+
+    @Test
+    void validateRequiresAnIdempotentProducerWithAcksAll() {
+        Map<String, String> c = sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap());
+        c.remove("producer.override.enable.idempotence");
+        c.put("producer.override.acks", "1");
+        c.put("errors.tolerance", "all");
+        Map<String, List<String>> errors = errors(cluster.validate(ChainSourceConnector.class.getName(), c));
+        assertThat(errors.get("producer.override.enable.idempotence")).singleElement().asString()
+                .contains("set producer.override.enable.idempotence=true");
+        assertThat(errors.get("producer.override.acks")).singleElement().asString().contains("set producer.override.acks=all");
+        assertThat(errors.get("errors.tolerance")).singleElement().asString().contains("errors.tolerance=all");
+    }
+
+    private static void awaitBackup(String name, int partitions, long next) {
+        Awaitility.await("backup " + name + " reaches " + next).atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
+            try (Store store = new FilesystemStore(root, name)) {
+                ChainReader reader = new ChainReader(store, PARQUET);
+                for (int p = 0; p < partitions; p++) {
+                    if (reader.listChain(p, OptionalLong.empty()).nextOffset().orElse(0) < next) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        });
+    }
+
+    private static void captureLogs() {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        Configuration config = ctx.getConfiguration();
+        WriterAppender appender = WriterAppender.newBuilder().setName("chain-source-it").setTarget(logs)
+                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n").build()).build();
+        appender.start();
+        config.getRootLogger().addAppender(appender, null, null);
+        ctx.updateLoggers();
+    }
+}

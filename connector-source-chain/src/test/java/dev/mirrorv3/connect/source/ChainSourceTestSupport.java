@@ -1,0 +1,238 @@
+package dev.mirrorv3.connect.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodec;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.store.Store;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Shared pieces of the chain source's integration tests: configs, backups written directly, topics, comparisons. */
+final class ChainSourceTestSupport {
+    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
+    static final EnvelopeCodec CODEC = EnvelopeCodecs.forSettings(PARQUET);
+    static final long BASE_TS = 1_700_000_000_000L;
+
+    private ChainSourceTestSupport() {
+    }
+
+    /** The real blob sink backing up {@code topic} under {@code root/name}. */
+    static Map<String, String> sinkConfig(String topic, Path root, String name, String bootstrap) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "dev.mirrorv3.connect.blob.BlobSinkConnector");
+        c.put("tasks.max", "1");
+        c.put("topics", topic);
+        converters(c);
+        c.put("consumer.override.auto.offset.reset", "none");
+        c.put("consumer.override.isolation.level", "read_committed");
+        c.put("filesystem.root", root.toString());
+        c.put("destination.name", name);
+        c.put("source.admin.bootstrap.servers", bootstrap);
+        c.put("flush.max.records", "500");
+        c.put("flush.max.time.ms", "500");
+        c.put("retry.backoff.initial.ms", "100");
+        c.put("retry.backoff.max.ms", "1000");
+        return c;
+    }
+
+    /** The chain source following {@code root/name} (a backup of {@code topic}) into {@code target}. */
+    static Map<String, String> sourceConfig(String topic, Path root, String name, String target, String offsets, String bootstrap) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", ChainSourceConnector.class.getName());
+        c.put("tasks.max", "4");
+        c.put("topics", topic);
+        converters(c);
+        c.put("filesystem.root", root.toString());
+        c.put("destination.name", name);
+        c.put("target.topic", target);
+        c.put("offsets", offsets);
+        c.put("target.admin.bootstrap.servers", bootstrap);
+        c.put("producer.override.enable.idempotence", "true");
+        c.put("producer.override.acks", "all");
+        c.put("producer.override.max.in.flight.requests.per.connection", "5");
+        c.put("poll.interval.ms", "500");
+        c.put("retry.backoff.initial.ms", "200");
+        c.put("retry.backoff.max.ms", "2000");
+        return c;
+    }
+
+    private static void converters(Map<String, String> c) {
+        c.put("key.converter", BYTES);
+        c.put("value.converter", BYTES);
+        c.put("header.converter", BYTES);
+    }
+
+    static void createTopic(String bootstrap, String topic, int partitions) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(Map.of("retention.ms", "-1"))))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("cannot create " + topic, e);
+        }
+    }
+
+    static long highWatermark(String bootstrap, String topic, int partition) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            TopicPartition tp = new TopicPartition(topic, partition);
+            return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+        } catch (Exception e) {
+            throw new AssertionError("cannot read the high watermark of " + topic + "/" + partition, e);
+        }
+    }
+
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class);
+        p.put("value.serializer", ByteArraySerializer.class);
+        p.put("linger.ms", 5);
+        p.put("acks", "all");
+        p.put("delivery.timeout.ms", 600_000);
+        p.put("request.timeout.ms", 120_000);
+        return new KafkaProducer<>(p);
+    }
+
+    /** Records with keys and null keys, values and tombstones, headers; CreateTime timestamps. Waits for every ack. */
+    static void produce(String bootstrap, String topic, int partitions, int perPartition, long seed) {
+        Random random = new Random(seed);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    byte[] key = i % 5 == 0 ? null : ("k" + seed + "-" + i).getBytes(StandardCharsets.UTF_8);
+                    byte[] value = i % 7 == 0 ? null : bytes(random, 20 + random.nextInt(100));
+                    RecordHeaders headers = new RecordHeaders();
+                    if (i % 3 == 0) {
+                        headers.add("h", bytes(random, 5));
+                        headers.add("h", null);
+                    }
+                    sent.add(producer.send(new ProducerRecord<>(topic, p, BASE_TS + i, key, value, headers)));
+                }
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            throw new AssertionError("could not produce to " + topic, e);
+        }
+    }
+
+    static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    /** Backup records of {@code topic/partition} at the offsets in [from, to] that {@code present} accepts. */
+    static List<BackupRecord> records(String topic, int partition, long from, long to, LongPredicate present) {
+        List<BackupRecord> out = new ArrayList<>();
+        for (long o = from; o <= to; o++) {
+            if (present.test(o)) {
+                List<RecordHeader> headers = o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
+                out.add(new BackupRecord(topic, partition, o, BASE_TS + o, TimestampType.CREATE_TIME,
+                        ("key-" + o).getBytes(StandardCharsets.UTF_8), ("value-" + o).getBytes(StandardCharsets.UTF_8), headers));
+            }
+        }
+        return out;
+    }
+
+    /** Commits one object holding {@code records} named {@code from-to}, as the blob sink does. */
+    static void writeObject(Store store, int partition, long from, long to, List<BackupRecord> records) {
+        store.create(partition, ObjectName.plain(from, to, PARQUET.format()).fileName(), CODEC.encode(records));
+    }
+
+    /** Every record of the topic per partition. */
+    static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("enable.auto.commit", false);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.get(r.partition()).add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Same offsets (preserve), keys, values, headers and timestamps, in order. */
+    static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual, boolean sameOffsets) {
+        assertThat(actual).as("records").hasSameSizeAs(expected);
+        for (int i = 0; i < expected.size(); i++) {
+            ConsumerRecord<byte[], byte[]> e = expected.get(i);
+            ConsumerRecord<byte[], byte[]> a = actual.get(i);
+            if (sameOffsets) {
+                assertThat(a.offset()).as("offset of record %d", i).isEqualTo(e.offset());
+            } else {
+                assertThat(a.offset()).as("offset of record %d", i).isEqualTo(i);
+            }
+            assertThat(a.key()).as("key at %d", e.offset()).isEqualTo(e.key());
+            assertThat(a.value()).as("value at %d", e.offset()).isEqualTo(e.value());
+            assertThat(a.timestamp()).as("timestamp at %d", e.offset()).isEqualTo(e.timestamp());
+            assertThat(headers(a)).as("headers at %d", e.offset()).isEqualTo(headers(e));
+        }
+    }
+
+    static List<String> headers(ConsumerRecord<byte[], byte[]> r) {
+        List<String> out = new ArrayList<>();
+        for (Header h : r.headers()) {
+            out.add(h.key() + "=" + (h.value() == null ? "null" : new String(h.value(), StandardCharsets.ISO_8859_1)));
+        }
+        return out;
+    }
+
+    /** The error messages validate() reports per setting. */
+    static Map<String, List<String>> errors(org.apache.kafka.connect.runtime.rest.entities.ConfigInfos infos) {
+        Map<String, List<String>> out = new TreeMap<>();
+        infos.configs().forEach(ci -> {
+            if (!ci.configValue().errors().isEmpty()) {
+                out.put(ci.configKey() == null ? ci.configValue().name() : ci.configKey().name(), ci.configValue().errors());
+            }
+        });
+        return out;
+    }
+}
