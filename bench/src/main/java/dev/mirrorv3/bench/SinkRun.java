@@ -2,6 +2,7 @@ package dev.mirrorv3.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.quickstart.BlobSinkSettings;
 import dev.mirrorv3.quickstart.ConnectorStatus;
 import dev.mirrorv3.quickstart.TopicOffsets;
@@ -90,7 +91,8 @@ public final class SinkRun {
             sampler.setDaemon(true);
 
             BlobSinkSettings blobSettings = blob ? BlobSinkSettings.load(configFile, name) : null;
-            ChainReader reader = blob ? blobSettings.reader() : null;
+            Store store = blob ? blobSettings.store() : null;
+            ChainReader reader = blob ? new ChainReader(store, blobSettings.envelope()) : null;
 
             sampler.start();
             long t0 = System.nanoTime();
@@ -119,6 +121,9 @@ public final class SinkRun {
             running.set(false);
             sampler.join(2000);
             delete(connectUrl, name);
+            if (store != null) {
+                store.close();
+            }
             if (!done) {
                 System.err.printf("%s: not caught up after %.0f s%n", label, seconds);
                 System.exit(1);

@@ -2,6 +2,7 @@ package dev.mirrorv3.quickstart;
 
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.Store;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +55,10 @@ public final class WaitCaughtUp {
     public static String lag(BlobSinkSettings s, TopicOffsets offsets) throws Exception {
         Map<Integer, Long> hw = offsets.highWatermarks(s.topic());
         Map<Integer, Long> logStart = offsets.logStartOffsets(s.topic());
-        Map<Integer, Long> next = chainNextOffsets(s.reader(), hw.keySet(), logStart);
+        Map<Integer, Long> next;
+        try (Store store = s.store()) {
+            next = chainNextOffsets(new ChainReader(store, s.envelope()), hw.keySet(), logStart);
+        }
         StringBuilder b = new StringBuilder();
         for (Map.Entry<Integer, Long> e : hw.entrySet()) {
             long n = next.get(e.getKey());
