@@ -1,6 +1,7 @@
 package dev.mirrorv3.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.quickstart.BlobSinkSettings;
@@ -100,9 +101,14 @@ public final class SinkRun {
             long lastStatusCheck = t0;
             boolean done = false;
             while (System.nanoTime() - t0 < timeoutNanos) {
-                Map<Integer, Long> position = blob
-                        ? WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart)
-                        : offsets.committed("connect-" + name, topic);
+                Map<Integer, Long> position;
+                try {
+                    position = blob
+                            ? WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart)
+                            : offsets.committed("connect-" + name, topic);
+                } catch (ChainException e) {
+                    position = Map.of(); // an upload in progress shows in the store's listing (see WaitCaughtUp): poll again
+                }
                 if (position.equals(hw)) {
                     done = true;
                     break;
