@@ -244,11 +244,60 @@ status.storage.replication.factor=1
 offset.flush.interval.ms=${CONNECT_OFFSET_FLUSH_MS:-5000}
 # Lets connectors set consumer.override.* (the blob sink requires auto.offset.reset=none, read_committed).
 connector.client.config.override.policy=All
+# Secrets in connector configs as \${env:VAR}, \${file:path:key} or \${directory:dir:file} (the S3 identities).
+config.providers=env,file,directory
+config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider
+config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider
+config.providers.directory.class=org.apache.kafka.common.config.provider.DirectoryConfigProvider
 PROPS
     # shellcheck disable=SC2086
     stack_launch "Connect worker" "$dir/connect.log" "$dir/connect.pid" -Xms256m -Xmx"${CONNECT_HEAP:-1g}" -XX:+UseG1GC \
         ${CONNECT_JVM_OPTS:-} -Dlog4j2.configurationFile="$STACK_DIR/log4j2.properties" -cp "$KAFKA_CP" \
         org.apache.kafka.connect.cli.ConnectDistributed "$dir/worker.properties"
+}
+
+# --- a local S3 store (S3Proxy 4.1.0 over its filesystem backend, one identity) ---------------------------------
+# Needs S3_PORT. Layout: s3/{s3proxy.properties,credentials.properties,data/<bucket>/,s3proxy.log,s3proxy.pid}.
+# The identity is made up on first start and kept with the state; credentials.properties (mode 600) holds it for
+# connector configs that read it through Kafka's FileConfigProvider (${file:<path>:access.key.id}).
+STACK_S3_MAIN=org.gaul.s3proxy.Main
+
+stack_s3_running() { stack_pid_running "$STACK_DIR/s3/s3proxy.pid" "$STACK_S3_MAIN"; }
+
+stack_start_s3() { # <bucket>
+    local dir="$STACK_DIR/s3" id secret
+    mkdir -p "$dir/data/$1"
+    [ -e "$STACK_DIR/log4j2.properties" ] || stack_write_log4j
+    if [ ! -e "$dir/credentials.properties" ]; then
+        id="local-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+        secret="$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"
+        (umask 077; printf 'access.key.id=%s\nsecret.access.key=%s\n' "$id" "$secret" > "$dir/credentials.properties")
+    fi
+    id="$(sed -n 's/^access.key.id=//p' "$dir/credentials.properties")"
+    secret="$(sed -n 's/^secret.access.key=//p' "$dir/credentials.properties")"
+    (umask 077; cat > "$dir/s3proxy.properties" <<PROPS
+# S3Proxy on loopback (written by scripts/stack.sh); its filesystem backend answers If-None-Match: * with 412
+s3proxy.endpoint=http://127.0.0.1:$S3_PORT
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=$id
+s3proxy.credential=$secret
+jclouds.provider=filesystem
+jclouds.filesystem.basedir=$dir/data
+PROPS
+    )
+    stack_launch "S3Proxy" "$dir/s3proxy.log" "$dir/s3proxy.pid" -Xmx256m -XX:+UseSerialGC \
+        -Dlog4j2.configurationFile="$STACK_DIR/log4j2.properties" -cp "$TOOLS_CP" "$STACK_S3_MAIN" --properties "$dir/s3proxy.properties"
+}
+
+# Any HTTP answer (S3Proxy refuses the unsigned request with 403) means it serves.
+stack_s3_ready() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$S3_PORT/" 2>/dev/null)" != 000 ]; }
+
+stack_wait_s3() {
+    stack_wait_started S3Proxy "$STACK_DIR/s3/s3proxy.log" "$STACK_DIR/s3/s3proxy.pid" "$STACK_S3_MAIN" 60 stack_s3_ready
+}
+
+stack_s3_credential() { # <access.key.id|secret.access.key>
+    sed -n "s/^$1=//p" "$STACK_DIR/s3/credentials.properties"
 }
 
 stack_rest_ready() { curl -sf "http://localhost:$CONNECT_PORT/connector-plugins" >/dev/null 2>&1; }
@@ -280,6 +329,7 @@ stack_stop_process() {
 stack_stop() {
     stack_stop_process "$STACK_DIR/connect/connect.pid" org.apache.kafka.connect.cli.ConnectDistributed "Connect worker"
     stack_stop_process "$STACK_DIR/broker/broker.pid" kafka.Kafka broker
+    stack_stop_process "$STACK_DIR/s3/s3proxy.pid" "$STACK_S3_MAIN" S3Proxy
 }
 
 # --- helpers -------------------------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 package dev.mirrorv3.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.quickstart.BlobSinkSettings;
 import dev.mirrorv3.quickstart.ConnectorStatus;
 import dev.mirrorv3.quickstart.TopicOffsets;
@@ -90,7 +92,8 @@ public final class SinkRun {
             sampler.setDaemon(true);
 
             BlobSinkSettings blobSettings = blob ? BlobSinkSettings.load(configFile, name) : null;
-            ChainReader reader = blob ? blobSettings.reader() : null;
+            Store store = blob ? blobSettings.store() : null;
+            ChainReader reader = blob ? blobSettings.reader(store) : null;
 
             sampler.start();
             long t0 = System.nanoTime();
@@ -98,9 +101,14 @@ public final class SinkRun {
             long lastStatusCheck = t0;
             boolean done = false;
             while (System.nanoTime() - t0 < timeoutNanos) {
-                Map<Integer, Long> position = blob
-                        ? WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart)
-                        : offsets.committed("connect-" + name, topic);
+                Map<Integer, Long> position;
+                try {
+                    position = blob
+                            ? WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart)
+                            : offsets.committed("connect-" + name, topic);
+                } catch (ChainException e) {
+                    position = Map.of(); // an upload in progress shows in the store's listing (see WaitCaughtUp): poll again
+                }
                 if (position.equals(hw)) {
                     done = true;
                     break;
@@ -119,6 +127,9 @@ public final class SinkRun {
             running.set(false);
             sampler.join(2000);
             delete(connectUrl, name);
+            if (store != null) {
+                store.close();
+            }
             if (!done) {
                 System.err.printf("%s: not caught up after %.0f s%n", label, seconds);
                 System.exit(1);

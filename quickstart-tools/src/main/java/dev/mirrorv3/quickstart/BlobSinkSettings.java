@@ -2,13 +2,12 @@ package dev.mirrorv3.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mirrorv3.chain.crypto.KeyRing;
-import dev.mirrorv3.chain.envelope.Compression;
-import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.read.ChainReader;
-import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.kafka.ConfigProviders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,33 +17,29 @@ import java.util.Map;
 
 /**
  * The parts of a blob sink connector config (the JSON map sent to {@code PUT /connectors/<name>/config}) that
- * the helpers need to find and read its chains: where, which topic, which source cluster, which envelope.
+ * the helpers need to find and read its chains: which store (filesystem or S3, through chain-core's
+ * {@link StoreFactory} as the sink builds it), which topic, which source cluster, which envelope. Config provider
+ * references ({@code ${env:…}}, {@code ${file:…}}, {@code ${directory:…}}) are resolved as a worker would.
  */
-public record BlobSinkSettings(String connector, String topic, String bootstrapServers, Path root, String destinationName,
-                        EnvelopeSettings envelope, KeyRing keys) {
+public record BlobSinkSettings(String connector, String topic, String bootstrapServers, Map<String, String> settings,
+                               String destinationName, EnvelopeSettings envelope) {
 
     public static BlobSinkSettings load(Path configJson, String connector) throws IOException {
         JsonNode tree = new ObjectMapper().readTree(Files.readString(configJson));
-        Map<String, String> c = new HashMap<>();
+        Map<String, String> written = new HashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            c.put(e.getKey(), e.getValue().asText());
+            written.put(e.getKey(), e.getValue().asText());
         }
+        Map<String, String> c = ConfigProviders.resolve(written);
         String topic = require(c, "topics", configJson);
         if (topic.contains(",")) {
             throw new IllegalArgumentException(configJson + ": the helpers handle one topic, found topics=" + topic);
         }
         String destination = c.getOrDefault("destination.name", "");
         destination = destination.isEmpty() ? connector : destination.replace("${topic}", topic);
-        EnvelopeSettings envelope = new EnvelopeSettings(
-                EnvelopeFormat.fromConfig(c.getOrDefault("format", "parquet")),
-                Compression.fromConfig(c.getOrDefault("compression", "zstd")),
-                ValueType.fromConfig(c.getOrDefault("keys.type", "bytes")),
-                ValueType.fromConfig(c.getOrDefault("values.type", "bytes")));
-        String keysDir = c.getOrDefault("encryption.keys.dir", "");
-        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson),
-                Path.of(require(c, "filesystem.root", configJson)), destination, envelope,
-                keysDir.isBlank() ? KeyRing.empty() : KeyRing.load(Path.of(keysDir)));
+        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson), c, destination,
+                StoreFactory.envelope(c));
     }
 
     private static String require(Map<String, String> c, String key, Path file) {
@@ -55,15 +50,21 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
         return v;
     }
 
-    public FilesystemStore store() {
-        return new FilesystemStore(root, destinationName);
+    /** The backup's store, as the sink opens it; the caller closes it. */
+    public Store store() {
+        return StoreFactory.open(settings, destinationName);
     }
 
-    public ChainReader reader() {
-        return new ChainReader(store(), envelope, keys);
+    /** A reader of the backup's chains in {@code store}, with the connector's keys dir for encrypted objects. */
+    public ChainReader reader(Store store) {
+        return new ChainReader(store, envelope, ObjectEncryption.fromSettings(settings).keys());
     }
 
-    public Path chainDir() {
-        return root.resolve(destinationName);
+    /** Where the chains are, for messages: {@code /root/name} or {@code s3://bucket/prefix/name}. */
+    public String chainDir() {
+        try (Store store = store()) {
+            String partition0 = store.location(0);
+            return partition0.substring(0, partition0.lastIndexOf('/'));
+        }
     }
 }

@@ -73,6 +73,25 @@ public final class DemoProducer {
                     throw e;
                 }
             }
+            // Right after creation the broker may not lead the new partitions yet: a first produce then gets
+            // NOT_LEADER_OR_FOLLOWER, and the idempotent producer's retries can stall on OUT_OF_ORDER_SEQUENCE_NUMBER
+            // until the delivery timeout (seen on loaded machines). ListOffsets answers only once every leader serves.
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (true) {
+                try {
+                    if (!t.highWatermarks(topic).isEmpty()) {
+                        break;
+                    }
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    if (System.currentTimeMillis() > deadline) {
+                        throw e;
+                    }
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("the partitions of " + topic + " have no serving leader after 60 s");
+                }
+                Thread.sleep(200);
+            }
         }
     }
 }

@@ -13,15 +13,17 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Lost positions, a destination ahead of its source, and validate()'s refusals (issue test 5). */
+/** Lost positions, a destination ahead of its source (on the filesystem and on S3), and validate()'s refusals (issue test 5). */
 class BlobSinkPositionIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
@@ -29,8 +31,12 @@ class BlobSinkPositionIT {
     @RegisterExtension
     static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
-    @TempDir
-    static Path root;
+    @RegisterExtension
+    static final TestDestinations destinations = new TestDestinations();
+
+    static Stream<TestDestination> stores() {
+        return destinations.all();
+    }
 
     private static void deleteRecordsBefore(String topic, long offset) throws Exception {
         try (Admin admin = cluster.kafka().createAdminClient()) {
@@ -38,81 +44,86 @@ class BlobSinkPositionIT {
         }
     }
 
-    @Test
-    void lostPositionOfAStoppedConnectorFailsTheTask() throws Exception {
-        String topic = "lost";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void lostPositionOfAStoppedConnectorFailsTheTask(TestDestination d) throws Exception {
+        String topic = "lost-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
-        cluster.deploy("lost", config);
-        awaitChainNext(cluster, root, "lost", PARQUET, Map.of(0, 100L), WAIT);
-        cluster.delete("lost");
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        cluster.delete(topic);
 
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 2);
         deleteRecordsBefore(topic, 150);
-        cluster.deploy("lost", config);
-        String trace = cluster.awaitTaskFailure("lost", WAIT);
-        assertThat(trace).contains("lost position for lost-0", "ends at next offset 100", "now starts at 150",
+        cluster.deploy(topic, config);
+        String trace = cluster.awaitTaskFailure(topic, WAIT);
+        assertThat(trace).contains("lost position for " + topic + "-0", "ends at next offset 100", "now starts at 150",
                 "removed offsets 100-149", "set destination.name to a new name");
-        assertThat(chain(root, "lost", 0, PARQUET).nextOffset()).as("no silent jump: nothing written").hasValue(100);
-        cluster.delete("lost");
+        assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).as("no silent jump: nothing written").hasValue(100);
+        cluster.delete(topic);
     }
 
-    @Test
-    void retentionOvertakingAPausedConnectorFailsTheTask() throws Exception {
-        String topic = "overtaken";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void retentionOvertakingAPausedConnectorFailsTheTask(TestDestination d) throws Exception {
+        String topic = "overtaken-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 1);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
-        cluster.deploy("overtaken", config);
-        awaitChainNext(cluster, root, "overtaken", PARQUET, Map.of(0, 50L), WAIT);
-        cluster.connect().pauseConnector("overtaken");
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 50L), WAIT);
+        cluster.connect().pauseConnector(topic);
         Thread.sleep(2000);
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 2);
         deleteRecordsBefore(topic, 90);
-        cluster.connect().resumeConnector("overtaken");
+        cluster.connect().resumeConnector(topic);
         // The consumer finds its position out of range (auto.offset.reset=none) and Connect fails the task;
         // the restarted task then names the lost range. Either way: never a silent jump.
-        String trace = cluster.awaitTaskFailure("overtaken", WAIT);
+        String trace = cluster.awaitTaskFailure(topic, WAIT);
         assertThat(trace).containsAnyOf("out of range", "OffsetOutOfRange", "lost position");
-        cluster.connect().restartTask("overtaken", 0);
-        String afterRestart = cluster.awaitTaskFailure("overtaken", WAIT);
-        assertThat(afterRestart).contains("lost position for overtaken-0", "ends at next offset 50", "now starts at 90");
-        assertThat(chain(root, "overtaken", 0, PARQUET).nextOffset()).hasValue(50);
-        cluster.delete("overtaken");
+        cluster.connect().restartTask(topic, 0);
+        String afterRestart = cluster.awaitTaskFailure(topic, WAIT);
+        assertThat(afterRestart).contains("lost position for " + topic + "-0", "ends at next offset 50", "now starts at 90");
+        assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).hasValue(50);
+        cluster.delete(topic);
     }
 
-    @Test
-    void aRecreatedTopicBehindItsBackupIsRefused() {
-        String topic = "recreated";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void aRecreatedTopicBehindItsBackupIsRefused(TestDestination d) {
+        String topic = "recreated-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
-        cluster.deploy("recreated", config);
-        awaitChainNext(cluster, root, "recreated", PARQUET, Map.of(0, 100L), WAIT);
-        cluster.delete("recreated");
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        cluster.delete(topic);
         cluster.kafka().deleteTopic(topic);
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 10, 2);
-        cluster.deploy("recreated", config);
-        String trace = cluster.awaitTaskFailure("recreated", WAIT);
-        assertThat(trace).contains("the destination is ahead of the source for recreated-0", "next offset 100",
+        cluster.deploy(topic, config);
+        String trace = cluster.awaitTaskFailure(topic, WAIT);
+        assertThat(trace).contains("the destination is ahead of the source for " + topic + "-0", "next offset 100",
                 "high watermark is 10");
-        cluster.delete("recreated");
+        cluster.delete(topic);
     }
 
-    @Test
-    void anEmptyChainStartsAtTheLogStartOffset() throws Exception {
-        String topic = "startsLater";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void anEmptyChainStartsAtTheLogStartOffset(TestDestination d) throws Exception {
+        String topic = "starts-later-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
         deleteRecordsBefore(topic, 40);
-        cluster.deploy("starts-later", sinkConfig(topic, root, cluster.bootstrapServers()));
-        awaitChainNext(cluster, root, "starts-later", PARQUET, Map.of(0, 100L), WAIT);
-        assertThat(chain(root, "starts-later", 0, PARQUET).objects().get(0).from()).isEqualTo(40);
-        cluster.delete("starts-later");
+        cluster.deploy(topic, d.config(topic, cluster.bootstrapServers()));
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        assertThat(chain(d.stores(), topic, 0, PARQUET).objects().get(0).from()).isEqualTo(40);
+        cluster.delete(topic);
     }
 
+    /** Connector-level settings, the same for every store (S3's own settings: {@code BlobSinkS3IT}). */
     @Test
     void validateRefusesUnsafeConfigsPerField() {
         Map<String, String> config = new HashMap<>(sinkConfig("a,b", Path.of("relative/dir"), "localhost:1"));
@@ -137,7 +148,7 @@ class BlobSinkPositionIT {
         assertThat(errors.get("source.admin.bootstrap.servers")).contains("cannot reach the source cluster at localhost:1");
         assertThat(errors).doesNotContainKey("format");
 
-        Map<String, String> good = sinkConfig("good", root, cluster.bootstrapServers());
+        Map<String, String> good = destinations.filesystem().config("good", cluster.bootstrapServers());
         good.put("name", "good");
         assertThat(errorsByField(cluster.validate(BlobSinkConnector.class.getName(), good))).isEmpty();
         Map<String, String> badValue = new HashMap<>(good);

@@ -30,9 +30,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import java.util.stream.Stream;
 
-/** Stops, restarts, store failures and flush triggers: the chain continues exactly (issue tests 2 and 6). */
+/**
+ * Stops, restarts, store failures and flush triggers: the chain continues exactly (issue tests 2 and 6). Restarts
+ * and graceful stops run on the filesystem and on S3; injected store failures, rebalances and flush triggers test
+ * the task's buffering, the same for every store, on the filesystem (S3's real outage: {@code BlobSinkS3IT}).
+ */
 class BlobSinkRestartIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
@@ -40,34 +46,48 @@ class BlobSinkRestartIT {
     @RegisterExtension
     static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
-    @TempDir
-    static Path root;
+    @RegisterExtension
+    static final TestDestinations destinations = new TestDestinations();
 
-    private static void assertBackupComplete(String name, String topic, int partitions) {
-        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), name, topic, partitions, WAIT);
+    static Stream<TestDestination> stores() {
+        return destinations.all();
     }
 
-    @Test
-    void stopStartAndDeleteRecreateContinueTheChainExactly() {
-        String topic = "restart";
+    /** The filesystem destination, for scenarios of the task's buffering that do not depend on the store. */
+    private static Path root() {
+        return destinations.filesystem().root();
+    }
+
+    private static void assertBackupComplete(TestDestination d, String name, String topic, int partitions) {
+        BlobSinkTestSupport.assertBackupComplete(cluster, d.stores(), name, topic, partitions, WAIT);
+    }
+
+    private static void assertBackupComplete(String name, String topic, int partitions) {
+        assertBackupComplete(destinations.filesystem(), name, topic, partitions);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void stopStartAndDeleteRecreateContinueTheChainExactly(TestDestination d) {
+        String topic = "restart-" + d;
         cluster.kafka().createTopic(topic, 2);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
         config.put("flush.max.records", "100");
         config.put("flush.max.time.ms", "500");
         produceVaried(cluster.bootstrapServers(), topic, 2, 500, 1);
-        cluster.deploy("restart", config);
-        assertBackupComplete("restart", topic, 2);
+        cluster.deploy(topic, config);
+        assertBackupComplete(d, topic, topic, 2);
 
-        cluster.connect().stopConnector("restart");
+        cluster.connect().stopConnector(topic);
         produceVaried(cluster.bootstrapServers(), topic, 2, 300, 2);
-        cluster.connect().resumeConnector("restart");
-        assertBackupComplete("restart", topic, 2);
+        cluster.connect().resumeConnector(topic);
+        assertBackupComplete(d, topic, topic, 2);
 
-        cluster.delete("restart");
+        cluster.delete(topic);
         produceVaried(cluster.bootstrapServers(), topic, 2, 200, 3);
-        cluster.deploy("restart", config);
-        assertBackupComplete("restart", topic, 2);
-        cluster.delete("restart");
+        cluster.deploy(topic, config);
+        assertBackupComplete(d, topic, topic, 2);
+        cluster.delete(topic);
     }
 
     @Test
@@ -75,7 +95,7 @@ class BlobSinkRestartIT {
         String topic = "outage";
         cluster.kafka().createTopic(topic, 1);
         Faults faults = Faults.forDestination("outage");
-        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
+        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root(), cluster.bootstrapServers());
         config.put("flush.max.records", "100000");
         config.put("flush.max.time.ms", "3000");
         cluster.deploy("outage", config);
@@ -98,15 +118,16 @@ class BlobSinkRestartIT {
         cluster.delete("outage");
     }
 
-    @Test
-    void gracefulStopWritesPartialBuffers() {
-        String topic = "graceful";
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void gracefulStopWritesPartialBuffers(TestDestination d) {
+        String topic = "graceful-" + d;
         cluster.kafka().createTopic(topic, 2);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
         config.put("flush.max.records", "1000000");
         config.put("flush.max.time.ms", "600000");
-        cluster.deploy("graceful", config);
-        cluster.awaitRunning("graceful", WAIT);
+        cluster.deploy(topic, config);
+        cluster.awaitRunning(topic, WAIT);
         try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
             for (int i = 0; i < 7; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, null, BlobSinkTestSupport.utf8("a" + i)));
@@ -116,12 +137,12 @@ class BlobSinkRestartIT {
             }
         }
         Awaitility.await().pollDelay(Duration.ofSeconds(3)).until(() -> true);
-        assertThat(chain(root, "graceful", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
-        cluster.delete("graceful");
-        awaitChainNext(cluster, root, "graceful", PARQUET, Map.of(0, 7L, 1, 3L), WAIT);
-        assertThat(chain(root, "graceful", 0, PARQUET).objects()).extracting(ObjectName::fileName)
+        assertThat(chain(d.stores(), topic, 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
+        cluster.delete(topic);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 7L, 1, 3L), WAIT);
+        assertThat(chain(d.stores(), topic, 0, PARQUET).objects()).extracting(ObjectName::fileName)
                 .containsExactly(ObjectName.plain(0, 6, PARQUET.format()).fileName());
-        assertThat(chain(root, "graceful", 1, PARQUET).objects()).extracting(ObjectName::fileName)
+        assertThat(chain(d.stores(), topic, 1, PARQUET).objects()).extracting(ObjectName::fileName)
                 .containsExactly(ObjectName.plain(0, 2, PARQUET.format()).fileName());
     }
 
@@ -129,7 +150,7 @@ class BlobSinkRestartIT {
     void aRebalanceWritesThePartialBuffers() {
         String topic = "rebalance";
         cluster.kafka().createTopic(topic, 2);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        Map<String, String> config = sinkConfig(topic, root(), cluster.bootstrapServers());
         config.put("flush.max.records", "1000000");
         config.put("flush.max.time.ms", "600000");
         config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
@@ -137,7 +158,7 @@ class BlobSinkRestartIT {
         cluster.awaitRunning("rebalance", WAIT);
         produceVaried(cluster.bootstrapServers(), topic, 2, 5, 4);
         Awaitility.await().pollDelay(Duration.ofSeconds(2)).until(() -> true);
-        assertThat(chain(root, "rebalance", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
+        assertThat(chain(root(), "rebalance", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
 
         // A second member joining the task's consumer group makes Connect revoke (close) the task's partitions.
         Map<String, Object> c = new HashMap<>();
@@ -151,10 +172,10 @@ class BlobSinkRestartIT {
             intruder.subscribe(List.of(topic));
             Awaitility.await("the intruder joins the group").atMost(WAIT)
                     .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
-            awaitChainNext(cluster, root, "rebalance", PARQUET, Map.of(0, 5L, 1, 5L), WAIT);
+            awaitChainNext(cluster, root(), "rebalance", PARQUET, Map.of(0, 5L, 1, 5L), WAIT);
         }
-        assertThat(chain(root, "rebalance", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
-        assertThat(chain(root, "rebalance", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
+        assertThat(chain(root(), "rebalance", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
+        assertThat(chain(root(), "rebalance", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L);
         // The partitions come back after the intruder leaves, and the chain goes on without a duplicate.
         produceVaried(cluster.bootstrapServers(), topic, 2, 5, 5);
         cluster.connect().stopConnector("rebalance");
@@ -163,7 +184,7 @@ class BlobSinkRestartIT {
     }
 
     private static void assertBackupCompleteWithin(String name, String topic, int partitions) {
-        cluster.deploy(name, sinkConfig(topic, root, cluster.bootstrapServers()));
+        cluster.deploy(name, sinkConfig(topic, root(), cluster.bootstrapServers()));
         assertBackupComplete(name, topic, partitions);
         cluster.delete(name);
     }
@@ -172,7 +193,7 @@ class BlobSinkRestartIT {
     void eachFlushTriggerFires() {
         String topic = "triggers";
         cluster.kafka().createTopic(topic, 3);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        Map<String, String> config = sinkConfig(topic, root(), cluster.bootstrapServers());
         config.put("flush.max.records", "5");
         config.put("flush.max.bytes", "1000");
         config.put("flush.max.time.ms", "1500");
@@ -187,9 +208,9 @@ class BlobSinkRestartIT {
             }
             producer.flush();
         }
-        awaitChainNext(cluster, root, "triggers", PARQUET, Map.of(0, 10L, 1, 8L), WAIT);
-        assertThat(chain(root, "triggers", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L, 9L);
-        assertThat(chain(root, "triggers", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(3L, 7L);
+        awaitChainNext(cluster, root(), "triggers", PARQUET, Map.of(0, 10L, 1, 8L), WAIT);
+        assertThat(chain(root(), "triggers", 0, PARQUET).objects()).extracting(ObjectName::to).containsExactly(4L, 9L);
+        assertThat(chain(root(), "triggers", 1, PARQUET).objects()).extracting(ObjectName::to).containsExactly(3L, 7L);
 
         // Time trigger with no further record arriving: one record, then silence.
         long sent;
@@ -198,7 +219,7 @@ class BlobSinkRestartIT {
             producer.flush();
             sent = System.currentTimeMillis();
         }
-        awaitChainNext(cluster, root, "triggers", PARQUET, Map.of(2, 1L), WAIT);
+        awaitChainNext(cluster, root(), "triggers", PARQUET, Map.of(2, 1L), WAIT);
         long took = System.currentTimeMillis() - sent;
         assertThat(took).as("time trigger fired within flush.max.time.ms plus a small bound").isLessThan(1500 + 4000);
         cluster.delete("triggers");

@@ -73,9 +73,11 @@ final class BlobSinkTestSupport {
         p.put("value.serializer", ByteArraySerializer.class);
         p.put("linger.ms", 5);
         p.put("acks", "all");
-        // CI machines are small and busy: give deliveries time rather than expire them.
-        p.put("delivery.timeout.ms", 600_000);
-        p.put("request.timeout.ms", 120_000);
+        // A batch that the broker keeps refusing (OUT_OF_ORDER_SEQUENCE_NUMBER after a NOT_LEADER_OR_FOLLOWER right after
+        // topic creation) is retried until this timeout; produceVaried then sends what failed again with a new
+        // producer. A minute is enough for a busy CI machine and bounds that case (10 minutes made a test take 10).
+        p.put("delivery.timeout.ms", 60_000);
+        p.put("request.timeout.ms", 30_000);
         return new KafkaProducer<>(p);
     }
 

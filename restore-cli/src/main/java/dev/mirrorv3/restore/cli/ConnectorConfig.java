@@ -2,6 +2,7 @@ package dev.mirrorv3.restore.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.kafka.ConfigProviders;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,11 +17,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.ConfigTransformer;
-import org.apache.kafka.common.config.provider.ConfigProvider;
-import org.apache.kafka.common.config.provider.DirectoryConfigProvider;
-import org.apache.kafka.common.config.provider.EnvVarConfigProvider;
-import org.apache.kafka.common.config.provider.FileConfigProvider;
 
 /**
  * A connector's name and settings, as kept in GitOps (the REST body {@code {"name":…,"config":{…}}} or the flat map) or
@@ -105,24 +101,10 @@ record ConnectorConfig(String name, Map<String, String> settings) {
 
     /** Resolves config provider references with Kafka's env, file and directory providers. */
     static Map<String, String> resolve(Map<String, String> settings, String source) {
-        Map<String, ConfigProvider> providers = new LinkedHashMap<>();
-        providers.put("env", new EnvVarConfigProvider());
-        providers.put("file", new FileConfigProvider());
-        providers.put("directory", new DirectoryConfigProvider());
         try {
-            providers.values().forEach(p -> p.configure(Map.of()));
-            Map<String, String> resolved = new ConfigTransformer(providers).transform(settings).data();
-            return Map.copyOf(new LinkedHashMap<>(resolved));
+            return ConfigProviders.resolve(settings);
         } catch (ConfigException e) {
             throw new UsageException("cannot resolve the config providers in " + source + ": " + e.getMessage(), e);
-        } finally {
-            for (ConfigProvider p : providers.values()) {
-                try {
-                    p.close();
-                } catch (IOException ignored) {
-                    // nothing held
-                }
-            }
         }
     }
 }

@@ -6,7 +6,6 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.gaul.s3proxy.AccessGrant;
 import org.gaul.s3proxy.BlobStores;
@@ -47,7 +46,6 @@ public final class S3TestServer implements AutoCloseable {
     private final BlobStore store;
     private final Map<String, Identity> identities = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
-    private final AtomicBoolean loseNextPutReply = new AtomicBoolean();
     private S3Proxy proxy;
     private int port;
 
@@ -78,14 +76,6 @@ public final class S3TestServer implements AutoCloseable {
     public void putDirect(String bucket, String key, byte[] data) {
         store.putBlob(PutObjectRequest.builder().bucket(bucket).key(key).contentLength((long) data.length).build(),
                 new ByteArrayInputStream(data));
-    }
-
-    /**
-     * The next PutObject is committed, and its reply is lost: the client gets a 500 and its SDK retries, as after a
-     * reply lost on the network, meeting its own object (412 with {@code If-None-Match: *}).
-     */
-    public void loseNextPutReply() {
-        loseNextPutReply.set(true);
     }
 
     public URI endpoint() {
@@ -177,11 +167,7 @@ public final class S3TestServer implements AutoCloseable {
             @Override
             public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
                 check("putBlob", access != Access.READ_ONLY);
-                PutObjectResponse response = super.putBlob(request, input);
-                if (loseNextPutReply.compareAndSet(true, false)) {
-                    throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR); // committed, but the client hears a failure
-                }
-                return response;
+                return super.putBlob(request, input);
             }
 
             @Override

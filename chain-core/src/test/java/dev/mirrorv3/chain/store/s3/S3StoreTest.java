@@ -17,6 +17,7 @@ import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.nio.charset.StandardCharsets;
@@ -130,10 +131,14 @@ class S3StoreTest {
 
     @Test
     void aLostReplyRetriedByTheSdkMeetsOurOwnObjectAndCounts() {
-        try (S3Store store = leastPrivilegeStore("lost", "m")) {
+        try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
+             S3Store store = new S3Store(new S3Settings(Optional.of(proxy.endpoint()), "us-east-1", BUCKET, "lost", true,
+                     new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
+                     Duration.ofSeconds(10)), "m")) {
             server.resetCalls();
-            server.loseNextPutReply();
+            proxy.dropFirstPutReply(BUCKET, "lost/m/0/" + name(0, 9));
             store.create(0, name(0, 9), bytes("ours"));
+            assertThat(proxy.droppedReplies()).as("the first attempt's reply was lost").isEqualTo(1);
             assertThat(server.calls("putBlob")).as("the first attempt committed, the SDK's retry got 412").isEqualTo(2);
             assertThat(store.read(0, name(0, 9))).isEqualTo(bytes("ours"));
         }

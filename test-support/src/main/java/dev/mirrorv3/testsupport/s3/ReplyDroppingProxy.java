@@ -1,0 +1,172 @@
+package dev.mirrorv3.testsupport.s3;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy in front of an HTTP server (an {@link S3TestServer}) that loses replies the way a network does: for a
+ * chosen key, it forwards the first PutObject to the server, waits until the server has answered (the object is
+ * committed by then), and closes the client's connection without sending that answer. The client's SDK then
+ * retries the PutObject on its own and meets its own object ({@code 412} with {@code If-None-Match: *}).
+ *
+ * <p>Requests pass unchanged (the SigV4 signature covers the {@code Host} header, which is the proxy's); the
+ * proxy serves one request per connection and says so in both directions ({@code Connection: close}), so it needs
+ * to understand only the request line and the status lines of the replies, including {@code 100 Continue}.
+ */
+public final class ReplyDroppingProxy implements AutoCloseable {
+    private final InetSocketAddress upstream;
+    private final ServerSocket server;
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "reply-dropping-proxy");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<String> dropFirstPutTo = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger dropped = new AtomicInteger();
+
+    private ReplyDroppingProxy(URI upstream) throws IOException {
+        this.upstream = new InetSocketAddress(upstream.getHost(), upstream.getPort());
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        threads.execute(this::accept);
+    }
+
+    /** A proxy on a free loopback port forwarding to {@code upstream} (e.g. {@link S3TestServer#endpoint()}). */
+    public static ReplyDroppingProxy start(URI upstream) {
+        try {
+            return new ReplyDroppingProxy(upstream);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the proxy in front of " + upstream, e);
+        }
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getLocalPort());
+    }
+
+    /**
+     * The reply to the next PutObject of {@code bucket/key} (path-style request path) is lost after the server has
+     * committed the object; later requests for that key are answered normally.
+     */
+    public void dropFirstPutReply(String bucket, String key) {
+        dropFirstPutTo.add("/" + bucket + "/" + key);
+    }
+
+    /** How many replies were dropped so far. */
+    public int droppedReplies() {
+        return dropped.get();
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                threads.execute(() -> serve(client));
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    private void serve(Socket client) {
+        try (client; Socket up = new Socket(upstream.getAddress(), upstream.getPort())) {
+            InputStream fromClient = new BufferedInputStream(client.getInputStream());
+            String head = readHead(fromClient);
+            if (head == null) {
+                return;
+            }
+            String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
+            String path = requestLine[1].split("\\?", 2)[0];
+            boolean drop = requestLine[0].equals("PUT") && dropFirstPutTo.remove(path);
+            OutputStream toUpstream = up.getOutputStream();
+            toUpstream.write(closingConnection(head));
+            toUpstream.flush();
+            // The body (after a 100 Continue, if the client asked for one) flows on while replies come back.
+            threads.execute(() -> {
+                try {
+                    fromClient.transferTo(toUpstream);
+                } catch (IOException ignored) {
+                    // a socket closed: the exchange is over
+                }
+            });
+            InputStream fromUpstream = new BufferedInputStream(up.getInputStream());
+            OutputStream toClient = client.getOutputStream();
+            while (true) {
+                String reply = readHead(fromUpstream);
+                if (reply == null) {
+                    return;
+                }
+                int status = Integer.parseInt(reply.split(" ", 3)[1]);
+                if (status >= 100 && status < 200) {
+                    toClient.write(reply.getBytes(StandardCharsets.ISO_8859_1));
+                    toClient.flush();
+                    continue;
+                }
+                if (drop) {
+                    dropped.incrementAndGet(); // the server has answered, so it has committed; the client hears nothing
+                    return;
+                }
+                toClient.write(closingConnection(reply));
+                fromUpstream.transferTo(toClient);
+                toClient.flush();
+                return;
+            }
+        } catch (IOException e) {
+            // one side went away: the exchange is over
+        }
+    }
+
+    /** A request or reply head (up to and including the empty line), or null at the end of the stream. */
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int last4 = 0;
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.write(b);
+            last4 = (last4 << 8) | b;
+            if (last4 == 0x0D0A0D0A) { // CR LF CR LF
+                return head.toString(StandardCharsets.ISO_8859_1);
+            }
+        }
+        if (head.size() == 0) {
+            return null;
+        }
+        throw new IOException("the stream ended inside an HTTP head");
+    }
+
+    /** The head with {@code Connection: close} instead of any connection header: one exchange per connection. */
+    private static byte[] closingConnection(String head) {
+        StringBuilder out = new StringBuilder();
+        for (String line : head.substring(0, head.length() - 4).split("\r\n")) {
+            String lower = line.toLowerCase(Locale.ROOT);
+            if (!lower.startsWith("connection:") && !lower.startsWith("keep-alive:")) {
+                out.append(line).append("\r\n");
+            }
+        }
+        return out.append("Connection: close\r\n\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        threads.shutdownNow();
+    }
+}
