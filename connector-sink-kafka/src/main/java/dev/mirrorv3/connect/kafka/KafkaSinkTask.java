@@ -136,6 +136,7 @@ public class KafkaSinkTask extends SinkTask {
             // pause instead and fail from the next put() with this message.
             context.pause(partitions.toArray(new TopicPartition[0]));
             fatal.compareAndSet(null, e);
+            context.timeout(1); // the next poll returns at once, and put() fails with the message
         }
     }
 
