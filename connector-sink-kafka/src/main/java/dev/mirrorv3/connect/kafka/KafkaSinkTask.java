@@ -75,6 +75,8 @@ public class KafkaSinkTask extends SinkTask {
     private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
     /** The first transient delivery failure since the last recovery. */
     private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
+    /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
+    private volatile boolean destinationCorrupted;
     private boolean recovering;
     private boolean rewound;
     private int recoveryAttempts;
@@ -196,6 +198,9 @@ public class KafkaSinkTask extends SinkTask {
         openPending(true);
         boolean failed = false;
         for (SinkRecord r : records) {
+            if (fatal.get() != null) {
+                break; // thrown below
+            }
             if (transientFailure.get() != null) {
                 failed = true;
                 break; // the rest of the batch is dropped: recovery rewinds to the destination's high watermark
@@ -334,6 +339,7 @@ public class KafkaSinkTask extends SinkTask {
                 long acked = m.acked.get();
                 boolean lostInFlight = m.failed;
                 if (h < acked || h > m.expected || (!lostInFlight && h != acked)) {
+                    destinationCorrupted = true;
                     throw fatal(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a transient"
                             + " failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for " + m.source
                             + ": another writer on the destination, or records lost by the destination. " + RECREATE));
@@ -416,7 +422,7 @@ public class KafkaSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         // The next owner of these partitions reads the destination's high watermark: nothing of ours may be in flight.
-        if (producer != null) {
+        if (producer != null && !destinationCorrupted) {
             producer.flush();
         }
         for (TopicPartition tp : partitions) {
@@ -434,7 +440,8 @@ public class KafkaSinkTask extends SinkTask {
     @Override
     public void stop() {
         if (producer != null) {
-            producer.close(Duration.ofSeconds(10));
+            // After a mismatch, records not yet sent are dropped rather than added behind another writer's.
+            producer.close(destinationCorrupted ? Duration.ZERO : Duration.ofSeconds(10));
         }
         if (metrics != null) {
             metrics.close();
@@ -508,6 +515,7 @@ public class KafkaSinkTask extends SinkTask {
                             + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
                 }
             } else if (md.offset() != sentFor) {
+                destinationCorrupted = true;
                 fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
                         + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
                         + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
