@@ -26,7 +26,7 @@ STACK_CONNECT_FILE_DIR="$STACK_TOOLS_TARGET/plugins/connect-file"
 # Modules the stack needs: the bundle (and what it is built from) and quickstart-tools. A change under their
 # src/main or in a pom since the last build triggers `mvn package` for them.
 # STACK_EXTRA_MODULES (e.g. "bench") and STACK_EXTRA_ARTIFACTS are added by callers that need more.
-STACK_BUILD_MODULES="chain-core kafka-support connector-sink-blob connector-source-chain bundle quickstart-tools"
+STACK_BUILD_MODULES="chain-core kafka-support connector-sink-blob connector-source-chain connector-sink-kafka bundle quickstart-tools"
 
 stack_log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*"; }
 stack_die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -211,7 +211,7 @@ public final class SinkRun {
         return out;
     }
 
-    private static void put(String connectUrl, String name, String body) throws Exception {
+    static void put(String connectUrl, String name, String body) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(connectUrl + "/connectors/" + name + "/config"))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -220,7 +220,7 @@ public final class SinkRun {
         }
     }
 
-    private static void delete(String connectUrl, String name) throws Exception {
+    static void delete(String connectUrl, String name) throws Exception {
         HTTP.send(HttpRequest.newBuilder(URI.create(connectUrl + "/connectors/" + name)).DELETE().build(),
                 HttpResponse.BodyHandlers.discarding());
     }

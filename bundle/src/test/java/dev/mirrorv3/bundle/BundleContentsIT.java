@@ -46,6 +46,7 @@ class BundleContentsIT {
         List<String> names = jars().stream().map(p -> p.getFileName().toString()).toList();
         assertThat(names).anyMatch(n -> n.startsWith("connector-sink-blob-"));
         assertThat(names).anyMatch(n -> n.startsWith("connector-source-chain-"));
+        assertThat(names).anyMatch(n -> n.startsWith("connector-sink-kafka-"));
         assertThat(names).anyMatch(n -> n.startsWith("chain-core-"));
         assertThat(names).anyMatch(n -> n.startsWith("transforms-"));
         assertThat(names).noneMatch(n -> n.startsWith("connect-api") || n.startsWith("kafka-clients")
@@ -92,7 +93,9 @@ class BundleContentsIT {
                 }
             }
         }
-        assertThat(pluginClasses).as("plugin classes found in the bundle").isNotEmpty();
+        assertThat(pluginClasses).as("plugin classes found in the bundle").isNotEmpty()
+                .contains("org.apache.kafka.connect.sink.SinkConnector:dev.mirrorv3.connect.blob.BlobSinkConnector",
+                        "org.apache.kafka.connect.sink.SinkConnector:dev.mirrorv3.connect.kafka.KafkaSinkConnector");
         assertThat(declared).as("META-INF/services entries").containsAll(pluginClasses);
     }
 

@@ -25,6 +25,27 @@ public final class GroupOffsetSeeder {
     private GroupOffsetSeeder() {
     }
 
+    /**
+     * Seeds the group of a sink connector's task from its task config ({@code topics}, the group id Connect gives it:
+     * {@code consumer.override.group.id} or {@code connect-<name>}); call it in the task's {@code start()}, before the
+     * consumer joins. A failure is logged, not thrown: a partition that really has no committed offset then fails with
+     * NoOffsetForPartitionException, and a task restart seeds it again. With {@code topics.regex} nothing is seeded.
+     */
+    public static void seedForSinkTask(Admin admin, SourceOffsets offsets, Map<String, String> taskProps, String connectorName,
+                                       long timeoutMs) {
+        List<String> topics = java.util.Arrays.stream(taskProps.getOrDefault("topics", "").split(","))
+                .map(String::trim).filter(t -> !t.isEmpty()).toList();
+        if (topics.isEmpty()) {
+            return;
+        }
+        String groupId = taskProps.getOrDefault("consumer.override.group.id", "connect-" + connectorName);
+        try {
+            seedMissing(admin, offsets, groupId, topics, timeoutMs);
+        } catch (Exception e) {
+            log.warn("could not seed committed offsets of group {}: {}", groupId, Failures.describe(e));
+        }
+    }
+
     public static void seedMissing(Admin admin, SourceOffsets offsets, String groupId, Collection<String> topics, long timeoutMs)
             throws Exception {
         Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(timeoutMs, TimeUnit.MILLISECONDS);

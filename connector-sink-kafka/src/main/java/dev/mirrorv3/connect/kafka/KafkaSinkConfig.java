@@ -1,0 +1,277 @@
+package dev.mirrorv3.connect.kafka;
+
+import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.kafka.ConfigDocs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
+public final class KafkaSinkConfig extends AbstractConfig {
+
+    public static final String TOPIC_PLACEHOLDER = "${topic}";
+
+    private static final String GROUP_DESTINATION = "Destination";
+    private static final String GROUP_SECURITY = "Destination security";
+    private static final String GROUP_SOURCE = "Source cluster";
+    private static final String GROUP_OPERATIONS = "Operations";
+
+    public static final String DESTINATION_PREFIX = "destination.";
+    public static final String DESTINATION_PRODUCER_PREFIX = "destination.producer.";
+    public static final String DESTINATION_ADMIN_PREFIX = "destination.admin.";
+
+    public static final String DESTINATION_BOOTSTRAP = "destination.bootstrap.servers";
+    static final String DESTINATION_BOOTSTRAP_DOC = "Bootstrap servers of the destination cluster. Producer settings go under"
+            + " 'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin"
+            + " client settings under 'destination.admin.'; the destination.ssl.*/sasl.* settings below apply to both. The producer"
+            + " is always idempotent with acks=all: settings that would change that are refused.";
+
+    public static final String DESTINATION_TOPIC = "destination.topic";
+    static final String DESTINATION_TOPIC_DOC = "The topic each source topic is copied to, partition p to partition p. Empty means"
+            + " the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector"
+            + " reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics.";
+
+    public static final String TIMESTAMP_MODE = "timestamp.mode";
+    public static final String TIMESTAMP_SOURCE = "source";
+    public static final String TIMESTAMP_DESTINATION = "destination";
+    static final String TIMESTAMP_MODE_DOC = "'source': each record keeps the source record's timestamp (as CreateTime; a destination"
+            + " topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a"
+            + " timestamp and the destination producer stamps them.";
+
+    public static final String KEYS_TYPE = "keys.type";
+    static final String KEYS_TYPE_DOC = "What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value)."
+            + " A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a"
+            + " copy whose offsets must equal the source's.";
+
+    public static final String VALUES_TYPE = "values.type";
+    static final String VALUES_TYPE_DOC = "What values must be; as keys.type.";
+
+    public static final String SECURITY_PROTOCOL = "destination.security.protocol";
+    static final String SECURITY_PROTOCOL_DOC = "security.protocol of the destination producer and admin client (PLAINTEXT, SSL,"
+            + " SASL_PLAINTEXT, SASL_SSL).";
+    public static final String SASL_MECHANISM = "destination.sasl.mechanism";
+    static final String SASL_MECHANISM_DOC = "sasl.mechanism of the destination clients, e.g. PLAIN, SCRAM-SHA-512; empty: the client"
+            + " default (GSSAPI).";
+    public static final String SASL_JAAS_CONFIG = "destination.sasl.jaas.config";
+    static final String SASL_JAAS_CONFIG_DOC = "sasl.jaas.config of the destination clients. A secret: give it through a config provider,"
+            + " e.g. ${file:/etc/kafka/destination.properties:sasl.jaas.config}; never logged, [hidden] in validate output.";
+    public static final String SSL_TRUSTSTORE_LOCATION = "destination.ssl.truststore.location";
+    static final String SSL_TRUSTSTORE_LOCATION_DOC = "ssl.truststore.location of the destination clients.";
+    public static final String SSL_TRUSTSTORE_PASSWORD = "destination.ssl.truststore.password";
+    static final String SSL_TRUSTSTORE_PASSWORD_DOC = "ssl.truststore.password of the destination clients; through a config provider.";
+    public static final String SSL_KEYSTORE_LOCATION = "destination.ssl.keystore.location";
+    static final String SSL_KEYSTORE_LOCATION_DOC = "ssl.keystore.location of the destination clients (mutual TLS).";
+    public static final String SSL_KEYSTORE_PASSWORD = "destination.ssl.keystore.password";
+    static final String SSL_KEYSTORE_PASSWORD_DOC = "ssl.keystore.password of the destination clients; through a config provider.";
+    public static final String SSL_KEY_PASSWORD = "destination.ssl.key.password";
+    static final String SSL_KEY_PASSWORD_DOC = "ssl.key.password of the destination clients; through a config provider.";
+
+    public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
+    public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
+            + " offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed"
+            + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
+            + " same 'source.admin.' prefix; feed secrets through config providers.";
+
+    public static final String ADMIN_TIMEOUT_MS = "admin.timeout.ms";
+    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
+            + " either cluster; a timeout is a transient failure.";
+
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient destination or source failure; doubles on each"
+            + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
+
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
+            + " last heartbeat); 0 turns it off.";
+
+    /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
+    static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+            ProducerConfig.ACKS_CONFIG, "all");
+
+    private static final List<String> SECURITY_KEYS = List.of(SECURITY_PROTOCOL, SASL_MECHANISM, SASL_JAAS_CONFIG,
+            SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEY_PASSWORD);
+
+    public static final ConfigDef CONFIG_DEF = configDef();
+
+    public KafkaSinkConfig(Map<?, ?> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    private static ConfigDef configDef() {
+        ConfigDef def = new ConfigDef();
+        int o = 0;
+        def.define(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
+        def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
+                GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
+        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
+                Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
+                fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
+        def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
+                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), fixed("bytes", "utf8", "json"));
+        def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
+                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), fixed("bytes", "utf8", "json"));
+
+        o = 0;
+        def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
+                ConfigDef.CaseInsensitiveValidString.in("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"), Importance.MEDIUM,
+                SECURITY_PROTOCOL_DOC, GROUP_SECURITY, ++o, Width.SHORT, "Destination security protocol", List.of(),
+                fixed("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
+        def.define(SASL_MECHANISM, Type.STRING, "", Importance.MEDIUM, SASL_MECHANISM_DOC,
+                GROUP_SECURITY, ++o, Width.SHORT, "Destination SASL mechanism");
+        def.define(SASL_JAAS_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, SASL_JAAS_CONFIG_DOC,
+                GROUP_SECURITY, ++o, Width.LONG, "Destination SASL JAAS config");
+        def.define(SSL_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_TRUSTSTORE_LOCATION_DOC,
+                GROUP_SECURITY, ++o, Width.LONG, "Destination truststore");
+        def.define(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_TRUSTSTORE_PASSWORD_DOC,
+                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination truststore password");
+        def.define(SSL_KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_KEYSTORE_LOCATION_DOC,
+                GROUP_SECURITY, ++o, Width.LONG, "Destination keystore");
+        def.define(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEYSTORE_PASSWORD_DOC,
+                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination keystore password");
+        def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
+                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
+
+        o = 0;
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, SOURCE_ADMIN_BOOTSTRAP_DOC,
+                GROUP_SOURCE, ++o, Width.LONG, "Source bootstrap servers");
+        def.define(ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, ADMIN_TIMEOUT_MS_DOC,
+                GROUP_SOURCE, ++o, Width.SHORT, "Admin timeout (ms)");
+
+        o = 0;
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        return def;
+    }
+
+    /** Valid values for a fixed choice, always visible. */
+    private static ConfigDef.Recommender fixed(Object... values) {
+        return new ConfigDef.Recommender() {
+            @Override
+            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return new ArrayList<>(List.of(values)); // ConfigDef narrows this list in place
+            }
+
+            @Override
+            public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return true;
+            }
+        };
+    }
+
+    /** The destination topic of a source topic: destination.topic (default the source's name) with ${topic} resolved. */
+    public String destinationTopic(String sourceTopic) {
+        String t = getString(DESTINATION_TOPIC);
+        return t.isBlank() ? sourceTopic : t.replace(TOPIC_PLACEHOLDER, sourceTopic);
+    }
+
+    public boolean sourceTimestamps() {
+        return TIMESTAMP_SOURCE.equalsIgnoreCase(getString(TIMESTAMP_MODE));
+    }
+
+    public ValueType keysType() {
+        return ValueType.fromConfig(getString(KEYS_TYPE));
+    }
+
+    public ValueType valuesType() {
+        return ValueType.fromConfig(getString(VALUES_TYPE));
+    }
+
+    public String destinationBootstrap() {
+        return getString(DESTINATION_BOOTSTRAP);
+    }
+
+    /** Bootstrap and security settings shared by the destination producer and admin client. */
+    private Map<String, Object> destinationCommon() {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", destinationBootstrap());
+        for (String key : SECURITY_KEYS) {
+            Object v = get(key);
+            String s = v instanceof Password p ? p.value() : v == null ? "" : v.toString();
+            if (!s.isBlank()) {
+                c.put(key.substring(DESTINATION_PREFIX.length()), s);
+            }
+        }
+        return c;
+    }
+
+    /**
+     * The destination producer: idempotent, acks=all, up to 5 requests in flight per broker (the most an idempotent
+     * producer keeps in order), large batches; destination.producer.* on top, except what the guarantee needs.
+     */
+    public Map<String, Object> producerConfig(String clientId) {
+        Map<String, Object> c = destinationCommon();
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        c.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        c.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+        c.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L << 20);
+        c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        c.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        c.putAll(originalsWithPrefix(DESTINATION_PRODUCER_PREFIX));
+        c.putAll(FIXED_PRODUCER_SETTINGS);
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        c.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        return c;
+    }
+
+    public Map<String, Object> destinationAdminConfig(String clientId) {
+        Map<String, Object> c = destinationCommon();
+        c.put("client.id", clientId);
+        c.putAll(originalsWithPrefix(DESTINATION_ADMIN_PREFIX));
+        return c;
+    }
+
+    /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
+    public Map<String, Object> sourceAdminConfig(String clientId) {
+        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
+        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
+        if (bootstrap.isBlank()) {
+            Object override = originals().get("consumer.override.bootstrap.servers");
+            bootstrap = override == null ? "" : override.toString();
+        }
+        admin.put("bootstrap.servers", bootstrap);
+        admin.putIfAbsent("client.id", clientId);
+        return admin;
+    }
+
+    public Duration adminTimeout() {
+        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
+    }
+
+    public long retryBackoffInitialMs() {
+        return getLong(RETRY_BACKOFF_INITIAL_MS);
+    }
+
+    public long retryBackoffMaxMs() {
+        return Math.max(getLong(RETRY_BACKOFF_INITIAL_MS), getLong(RETRY_BACKOFF_MAX_MS));
+    }
+
+    public long heartbeatIntervalMs() {
+        return getLong(HEARTBEAT_INTERVAL_MS);
+    }
+
+    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    public static void main(String[] args) {
+        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
+    }
+}

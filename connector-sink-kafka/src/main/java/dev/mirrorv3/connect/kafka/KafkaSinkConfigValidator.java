@@ -1,0 +1,206 @@
+package dev.mirrorv3.connect.kafka;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Cross-field rules of the Kafka sink (SPEC §5, §13), each error attached to the setting it concerns, so that
+ * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
+ */
+final class KafkaSinkConfigValidator {
+    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    private static final long REACH_TIMEOUT_MS = 5000;
+
+    private final Map<String, String> props;
+    private final Config config;
+
+    KafkaSinkConfigValidator(Map<String, String> props, Config config) {
+        this.props = props;
+        this.config = config;
+    }
+
+    Config validate() {
+        requireSetting("consumer.override.auto.offset.reset", "none",
+                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
+                        + " before they were copied; with 'none' a lost position fails the task");
+        requireSetting("consumer.override.isolation.level", "read_committed",
+                "only committed records may be copied; aborted records and transaction markers become holes, which fail the task"
+                        + " instead of being copied");
+        if ("all".equalsIgnoreCase(props.get("errors.tolerance"))) {
+            error("errors.tolerance", "errors.tolerance=all would skip records, and a skipped record is a hole that a copy with the"
+                    + " source's offsets cannot have. Remove errors.tolerance or set it to none");
+        }
+        for (String converter : List.of("key.converter", "value.converter", "header.converter")) {
+            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
+                error(converter, "the copy keeps the records' exact bytes: set " + converter + "=" + BYTE_ARRAY_CONVERTER
+                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
+                        : " (found " + props.get(converter) + ")"));
+            }
+        }
+        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
+            error("transforms", "no transform may run in front of the Kafka sink: a changed record would not be the source's, and a"
+                    + " dropped one would be a hole. Remove transforms");
+        }
+        checkProducerOverrides();
+        List<String> topics = topics();
+        checkTopics(topics);
+        checkSourceCluster();
+        checkDestination(topics);
+        return config;
+    }
+
+    private List<String> topics() {
+        return Arrays.stream(props.getOrDefault("topics", "").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private void checkProducerOverrides() {
+        KafkaSinkConfig.FIXED_PRODUCER_SETTINGS.forEach((key, value) -> {
+            String set = props.get(KafkaSinkConfig.DESTINATION_PRODUCER_PREFIX + key);
+            if (set != null && !value.equalsIgnoreCase(set.trim()) && !("acks".equals(key) && "-1".equals(set.trim()))) {
+                error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "destination.producer." + key + "=" + set + " is refused: the per-record"
+                        + " offset check needs an idempotent producer with acks=all; remove the setting");
+            }
+        });
+        if (props.containsKey(KafkaSinkConfig.DESTINATION_PRODUCER_PREFIX + "transactional.id")) {
+            error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "destination.producer.transactional.id is refused: transaction markers would"
+                    + " take offsets in the destination; remove the setting");
+        }
+        String inFlight = props.get(KafkaSinkConfig.DESTINATION_PRODUCER_PREFIX + "max.in.flight.requests.per.connection");
+        if (inFlight != null) {
+            try {
+                if (Integer.parseInt(inFlight.trim()) > 5) {
+                    error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "destination.producer.max.in.flight.requests.per.connection=" + inFlight
+                            + ": an idempotent producer keeps order with at most 5");
+                }
+            } catch (NumberFormatException e) {
+                error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "destination.producer.max.in.flight.requests.per.connection is not a number: "
+                        + inFlight);
+            }
+        }
+    }
+
+    private void checkTopics(List<String> topics) {
+        String destination = props.getOrDefault(KafkaSinkConfig.DESTINATION_TOPIC, "");
+        boolean perTopic = destination.isBlank() || destination.contains(KafkaSinkConfig.TOPIC_PLACEHOLDER);
+        String regex = props.get("topics.regex");
+        if (regex != null && !regex.isBlank() && !perTopic) {
+            error(KafkaSinkConfig.DESTINATION_TOPIC, "topics.regex can match several topics, whose partitions would be copied into the"
+                    + " same destination partitions; leave destination.topic empty (the source topic's name) or use ${topic}");
+        }
+        if (topics.size() > 1 && !perTopic) {
+            error(KafkaSinkConfig.DESTINATION_TOPIC, "several topics would be copied into the same destination partitions; leave"
+                    + " destination.topic empty (the source topic's name) or use ${topic}, e.g. ${topic}-copy");
+        }
+    }
+
+    private void checkSourceCluster() {
+        String bootstrap = props.getOrDefault(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "");
+        if (bootstrap.isBlank()) {
+            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
+        }
+        if (bootstrap.isBlank()) {
+            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
+                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
+            return;
+        }
+        KafkaSinkConfig parsed = parsed();
+        if (parsed == null) {
+            return;
+        }
+        try (Admin admin = Admin.create(withShortTimeouts(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate")))) {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
+                    .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
+                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
+        }
+    }
+
+    /** The destination cluster is reachable and each destination topic of the listed topics exists. */
+    private void checkDestination(List<String> topics) {
+        if (hasErrors(KafkaSinkConfig.DESTINATION_BOOTSTRAP) && props.getOrDefault(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "").isBlank()) {
+            return;
+        }
+        KafkaSinkConfig parsed = parsed();
+        if (parsed == null) {
+            return;
+        }
+        String bootstrap = parsed.destinationBootstrap();
+        try (Admin admin = Admin.create(withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
+            try {
+                admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
+                        .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "cannot reach the destination cluster at " + bootstrap + " within 5 s ("
+                        + e.getClass().getSimpleName() + "): check the address and the destination.* security settings");
+                return;
+            }
+            List<String> missing = new ArrayList<>();
+            for (String topic : topics) {
+                String destination = parsed.destinationTopic(topic);
+                try {
+                    TopicDescription d = admin.describeTopics(List.of(destination)).allTopicNames()
+                            .get(REACH_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(destination);
+                    if (d == null) {
+                        missing.add(destination);
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                        missing.add(destination);
+                    }
+                } catch (Exception e) {
+                    return; // reachable but slow: the task checks again when it opens the partitions
+                }
+            }
+            if (!missing.isEmpty()) {
+                error(KafkaSinkConfig.DESTINATION_TOPIC, "destination topic(s) " + String.join(", ", missing) + " do not exist on " + bootstrap
+                        + ": the Kafka sink never creates topics; create each with at least the source topic's partitions");
+            }
+        }
+    }
+
+    private KafkaSinkConfig parsed() {
+        try {
+            return new KafkaSinkConfig(props);
+        } catch (RuntimeException e) {
+            return null; // single-field errors are already reported
+        }
+    }
+
+    private static Map<String, Object> withShortTimeouts(Map<String, Object> adminConfig) {
+        adminConfig.put("request.timeout.ms", (int) REACH_TIMEOUT_MS);
+        adminConfig.put("default.api.timeout.ms", (int) REACH_TIMEOUT_MS);
+        return adminConfig;
+    }
+
+    private void requireSetting(String key, String value, String why) {
+        if (!value.equalsIgnoreCase(props.getOrDefault(key, ""))) {
+            error(key, "set " + key + "=" + value + " (found " + props.getOrDefault(key, "nothing") + "): " + why);
+        }
+    }
+
+    private boolean hasErrors(String key) {
+        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+    }
+
+    private void error(String key, String message) {
+        for (ConfigValue v : config.configValues()) {
+            if (v.name().equals(key)) {
+                v.addErrorMessage(message);
+                return;
+            }
+        }
+        ConfigValue v = new ConfigValue(key, null, List.of(), new ArrayList<>());
+        v.addErrorMessage(message);
+        config.configValues().add(v);
+    }
+}

@@ -1,0 +1,529 @@
+package dev.mirrorv3.connect.kafka;
+
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.Compression;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.GroupOffsetSeeder;
+import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.mirror.MirrorPositions;
+import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
+import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.Header;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets (SPEC §5).
+ * The destination's high watermark is the position: {@code open()} seeks the source there. Records stream through one
+ * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
+ * naming both offsets. A transient destination failure waits for the records in flight, re-reads the high watermark,
+ * rewinds the consumer there, drops the rest of the batch and backs off (SPEC §13); the task stays RUNNING.
+ */
+public class KafkaSinkTask extends SinkTask {
+    private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
+    private static final long IN_FLIGHT_POLL_MS = 500;
+    private static final String RECREATE = "The destination no longer holds the source's offsets: make sure this connector is"
+            + " the only writer of the destination topic, delete it and create it again, then restart the task";
+
+    private final Clock clock;
+    private KafkaSinkConfig config;
+    private String connectorName;
+    private Producer<byte[], byte[]> producer;
+    private SourceOffsets sourceOffsets;
+    private SourceOffsets destinationOffsets;
+    private MirrorPositions positions;
+    private KafkaSinkMetrics metrics;
+    private Backoff backoff;
+    private RecordTypeCheck typeCheck;
+    private boolean sourceTimestamps;
+
+    private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
+    private final Set<TopicPartition> pending = new LinkedHashSet<>();
+    private final Set<TopicPartition> repositioned = new HashSet<>();
+    /** A failure that fails the task: recorded by the producer's I/O thread or by open(), thrown from put(). */
+    private final AtomicReference<RuntimeException> fatal = new AtomicReference<>();
+    /** The first transient delivery failure since the last recovery. */
+    private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
+    /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
+    private volatile boolean destinationCorrupted;
+    private boolean recovering;
+    private boolean rewound;
+    private int recoveryAttempts;
+    private long nextAttemptMs;
+    private long nextHeartbeatMs;
+
+    public KafkaSinkTask() {
+        this(Clock.systemUTC());
+    }
+
+    KafkaSinkTask(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public String version() {
+        return KafkaSinkConnector.versionString();
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new KafkaSinkConfig(props);
+        connectorName = props.getOrDefault("name", "kafka-sink");
+        backoff = new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs());
+        sourceOffsets = new SourceOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
+        destinationOffsets = new SourceOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
+                config.adminTimeout());
+        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout());
+        sourceTimestamps = config.sourceTimestamps();
+        if (config.keysType() != ValueType.BYTES || config.valuesType() != ValueType.BYTES) {
+            typeCheck = new RecordTypeCheck(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, config.keysType(),
+                    config.valuesType()));
+        }
+        metrics = new KafkaSinkMetrics(context, connectorName);
+        producer = createProducer(config.producerConfig("mirror-v3-kafka-sink-" + connectorName));
+        GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout().toMillis());
+        nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
+        log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
+                sourceTimestamps ? "source" : "destination producer");
+    }
+
+    /** The destination producer; tests override this to observe or delay sends. */
+    protected Producer<byte[], byte[]> createProducer(Map<String, Object> producerConfig) {
+        return new KafkaProducer<>(producerConfig);
+    }
+
+    /** Called before each record is sent; tests override it to hold a task in the middle of a batch. */
+    protected void beforeSend(TopicPartition source, long offset) {
+    }
+
+    @Override
+    public void open(Collection<TopicPartition> partitions) {
+        pending.addAll(partitions);
+        nextAttemptMs = 0;
+        try {
+            openPending(false);
+        } catch (RuntimeException e) {
+            // An exception from open() reaches Connect only after its consumer has fetched from the group's offset;
+            // pause instead and fail from the next put() with this message.
+            context.pause(partitions.toArray(new TopicPartition[0]));
+            fatal.compareAndSet(null, e);
+            context.timeout(1); // the next poll returns at once, and put() fails with the message
+        }
+    }
+
+    /** Positions the pending partitions at their destination's high watermark; a transient failure retries later. */
+    private void openPending(boolean fromPut) {
+        if (pending.isEmpty() || clock.millis() < nextAttemptMs) {
+            return;
+        }
+        List<TopicPartition> batch = List.copyOf(pending);
+        List<Pair> pairs = batch.stream().map(this::pair).toList();
+        Map<TopicPartition, Position> resolved;
+        try {
+            resolved = positions.resolve(pairs);
+        } catch (RuntimeException e) {
+            if (!Failures.isTransient(e)) {
+                throw fatal(e);
+            }
+            long delay = backoff.next();
+            nextAttemptMs = clock.millis() + delay;
+            metrics.restart();
+            context.pause(batch.toArray(new TopicPartition[0]));
+            context.timeout(delay);
+            log.warn("cannot position {} yet, retrying in {} ms (attempt {}): {}", batch, delay, backoff.attempts(), Failures.describe(e));
+            return;
+        }
+        backoff.reset();
+        for (Pair p : pairs) {
+            Position pos = resolved.get(p.source());
+            Mirror m = new Mirror(p.source(), p.destination(), pos.next(), pos.sourceHighWatermark());
+            mirrors.put(p.source(), m);
+            pending.remove(p.source());
+            context.offset(p.source(), pos.next());
+            metrics.opened(p.source(), m.acked::get, m.records::get, m.bytes::get, () -> m.sourceHwm);
+            if (fromPut) {
+                repositioned.add(p.source()); // the rest of this batch predates the seek
+            }
+            log.info("starting mirror {}: destination {} on {}, position from the destination's high watermark, resolved next offset {}"
+                    + " (source log start {}, high watermark {})", p.source(), p.destination(), config.destinationBootstrap(), pos.next(),
+                    pos.sourceLogStart(), pos.sourceHighWatermark());
+        }
+        if (fromPut) {
+            context.resume(batch.toArray(new TopicPartition[0]));
+        }
+    }
+
+    private Pair pair(TopicPartition source) {
+        return new Pair(source, new TopicPartition(config.destinationTopic(source.topic()), source.partition()));
+    }
+
+    @Override
+    public void put(Collection<SinkRecord> records) {
+        throwIfFatal();
+        if (recovering) {
+            continueRecovery();
+            return;
+        }
+        openPending(true);
+        boolean failed = false;
+        for (SinkRecord r : records) {
+            if (fatal.get() != null) {
+                break; // thrown below
+            }
+            if (transientFailure.get() != null) {
+                failed = true;
+                break; // the rest of the batch is dropped: recovery rewinds to the destination's high watermark
+            }
+            TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
+            Mirror m = mirrors.get(tp);
+            if (m == null || repositioned.contains(tp)) {
+                continue;
+            }
+            long offset = r.originalKafkaOffset();
+            if (offset < m.expected) {
+                continue; // a re-delivery of a record already sent
+            }
+            if (offset > m.expected) {
+                throw fatal(new ConnectException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
+                        + " is at offset " + offset + "; compaction, a transaction marker or an aborted record): a Kafka destination"
+                        + " cannot reproduce it, and " + m.destination + " stays complete up to offset " + (m.expected - 1) + ". Back"
+                        + " such topics up to a blob destination instead"));
+            }
+            ProducerRecord<byte[], byte[]> pr = toProducerRecord(r, m);
+            beforeSend(tp, offset);
+            try {
+                producer.send(pr, new Delivery(m, offset, payloadBytes(pr)));
+            } catch (RuntimeException e) {
+                if (!Failures.isTransient(e)) {
+                    throw fatal(new ConnectException("cannot send the record of " + tp + " offset " + offset + " to " + m.destination
+                            + ": " + Failures.describe(e), e));
+                }
+                transientFailure.compareAndSet(null, e);
+                failed = true;
+                break;
+            }
+            m.expected++;
+            m.sinceHeartbeat++;
+        }
+        repositioned.clear();
+        throwIfFatal();
+        if (failed || transientFailure.get() != null) {
+            startRecovery();
+            return;
+        }
+        if (!records.isEmpty() && backoff.attempts() > 0) {
+            backoff.reset(); // records flow again after a recovery
+        }
+        heartbeat();
+        context.timeout(inFlight() ? IN_FLIGHT_POLL_MS : Math.max(1, nextHeartbeatMs - clock.millis()));
+    }
+
+    private ProducerRecord<byte[], byte[]> toProducerRecord(SinkRecord r, Mirror m) {
+        byte[] key = bytes(r.key(), r, "key", "key.converter");
+        byte[] value = bytes(r.value(), r, "value", "value.converter");
+        Long ts = sourceTimestamps && r.timestamp() != null && r.timestamp() >= 0 ? r.timestamp() : null;
+        if (typeCheck != null) {
+            typeCheck.check(new BackupRecord(m.source.topic(), m.source.partition(), r.originalKafkaOffset(), ts,
+                    TimestampType.NOT_AVAILABLE, key, value, List.of()));
+        }
+        RecordHeaders headers = new RecordHeaders();
+        for (Header h : r.headers()) {
+            headers.add(new RecordHeader(h.key(), bytes(h.value(), r, "header '" + h.key() + "'", "header.converter")));
+        }
+        return new ProducerRecord<>(m.destination.topic(), m.destination.partition(), ts, key, value, headers);
+    }
+
+    private static byte[] bytes(Object o, SinkRecord r, String field, String converterSetting) {
+        if (o == null || o instanceof byte[]) {
+            return (byte[]) o;
+        }
+        throw new DataException("record at " + r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset()
+                + " has a " + field + " of type " + o.getClass().getSimpleName() + ", not bytes: the Kafka sink copies exact bytes;"
+                + " set " + converterSetting + "=" + KafkaSinkConfigValidator.BYTE_ARRAY_CONVERTER);
+    }
+
+    private static long payloadBytes(ProducerRecord<byte[], byte[]> pr) {
+        long n = (pr.key() == null ? 0 : pr.key().length) + (pr.value() == null ? 0 : pr.value().length);
+        for (org.apache.kafka.common.header.Header h : pr.headers()) {
+            n += h.key().length() + (h.value() == null ? 0 : h.value().length);
+        }
+        return n;
+    }
+
+    private boolean inFlight() {
+        for (Mirror m : mirrors.values()) {
+            if (m.acked.get() < m.expected) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // --- transient destination failures (SPEC §13) ---------------------------------------------------------------
+
+    private void startRecovery() {
+        recovering = true;
+        rewound = false;
+        recoveryAttempts = 0;
+        pauseAll();
+        log.warn("transient failure writing to {}: {}; waiting for the records in flight, then continuing from the destination's"
+                + " high watermark", config.destinationBootstrap(), Failures.describe(transientFailure.get()));
+        attemptRewind();
+    }
+
+    private void continueRecovery() {
+        long now = clock.millis();
+        if (now < nextAttemptMs) {
+            context.timeout(nextAttemptMs - now);
+            return;
+        }
+        if (!rewound) {
+            attemptRewind();
+            if (!rewound) {
+                return;
+            }
+        }
+        recovering = false;
+        transientFailure.set(null);
+        resumeAll();
+        log.info("destination {} reachable again: continuing {} from the destination's high watermark", config.destinationBootstrap(),
+                describePositions());
+        context.timeout(IN_FLIGHT_POLL_MS);
+    }
+
+    /**
+     * Waits for every record in flight, re-reads each destination high watermark and rewinds the source there; then
+     * backs off (the first time) or continues at once (after a backoff already waited). A transient failure of these
+     * steps backs off and tries again; the destination holding what this task did not write fails the task.
+     */
+    private void attemptRewind() {
+        recoveryAttempts++;
+        try {
+            producer.flush();
+            throwIfFatal();
+            List<Mirror> all = List.copyOf(mirrors.values());
+            Map<TopicPartition, Long> hwms = positions.destinationHighWatermarks(all.stream().map(m -> new Pair(m.source, m.destination)).toList());
+            for (Mirror m : all) {
+                long h = hwms.get(m.destination);
+                long acked = m.acked.get();
+                boolean lostInFlight = m.failed;
+                if (h < acked || h > m.expected || (!lostInFlight && h != acked)) {
+                    destinationCorrupted = true;
+                    throw fatal(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a transient"
+                            + " failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for " + m.source
+                            + ": another writer on the destination, or records lost by the destination. " + RECREATE));
+                }
+                m.expected = h;
+                m.acked.set(h);
+                m.failed = false;
+                context.offset(m.source, h);
+            }
+            rewound = true;
+            if (recoveryAttempts > 1) {
+                nextAttemptMs = 0;
+                return; // a backoff was waited before this attempt: continue now
+            }
+        } catch (RuntimeException e) {
+            if (!Failures.isTransient(e)) {
+                throw fatal(e);
+            }
+            log.warn("destination {} still unavailable: {}", config.destinationBootstrap(), Failures.describe(e));
+        }
+        long delay = backoff.next();
+        metrics.restart();
+        nextAttemptMs = clock.millis() + delay;
+        context.timeout(delay);
+        log.warn("retrying the destination {} in {} ms (attempt {})", config.destinationBootstrap(), delay, backoff.attempts());
+    }
+
+    private void pauseAll() {
+        context.pause(mirrors.keySet().toArray(new TopicPartition[0]));
+    }
+
+    private void resumeAll() {
+        context.resume(mirrors.keySet().toArray(new TopicPartition[0]));
+    }
+
+    private String describePositions() {
+        List<String> parts = new ArrayList<>();
+        mirrors.values().forEach(m -> parts.add(m.source + " at " + m.expected));
+        return String.join(", ", parts);
+    }
+
+    // --- heartbeat, commits, shutdown ------------------------------------------------------------------------------
+
+    private void heartbeat() {
+        long now = clock.millis();
+        if (config.heartbeatIntervalMs() <= 0 || now < nextHeartbeatMs) {
+            return;
+        }
+        nextHeartbeatMs = now + config.heartbeatIntervalMs();
+        try {
+            Map<TopicPartition, Long> hwms = sourceOffsets.highWatermarks(List.copyOf(mirrors.keySet()));
+            hwms.forEach((tp, h) -> {
+                Mirror m = mirrors.get(tp);
+                if (m != null) {
+                    m.sourceHwm = h;
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("cannot read source high watermarks for the lag metric: {}", Failures.describe(e));
+        }
+        for (Mirror m : mirrors.values()) {
+            log.info("heartbeat {}: next offset {} acknowledged by {}, {} record(s) sent since the last heartbeat, source high watermark {}",
+                    m.source, m.acked.get(), m.destination, m.sinceHeartbeat, m.sourceHwm);
+            m.sinceHeartbeat = 0;
+        }
+    }
+
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
+        for (TopicPartition tp : currentOffsets.keySet()) {
+            Mirror m = mirrors.get(tp);
+            if (m != null) {
+                durable.put(tp, new OffsetAndMetadata(m.acked.get()));
+            }
+        }
+        return durable;
+    }
+
+    @Override
+    public void close(Collection<TopicPartition> partitions) {
+        // The next owner of these partitions reads the destination's high watermark: nothing of ours may be in flight.
+        if (producer != null && !destinationCorrupted) {
+            producer.flush();
+        }
+        for (TopicPartition tp : partitions) {
+            pending.remove(tp);
+            mirrors.remove(tp);
+            metrics.closed(tp);
+        }
+        if (mirrors.isEmpty()) {
+            recovering = false;
+            transientFailure.set(null);
+        }
+        throwIfFatal();
+    }
+
+    @Override
+    public void stop() {
+        if (producer != null) {
+            // After a mismatch, records not yet sent are dropped rather than added behind another writer's.
+            producer.close(destinationCorrupted ? Duration.ZERO : Duration.ofSeconds(10));
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (sourceOffsets != null) {
+            sourceOffsets.close();
+        }
+        if (destinationOffsets != null) {
+            destinationOffsets.close();
+        }
+        log.info("Kafka sink task of {} stopped", connectorName);
+    }
+
+    private void throwIfFatal() {
+        RuntimeException f = fatal.get();
+        if (f != null) {
+            throw fatal(f);
+        }
+    }
+
+    private ConnectException fatal(RuntimeException e) {
+        ConnectException ce = e instanceof ConnectException c && !(e instanceof org.apache.kafka.connect.errors.RetriableException)
+                ? c : new ConnectException(Failures.describe(e), e);
+        fatal.compareAndSet(null, ce);
+        return ce;
+    }
+
+    /** One opened partition: where its copy stands. {@code expected} is the task thread's; the rest is shared. */
+    private static final class Mirror {
+        final TopicPartition source;
+        final TopicPartition destination;
+        /** The source offset of the next record to send (= the destination offset it must get). */
+        long expected;
+        /** The destination offset after the last record acknowledged at its source offset. */
+        final AtomicLong acked;
+        final AtomicLong records = new AtomicLong();
+        final AtomicLong bytes = new AtomicLong();
+        volatile boolean failed;
+        volatile long sourceHwm;
+        long sinceHeartbeat;
+
+        Mirror(TopicPartition source, TopicPartition destination, long next, long sourceHwm) {
+            this.source = source;
+            this.destination = destination;
+            this.expected = next;
+            this.acked = new AtomicLong(next);
+            this.sourceHwm = sourceHwm;
+        }
+    }
+
+    /** Checks one delivery on the producer's I/O thread; callbacks of one partition arrive in send order. */
+    private final class Delivery implements Callback {
+        private final Mirror mirror;
+        private final long sentFor;
+        private final long payload;
+
+        Delivery(Mirror mirror, long sentFor, long payload) {
+            this.mirror = mirror;
+            this.sentFor = sentFor;
+            this.payload = payload;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata md, Exception e) {
+            if (e != null) {
+                if (Failures.isTransient(e)) {
+                    mirror.failed = true;
+                    transientFailure.compareAndSet(null, e);
+                } else {
+                    fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " did not store the record of "
+                            + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
+                }
+            } else if (md.offset() != sentFor) {
+                destinationCorrupted = true;
+                fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
+                        + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
+                        + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
+            } else if (!mirror.failed) {
+                mirror.acked.set(sentFor + 1);
+                mirror.records.incrementAndGet();
+                mirror.bytes.addAndGet(payload);
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.mirrorv3.connect.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.kafka.ConfigSchemas;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.runtime.SinkConnectorConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code config/schemas/kafka-sink-connector.schema.json} is the JSON Schema generated from KafkaSinkConfig and
+ * Connect's sink connector settings, and the example fits it. Regenerate with {@code mvn -pl connector-sink-kafka -am
+ * test -Dtest=ConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
+ */
+class ConfigSchemaTest {
+    private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");
+    private static final Path EXAMPLE = Path.of("..", "examples", "kafka-sink", "orders-dr.json");
+    private static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.",
+            "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
+            "header.converter.");
+
+    private static String generated() {
+        return ConfigSchemas.jsonSchema(KafkaSinkConnector.class.getName(),
+                "JSON config of mirror-v3's Kafka sink (PUT /connectors/<name>/config). Generated from KafkaSinkConfig and"
+                        + " Connect's sink connector settings by connector-sink-kafka's ConfigSchemaTest.",
+                List.of(KafkaSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+    }
+
+    @Test
+    void theCommittedSchemaIsTheGeneratedOne() throws Exception {
+        String generated = generated();
+        if (Boolean.getBoolean("updateSchemas")) {
+            Files.createDirectories(SCHEMA.getParent());
+            Files.writeString(SCHEMA, generated, StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(Files.readString(SCHEMA, StandardCharsets.UTF_8)).as(SCHEMA + "; regenerate with -DupdateSchemas=true")
+                .isEqualTo(generated);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theExampleFitsTheSchema() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Object> schema = json.readValue(generated(), Map.class);
+        Map<String, Object> properties = (Map<String, Object>) schema.get("properties");
+        Map<String, Object> config = json.readValue(Files.readString(EXAMPLE, StandardCharsets.UTF_8), Map.class);
+        assertThat(config.get("connector.class")).isEqualTo(KafkaSinkConnector.class.getName());
+        for (String key : config.keySet()) {
+            assertThat(properties.containsKey(key) || PASS_THROUGH.stream().anyMatch(key::startsWith)).as(key + " is allowed").isTrue();
+        }
+        for (Object key : (List<?>) schema.get("required")) {
+            assertThat(config).as(EXAMPLE + " has " + key).containsKey((String) key);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package dev.mirrorv3.connect.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+
+/** Shared pieces of the Kafka sink's integration tests: configs, data, reading both topics back, comparing. */
+final class KafkaSinkTestSupport {
+    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+    private KafkaSinkTestSupport() {
+    }
+
+    static Map<String, String> sinkConfig(String connectorClass, String topic, String sourceBootstrap, String destinationBootstrap) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", connectorClass);
+        c.put("tasks.max", "1");
+        c.put("topics", topic);
+        c.put("key.converter", BYTES);
+        c.put("value.converter", BYTES);
+        c.put("header.converter", BYTES);
+        c.put("consumer.override.auto.offset.reset", "none");
+        c.put("consumer.override.isolation.level", "read_committed");
+        c.put("source.admin.bootstrap.servers", sourceBootstrap);
+        c.put("destination.bootstrap.servers", destinationBootstrap);
+        c.put("retry.backoff.initial.ms", "100");
+        c.put("retry.backoff.max.ms", "1000");
+        c.put("heartbeat.interval.ms", "5000");
+        return c;
+    }
+
+    static Map<String, String> sinkConfig(String topic, String sourceBootstrap, String destinationBootstrap) {
+        return sinkConfig(KafkaSinkConnector.class.getName(), topic, sourceBootstrap, destinationBootstrap);
+    }
+
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Map<String, Object> p = new HashMap<>();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class);
+        p.put("value.serializer", ByteArraySerializer.class);
+        p.put("linger.ms", 5);
+        p.put("acks", "all");
+        p.put("delivery.timeout.ms", 600_000);
+        p.put("request.timeout.ms", 120_000);
+        return new KafkaProducer<>(p);
+    }
+
+    /**
+     * Produces {@code perPartition} records to each partition with everything a record can carry: null and empty keys,
+     * tombstones and empty values, headers (duplicate keys, null values), explicit timestamps. Deterministic per seed.
+     */
+    static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
+        Random random = new Random(seed);
+        long baseTs = System.currentTimeMillis() - 3_600_000;
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    sent.add(producer.send(variedRecord(topic, p, i, random, baseTs + i)));
+                }
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            throw new AssertionError("could not produce the test records to " + topic, e);
+        }
+    }
+
+    static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random, long timestamp) {
+        byte[] key = switch (i % 5) {
+            case 0 -> null;
+            case 1 -> new byte[0];
+            default -> bytes(random, 1 + random.nextInt(24));
+        };
+        byte[] value = switch (i % 7) {
+            case 0 -> null;
+            case 1 -> new byte[0];
+            default -> bytes(random, random.nextInt(200));
+        };
+        RecordHeaders headers = new RecordHeaders();
+        for (int h = 0; h < i % 4; h++) {
+            headers.add("h" + (h % 2), h == 2 ? null : bytes(random, random.nextInt(10)));
+        }
+        return new ProducerRecord<>(topic, partition, timestamp, key, value, headers);
+    }
+
+    static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    /** Every committed record of the topic, per partition (read_committed). */
+    static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("isolation.level", "read_committed");
+        c.put("enable.auto.commit", false);
+        c.put("max.poll.records", 5000);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.get(r.partition()).add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    static Map<Integer, Long> highWatermarks(Admin admin, String topic, int partitions) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        try {
+            Map<Integer, Long> out = new TreeMap<>();
+            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list offsets of " + topic, e);
+        }
+    }
+
+    /** Waits until the destination topic's high watermarks reach {@code expected}, failing fast if the connector fails. */
+    static void awaitDestination(ConnectTestCluster cluster, String connector, Admin destination, String topic,
+                                 Map<Integer, Long> expected, Duration timeout) {
+        Awaitility.await("destination " + topic + " reaches " + expected).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("connector " + connector + " failed", () -> {
+                    String trace = cluster.failureTrace(connector);
+                    if (trace != null) {
+                        throw new AssertionError("connector " + connector + " failed: " + trace);
+                    }
+                })
+                .ignoreExceptions()
+                .until(() -> highWatermarks(destination, topic, expected.size()).equals(expected));
+    }
+
+    /**
+     * The destination holds exactly the source's records at the same offsets: keys, values and headers byte for byte,
+     * and the timestamps too when {@code sameTimestamps}.
+     */
+    static void assertSameRecords(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> source,
+                                  Map<Integer, List<ConsumerRecord<byte[], byte[]>>> destination, boolean sameTimestamps) {
+        assertThat(destination.keySet()).containsAll(source.keySet());
+        for (Map.Entry<Integer, List<ConsumerRecord<byte[], byte[]>>> e : source.entrySet()) {
+            List<ConsumerRecord<byte[], byte[]>> expected = e.getValue();
+            List<ConsumerRecord<byte[], byte[]>> actual = destination.get(e.getKey());
+            assertThat(actual.stream().map(ConsumerRecord::offset).toList()).as("offsets of partition " + e.getKey())
+                    .containsExactlyElementsOf(expected.stream().map(ConsumerRecord::offset).toList());
+            for (int i = 0; i < expected.size(); i++) {
+                ConsumerRecord<byte[], byte[]> x = expected.get(i);
+                ConsumerRecord<byte[], byte[]> a = actual.get(i);
+                String at = "partition " + x.partition() + " offset " + x.offset();
+                assertThat(a.key()).as(at + " key").isEqualTo(x.key());
+                assertThat(a.value()).as(at + " value").isEqualTo(x.value());
+                assertThat(a.headers().toArray()).as(at + " headers").containsExactly(x.headers().toArray());
+                if (sameTimestamps) {
+                    assertThat(a.timestamp()).as(at + " timestamp").isEqualTo(x.timestamp());
+                }
+            }
+        }
+    }
+}
