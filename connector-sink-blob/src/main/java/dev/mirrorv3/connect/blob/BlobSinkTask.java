@@ -107,19 +107,7 @@ public class BlobSinkTask extends SinkTask {
 
     /** Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll). */
     private void seedGroupOffsets(Map<String, String> props) {
-        String topics = props.getOrDefault("topics", "");
-        List<String> topicList = java.util.Arrays.stream(topics.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
-        if (topicList.isEmpty()) {
-            return; // topics.regex: new partitions without a committed offset need a task restart (README)
-        }
-        String groupId = props.getOrDefault("consumer.override.group.id", "connect-" + connectorName);
-        try {
-            GroupOffsetSeeder.seedMissing(sourceOffsets.admin(), sourceOffsets, groupId, topicList, config.adminTimeout().toMillis());
-        } catch (Exception e) {
-            // Not fatal here: if a partition really has no committed offset, Connect fails the task with
-            // NoOffsetForPartitionException and a restart seeds it again.
-            log.warn("could not seed committed offsets of group {}: {}", groupId, Failures.describe(e));
-        }
+        GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout().toMillis());
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */
