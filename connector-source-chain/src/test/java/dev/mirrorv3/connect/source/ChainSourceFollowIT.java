@@ -43,6 +43,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -169,6 +170,37 @@ class ChainSourceFollowIT {
         assertThat(cluster.taskState("cards-follow")).isEqualTo("RUNNING");
         cluster.delete("cards-follow");
         cluster.delete("cards-backup");
+    }
+
+    @Test
+    void followsAPartitionTheSourceTopicGainsWhileFollowing() throws Exception {
+        createTopic(bootstrap(), "events", 1);
+        createTopic(bootstrap(), "events-standby", 2);
+        Map<String, String> sink = sinkConfig("events", root, "events-backup", bootstrap());
+        cluster.deploy("events-backup", sink);
+        produce(bootstrap(), "events", 1, 300, 31);
+        awaitBackup("events-backup", 1, 300);
+        cluster.deploy("events-follow", sourceConfig("events", root, "events-backup", "events-standby", "preserve", bootstrap()));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "events-standby", 0) == 300);
+
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+            admin.createPartitions(Map.of("events", NewPartitions.increaseTo(2))).all().get();
+        }
+        cluster.delete("events-backup"); // the sink's consumer sees the new partition when its task starts again
+        cluster.deploy("events-backup", sink);
+        produce(bootstrap(), "events", 2, 300, 32);
+        awaitBackup("events-backup", 2, 300);
+        Awaitility.await("the new partition followed without a restart").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600 && highWatermark(bootstrap(), "events-standby", 1) == 300);
+        assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
+        var expected = consumeAll(bootstrap(), "events");
+        var actual = consumeAll(bootstrap(), "events-standby");
+        for (int p = 0; p < 2; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+        assertThat(cluster.taskState("events-follow")).isEqualTo("RUNNING");
+        cluster.delete("events-follow");
+        cluster.delete("events-backup");
     }
 
     @Test
