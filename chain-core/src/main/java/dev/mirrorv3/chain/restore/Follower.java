@@ -169,7 +169,8 @@ public final class Follower {
      * The records of the next object (or what is left of the current one), each with its target offset; empty when no
      * new object has been written since the last listing (call again after the poll interval).
      *
-     * @throws ChainException on a gap, a foreign or changed object, a hole with preserve (after the records before it)
+     * @throws ChainException on a gap, a foreign or changed object, a hole with preserve (after the records before it), new
+     *     objects encrypted with key ids the key ring lacks ({@link dev.mirrorv3.chain.crypto.MissingKeysException})
      * @throws dev.mirrorv3.chain.envelope.ValueTypeException if a record does not fit keys.type/values.type
      */
     public List<Restored> next() {
@@ -237,6 +238,7 @@ public final class Follower {
         if (first.from() != nextFrom) {
             throw new ChainException.Gap(location, nextFrom, first);
         }
+        reader.keys().requireKeysFor(location, chain.objects());
         listed.addAll(chain.objects());
     }
 

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
@@ -15,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -137,5 +142,72 @@ class FollowerTest {
         BackupRecord restamped = new BackupRecord("target", 0, 2, 99L, TimestampType.CREATE_TIME, b.key(), b.value(), b.headers());
         assertThat(RecordMatch.difference(b, null, restamped, true)).get().asString().contains("timestamp differs");
         assertThat(RecordMatch.difference(b, null, restamped, false)).as("LogAppendTime target").isEmpty();
+    }
+
+    private static byte[] key(int seed) {
+        byte[] k = new byte[KeyRing.KEY_BYTES];
+        for (int i = 0; i < k.length; i++) {
+            k[i] = (byte) (seed * 31 + i * 7 + 1);
+        }
+        return k;
+    }
+
+    /** Writes records [from, to] as the blob sink does: plain ({@code keyId} null) or encrypted with {@code keyId}. */
+    private void writeParquet(KeyRing keys, String keyId, long from, long to) {
+        List<BackupRecord> records = new ArrayList<>();
+        for (long o = from; o <= to; o++) {
+            records.add(record(o));
+        }
+        EnvelopeSettings parquet = EnvelopeSettings.parquetBytes();
+        store.create(0, new ObjectName(from, to, EnvelopeFormat.PARQUET, keyId).fileName(),
+                EnvelopeCodecs.forSettings(parquet, new ObjectEncryption(keys, keyId)).encode(records));
+    }
+
+    private static List<BackupRecord> drain(Follower f) {
+        List<BackupRecord> out = new ArrayList<>();
+        for (List<Follower.Restored> batch = f.next(); !batch.isEmpty(); batch = f.next()) {
+            batch.forEach(r -> {
+                assertThat(r.targetOffset()).as("preserve").isEqualTo(r.record().offset());
+                out.add(r.record());
+            });
+        }
+        return out;
+    }
+
+    private static List<BackupRecord> records(long from, long to) {
+        List<BackupRecord> out = new ArrayList<>();
+        for (long o = from; o <= to; o++) {
+            out.add(record(o));
+        }
+        return out;
+    }
+
+    @Test
+    void followsAChainMixingPlainAndEncryptedObjectsAndListsTheKeyIdsItLacks() {
+        KeyRing all = KeyRing.of("keys dir /keys", Map.of("k1", key(1), "k2", key(2), "k3", key(3)));
+        KeyRing k1k2 = KeyRing.of("keys dir /keys", Map.of("k1", key(1), "k2", key(2)));
+        writeParquet(all, null, 0, 9);
+        writeParquet(all, "k1", 10, 19);
+        writeParquet(all, "k2", 20, 29);
+        EnvelopeSettings parquet = EnvelopeSettings.parquetBytes();
+
+        Follower f = new Follower(store, parquet, k1k2, "t", 0, OffsetMode.PRESERVE, 0);
+        assertThat(f.resume(15)).as("resumed inside the k1 object").contains(record(14));
+        assertThat(drain(f)).containsExactlyElementsOf(records(15, 29));
+        writeParquet(all, null, 30, 34); // encryption turned off again
+        writeParquet(all, "k1", 35, 39);
+        assertThat(drain(f)).containsExactlyElementsOf(records(30, 39));
+        Follower fromStart = new Follower(store, parquet, k1k2, "t", 0, OffsetMode.RENUMBER, 0);
+        assertThat(fromStart.resume(0)).isEmpty();
+        assertThat(drain(fromStart)).containsExactlyElementsOf(records(0, 39));
+
+        writeParquet(all, "k3", 40, 44);
+        assertThatThrownBy(f::next).as("a new object names a key id the keys dir lacks")
+                .isInstanceOf(MissingKeysException.class).hasMessageContaining("[k3]").hasMessageContaining("keys dir /keys")
+                .hasMessageContaining(ObjectName.pad(40));
+        Follower onlyK2 = new Follower(store, parquet, KeyRing.of("keys dir /keys", Map.of("k2", key(2))), "t", 0, OffsetMode.PRESERVE, 0);
+        assertThatThrownBy(() -> onlyK2.resume(0)).isInstanceOf(MissingKeysException.class)
+                .satisfies(e -> assertThat(((MissingKeysException) e).missing()).containsExactly("k1", "k3"))
+                .hasMessageContaining("[k1, k3]").hasMessageContaining(store.location(0));
     }
 }

@@ -48,10 +48,11 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " that the blob sink's config can be reused as it is.";
     static final String ENCRYPTION_DOC = "The backup's encryption as the blob sink's config gives it: 'none' or empty (plain Parquet or"
             + " NDJSON objects) or 'parquet' (Parquet modular encryption). Either way each object is read with the key its name"
-            + " carries, from encryption.keys.dir.";
+            + " carries, from encryption.keys.dir; 'parquet' requires encryption.keys.dir.";
     static final String ENCRYPTION_KEYS_DIR_DOC = "Absolute path of the directory of keys the blob sink encrypted the backup with (the"
             + " same mounted Secret): one file per key id, the standard base64 of 32 bytes. Needed when any object of the chain"
-            + " is encrypted; a chain naming a key id without a file here fails the task, listing the missing ids.";
+            + " is encrypted; a chain naming a key id without a file here fails the task, listing the missing ids. validate()"
+            + " loads it and names the file that is not a key.";
     static final String ENCRYPTION_KEY_ID_DOC = "Not used to read (each object names its own key); accepted so the blob sink's"
             + " configuration can be reused as it is.";
 

@@ -1,5 +1,8 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +76,7 @@ final class ChainSourceConfigValidator {
         }
         checkMapping();
         checkStore();
+        checkKeysDir();
         checkTarget();
         return config;
     }
@@ -126,6 +130,34 @@ final class ChainSourceConfigValidator {
             requireBackupDirectory(new ChainSourceConfig(props)).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
         } catch (RuntimeException e) {
             // single-field errors are reported already
+        }
+    }
+
+    /**
+     * The keys dir, when set, must load (KeyRing's errors name the file that is wrong, never a key); encryption=parquet
+     * says the backup is encrypted, so it needs one. Which key ids the chain needs is checked by the task at listing.
+     */
+    private void checkKeysDir() {
+        String key = StoreConfigFragment.ENCRYPTION_KEYS_DIR;
+        if (hasErrors(key)) {
+            return;
+        }
+        String dir = props.getOrDefault(key, "").trim();
+        if (dir.isEmpty()) {
+            if (ObjectEncryption.PARQUET.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.ENCRYPTION, "").trim())) {
+                error(key, "required with encryption=parquet: the directory of key files the blob sink encrypted the backup with"
+                        + " (its encryption.keys.dir), holding the key file of every key id the backup's objects name");
+            }
+            return;
+        }
+        if (!Path.of(dir).isAbsolute()) {
+            error(key, "must be an absolute path: " + dir);
+            return;
+        }
+        try {
+            KeyRing.load(Path.of(dir));
+        } catch (KeysDirException e) {
+            error(key, e.getMessage());
         }
     }
 

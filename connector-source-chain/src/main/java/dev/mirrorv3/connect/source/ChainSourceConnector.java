@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -24,7 +26,7 @@ public class ChainSourceConnector extends SourceConnector {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceConnector.class);
 
     private Map<String, String> props;
-    private List<Integer> partitions = List.of();
+    private volatile List<Integer> partitions = List.of();
     private Thread waiter;
     private volatile boolean stopping;
 
@@ -45,44 +47,87 @@ public class ChainSourceConnector extends SourceConnector {
             partitions = config.partitions();
             return;
         }
+        String where;
         try (Store store = config.openStore()) {
             partitions = store.partitions();
-            if (partitions.isEmpty()) {
-                waitForPartitions(config, store.location(0).replaceAll("/0$", ""));
-            }
+            where = store.location(0).replaceAll("/0$", "");
         } catch (RuntimeException e) {
             throw new ConnectException("cannot list the backup's partitions: " + Failures.describe(e), e);
         }
+        watchPartitions(config, where);
     }
 
-    /** No partition directory yet: list again every poll interval, then ask Connect for tasks. */
-    private void waitForPartitions(ChainSourceConfig config, String where) {
+    /**
+     * Lists the backup's partition directories every poll interval and asks Connect for new task configs when one
+     * appears (the sink got a new partition, or the backup had none or fewer at start), so that every backed-up
+     * partition is followed without a restart. Not with an explicit {@code partitions}.
+     */
+    private void watchPartitions(ChainSourceConfig config, String where) {
         long since = System.currentTimeMillis();
         waiter = new Thread(() -> {
-            while (!stopping) {
-                try {
-                    Thread.sleep(config.pollIntervalMs());
-                } catch (InterruptedException e) {
-                    return;
-                }
-                try (Store store = config.openStore()) {
-                    List<Integer> found = store.partitions();
-                    if (!found.isEmpty()) {
-                        log.info("backup {} now has partitions {}: starting their tasks", where, found);
-                        partitions = found;
-                        context.requestTaskReconfiguration();
+            Store store = null;
+            try {
+                while (!stopping) {
+                    try {
+                        Thread.sleep(config.pollIntervalMs());
+                    } catch (InterruptedException e) {
                         return;
                     }
-                    log.info("backup {} is empty (no partition directories) for {} s; listing again every {} ms", where,
-                            (System.currentTimeMillis() - since) / 1000, config.pollIntervalMs());
-                } catch (RuntimeException e) {
-                    log.warn("listing backup {} failed: {}; listing again in {} ms", where, Failures.describe(e), config.pollIntervalMs());
+                    try {
+                        if (store == null) {
+                            store = config.openStore();
+                        }
+                        List<Integer> found = store.partitions();
+                        Optional<List<Integer>> grown = grown(partitions, found);
+                        if (grown.isPresent()) {
+                            log.info("backup {} now has partitions {} (following {}): asking Connect to reconfigure the tasks", where,
+                                    grown.get(), partitions);
+                            partitions = grown.get();
+                            context.requestTaskReconfiguration();
+                        } else if (found.isEmpty()) {
+                            log.info("backup {} is empty (no partition directories) for {} s; listing again every {} ms", where,
+                                    (System.currentTimeMillis() - since) / 1000, config.pollIntervalMs());
+                        }
+                    } catch (RuntimeException e) {
+                        log.warn("listing backup {} failed: {}; listing again in {} ms", where, Failures.describe(e),
+                                config.pollIntervalMs());
+                        closeQuietly(store);
+                        store = null;
+                    }
                 }
+            } finally {
+                closeQuietly(store);
             }
         }, "chain-source-partitions-" + props.getOrDefault("name", ""));
         waiter.setDaemon(true);
-        log.info("backup {} is empty (no partition directories); listing again every {} ms", where, config.pollIntervalMs());
+        if (partitions.isEmpty()) {
+            log.info("backup {} is empty (no partition directories); listing again every {} ms", where, config.pollIntervalMs());
+        }
         waiter.start();
+    }
+
+    /**
+     * The partitions to follow when the listing shows some not followed yet: the sorted union (a directory that
+     * disappeared keeps its task, which then reports what is wrong); empty when nothing is new.
+     */
+    static Optional<List<Integer>> grown(List<Integer> following, List<Integer> listed) {
+        if (following.containsAll(listed)) {
+            return Optional.empty();
+        }
+        TreeSet<Integer> union = new TreeSet<>(following);
+        union.addAll(listed);
+        return Optional.of(List.copyOf(union));
+    }
+
+    private static void closeQuietly(Store store) {
+        if (store == null) {
+            return;
+        }
+        try {
+            store.close();
+        } catch (RuntimeException e) {
+            log.debug("closing the store failed", e);
+        }
     }
 
     @Override

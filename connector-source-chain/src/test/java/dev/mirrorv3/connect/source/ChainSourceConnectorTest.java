@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,8 +11,12 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnectorContext;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,5 +54,55 @@ class ChainSourceConnectorTest {
     void aMissingFilesystemBackupDirectoryIsRefused() {
         assertThatThrownBy(() -> new ChainSourceConnector().start(config("0"))).isInstanceOf(ConnectException.class)
                 .hasMessageContaining(root.resolve("orders-backup") + " does not exist");
+    }
+
+    @Test
+    void grownIsTheUnionWhenTheListingShowsANewPartition() {
+        assertThat(ChainSourceConnector.grown(List.of(0, 1), List.of(0, 1))).isEmpty();
+        assertThat(ChainSourceConnector.grown(List.of(0, 1), List.of(1))).as("a vanished directory keeps its task").isEmpty();
+        assertThat(ChainSourceConnector.grown(List.of(), List.of(2, 0))).contains(List.of(0, 2));
+        assertThat(ChainSourceConnector.grown(List.of(0, 2), List.of(1, 0))).contains(List.of(0, 1, 2));
+        assertThat(ChainSourceConnector.grown(List.of(0), List.of())).isEqualTo(Optional.empty());
+    }
+
+    @Test
+    void aPartitionDirectoryThatAppearsLaterRequestsTaskReconfiguration() throws Exception {
+        Files.createDirectories(root.resolve("orders-backup").resolve("0"));
+        AtomicInteger requests = new AtomicInteger();
+        SourceConnectorContext context = (SourceConnectorContext) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SourceConnectorContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("requestTaskReconfiguration")) {
+                        requests.incrementAndGet();
+                    }
+                    return null;
+                });
+        Map<String, String> c = config("");
+        c.put("poll.interval.ms", "100");
+        ChainSourceConnector connector = new ChainSourceConnector();
+        connector.initialize(context);
+        connector.start(c);
+        try {
+            assertThat(connector.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0");
+            Thread.sleep(300);
+            assertThat(requests).as("nothing new").hasValue(0);
+            Files.createDirectories(root.resolve("orders-backup").resolve("1"));
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> requests.get() == 1);
+            assertThat(connector.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0", "1");
+            Thread.sleep(300);
+            assertThat(requests).as("requested once per change").hasValue(1);
+        } finally {
+            connector.stop();
+        }
+
+        Map<String, String> explicit = config("0");
+        explicit.put("poll.interval.ms", "100");
+        ChainSourceConnector fixed = new ChainSourceConnector();
+        fixed.initialize(context);
+        fixed.start(explicit);
+        Files.createDirectories(root.resolve("orders-backup").resolve("2"));
+        Thread.sleep(300);
+        assertThat(requests).as("partitions set explicitly: not watched").hasValue(1);
+        assertThat(fixed.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0");
+        fixed.stop();
     }
 }

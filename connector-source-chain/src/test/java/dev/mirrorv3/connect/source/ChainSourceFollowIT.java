@@ -14,6 +14,7 @@ import static dev.mirrorv3.connect.source.ChainSourceTestSupport.writeObject;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
@@ -34,12 +35,15 @@ import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -121,6 +125,82 @@ class ChainSourceFollowIT {
         assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
         cluster.delete("orders-follow");
         cluster.delete("orders-backup");
+    }
+
+    @Test
+    void followsABackupTheSinkEncryptsWithTheSameKeysDir() throws Exception {
+        Path keysDir = Files.createDirectories(root.resolve("keys"));
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Files.writeString(keysDir.resolve("k1"), Base64.getEncoder().encodeToString(key) + "\n");
+        createTopic(bootstrap(), "cards", 1);
+        createTopic(bootstrap(), "cards-standby", 1);
+        Map<String, String> sink = sinkConfig("cards", root, "cards-backup", bootstrap());
+        sink.put("encryption", "parquet");
+        sink.put("encryption.keys.dir", keysDir.toString());
+        sink.put("encryption.key.id", "k1");
+        cluster.deploy("cards-backup", sink);
+        produce(bootstrap(), "cards", 1, 600, 21);
+        KeyRing keys = KeyRing.load(keysDir);
+        awaitBackup("cards-backup", keys, 1, 600);
+
+        Map<String, String> source = sourceConfig("cards", root, "cards-backup", "cards-standby", "preserve", bootstrap());
+        source.put("encryption", "parquet");
+        Path badKeys = Files.createDirectories(root.resolve("bad-keys"));
+        Files.writeString(badKeys.resolve("k1"), "c2hvcnQ=");
+        source.put("encryption.keys.dir", badKeys.toString());
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), source)).get("encryption.keys.dir")).singleElement()
+                .asString().contains(badKeys.resolve("k1") + " holds 5 bytes").doesNotContain("c2hvcnQ");
+        source.remove("encryption.keys.dir");
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), source)).get("encryption.keys.dir")).singleElement()
+                .asString().contains("required with encryption=parquet");
+        source.put("encryption.keys.dir", keysDir.toString());
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), source))).doesNotContainKey("encryption.keys.dir");
+
+        cluster.deploy("cards-follow", source);
+        produce(bootstrap(), "cards", 1, 600, 22);
+        awaitBackup("cards-backup", keys, 1, 1200);
+        Awaitility.await("the standby holds every record of the encrypted backup").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "cards-standby", 0) == 1200);
+        try (Store store = new FilesystemStore(root, "cards-backup")) {
+            assertThat(new ChainReader(store, PARQUET, keys).listChain(0, OptionalLong.empty()).objects())
+                    .as("every object encrypted with k1").isNotEmpty().allMatch(o -> "k1".equals(o.keyId()));
+        }
+        assertSameRecords(consumeAll(bootstrap(), "cards").get(0), consumeAll(bootstrap(), "cards-standby").get(0), true);
+        assertThat(cluster.taskState("cards-follow")).isEqualTo("RUNNING");
+        cluster.delete("cards-follow");
+        cluster.delete("cards-backup");
+    }
+
+    @Test
+    void followsAPartitionTheSourceTopicGainsWhileFollowing() throws Exception {
+        createTopic(bootstrap(), "events", 1);
+        createTopic(bootstrap(), "events-standby", 2);
+        Map<String, String> sink = sinkConfig("events", root, "events-backup", bootstrap());
+        cluster.deploy("events-backup", sink);
+        produce(bootstrap(), "events", 1, 300, 31);
+        awaitBackup("events-backup", 1, 300);
+        cluster.deploy("events-follow", sourceConfig("events", root, "events-backup", "events-standby", "preserve", bootstrap()));
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "events-standby", 0) == 300);
+
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+            admin.createPartitions(Map.of("events", NewPartitions.increaseTo(2))).all().get();
+        }
+        cluster.delete("events-backup"); // the sink's consumer sees the new partition when its task starts again
+        cluster.deploy("events-backup", sink);
+        produce(bootstrap(), "events", 2, 300, 32);
+        awaitBackup("events-backup", 2, 300);
+        Awaitility.await("the new partition followed without a restart").atMost(WAIT)
+                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600 && highWatermark(bootstrap(), "events-standby", 1) == 300);
+        assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
+        var expected = consumeAll(bootstrap(), "events");
+        var actual = consumeAll(bootstrap(), "events-standby");
+        for (int p = 0; p < 2; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+        assertThat(cluster.taskState("events-follow")).isEqualTo("RUNNING");
+        cluster.delete("events-follow");
+        cluster.delete("events-backup");
     }
 
     @Test
@@ -328,9 +408,13 @@ class ChainSourceFollowIT {
     }
 
     private static void awaitBackup(String name, int partitions, long next) {
+        awaitBackup(name, KeyRing.empty(), partitions, next);
+    }
+
+    private static void awaitBackup(String name, KeyRing keys, int partitions, long next) {
         Awaitility.await("backup " + name + " reaches " + next).atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
             try (Store store = new FilesystemStore(root, name)) {
-                ChainReader reader = new ChainReader(store, PARQUET);
+                ChainReader reader = new ChainReader(store, PARQUET, keys);
                 for (int p = 0; p < partitions; p++) {
                     if (reader.listChain(p, OptionalLong.empty()).nextOffset().orElse(0) < next) {
                         return false;
