@@ -111,11 +111,15 @@ public class KafkaSinkTask extends SinkTask {
                     config.valuesType()));
         }
         metrics = new KafkaSinkMetrics(context, connectorName);
-        producer = createProducer(config.producerConfig("mirror-v3-kafka-sink-" + connectorName));
+        producer = createProducer(config.producerConfig(producerClientId()));
         GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout().toMillis());
         nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
                 sourceTimestamps ? "source" : "destination producer");
+    }
+
+    private String producerClientId() {
+        return "mirror-v3-kafka-sink-" + connectorName;
     }
 
     /** The destination producer; tests override this to observe or delay sends. */
@@ -349,6 +353,11 @@ public class KafkaSinkTask extends SinkTask {
                 m.failed = false;
                 context.offset(m.source, h);
             }
+            // Nothing is in flight now. A fresh producer continues: the old one carries the outage with it (expired
+            // batches, a producer epoch to bump, metadata and reconnect backoffs), which delayed the first write after
+            // the destination came back by seconds.
+            producer.close(Duration.ZERO);
+            producer = createProducer(config.producerConfig(producerClientId()));
             rewound = true;
             if (recoveryAttempts > 1) {
                 nextAttemptMs = 0;
