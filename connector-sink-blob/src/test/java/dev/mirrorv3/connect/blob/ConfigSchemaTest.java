@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,14 +33,7 @@ class ConfigSchemaTest {
 
     @Test
     void theCommittedSchemaIsTheGeneratedOne() throws Exception {
-        String generated = generated();
-        if (Boolean.getBoolean("updateSchemas")) {
-            Files.createDirectories(SCHEMA.getParent());
-            Files.writeString(SCHEMA, generated, StandardCharsets.UTF_8);
-            return;
-        }
-        assertThat(Files.readString(SCHEMA, StandardCharsets.UTF_8)).as(SCHEMA + "; regenerate with -DupdateSchemas=true")
-                .isEqualTo(generated);
+        GeneratedDocs.checkFile(SCHEMA, generated());
     }
 
     @Test

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.ConfigSchemas;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +31,7 @@ class ChainSourceConfigSchemaTest {
 
     @Test
     void theCommittedSchemaIsTheGeneratedOne() throws Exception {
-        String generated = generated();
-        if (Boolean.getBoolean("updateSchemas")) {
-            Files.writeString(SCHEMA, generated, StandardCharsets.UTF_8);
-            return;
-        }
-        assertThat(Files.readString(SCHEMA, StandardCharsets.UTF_8)).as(SCHEMA + "; regenerate with -DupdateSchemas=true")
-                .isEqualTo(generated);
+        GeneratedDocs.checkFile(SCHEMA, generated());
     }
 
     @Test
