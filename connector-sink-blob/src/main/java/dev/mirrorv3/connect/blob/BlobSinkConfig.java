@@ -14,16 +14,13 @@ import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.types.Password;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
 public final class BlobSinkConfig extends AbstractConfig {
@@ -180,16 +177,7 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig() {
-        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
-        admin.remove("timeout.ms");
-        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
-        if (bootstrap.isBlank()) {
-            Object override = originals().get("consumer.override.bootstrap.servers");
-            bootstrap = override == null ? "" : override.toString();
-        }
-        admin.put("bootstrap.servers", bootstrap);
-        admin.putIfAbsent("client.id", "mirror-v3-blob-sink-admin");
-        return admin;
+        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, "mirror-v3-blob-sink-admin");
     }
 
     public Duration adminTimeout() {

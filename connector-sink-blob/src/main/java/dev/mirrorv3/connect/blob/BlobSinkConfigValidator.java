@@ -12,9 +12,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.config.Config;
 
 /**
@@ -232,16 +229,8 @@ final class BlobSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = props.getOrDefault(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
-        }
-        if (bootstrap.isBlank()) {
-            error(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
-                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
-            return;
-        }
-        if (offline) {
+        String bootstrap = checks.requireSourceBootstrap();
+        if (bootstrap == null || offline) {
             return;
         }
         BlobSinkConfig parsed;
@@ -250,15 +239,7 @@ final class BlobSinkConfigValidator {
         } catch (RuntimeException e) {
             return; // single-field errors are already reported
         }
-        Map<String, Object> adminConfig = parsed.sourceAdminConfig();
-        adminConfig.put("request.timeout.ms", 5000);
-        adminConfig.put("default.api.timeout.ms", 5000);
-        try (Admin admin = Admin.create(adminConfig)) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000)).clusterId().get(6, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            error(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
-        }
+        checks.checkSourceReachable(parsed.sourceAdminConfig(), bootstrap);
     }
 
     private boolean hasErrors(String key) {

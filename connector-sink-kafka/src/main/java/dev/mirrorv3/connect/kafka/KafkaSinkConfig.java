@@ -217,15 +217,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
-        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
-        if (bootstrap.isBlank()) {
-            Object override = originals().get("consumer.override.bootstrap.servers");
-            bootstrap = override == null ? "" : override.toString();
-        }
-        admin.put("bootstrap.servers", bootstrap);
-        admin.putIfAbsent("client.id", clientId);
-        return admin;
+        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
     }
 
     public Duration adminTimeout() {

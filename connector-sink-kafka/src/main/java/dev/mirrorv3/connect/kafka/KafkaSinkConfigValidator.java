@@ -18,7 +18,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 final class KafkaSinkConfigValidator {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
-    private static final long REACH_TIMEOUT_MS = 5000;
+    private static final long REACH_TIMEOUT_MS = ConnectorChecks.REACH_TIMEOUT_MS;
 
     private final Map<String, String> props;
     private final Config config;
@@ -95,26 +95,15 @@ final class KafkaSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = props.getOrDefault(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
-        }
-        if (bootstrap.isBlank()) {
-            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
-                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
+        String bootstrap = checks.requireSourceBootstrap();
+        if (bootstrap == null) {
             return;
         }
         KafkaSinkConfig parsed = parsed();
         if (parsed == null) {
             return;
         }
-        try (Admin admin = Admin.create(withShortTimeouts(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate")))) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
-                    .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
-        }
+        checks.checkSourceReachable(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate"), bootstrap);
     }
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */
@@ -127,7 +116,7 @@ final class KafkaSinkConfigValidator {
             return;
         }
         String bootstrap = parsed.destinationBootstrap();
-        try (Admin admin = Admin.create(withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
+        try (Admin admin = Admin.create(ConnectorChecks.withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
                         .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
@@ -166,12 +155,6 @@ final class KafkaSinkConfigValidator {
         } catch (RuntimeException e) {
             return null; // single-field errors are already reported
         }
-    }
-
-    private static Map<String, Object> withShortTimeouts(Map<String, Object> adminConfig) {
-        adminConfig.put("request.timeout.ms", (int) REACH_TIMEOUT_MS);
-        adminConfig.put("default.api.timeout.ms", (int) REACH_TIMEOUT_MS);
-        return adminConfig;
     }
 
     private boolean hasErrors(String key) {

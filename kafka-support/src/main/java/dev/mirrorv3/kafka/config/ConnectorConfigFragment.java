@@ -1,6 +1,8 @@
 package dev.mirrorv3.kafka.config;
 
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -74,5 +76,24 @@ public final class ConnectorConfigFragment {
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
         return order;
+    }
+
+    /**
+     * The source cluster's admin client settings: everything under source.admin. (less the timeout setting when it is
+     * under that prefix), bootstrap defaulting to consumer.override.bootstrap.servers, the client id unless one is set.
+     */
+    public static Map<String, Object> sourceAdminConfig(AbstractConfig config, String timeoutKey, String clientId) {
+        Map<String, Object> admin = new HashMap<>(config.originalsWithPrefix(SOURCE_ADMIN_PREFIX));
+        if (timeoutKey.startsWith(SOURCE_ADMIN_PREFIX)) {
+            admin.remove(timeoutKey.substring(SOURCE_ADMIN_PREFIX.length()));
+        }
+        String bootstrap = config.getString(SOURCE_ADMIN_BOOTSTRAP);
+        if (bootstrap.isBlank()) {
+            Object override = config.originals().get("consumer.override.bootstrap.servers");
+            bootstrap = override == null ? "" : override.toString();
+        }
+        admin.put("bootstrap.servers", bootstrap);
+        admin.putIfAbsent("client.id", clientId);
+        return admin;
     }
 }
