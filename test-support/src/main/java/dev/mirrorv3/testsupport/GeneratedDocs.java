@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
@@ -67,5 +69,22 @@ public final class GeneratedDocs {
         }
         assertThat(Files.readString(file, StandardCharsets.UTF_8)).as(file + "; regenerate with -DupdateSchemas=true")
                 .isEqualTo(generated);
+    }
+
+    /**
+     * A connector config (an example) fits a generated JSON Schema: every key is a property of the schema or starts with
+     * one of the pass-through prefixes, and every required key is there.
+     *
+     * @param where names the config in assertion messages, e.g. its file
+     */
+    public static void assertFitsSchema(Map<String, ?> schema, Map<String, ?> config, List<String> passThrough, Object where) {
+        Map<?, ?> properties = (Map<?, ?>) schema.get("properties");
+        for (String key : config.keySet()) {
+            boolean known = properties.containsKey(key) || passThrough.stream().anyMatch(key::startsWith);
+            assertThat(known).as(where + ": " + key + " is allowed by the schema").isTrue();
+        }
+        for (Object key : (List<?>) schema.get("required")) {
+            assertThat(config).as(where + " has " + key).containsKey((String) key);
+        }
     }
 }
