@@ -1,8 +1,10 @@
 package dev.mirrorv3.chain.crypto;
 
 import dev.mirrorv3.chain.ChainException;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** A chain names key ids that the keys dir lacks: its objects with those ids cannot be read. */
 public final class MissingKeysException extends ChainException {
@@ -13,9 +15,10 @@ public final class MissingKeysException extends ChainException {
         super("the chain at " + location + " holds objects encrypted with key ids " + missing + " that are missing from "
                 + source + " (e.g. " + String.join(", ", examples) + "): put the key file of each of " + missing
                 + " back into the keys dir (encryption.keys.dir, or --keys-dir for the mirror-v3 command line)");
-        this.missing = Set.copyOf(missing);
+        this.missing = Collections.unmodifiableSortedSet(new TreeSet<>(missing)); // sorted, as the message lists them
     }
 
+    /** The missing key ids, sorted. */
     public Set<String> missing() {
         return missing;
     }

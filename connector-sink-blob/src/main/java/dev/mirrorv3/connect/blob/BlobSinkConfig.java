@@ -10,19 +10,17 @@ import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
-import org.apache.kafka.common.config.types.Password;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
 public final class BlobSinkConfig extends AbstractConfig {
@@ -77,28 +75,16 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String PARTITIONS = "partitions";
     static final String PARTITIONS_DOC = "Back up only these partitions (comma-separated); empty means all. The others are paused.";
 
-    public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
-    public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
-    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
-            + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
-            + " (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets"
-            + " through config providers (${file:...}, ${env:...}).";
-
-    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
-    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
-            + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
-
-    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+    public static final String SOURCE_ADMIN_PREFIX = ConnectorConfigFragment.SOURCE_ADMIN_PREFIX;
+    public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
+    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
+    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
             + " this task wrote (catches a second writer or a manual change between flushes). Every flush also checks the"
             + " chain's tail, at O(1) cost.";
-
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
-            + " last heartbeat); 0 turns it off.";
 
     public static final String SOURCE_LAG_INTERVAL_MS = "source.lag.interval.ms";
     static final String SOURCE_LAG_INTERVAL_MS_DOC = "How often the source lag metric (the source's high watermark minus the next"
@@ -106,7 +92,6 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " on a thread of its own; 0 turns the metric off.";
 
     public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
-    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient failure.";
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -128,25 +113,16 @@ public final class BlobSinkConfig extends AbstractConfig {
         def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
 
-        o = 0;
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, SOURCE_ADMIN_BOOTSTRAP_DOC,
-                GROUP_SOURCE, ++o, Width.LONG, "Source bootstrap servers");
-        def.define(ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, ADMIN_TIMEOUT_MS_DOC,
-                GROUP_SOURCE, ++o, Width.SHORT, "Admin timeout (ms)");
+        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS, Map.of());
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_SOURCE, ++o, Width.MEDIUM, "Partitions");
+                GROUP_SOURCE, o, Width.MEDIUM, "Partitions");
 
-        o = 0;
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
         def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
-                CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Chain check interval (ms)");
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+                CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
+        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Source lag interval (ms)");
+                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o, Width.SHORT, "Source lag interval (ms)");
         return def;
     }
 
@@ -201,16 +177,7 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig() {
-        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
-        admin.remove("timeout.ms");
-        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
-        if (bootstrap.isBlank()) {
-            Object override = originals().get("consumer.override.bootstrap.servers");
-            bootstrap = override == null ? "" : override.toString();
-        }
-        admin.put("bootstrap.servers", bootstrap);
-        admin.putIfAbsent("client.id", "mirror-v3-blob-sink-admin");
-        return admin;
+        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, "mirror-v3-blob-sink-admin");
     }
 
     public Duration adminTimeout() {

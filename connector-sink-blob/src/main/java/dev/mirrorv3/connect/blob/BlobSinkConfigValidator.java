@@ -6,26 +6,24 @@ import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * Cross-field rules of the blob sink (SPEC §4, §13), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class BlobSinkConfigValidator {
-    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
 
     private final Map<String, String> props;
     private final Config config;
+    private final ConnectorChecks checks;
     private final boolean offline;
 
     BlobSinkConfigValidator(Map<String, String> props, Config config) {
@@ -36,30 +34,21 @@ final class BlobSinkConfigValidator {
     BlobSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
         this.props = props;
         this.config = config;
+        this.checks = new ConnectorChecks(props, config);
         this.offline = offline;
     }
 
     Config validate() {
-        requireSetting("consumer.override.auto.offset.reset", "none",
+        checks.requireSetting("consumer.override.auto.offset.reset", "none",
                 "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
                         + " before they were backed up; with 'none' a lost position fails the task");
-        requireSetting("consumer.override.isolation.level", "read_committed",
+        checks.requireSetting("consumer.override.isolation.level", "read_committed",
                 "only committed records may be backed up; aborted records and transaction markers become holes");
-        if ("all".equalsIgnoreCase(props.get("errors.tolerance"))) {
-            error("errors.tolerance", "errors.tolerance=all would skip records and leave holes that look like compaction;"
-                    + " the backup must hold every record. Remove errors.tolerance or set it to none");
-        }
-        for (String converter : List.of("key.converter", "value.converter", "header.converter")) {
-            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
-                error(converter, "the backup keeps the records' exact bytes: set " + converter + "=" + BYTE_ARRAY_CONVERTER
-                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
-                        : " (found " + props.get(converter) + ")"));
-            }
-        }
-        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
-            error("transforms", "no transform may run in front of the blob sink: a changed record would not be the source's,"
-                    + " and a dropped one would look like a hole. Remove transforms");
-        }
+        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records and leave holes that look like compaction;"
+                + " the backup must hold every record. Remove errors.tolerance or set it to none");
+        checks.requireByteArrayConverters("the backup keeps the records' exact bytes");
+        checks.refuseTransforms("no transform may run in front of the blob sink: a changed record would not be the source's,"
+                + " and a dropped one would look like a hole. Remove transforms");
         checkTopics();
         checkDestination();
         checkEncryption();
@@ -240,16 +229,8 @@ final class BlobSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = props.getOrDefault(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
-        }
-        if (bootstrap.isBlank()) {
-            error(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
-                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
-            return;
-        }
-        if (offline) {
+        String bootstrap = checks.requireSourceBootstrap();
+        if (bootstrap == null || offline) {
             return;
         }
         BlobSinkConfig parsed;
@@ -258,37 +239,14 @@ final class BlobSinkConfigValidator {
         } catch (RuntimeException e) {
             return; // single-field errors are already reported
         }
-        Map<String, Object> adminConfig = parsed.sourceAdminConfig();
-        adminConfig.put("request.timeout.ms", 5000);
-        adminConfig.put("default.api.timeout.ms", 5000);
-        try (Admin admin = Admin.create(adminConfig)) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000)).clusterId().get(6, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            error(BlobSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
-        }
-    }
-
-    private void requireSetting(String key, String value, String why) {
-        if (!value.equalsIgnoreCase(props.getOrDefault(key, ""))) {
-            error(key, "set " + key + "=" + value + " (found " + props.getOrDefault(key, "nothing") + "): " + why);
-        }
+        checks.checkSourceReachable(parsed.sourceAdminConfig(), bootstrap);
     }
 
     private boolean hasErrors(String key) {
-        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+        return checks.hasErrors(key);
     }
 
     private void error(String key, String message) {
-        for (ConfigValue v : config.configValues()) {
-            if (v.name().equals(key)) {
-                v.addErrorMessage(message);
-                return;
-            }
-        }
-        // No value: Connect renders it with the type of its own definition of the key (a class for converters).
-        ConfigValue v = new ConfigValue(key, null, List.of(), new java.util.ArrayList<>());
-        v.addErrorMessage(message);
-        config.configValues().add(v);
+        checks.error(key, message);
     }
 }

@@ -3,9 +3,7 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigDocs;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
@@ -20,29 +18,15 @@ class ConfigReferenceTest {
 
     @Test
     void everySettingIsDocumentedGroupedAndDisplayed() {
-        for (ConfigDef.ConfigKey key : BlobSinkConfig.CONFIG_DEF.configKeys().values()) {
-            assertThat(key.documentation).as("documentation of " + key.name).isNotBlank();
-            assertThat(key.group).as("group of " + key.name).isNotBlank();
-            assertThat(key.displayName).as("display name of " + key.name).isNotBlank();
-        }
+        GeneratedDocs.assertDocumentedGroupedAndDisplayed(BlobSinkConfig.CONFIG_DEF);
     }
 
     @Test
     void readmeHoldsTheGeneratedReference() throws Exception {
-        Path readme = Path.of("..", "README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
-        int start = text.indexOf(START);
-        int end = text.indexOf(END);
-        assertThat(start).as("README has the blob sink reference markers").isNotNegative();
-        assertThat(end).isGreaterThan(start);
-        String generated = "\n" + ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF);
-        String current = text.substring(start + START.length(), end);
-        if (Boolean.getBoolean("updateReadme")) {
-            Files.writeString(readme, text.substring(0, start + START.length()) + generated + text.substring(end), StandardCharsets.UTF_8);
+        String current = GeneratedDocs.checkReadmeSection(START, END, ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF), "blob sink");
+        if (GeneratedDocs.updatingReadme()) {
             return;
         }
-        assertThat(current).as("README's blob sink reference; regenerate with -DupdateReadme=true (see this test's doc)")
-                .isEqualTo(generated);
         for (String key : BlobSinkConfig.CONFIG_DEF.names()) {
             assertThat(current).contains("`" + key + "`");
         }

@@ -2,8 +2,9 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.ConfigDocs;
+import dev.mirrorv3.kafka.config.ConfigRecommenders;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,8 +77,8 @@ public final class KafkaSinkConfig extends AbstractConfig {
     public static final String SSL_KEY_PASSWORD = "destination.ssl.key.password";
     static final String SSL_KEY_PASSWORD_DOC = "ssl.key.password of the destination clients; through a config provider.";
 
-    public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
-    public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
+    public static final String SOURCE_ADMIN_PREFIX = ConnectorConfigFragment.SOURCE_ADMIN_PREFIX;
+    public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
             + " offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed"
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
@@ -87,16 +88,12 @@ public final class KafkaSinkConfig extends AbstractConfig {
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
 
-    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient destination or source failure; doubles on each"
             + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
 
-    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
-
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
-            + " last heartbeat); 0 turns it off.";
+    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
@@ -121,17 +118,17 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
         def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
                 Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
-                fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
+                ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
         def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), fixed("bytes", "utf8", "json"));
+                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
         def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), fixed("bytes", "utf8", "json"));
+                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
 
         o = 0;
         def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
                 ConfigDef.CaseInsensitiveValidString.in("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"), Importance.MEDIUM,
                 SECURITY_PROTOCOL_DOC, GROUP_SECURITY, ++o, Width.SHORT, "Destination security protocol", List.of(),
-                fixed("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
+                ConfigRecommenders.fixed("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
         def.define(SASL_MECHANISM, Type.STRING, "", Importance.MEDIUM, SASL_MECHANISM_DOC,
                 GROUP_SECURITY, ++o, Width.SHORT, "Destination SASL mechanism");
         def.define(SASL_JAAS_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, SASL_JAAS_CONFIG_DOC,
@@ -147,35 +144,12 @@ public final class KafkaSinkConfig extends AbstractConfig {
         def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
                 GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
 
-        o = 0;
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, SOURCE_ADMIN_BOOTSTRAP_DOC,
-                GROUP_SOURCE, ++o, Width.LONG, "Source bootstrap servers");
-        def.define(ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, ADMIN_TIMEOUT_MS_DOC,
-                GROUP_SOURCE, ++o, Width.SHORT, "Admin timeout (ms)");
+        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS,
+                Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
-        o = 0;
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
         return def;
-    }
-
-    /** Valid values for a fixed choice, always visible. */
-    private static ConfigDef.Recommender fixed(Object... values) {
-        return new ConfigDef.Recommender() {
-            @Override
-            public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-                return new ArrayList<>(List.of(values)); // ConfigDef narrows this list in place
-            }
-
-            @Override
-            public boolean visible(String name, Map<String, Object> parsedConfig) {
-                return true;
-            }
-        };
     }
 
     /** The destination topic of a source topic: destination.topic (default the source's name) with ${topic} resolved. */
@@ -243,15 +217,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        Map<String, Object> admin = new HashMap<>(originalsWithPrefix(SOURCE_ADMIN_PREFIX));
-        String bootstrap = getString(SOURCE_ADMIN_BOOTSTRAP);
-        if (bootstrap.isBlank()) {
-            Object override = originals().get("consumer.override.bootstrap.servers");
-            bootstrap = override == null ? "" : override.toString();
-        }
-        admin.put("bootstrap.servers", bootstrap);
-        admin.putIfAbsent("client.id", clientId);
-        return admin;
+        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
     }
 
     public Duration adminTimeout() {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,7 +10,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -17,39 +17,31 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class KafkaSinkConfigValidator {
-    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
-    private static final long REACH_TIMEOUT_MS = 5000;
+    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
+    private static final long REACH_TIMEOUT_MS = ConnectorChecks.REACH_TIMEOUT_MS;
 
     private final Map<String, String> props;
     private final Config config;
+    private final ConnectorChecks checks;
 
     KafkaSinkConfigValidator(Map<String, String> props, Config config) {
         this.props = props;
         this.config = config;
+        this.checks = new ConnectorChecks(props, config);
     }
 
     Config validate() {
-        requireSetting("consumer.override.auto.offset.reset", "none",
+        checks.requireSetting("consumer.override.auto.offset.reset", "none",
                 "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
                         + " before they were copied; with 'none' a lost position fails the task");
-        requireSetting("consumer.override.isolation.level", "read_committed",
+        checks.requireSetting("consumer.override.isolation.level", "read_committed",
                 "only committed records may be copied; aborted records and transaction markers become holes, which fail the task"
                         + " instead of being copied");
-        if ("all".equalsIgnoreCase(props.get("errors.tolerance"))) {
-            error("errors.tolerance", "errors.tolerance=all would skip records, and a skipped record is a hole that a copy with the"
-                    + " source's offsets cannot have. Remove errors.tolerance or set it to none");
-        }
-        for (String converter : List.of("key.converter", "value.converter", "header.converter")) {
-            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
-                error(converter, "the copy keeps the records' exact bytes: set " + converter + "=" + BYTE_ARRAY_CONVERTER
-                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
-                        : " (found " + props.get(converter) + ")"));
-            }
-        }
-        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
-            error("transforms", "no transform may run in front of the Kafka sink: a changed record would not be the source's, and a"
-                    + " dropped one would be a hole. Remove transforms");
-        }
+        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records, and a skipped record is a hole that a copy with the"
+                + " source's offsets cannot have. Remove errors.tolerance or set it to none");
+        checks.requireByteArrayConverters("the copy keeps the records' exact bytes");
+        checks.refuseTransforms("no transform may run in front of the Kafka sink: a changed record would not be the source's, and a"
+                + " dropped one would be a hole. Remove transforms");
         checkProducerOverrides();
         List<String> topics = topics();
         checkTopics(topics);
@@ -103,26 +95,15 @@ final class KafkaSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = props.getOrDefault(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
-        }
-        if (bootstrap.isBlank()) {
-            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
-                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
+        String bootstrap = checks.requireSourceBootstrap();
+        if (bootstrap == null) {
             return;
         }
         KafkaSinkConfig parsed = parsed();
         if (parsed == null) {
             return;
         }
-        try (Admin admin = Admin.create(withShortTimeouts(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate")))) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
-                    .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            error(KafkaSinkConfig.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
-        }
+        checks.checkSourceReachable(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate"), bootstrap);
     }
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */
@@ -135,7 +116,7 @@ final class KafkaSinkConfigValidator {
             return;
         }
         String bootstrap = parsed.destinationBootstrap();
-        try (Admin admin = Admin.create(withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
+        try (Admin admin = Admin.create(ConnectorChecks.withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
                         .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
@@ -176,31 +157,11 @@ final class KafkaSinkConfigValidator {
         }
     }
 
-    private static Map<String, Object> withShortTimeouts(Map<String, Object> adminConfig) {
-        adminConfig.put("request.timeout.ms", (int) REACH_TIMEOUT_MS);
-        adminConfig.put("default.api.timeout.ms", (int) REACH_TIMEOUT_MS);
-        return adminConfig;
-    }
-
-    private void requireSetting(String key, String value, String why) {
-        if (!value.equalsIgnoreCase(props.getOrDefault(key, ""))) {
-            error(key, "set " + key + "=" + value + " (found " + props.getOrDefault(key, "nothing") + "): " + why);
-        }
-    }
-
     private boolean hasErrors(String key) {
-        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+        return checks.hasErrors(key);
     }
 
     private void error(String key, String message) {
-        for (ConfigValue v : config.configValues()) {
-            if (v.name().equals(key)) {
-                v.addErrorMessage(message);
-                return;
-            }
-        }
-        ConfigValue v = new ConfigValue(key, null, List.of(), new ArrayList<>());
-        v.addErrorMessage(message);
-        config.configValues().add(v);
+        checks.error(key, message);
     }
 }

@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
@@ -96,14 +97,13 @@ public final class ChainSourceConfig extends AbstractConfig {
     static final String CHAIN_START_DOC = "The offset the chain must start at; a chain starting elsewhere fails the task, so objects"
             + " removed from its head are never missed silently.";
 
-    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or target cluster unreachable);"
             + " doubles on each further failure up to retry.backoff.max.ms. The task resumes at the target's high watermark.";
 
-    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
 
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
     static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
             + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
 
@@ -143,18 +143,14 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
         def.define(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, TARGET_ADMIN_BOOTSTRAP_DOC,
                 GROUP_TARGET, ++o, Width.LONG, "Target bootstrap servers");
-        def.define(TARGET_ADMIN_TIMEOUT_MS, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
-                TARGET_ADMIN_TIMEOUT_MS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Target admin timeout (ms)");
+        ConnectorConfigFragment.defineAdminTimeout(def, TARGET_ADMIN_TIMEOUT_MS, TARGET_ADMIN_TIMEOUT_MS_DOC, GROUP_TARGET, ++o,
+                "Target admin timeout (ms)");
 
         o = 0;
         def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_INITIAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
-                RETRY_BACKOFF_MAX_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Retry backoff max (ms)");
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                HEARTBEAT_INTERVAL_MS_DOC, GROUP_OPERATIONS, ++o, Width.SHORT, "Heartbeat interval (ms)");
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC));
         return def;
     }
 

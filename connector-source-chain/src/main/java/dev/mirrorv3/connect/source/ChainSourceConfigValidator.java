@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -24,14 +24,16 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
  */
 final class ChainSourceConfigValidator {
-    static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
 
     private final Map<String, String> props;
     private final Config config;
+    private final ConnectorChecks checks;
 
     ChainSourceConfigValidator(Map<String, String> props, Config config) {
         this.props = props;
         this.config = config;
+        this.checks = new ConnectorChecks(props, config);
     }
 
     Config validate() {
@@ -45,21 +47,11 @@ final class ChainSourceConfigValidator {
             error("producer.override.acks", "set producer.override.acks=all (found " + (acks.isEmpty() ? "nothing" : acks) + "): a record"
                     + " acknowledged by the leader alone can be lost on a leader change, and the target's high watermark is the position");
         }
-        if ("all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "").trim())) {
-            error("errors.tolerance", "errors.tolerance=all would skip records that failed to convert or send, leaving the target"
-                    + " short of the backup; remove errors.tolerance or set it to none");
-        }
-        for (String converter : List.of("key.converter", "value.converter", "header.converter")) {
-            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
-                error(converter, "the records are restored with their exact bytes: set " + converter + "=" + BYTE_ARRAY_CONVERTER
-                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
-                        : " (found " + props.get(converter) + ")"));
-            }
-        }
-        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
-            error("transforms", "no transform may run on restored records: a changed record would not be the backup's, and a dropped"
-                    + " one would shift every offset after it. Remove transforms");
-        }
+        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records that failed to convert or send, leaving the target"
+                + " short of the backup; remove errors.tolerance or set it to none");
+        checks.requireByteArrayConverters("the records are restored with their exact bytes");
+        checks.refuseTransforms("no transform may run on restored records: a changed record would not be the backup's, and a dropped"
+                + " one would shift every offset after it. Remove transforms");
         String topics = props.getOrDefault(ChainSourceConfig.TOPICS, "");
         if (topics.contains(",")) {
             error(ChainSourceConfig.TOPICS, "one topic per connector: the backup of " + topics.split(",")[0].trim()
@@ -226,18 +218,10 @@ final class ChainSourceConfigValidator {
     }
 
     private boolean hasErrors(String key) {
-        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+        return checks.hasErrors(key);
     }
 
     private void error(String key, String message) {
-        for (ConfigValue v : config.configValues()) {
-            if (v.name().equals(key)) {
-                v.addErrorMessage(message);
-                return;
-            }
-        }
-        ConfigValue v = new ConfigValue(key, null, List.of(), new ArrayList<>());
-        v.addErrorMessage(message);
-        config.configValues().add(v);
+        checks.error(key, message);
     }
 }

@@ -3,9 +3,7 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigDocs;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -23,29 +21,13 @@ class ChainSourceConfigReferenceTest {
 
     @Test
     void everySettingIsDocumentedGroupedAndDisplayed() {
-        for (ConfigDef.ConfigKey key : ChainSourceConfig.CONFIG_DEF.configKeys().values()) {
-            assertThat(key.documentation).as("documentation of " + key.name).isNotBlank();
-            assertThat(key.group).as("group of " + key.name).isNotBlank();
-            assertThat(key.displayName).as("display name of " + key.name).isNotBlank();
-        }
+        GeneratedDocs.assertDocumentedGroupedAndDisplayed(ChainSourceConfig.CONFIG_DEF);
         assertThat(ChainSourceConfig.CONFIG_DEF.configKeys().get("s3.read.secret.access.key").type).isEqualTo(ConfigDef.Type.PASSWORD);
     }
 
     @Test
     void readmeHoldsTheGeneratedReference() throws Exception {
-        Path readme = Path.of("..", "README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
-        int start = text.indexOf(START);
-        int end = text.indexOf(END);
-        assertThat(start).as("README has the chain source reference markers").isNotNegative();
-        assertThat(end).isGreaterThan(start);
-        String generated = "\n" + ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF);
-        if (Boolean.getBoolean("updateReadme")) {
-            Files.writeString(readme, text.substring(0, start + START.length()) + generated + text.substring(end), StandardCharsets.UTF_8);
-            return;
-        }
-        assertThat(text.substring(start + START.length(), end))
-                .as("README's chain source reference; regenerate with -DupdateReadme=true (see this test's doc)").isEqualTo(generated);
+        GeneratedDocs.checkReadmeSection(START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF), "chain source");
     }
 
     @Test

@@ -1,0 +1,120 @@
+package dev.mirrorv3.kafka.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * Cross-field checks every mirror-v3 connector's {@code validate()} makes (no skipped records, exact bytes, no
+ * transforms), with per-field error collection into Connect's {@link Config}. Each connector passes its own reason text,
+ * so the messages say why the rule matters for that connector.
+ */
+public final class ConnectorChecks {
+    public static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /** How long validate() waits for a cluster to answer. */
+    public static final int REACH_TIMEOUT_MS = 5000;
+    private static final List<String> CONVERTERS = List.of("key.converter", "value.converter", "header.converter");
+
+    private final Map<String, String> props;
+    private final Config config;
+
+    public ConnectorChecks(Map<String, String> props, Config config) {
+        this.props = props;
+        this.config = config;
+    }
+
+    /** errors.tolerance=all is refused with {@code message} on errors.tolerance. */
+    public void refuseErrorsToleranceAll(String message) {
+        if ("all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "").trim())) {
+            error("errors.tolerance", message);
+        }
+    }
+
+    /**
+     * key/value/header.converter must each be set to ByteArrayConverter in the connector config.
+     *
+     * @param why the start of the message, e.g. "the copy keeps the records' exact bytes"
+     */
+    public void requireByteArrayConverters(String why) {
+        for (String converter : CONVERTERS) {
+            if (!BYTE_ARRAY_CONVERTER.equals(props.get(converter))) {
+                error(converter, why + ": set " + converter + "=" + BYTE_ARRAY_CONVERTER
+                        + (props.get(converter) == null ? " in the connector config (the worker's default is not seen here)"
+                        : " (found " + props.get(converter) + ")"));
+            }
+        }
+    }
+
+    /** A non-empty transforms setting is refused with {@code message} on transforms. */
+    public void refuseTransforms(String message) {
+        if (props.get("transforms") != null && !props.get("transforms").isBlank()) {
+            error("transforms", message);
+        }
+    }
+
+    /** {@code key} must be {@code value} (case-insensitive); {@code why} says what goes wrong otherwise. */
+    public void requireSetting(String key, String value, String why) {
+        if (!value.equalsIgnoreCase(props.getOrDefault(key, ""))) {
+            error(key, "set " + key + "=" + value + " (found " + props.getOrDefault(key, "nothing") + "): " + why);
+        }
+    }
+
+    /**
+     * The source cluster's bootstrap servers: source.admin.bootstrap.servers, else consumer.override.bootstrap.servers;
+     * when neither is set, an error on source.admin.bootstrap.servers and null.
+     */
+    public String requireSourceBootstrap() {
+        String bootstrap = props.getOrDefault(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "");
+        if (bootstrap.isBlank()) {
+            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
+        }
+        if (bootstrap.isBlank()) {
+            error(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
+                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
+            return null;
+        }
+        return bootstrap;
+    }
+
+    /** The source cluster answers an admin client built from {@code adminConfig} within 5 s; otherwise an error saying what to check. */
+    public void checkSourceReachable(Map<String, Object> adminConfig, String bootstrap) {
+        try (Admin admin = Admin.create(withShortTimeouts(adminConfig))) {
+            admin.describeCluster(new DescribeClusterOptions().timeoutMs(REACH_TIMEOUT_MS)).clusterId()
+                    .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            error(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
+                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
+        }
+    }
+
+    /** {@code adminConfig} with request and API timeouts of {@link #REACH_TIMEOUT_MS}, so a validate() call stays short. */
+    public static Map<String, Object> withShortTimeouts(Map<String, Object> adminConfig) {
+        adminConfig.put("request.timeout.ms", REACH_TIMEOUT_MS);
+        adminConfig.put("default.api.timeout.ms", REACH_TIMEOUT_MS);
+        return adminConfig;
+    }
+
+    /** Whether {@code key} has an error already (a single-field one from the ConfigDef, or an earlier check's). */
+    public boolean hasErrors(String key) {
+        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+    }
+
+    /** Adds {@code message} to {@code key}'s errors, adding the key to the result when Connect did not list it. */
+    public void error(String key, String message) {
+        for (ConfigValue v : config.configValues()) {
+            if (v.name().equals(key)) {
+                v.addErrorMessage(message);
+                return;
+            }
+        }
+        // No value: Connect renders it with the type of its own definition of the key (a class for converters).
+        ConfigValue v = new ConfigValue(key, null, List.of(), new ArrayList<>());
+        v.addErrorMessage(message);
+        config.configValues().add(v);
+    }
+}

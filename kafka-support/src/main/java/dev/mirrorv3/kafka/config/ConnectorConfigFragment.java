@@ -1,0 +1,99 @@
+package dev.mirrorv3.kafka.config;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/**
+ * Operational settings every connector defines the same way (source admin client, admin timeout, retry backoff,
+ * heartbeat): one definition of key, type, default, validator and display name. Each {@code define*} method takes the
+ * group and the next order in it, returns the order after its last setting, and takes the documentation that differs
+ * for the connector (by key); the others keep the shared text, as {@link StoreConfigFragment} does.
+ */
+public final class ConnectorConfigFragment {
+    public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
+    public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
+    public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
+            + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
+            + " (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets"
+            + " through config providers (${file:...}, ${env:...}).";
+    static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient"
+            + " failure.";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
+            + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
+            + " last heartbeat); 0 turns it off.";
+
+    private ConnectorConfigFragment() {
+    }
+
+    /**
+     * source.admin.bootstrap.servers and the admin query timeout (whose key differs between connectors).
+     *
+     * @return the order after the last setting defined
+     */
+    public static int defineSourceAdmin(ConfigDef def, String group, int order, String timeoutKey, Map<String, String> docs) {
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
+                group, order++, Width.LONG, "Source bootstrap servers");
+        defineAdminTimeout(def, timeoutKey, docs.getOrDefault(timeoutKey, SOURCE_ADMIN_TIMEOUT_MS_DOC), group, order++, "Admin timeout (ms)");
+        return order;
+    }
+
+    /** One admin query timeout in ms: 15 s by default, at least 100 ms. */
+    public static void defineAdminTimeout(ConfigDef def, String key, String doc, String group, int order, String displayName) {
+        def.define(key, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, doc, group, order, Width.SHORT, displayName);
+    }
+
+    /**
+     * retry.backoff.initial.ms and retry.backoff.max.ms.
+     *
+     * @return the order after the last setting defined
+     */
+    public static int defineRetryBackoff(ConfigDef def, String group, int order, Map<String, String> docs) {
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                docs.getOrDefault(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC), group, order++, Width.SHORT,
+                "Retry backoff initial (ms)");
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                docs.getOrDefault(RETRY_BACKOFF_MAX_MS, RETRY_BACKOFF_MAX_MS_DOC), group, order++, Width.SHORT, "Retry backoff max (ms)");
+        return order;
+    }
+
+    /**
+     * heartbeat.interval.ms.
+     *
+     * @return the order after the setting
+     */
+    public static int defineHeartbeat(ConfigDef def, String group, int order, Map<String, String> docs) {
+        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
+        return order;
+    }
+
+    /**
+     * The source cluster's admin client settings: everything under source.admin. (less the timeout setting when it is
+     * under that prefix), bootstrap defaulting to consumer.override.bootstrap.servers, the client id unless one is set.
+     */
+    public static Map<String, Object> sourceAdminConfig(AbstractConfig config, String timeoutKey, String clientId) {
+        Map<String, Object> admin = new HashMap<>(config.originalsWithPrefix(SOURCE_ADMIN_PREFIX));
+        if (timeoutKey.startsWith(SOURCE_ADMIN_PREFIX)) {
+            admin.remove(timeoutKey.substring(SOURCE_ADMIN_PREFIX.length()));
+        }
+        String bootstrap = config.getString(SOURCE_ADMIN_BOOTSTRAP);
+        if (bootstrap.isBlank()) {
+            Object override = config.originals().get("consumer.override.bootstrap.servers");
+            bootstrap = override == null ? "" : override.toString();
+        }
+        admin.put("bootstrap.servers", bootstrap);
+        admin.putIfAbsent("client.id", clientId);
+        return admin;
+    }
+}
