@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -58,9 +60,12 @@ class ChainSourceRestartIT {
         Awaitility.await().atMost(WAIT).until(() -> root.resolve("events-backup").resolve("0").toFile().isDirectory());
         Map<String, String> source = sourceConfig("events", root, "events-backup", "events-standby", "preserve", bootstrap());
         cluster.deploy("events-follow", source);
+        // Bursts go on until the worker is lost, so that there is always more to follow after each disruption.
+        AtomicBoolean keepWriting = new AtomicBoolean(true);
+        AtomicInteger bursts = new AtomicInteger(1);
         CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
-            for (int burst = 2; burst <= 11; burst++) {
-                produce(bootstrap(), "events", 1, 500, burst);
+            while (keepWriting.get()) {
+                produce(bootstrap(), "events", 1, 500, bursts.incrementAndGet());
                 sleep(400);
             }
         });
@@ -81,10 +86,11 @@ class ChainSourceRestartIT {
             var tasks = cluster.connect().connectorStatus("events-follow").tasks();
             return !tasks.isEmpty() && "RUNNING".equals(tasks.get(0).state()) && !workerId.equals(tasks.get(0).workerId());
         });
+        keepWriting.set(false);
         writing.get();
-        produce(bootstrap(), "events", 1, 500, 12); // followed by the moved task
+        produce(bootstrap(), "events", 1, 500, bursts.incrementAndGet()); // followed by the moved task
         long end = highWatermark(bootstrap(), "events", 0);
-        assertThat(end).isEqualTo(6000);
+        assertThat(end).isEqualTo(500L * bursts.get());
         Awaitility.await("the standby holds every record once").atMost(WAIT)
                 .until(() -> highWatermark(bootstrap(), "events-standby", 0) >= end);
         assertThat(highWatermark(bootstrap(), "events-standby", 0)).as("no duplicate").isEqualTo(end);
