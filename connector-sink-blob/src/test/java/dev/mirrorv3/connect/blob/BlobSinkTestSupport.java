@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.Chain;
@@ -27,9 +28,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import org.awaitility.Awaitility;
 
@@ -67,18 +66,10 @@ final class BlobSinkTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("key.serializer", ByteArraySerializer.class);
-        p.put("value.serializer", ByteArraySerializer.class);
-        p.put("linger.ms", 5);
-        p.put("acks", "all");
         // A batch that the broker keeps refusing (OUT_OF_ORDER_SEQUENCE_NUMBER after a NOT_LEADER_OR_FOLLOWER right after
-        // topic creation) is retried until this timeout; produceVaried then sends what failed again with a new
+        // topic creation) is retried until the delivery timeout; produceVaried then sends what failed again with a new
         // producer. A minute is enough for a busy CI machine and bounds that case (10 minutes made a test take 10).
-        p.put("delivery.timeout.ms", 60_000);
-        p.put("request.timeout.ms", 30_000);
-        return new KafkaProducer<>(p);
+        return TestRecords.producer(bootstrap, 60_000, 30_000);
     }
 
     /**
@@ -121,27 +112,11 @@ final class BlobSinkTestSupport {
     }
 
     static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random) {
-        byte[] key = switch (i % 5) {
-            case 0 -> null;
-            case 1 -> new byte[0];
-            default -> bytes(random, 1 + random.nextInt(24));
-        };
-        byte[] value = switch (i % 7) {
-            case 0 -> null;
-            case 1 -> new byte[0];
-            default -> bytes(random, random.nextInt(200));
-        };
-        RecordHeaders headers = new RecordHeaders();
-        for (int h = 0; h < i % 4; h++) {
-            headers.add("h" + (h % 2), h == 2 ? null : bytes(random, random.nextInt(10)));
-        }
-        return new ProducerRecord<>(topic, partition, null, key, value, headers);
+        return TestRecords.varied(topic, partition, i, random, null);
     }
 
     static byte[] bytes(Random random, int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return TestRecords.bytes(random, n);
     }
 
     static byte[] utf8(String s) {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
@@ -20,9 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the Kafka sink's integration tests: configs, data, reading both topics back, comparing. */
@@ -55,15 +54,7 @@ final class KafkaSinkTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("key.serializer", ByteArraySerializer.class);
-        p.put("value.serializer", ByteArraySerializer.class);
-        p.put("linger.ms", 5);
-        p.put("acks", "all");
-        p.put("delivery.timeout.ms", 600_000);
-        p.put("request.timeout.ms", 120_000);
-        return new KafkaProducer<>(p);
+        return TestRecords.producer(bootstrap, 600_000, 120_000);
     }
 
     /**
@@ -90,27 +81,11 @@ final class KafkaSinkTestSupport {
     }
 
     static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random, long timestamp) {
-        byte[] key = switch (i % 5) {
-            case 0 -> null;
-            case 1 -> new byte[0];
-            default -> bytes(random, 1 + random.nextInt(24));
-        };
-        byte[] value = switch (i % 7) {
-            case 0 -> null;
-            case 1 -> new byte[0];
-            default -> bytes(random, random.nextInt(200));
-        };
-        RecordHeaders headers = new RecordHeaders();
-        for (int h = 0; h < i % 4; h++) {
-            headers.add("h" + (h % 2), h == 2 ? null : bytes(random, random.nextInt(10)));
-        }
-        return new ProducerRecord<>(topic, partition, timestamp, key, value, headers);
+        return TestRecords.varied(topic, partition, i, random, timestamp);
     }
 
     static byte[] bytes(Random random, int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return TestRecords.bytes(random, n);
     }
 
     /** Every committed record of the topic, per partition (read_committed). */

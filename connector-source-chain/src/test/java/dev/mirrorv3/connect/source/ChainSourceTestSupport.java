@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
@@ -34,7 +35,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Shared pieces of the chain source's integration tests: configs, backups written directly, topics, comparisons. */
 final class ChainSourceTestSupport {
@@ -111,15 +111,7 @@ final class ChainSourceTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Map<String, Object> p = new HashMap<>();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("key.serializer", ByteArraySerializer.class);
-        p.put("value.serializer", ByteArraySerializer.class);
-        p.put("linger.ms", 5);
-        p.put("acks", "all");
-        p.put("delivery.timeout.ms", 600_000);
-        p.put("request.timeout.ms", 120_000);
-        return new KafkaProducer<>(p);
+        return TestRecords.producer(bootstrap, 600_000, 120_000);
     }
 
     /** Records with keys and null keys, values and tombstones, headers; CreateTime timestamps. Waits for every ack. */
@@ -149,9 +141,7 @@ final class ChainSourceTestSupport {
     }
 
     static byte[] bytes(Random random, int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return TestRecords.bytes(random, n);
     }
 
     /** Backup records of {@code topic/partition} at the offsets in [from, to] that {@code present} accepts. */
