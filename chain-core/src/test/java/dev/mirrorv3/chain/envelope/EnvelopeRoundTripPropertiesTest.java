@@ -12,7 +12,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** Any records of one partition survive encode/decode in both formats, with every compression. */
-class EnvelopeRoundTripProperties {
+class EnvelopeRoundTripPropertiesTest {
 
     @Property(tries = 150)
     void parquetBytesRoundTrip(@ForAll("records") List<BackupRecord> records, @ForAll Compression compression) {
