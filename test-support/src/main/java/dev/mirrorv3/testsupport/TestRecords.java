@@ -1,11 +1,18 @@
 package dev.mirrorv3.testsupport;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Test records and the producer that writes them, shared by the connectors' integration tests. */
@@ -54,5 +61,38 @@ public final class TestRecords {
         byte[] b = new byte[n];
         random.nextBytes(b);
         return b;
+    }
+
+    /**
+     * Every record of one partition, read from its log start to its high watermark as it is when called: what a
+     * comparison must see, extras and duplicates included (reading "until n records arrived" would miss them).
+     * Fails when the end is not reached within the timeout.
+     */
+    public static PartitionContent readToEnd(String bootstrap, TopicPartition tp, Duration timeout) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("enable.auto.commit", false);
+        c.put("isolation.level", "read_uncommitted");
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (consumer.position(tp) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + tp + " to its high watermark " + end + " within " + timeout
+                            + " (at " + consumer.position(tp) + ")");
+                }
+                consumer.poll(Duration.ofMillis(200)).records(tp).forEach(records::add);
+            }
+            return new PartitionContent(List.copyOf(records), end);
+        }
+    }
+
+    /** A partition's records and the high watermark they were read up to. */
+    public record PartitionContent(List<ConsumerRecord<byte[], byte[]>> records, long highWatermark) {
     }
 }

@@ -7,6 +7,8 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.TestRecords;
+import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,12 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -210,21 +210,16 @@ class RestoreIT {
         return broker.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).all().get().get(tp).offset();
     }
 
-    /** Reads the partition back and compares it with the backup's records (preserve: same offsets; renumber: 0..n-1). */
+    /**
+     * Reads the whole partition back (to its high watermark, so extras and duplicates fail) and compares it with the
+     * backup's records (preserve: same offsets, high watermark = last offset + 1; renumber: 0..n-1, high watermark n).
+     */
     private static void assertRestored(String topic, int partition, List<BackupRecord> expected, boolean renumber, String offsetHeader) {
-        TopicPartition tp = new TopicPartition(topic, partition);
-        List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "key.deserializer", ByteArrayDeserializer.class, "value.deserializer", ByteArrayDeserializer.class,
-                "enable.auto.commit", "false"))) {
-            c.assign(List.of(tp));
-            c.seekToBeginning(List.of(tp));
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (got.size() < expected.size() && System.currentTimeMillis() < deadline) {
-                c.poll(Duration.ofMillis(500)).forEach(got::add);
-            }
-        }
-        assertThat(got).hasSize(expected.size());
+        PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition), Duration.ofSeconds(60));
+        List<ConsumerRecord<byte[], byte[]>> got = content.records();
+        assertThat(got).as("records in %s-%d", topic, partition).hasSize(expected.size());
+        long expectedHighWatermark = renumber ? expected.size() : expected.get(expected.size() - 1).offset() + 1;
+        assertThat(content.highWatermark()).as("high watermark of %s-%d", topic, partition).isEqualTo(expectedHighWatermark);
         for (int i = 0; i < expected.size(); i++) {
             BackupRecord e = expected.get(i);
             ConsumerRecord<byte[], byte[]> g = got.get(i);
