@@ -1,9 +1,13 @@
 package dev.mirrorv3.testsupport;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
@@ -157,6 +161,24 @@ public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallbac
     public String taskState(String name) {
         ConnectorStateInfo s = connect.connectorStatus(name);
         return s.tasks().isEmpty() ? "NONE" : s.tasks().get(0).state();
+    }
+
+    /**
+     * Records Connect has handed to a sink task's {@code put()} (its own {@code sink-record-read-total} metric), summed
+     * over the in-process workers: the state a test waits for instead of sleeping after producing.
+     */
+    public long sinkRecordsRead(String connector, int task) {
+        try {
+            MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+            long total = 0;
+            for (ObjectName n : jmx.queryNames(new ObjectName("kafka.connect:type=sink-task-metrics,connector=" + connector
+                    + ",task=" + task), null)) {
+                total += ((Number) jmx.getAttribute(n, "sink-record-read-total")).longValue();
+            }
+            return total;
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot read the sink task metrics of " + connector + " task " + task, e);
+        }
     }
 
     public void delete(String name) {

@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -66,6 +67,7 @@ class BlobSinkBufferCapIT {
         AtomicLong max = new AtomicLong();
         AtomicLong samples = new AtomicLong();
         AtomicBoolean sampling = new AtomicBoolean(true);
+        AtomicReference<Throwable> samplerFailure = new AtomicReference<>();
         Thread sampler = new Thread(() -> {
             while (sampling.get()) {
                 try {
@@ -74,6 +76,7 @@ class BlobSinkBufferCapIT {
                     samples.incrementAndGet();
                     Thread.sleep(1);
                 } catch (Exception e) {
+                    samplerFailure.set(e); // e.g. the gauge unregistered while the task runs: fails the test below
                     return;
                 }
             }
@@ -93,6 +96,7 @@ class BlobSinkBufferCapIT {
         sampling.set(false);
         sampler.join();
 
+        assertThat(samplerFailure.get()).as("the gauge sampler failed").isNull();
         assertThat(samples.get()).as("gauge samples taken while records flowed").isGreaterThan(100);
         assertThat(max.get()).as("largest buffered-bytes seen").isGreaterThan(0).isLessThanOrEqualTo(CAP);
         long objects = 0;

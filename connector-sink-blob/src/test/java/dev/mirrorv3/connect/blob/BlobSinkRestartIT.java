@@ -108,7 +108,9 @@ class BlobSinkRestartIT {
                     producer.send(BlobSinkTestSupport.variedRecord(topic, 0, batch * 40 + i, random));
                 }
                 producer.flush();
-                Thread.sleep(300);
+                long sent = (batch + 1) * 40L;
+                Awaitility.await("batch " + batch + " handed to put()").atMost(WAIT)
+                        .until(() -> cluster.sinkRecordsRead("outage", 0) >= sent);
             }
         }
         assertBackupComplete("outage", topic, 1);

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.kafka;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -83,7 +85,8 @@ class KafkaSinkCrashIT {
         }
         // The zombie sends what it held (source offsets 1200...) to the destination's end; the live task's next record
         // lands behind it and the task fails, naming both offsets (SPEC §13: detected, never silent).
-        Thread.sleep(2000);
+        Awaitility.await("the zombie's held records land behind the live task's").atMost(WAIT)
+                .until(() -> highWatermarks(destination.admin(), TOPIC, 1).get(0) > 4500);
         produceVaried(cluster.bootstrapServers(), TOPIC, 1, 10, 5);
         String trace = cluster.awaitTaskFailure(TOPIC, WAIT);
         assertThat(trace).contains("stored the record of crash-0 offset 4500 at offset").contains("another writer");

@@ -9,13 +9,54 @@ import org.apache.kafka.connect.connector.Task;
 
 /**
  * The chain source whose store can block one object read (a worker that hangs in I/O): the task outlives its worker's
- * graceful stop and lives on as a zombie until released. Loaded by the embedded worker through META-INF/services.
+ * graceful stop and lives on as a zombie until released. The hang ignores interrupts, as a thread stuck in I/O does
+ * (Connect interrupts a task that does not stop in time): otherwise the "zombie" would return at once, before its
+ * replacement runs, and test nothing. Loaded by the embedded worker through META-INF/services.
  */
 public class BlockingChainSourceConnector extends ChainSourceConnector {
-    /** Armed by the test: the next object read blocks until this latch is released. */
-    static final AtomicReference<CountDownLatch> BLOCK_NEXT_READ = new AtomicReference<>();
-    static final CountDownLatch BLOCKED = new CountDownLatch(1);
-    static final CountDownLatch RETURNED = new CountDownLatch(1);
+    private static final AtomicReference<Hang> NEXT = new AtomicReference<>();
+
+    /** Arms a hang: the next object read blocks until {@link Hang#release()}. */
+    static Hang hangNextRead() {
+        Hang hang = new Hang();
+        NEXT.set(hang);
+        return hang;
+    }
+
+    /** One armed hang and what became of the thread that ran into it. */
+    static final class Hang {
+        private final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch blocked = new CountDownLatch(1);
+        final CountDownLatch returned = new CountDownLatch(1);
+        private volatile Thread thread;
+
+        void release() {
+            release.countDown();
+        }
+
+        /** The hung task's thread has ended: whatever it was going to send has been sent or dropped. */
+        boolean threadEnded() {
+            Thread t = thread;
+            return t != null && !t.isAlive();
+        }
+
+        private void hang() {
+            thread = Thread.currentThread();
+            blocked.countDown();
+            boolean interrupted = false;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (release.getCount() > 0 && System.nanoTime() < deadline) {
+                try {
+                    release.await(100, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true; // stuck in I/O: an interrupt does not wake it
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
 
     @Override
     public Class<? extends Task> taskClass() {
@@ -49,16 +90,11 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
 
                 @Override
                 public byte[] read(int partition, String name) {
-                    CountDownLatch release = BLOCK_NEXT_READ.getAndSet(null);
-                    if (release != null) {
-                        BLOCKED.countDown();
-                        try {
-                            release.await(120, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
+                    Hang hang = NEXT.getAndSet(null);
+                    if (hang != null) {
+                        hang.hang();
                         byte[] bytes = store.read(partition, name);
-                        RETURNED.countDown();
+                        hang.returned.countDown();
                         return bytes;
                     }
                     return store.read(partition, name);

@@ -327,6 +327,7 @@ class ChainSourceFollowIT {
         createTopic(bootstrap(), "outage-target", 1);
         try (S3Store store = new S3Store(settings, "outage")) {
             writeObject(store, 0, 0, 99, records("t", 0, 0, 99, o -> true));
+            int logMark = logs.getBuffer().length();
             cluster.deploy("outage", s3SourceConfig("outage", "outage-target"));
             Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 100);
             long down = System.nanoTime();
@@ -337,7 +338,8 @@ class ChainSourceFollowIT {
             Duration bound = Duration.ofSeconds(20 + 2 * 2);
             Awaitility.await("restored after the outage").atMost(bound.minus(Duration.ofNanos(System.nanoTime() - down)))
                     .pollInterval(Duration.ofMillis(100)).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 200);
-            assertThat(logs.toString()).contains("transient failure");
+            assertThat(logsSince(logMark)).as("this test's connector logged its own transient failure")
+                    .containsPattern("outage: \\S+ into outage-target-0: transient failure");
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");
@@ -347,9 +349,10 @@ class ChainSourceFollowIT {
     void waitsForAnEmptyS3PrefixThenStartsItsTasks() throws Exception {
         createTopic(bootstrap(), "prefix-target", 1);
         Map<String, String> c = s3SourceConfig("later", "prefix-target");
+        int logMark = logs.getBuffer().length();
         cluster.deploy("prefix", c);
         Awaitility.await("log lines while the prefix is empty").atMost(WAIT)
-                .until(() -> logs.toString().split("is empty \\(no partition directories\\) for", -1).length > 2);
+                .until(() -> logsSince(logMark).split("dr/later is empty \\(no partition directories\\) for", -1).length > 2);
         S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
         S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
         try (S3Store store = new S3Store(settings, "later")) {
@@ -358,6 +361,13 @@ class ChainSourceFollowIT {
         Awaitility.await("tasks started once the prefix holds a partition").atMost(WAIT)
                 .until(() -> highWatermark(bootstrap(), "prefix-target", 0) == 10);
         cluster.delete("prefix");
+    }
+
+    /** What was logged since {@code mark} (a length of the log buffer): what this test caused, not an earlier test. */
+    private static String logsSince(int mark) {
+        synchronized (logs.getBuffer()) {
+            return logs.getBuffer().substring(mark);
+        }
     }
 
     private static Map<String, String> s3SourceConfig(String name, String target) {
@@ -379,10 +389,11 @@ class ChainSourceFollowIT {
         Files.createDirectories(root.resolve("empty").resolve("0"));
         createTopic(bootstrap(), "empty-target", 1);
         Map<String, String> c = sourceConfig("t", root, "empty", "empty-target", "preserve", bootstrap());
+        int logMark = logs.getBuffer().length();
         cluster.deploy("empty", c);
+        String emptyLine = root.resolve("empty").resolve("0") + " is empty (no objects) for";
         Awaitility.await("log lines while the backup is empty").atMost(WAIT)
-                .until(() -> logs.toString().split("is empty \\(no objects\\) for", -1).length > 3);
-        assertThat(logs.toString()).contains(root.resolve("empty").resolve("0") + " is empty (no objects) for");
+                .until(() -> logsSince(logMark).split(java.util.regex.Pattern.quote(emptyLine), -1).length > 3);
         writeObject(new FilesystemStore(root, "empty"), 0, 0, 9, records("t", 0, 0, 9, o -> true));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "empty-target", 0) == 10);
         cluster.delete("empty");

@@ -59,6 +59,7 @@ class ChainSourceRestartIT {
         produce(bootstrap(), "events", 1, 500, 1);
         Awaitility.await().atMost(WAIT).until(() -> root.resolve("events-backup").resolve("0").toFile().isDirectory());
         Map<String, String> source = sourceConfig("events", root, "events-backup", "events-standby", "preserve", bootstrap());
+        source.put("connector.class", BlockingChainSourceConnector.class.getName()); // to lose the worker mid-read below
         cluster.deploy("events-follow", source);
         // Bursts go on until the worker is lost, so that there is always more to follow after each disruption.
         AtomicBoolean keepWriting = new AtomicBoolean(true);
@@ -77,6 +78,10 @@ class ChainSourceRestartIT {
         long before = highWatermark(bootstrap(), "events-standby", 0);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "events-standby", 0) > before + 500);
 
+        // The worker is lost while its task is stuck reading an object: the task does not stop within the graceful
+        // timeout, its replacement starts on the other worker, and the stuck one wakes up only after that.
+        BlockingChainSourceConnector.Hang hang = BlockingChainSourceConnector.hangNextRead();
+        assertThat(hang.blocked.await(60, TimeUnit.SECONDS)).as("the task hangs reading the next object").isTrue();
         String workerId = cluster.connect().connectorStatus("events-follow").tasks().get(0).workerId();
         WorkerHandle running = cluster.connect().workers().stream()
                 .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
@@ -86,6 +91,11 @@ class ChainSourceRestartIT {
             var tasks = cluster.connect().connectorStatus("events-follow").tasks();
             return !tasks.isEmpty() && "RUNNING".equals(tasks.get(0).state()) && !workerId.equals(tasks.get(0).workerId());
         });
+        long moved = highWatermark(bootstrap(), "events-standby", 0);
+        Awaitility.await("the moved task follows").atMost(WAIT).until(() -> highWatermark(bootstrap(), "events-standby", 0) > moved);
+        hang.release(); // the old task wakes up after its replacement has written
+        assertThat(hang.returned.await(60, TimeUnit.SECONDS)).isTrue();
+        Awaitility.await("the old task's thread ends").atMost(WAIT).until(hang::threadEnded);
         keepWriting.set(false);
         writing.get();
         produce(bootstrap(), "events", 1, 500, bursts.incrementAndGet()); // followed by the moved task
@@ -145,10 +155,9 @@ class ChainSourceRestartIT {
         cluster.deploy("zombie", c);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "zombie-target", 0) == 100);
 
-        CountDownLatch release = new CountDownLatch(1);
-        BlockingChainSourceConnector.BLOCK_NEXT_READ.set(release);
+        BlockingChainSourceConnector.Hang hang = BlockingChainSourceConnector.hangNextRead();
         writeObject(store, 0, 100, 199, records("z", 0, 100, 199, o -> true));
-        assertThat(BlockingChainSourceConnector.BLOCKED.await(60, TimeUnit.SECONDS)).as("the task hangs reading 100-199").isTrue();
+        assertThat(hang.blocked.await(60, TimeUnit.SECONDS)).as("the task hangs reading 100-199").isTrue();
         String workerId = cluster.connect().connectorStatus("zombie").tasks().get(0).workerId();
         WorkerHandle running = cluster.connect().workers().stream()
                 .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
@@ -156,11 +165,11 @@ class ChainSourceRestartIT {
 
         Awaitility.await("the new task restores 100-199").atMost(WAIT)
                 .until(() -> highWatermark(bootstrap(), "zombie-target", 0) == 200);
-        release.countDown(); // the zombie reads the object and returns its records to a cancelled task
-        assertThat(BlockingChainSourceConnector.RETURNED.await(60, TimeUnit.SECONDS)).isTrue();
+        hang.release(); // the zombie reads the object and returns its records to a cancelled task
+        assertThat(hang.returned.await(60, TimeUnit.SECONDS)).isTrue();
+        Awaitility.await("the zombie's thread ends (whatever it sends is sent by then)").atMost(WAIT).until(hang::threadEnded);
         writeObject(store, 0, 200, 299, records("z", 0, 200, 299, o -> true));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "zombie-target", 0) >= 300);
-        sleep(2000);
         assertThat(highWatermark(bootstrap(), "zombie-target", 0)).as("nothing written twice").isEqualTo(300);
         List<ConsumerRecord<byte[], byte[]>> restored = consumeAll(bootstrap(), "zombie-target").get(0);
         for (int i = 0; i < 300; i++) {
