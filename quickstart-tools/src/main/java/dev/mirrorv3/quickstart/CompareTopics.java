@@ -1,23 +1,16 @@
 package dev.mirrorv3.quickstart;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
-import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Compares two topics record by record: same partitions, and in each the same offsets, keys, values, headers and
  * timestamps (a restore with {@code --offsets preserve} must produce exactly that). Exit 0 when they are equal.
+ * Reading each topic has a deadline ({@link TopicReader#DEADLINE}): a stuck read fails the smoke with a message.
  * Usage: CompareTopics <bootstrap servers> <source topic> <restored topic>
  */
 public final class CompareTopics {
@@ -29,8 +22,8 @@ public final class CompareTopics {
             System.err.println("usage: CompareTopics <bootstrap servers> <source topic> <restored topic>");
             System.exit(2);
         }
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> source = readAll(args[0], args[1]);
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> restored = readAll(args[0], args[2]);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> source = TopicReader.readAll(args[0], args[1]);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> restored = TopicReader.readAll(args[0], args[2]);
         String difference = firstDifference(source, restored);
         long records = source.values().stream().mapToLong(List::size).sum();
         if (difference == null) {
@@ -70,30 +63,6 @@ public final class CompareTopics {
         for (Header h : r.headers()) {
             out.add(h.key() + "=" + (h.value() == null ? "null" : Arrays.toString(h.value())));
         }
-        return out;
-    }
-
-    private static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> readAll(String bootstrap, String topic) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    out.get(r.partition()).add(r);
-                }
-            }
-        }
-        out.values().forEach(l -> Objects.requireNonNull(l));
         return out;
     }
 }
