@@ -200,7 +200,9 @@ class NotifyIT extends SidecarITSupport {
         await().atMost(WAIT).until(() -> c2.status("/cache/v1/raw/missed") == 200);
         s2.requestShutdown(0);
         s2.awaitExit(WAIT);
-        assertThat(target.poll(Duration.ofMillis(200))).isNull();
+        // s2 has exited, so nothing more can be sent; the window lets a request it sent before exiting reach the target
+        // (on a loaded 2-core machine the target's handler may take a while), so that "not notified" means something.
+        assertThat(target.poll(Duration.ofSeconds(3))).as("s2 notified the change it stopped before notifying").isNull();
         // 3: after a restart with the same group it is notified once caught up; the notified one is not
         Sidecar s3 = sidecar(cache.replace("%LINGER%", ""));
         awaitReady(s3);
