@@ -138,6 +138,13 @@ class BlobSinkObservabilityIT {
         for (String name : ConfigFilesTest.metricNamesUsed()) {
             assertThat(text).as("series used by config/prometheus-rules.yaml or the dashboard").contains("\n" + name + "{");
         }
+        ConfigFilesTest.labelsUsed().forEach((name, labels) -> {
+            List<String> series = text.lines().filter(l -> l.startsWith(name + "{")).toList();
+            for (String label : labels) {
+                assertThat(series).as("series %s with the label %s that a query or alert uses", name, label)
+                        .anyMatch(l -> l.contains(label + "=\""));
+            }
+        });
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "observability-scrape.txt"), text, StandardCharsets.UTF_8);
     }

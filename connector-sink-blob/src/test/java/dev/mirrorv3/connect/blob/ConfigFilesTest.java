@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -88,6 +89,59 @@ class ConfigFilesTest {
             return withoutHelp;
         }).toList();
         assertThat(rules.subList(0, shipped.size())).isEqualTo(shipped);
+    }
+
+    @Test
+    void theLabelCheckSeesTheLabelsQueriesUse() {
+        Map<String, Set<String>> used = labelsUsed();
+        assertThat(used.get("mirror_v3_source_lag_offsets")).as("selector labels and the alerts' on (...) join")
+                .contains("mirror", "topic", "partition");
+        assertThat(used.get("kafka_connect_connector_task_status")).contains("status");
+    }
+
+    private static final Pattern SELECTOR = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\{([^}]*)}");
+    private static final Pattern MATCHER_LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)");
+    private static final Pattern JOIN = Pattern.compile("\\bon\\s*\\(([^)]*)\\)");
+
+    /**
+     * For every metric the alert rules and the dashboard query, the labels they use with it: the label matchers of its
+     * selectors, and the labels of an {@code on (...)} join in the same expression (both sides must carry them).
+     */
+    static Map<String, Set<String>> labelsUsed() {
+        Map<String, Set<String>> used = new TreeMap<>();
+        for (String expr : allExprs()) {
+            Set<String> joined = new TreeSet<>();
+            Matcher j = JOIN.matcher(expr);
+            while (j.find()) {
+                for (String l : j.group(1).split(",")) {
+                    joined.add(l.trim());
+                }
+            }
+            for (String name : metricNames(expr)) {
+                used.computeIfAbsent(name, n -> new TreeSet<>()).addAll(joined);
+            }
+            Matcher m = SELECTOR.matcher(expr);
+            while (m.find()) {
+                Matcher l = MATCHER_LABEL.matcher(m.group(2));
+                while (l.find()) {
+                    used.computeIfAbsent(m.group(1), n -> new TreeSet<>()).add(l.group(1));
+                }
+            }
+        }
+        return used;
+    }
+
+    /** Every expression of the alert rules and the dashboard's panels. */
+    @SuppressWarnings("unchecked")
+    static List<String> allExprs() {
+        List<String> exprs = new ArrayList<>(List.of(dashboardExprs().split("\n")));
+        Map<String, Object> file = new Yaml().load(read(CONFIG.resolve("prometheus-rules.yaml")));
+        for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+            for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
+                exprs.add(String.valueOf(rule.get("expr")));
+            }
+        }
+        return exprs;
     }
 
     /** Every metric name the alert rules and the dashboard query. */
