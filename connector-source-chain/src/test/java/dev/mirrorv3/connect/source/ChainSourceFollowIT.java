@@ -338,6 +338,9 @@ class ChainSourceFollowIT {
             Awaitility.await("restored after the outage").atMost(bound.minus(Duration.ofNanos(System.nanoTime() - down)))
                     .pollInterval(Duration.ofMillis(100)).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 200);
             assertThat(logs.toString()).contains("transient failure");
+            assertThat(logs.toString()).as("retries keep the position, reading nothing from the store while it is down")
+                    .contains("outage-target-0 resumes at target offset 100 (the target's high watermark; its last record is the"
+                            + " backup's offset 99), where it stopped");
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");
