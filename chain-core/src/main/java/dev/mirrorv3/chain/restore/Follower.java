@@ -25,6 +25,8 @@ import java.util.OptionalLong;
  * resume check. {@link #next} then hands out one checked object's records at a time, each with its target offset;
  * after the last listed object it lists the objects after it (names only), which must continue the chain. With
  * preserve, a hole ends the batch before it and fails the following call, so the records before it are restored.
+ * A call that fails (an unreachable store) changes nothing, so a later {@link #resume} at the target offset it was
+ * placed at keeps its place and reads nothing: after a transient failure the follower does not re-read the chain.
  * Not thread-safe: one per partition.
  */
 public final class Follower {
@@ -42,6 +44,8 @@ public final class Follower {
     private final Deque<ObjectName> listed = new ArrayDeque<>();
     private List<BackupRecord> pending = List.of();
     private TargetOffsets offsets;
+    private boolean placed;
+    private BackupRecord previous;
     private long nextFrom;
     private boolean chainSeen;
     private ChainException deferred;
@@ -72,13 +76,19 @@ public final class Follower {
     }
 
     /**
-     * Places the follower at the target's high watermark.
+     * Places the follower at the target's high watermark. When it is placed at h already (nothing handed out since
+     * has been lost, and nothing else was written), it keeps its place and reads nothing; otherwise it lists the chain from
+     * {@code chain.start} and finds h there (renumber: reading every object before it).
      *
      * @param h the target partition's high watermark
      * @return the backup's record at target offset h − 1 (the one the target's last record must equal); empty if h = 0
      * @throws ChainException if the target is past the backup, or the chain is not valid from {@code chain.start}
      */
     public Optional<BackupRecord> resume(long h) {
+        if (isAt(h)) {
+            return Optional.ofNullable(previous);
+        }
+        placed = false;
         listed.clear();
         pending = List.of();
         deferred = null;
@@ -88,15 +98,29 @@ public final class Follower {
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
         if (h == 0) {
             listed.addAll(chain.objects());
-            return Optional.empty();
+            return placed(null);
         }
         if (chain.isEmpty()) {
             throw pastBackup(h, "the backup holds no objects yet");
         }
-        return mode == OffsetMode.PRESERVE ? resumePreserve(chain, h) : resumeRenumber(chain, h);
+        return placed(mode == OffsetMode.PRESERVE ? resumePreserve(chain, h) : resumeRenumber(chain, h));
     }
 
-    private Optional<BackupRecord> resumePreserve(Chain chain, long h) {
+    /**
+     * Whether the follower is placed at target offset h: a {@link #resume} there succeeded, and every record handed out
+     * since is below h. Then {@code resume(h)} reads nothing.
+     */
+    public boolean isAt(long h) {
+        return placed && offsets.next() == h;
+    }
+
+    private Optional<BackupRecord> placed(BackupRecord before) {
+        previous = before;
+        placed = true;
+        return Optional.ofNullable(before);
+    }
+
+    private BackupRecord resumePreserve(Chain chain, long h) {
         long last = h - 1;
         if (last >= chain.nextOffset().getAsLong()) {
             throw pastBackup(h, "the backup ends at offset " + (chain.nextOffset().getAsLong() - 1));
@@ -110,28 +134,28 @@ public final class Follower {
                 continue;
             }
             CheckedObject o = readChecked(name);
-            BackupRecord previous = null;
+            BackupRecord atLast = null;
             List<BackupRecord> after = new ArrayList<>();
             for (BackupRecord r : o.records()) {
                 if (r.offset() == last) {
-                    previous = r;
+                    atLast = r;
                 } else if (r.offset() > last) {
                     after.add(r);
                 }
             }
-            if (previous == null) {
+            if (atLast == null) {
                 throw new ChainException("the target holds records that are not this backup's: it holds a record at offset " + last
                         + ", and " + location + "/" + name + " has no record there (a hole)");
             }
             pending = after;
             nextFrom = name.to() + 1;
             queueAfter(chain, name);
-            return Optional.of(previous);
+            return atLast;
         }
         throw new IllegalStateException("offset " + last + " is below the chain's end and in no object of " + location);
     }
 
-    private Optional<BackupRecord> resumeRenumber(Chain chain, long h) {
+    private BackupRecord resumeRenumber(Chain chain, long h) {
         long count = 0;
         BackupRecord lastSeen = null;
         for (ObjectName name : chain.objects()) {
@@ -139,11 +163,11 @@ public final class Follower {
             List<BackupRecord> records = o.records();
             if (count + records.size() >= h) {
                 int index = (int) (h - count); // records of this object before the position
-                BackupRecord previous = index > 0 ? records.get(index - 1) : lastSeen;
+                BackupRecord before = index > 0 ? records.get(index - 1) : lastSeen;
                 pending = List.copyOf(records.subList(index, records.size()));
                 nextFrom = name.to() + 1;
                 queueAfter(chain, name);
-                return Optional.of(previous);
+                return before;
             }
             count += records.size();
             lastSeen = records.get(records.size() - 1);
@@ -204,6 +228,9 @@ public final class Follower {
             deferred = hole;
         }
         pending = List.of();
+        if (!out.isEmpty()) {
+            previous = out.get(out.size() - 1).record();
+        }
         return out;
     }
 

@@ -15,6 +15,8 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,6 +87,131 @@ class FollowerTest {
         assertThat(batch).extracting(r -> r.record().offset()).containsExactly(15L, 17L, 19L);
         assertThat(f.resume(5)).as("at an object boundary").contains(record(9));
         assertThat(targetOffsets(f.next())).containsExactly(5L, 6L, 7L, 8L, 9L);
+    }
+
+    /** The test's store, counting object reads; {@code failReads} makes the next reads fail as an unreachable store does. */
+    private static final class CountingStore implements Store {
+        private final Store store;
+        int reads;
+        int failReads;
+
+        CountingStore(Store store) {
+            this.store = store;
+        }
+
+        @Override
+        public String location(int partition) {
+            return store.location(partition);
+        }
+
+        @Override
+        public List<String> list(int partition) {
+            return store.list(partition);
+        }
+
+        @Override
+        public List<String> listFrom(int partition, String startAt, int max) {
+            return store.listFrom(partition, startAt, max);
+        }
+
+        @Override
+        public boolean exists(int partition, String name) {
+            return store.exists(partition, name);
+        }
+
+        @Override
+        public byte[] read(int partition, String name) {
+            if (failReads > 0) {
+                failReads--;
+                throw new TransientStoreException("read " + name + ": injected outage", null);
+            }
+            reads++;
+            return store.read(partition, name);
+        }
+
+        @Override
+        public void create(int partition, String name, byte[] data) {
+            store.create(partition, name, data);
+        }
+
+        @Override
+        public int removeTemporaryFiles(int partition) {
+            return store.removeTemporaryFiles(partition);
+        }
+
+        @Override
+        public List<Integer> partitions() {
+            return store.partitions();
+        }
+
+        @Override
+        public void close() {
+            store.close();
+        }
+    }
+
+    @Test
+    void renumberKeepsItsPositionAcrossATransientFailureInsteadOfReReadingTheChain() {
+        write(0, 9, o -> o % 2 == 1); // the i-th record (from 0) is offset 2i + 1
+        write(10, 19, o -> o % 2 == 1);
+        write(20, 29, o -> o % 2 == 1);
+        CountingStore counting = new CountingStore(store);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.RENUMBER, 0);
+        assertThat(f.resume(7)).contains(record(13));
+        assertThat(targetOffsets(f.next())).containsExactly(7L, 8L, 9L);
+        assertThat(targetOffsets(f.next())).containsExactly(10L, 11L, 12L, 13L, 14L);
+        write(30, 39, o -> o % 2 == 1);
+        counting.failReads = 1;
+        assertThatThrownBy(f::next).isInstanceOf(TransientStoreException.class);
+
+        int before = counting.reads;
+        assertThat(f.isAt(15)).isTrue();
+        assertThat(f.resume(15)).as("the record before the position, for the target's last record").contains(record(29));
+        assertThat(counting.reads - before).as("objects read to resume where it was").isZero();
+        List<Follower.Restored> batch = f.next();
+        assertThat(targetOffsets(batch)).containsExactly(15L, 16L, 17L, 18L, 19L);
+        assertThat(batch).extracting(r -> r.record().offset()).containsExactly(31L, 33L, 35L, 37L, 39L);
+        assertThat(counting.reads - before).as("only the new object").isEqualTo(1);
+
+        assertThat(f.isAt(12)).isFalse();
+        assertThat(f.resume(12)).as("another high watermark: positioned from the chain again").contains(record(23));
+        assertThat(counting.reads - before).isEqualTo(1 + 3);
+        assertThat(targetOffsets(f.next())).containsExactly(12L, 13L, 14L);
+    }
+
+    @Test
+    void aResumeThatFailedHalfWayIsDoneAgainInFull() {
+        write(0, 9, o -> o % 2 == 1);
+        write(10, 19, o -> o % 2 == 1);
+        CountingStore counting = new CountingStore(store);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.RENUMBER, 0);
+        f.resume(0);
+        assertThat(f.isAt(0)).isTrue();
+        assertThat(f.next()).hasSize(5);
+        counting.reads = 0;
+        counting.failReads = 2; // the second object's read in next(), then the first object's read in the resume
+        assertThatThrownBy(f::next).isInstanceOf(TransientStoreException.class);
+        assertThatThrownBy(() -> f.resume(7)).isInstanceOf(TransientStoreException.class);
+        assertThat(f.isAt(7)).as("a resume that failed places the follower nowhere").isFalse();
+        assertThat(f.resume(7)).contains(record(13));
+        assertThat(counting.reads).isEqualTo(2);
+        assertThat(targetOffsets(f.next())).containsExactly(7L, 8L, 9L);
+    }
+
+    @Test
+    void preserveKeepsItsPositionAcrossATransientFailureToo() {
+        write(0, 9, o -> true);
+        write(10, 19, o -> true);
+        CountingStore counting = new CountingStore(store);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.PRESERVE, 0);
+        assertThat(f.resume(0)).isEmpty();
+        assertThat(targetOffsets(f.next())).hasSize(10);
+        counting.failReads = 1;
+        assertThatThrownBy(f::next).isInstanceOf(TransientStoreException.class);
+        int before = counting.reads;
+        assertThat(f.resume(10)).contains(record(9));
+        assertThat(counting.reads).isEqualTo(before);
+        assertThat(f.next()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L, 18L, 19L);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
@@ -203,12 +204,25 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     /** Opens the backup's store; it is only listed and read, so the write identity may be absent (the read one stands in). */
     public Store openStore() {
+        return StoreFactory.open(storeSettings(), destinationName());
+    }
+
+    /** The backup's store whose S3 calls give up after {@code s3CallTimeout} (validate() answers within seconds). */
+    Store openStore(Duration s3CallTimeout) {
+        Map<String, String> settings = storeSettings();
+        if (StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(getString(StoreConfigFragment.DESTINATION_TYPE))) {
+            return new S3Store(StoreFactory.s3Settings(settings).withCallTimeout(s3CallTimeout), destinationName());
+        }
+        return StoreFactory.open(settings, destinationName());
+    }
+
+    private Map<String, String> storeSettings() {
         Map<String, String> settings = new HashMap<>(originalsStrings());
         if (settings.getOrDefault(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "").isBlank()) {
             settings.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, settings.getOrDefault(StoreFactory.S3_READ_ACCESS_KEY_ID, ""));
             settings.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, settings.getOrDefault(StoreFactory.S3_READ_SECRET_ACCESS_KEY, ""));
         }
-        return StoreFactory.open(settings, destinationName());
+        return settings;
     }
 
     /**
@@ -240,7 +254,11 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     /** The target partition of a backup partition. */
     public int targetPartition(int backupPartition) {
-        return parseMapping(PARTITION_MAPPING, getList(PARTITION_MAPPING)).getOrDefault(backupPartition, backupPartition);
+        return partitionMapping().target(backupPartition);
+    }
+
+    PartitionMapping partitionMapping() {
+        return new PartitionMapping(parseMapping(PARTITION_MAPPING, getList(PARTITION_MAPPING)));
     }
 
     public String originalOffsetHeader() {

@@ -3,12 +3,12 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +25,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 final class ChainSourceConfigValidator {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
+    private static final Duration STORE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Map<String, String> props;
     private final Config config;
@@ -66,32 +67,45 @@ final class ChainSourceConfigValidator {
             error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
                     + " offset already");
         }
-        checkMapping();
         checkStore();
+        checkMapping();
         checkKeysDir();
         checkTarget();
         return config;
     }
 
+    /**
+     * Two backup partitions never go to one target partition: checked over the partitions that will be followed, which
+     * without {@code partitions} are the backup's directories when the store answers (the connector checks again at start
+     * and when partitions appear), and over those partition.mapping lists.
+     */
     private void checkMapping() {
-        if (hasErrors(ChainSourceConfig.PARTITION_MAPPING)) {
+        if (hasErrors(ChainSourceConfig.PARTITION_MAPPING) || hasErrors(ChainSourceConfig.PARTITIONS)) {
             return;
         }
+        ChainSourceConfig parsed;
         try {
-            ChainSourceConfig parsed = new ChainSourceConfig(props);
-            Map<Integer, Integer> seen = new HashMap<>();
-            List<Integer> backupPartitions = new ArrayList<>(parsed.partitions());
-            backupPartitions.addAll(ChainSourceConfig.parseMapping(ChainSourceConfig.PARTITION_MAPPING,
-                    parsed.getList(ChainSourceConfig.PARTITION_MAPPING)).keySet());
-            for (int p : backupPartitions.stream().distinct().toList()) {
-                Integer other = seen.put(parsed.targetPartition(p), p);
-                if (other != null) {
-                    error(ChainSourceConfig.PARTITION_MAPPING, "backup partitions " + other + " and " + p + " would both go to target"
-                            + " partition " + parsed.targetPartition(p) + "; each target partition takes one backup partition");
-                }
-            }
+            parsed = new ChainSourceConfig(props);
         } catch (RuntimeException e) {
-            // single-field errors are reported already
+            return; // single-field errors are reported already
+        }
+        List<Integer> followed = parsed.partitions().isEmpty() ? backupPartitions(parsed) : parsed.partitions();
+        parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
+    }
+
+    /** The backup's partition directories; empty when the store settings are wrong or the store does not answer in time. */
+    private List<Integer> backupPartitions(ChainSourceConfig parsed) {
+        for (String key : List.of(StoreConfigFragment.DESTINATION_TYPE, StoreConfigFragment.FILESYSTEM_ROOT,
+                ChainSourceConfig.DESTINATION_NAME, StoreConfigFragment.S3_BUCKET, StoreConfigFragment.S3_REGION,
+                StoreConfigFragment.S3_READ_ACCESS_KEY_ID, StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY)) {
+            if (hasErrors(key)) {
+                return List.of();
+            }
+        }
+        try (Store store = parsed.openStore(STORE_TIMEOUT)) {
+            return store.partitions();
+        } catch (RuntimeException e) {
+            return List.of(); // the connector lists them again at start, and fails there if it cannot
         }
     }
 

@@ -43,26 +43,39 @@ public class ChainSourceConnector extends SourceConnector {
         ChainSourceConfigValidator.requireBackupDirectory(config).ifPresent(problem -> {
             throw new ConnectException(problem);
         });
+        PartitionMapping mapping = config.partitionMapping();
         if (!config.partitions().isEmpty()) {
-            partitions = config.partitions();
+            partitions = requireOwnTargets(mapping, config.partitions());
             return;
         }
         String where;
+        List<Integer> listed;
         try (Store store = config.openStore()) {
-            partitions = store.partitions();
+            listed = store.partitions();
             where = store.location(0).replaceAll("/0$", "");
         } catch (RuntimeException e) {
             throw new ConnectException("cannot list the backup's partitions: " + Failures.describe(e), e);
         }
-        watchPartitions(config, where);
+        partitions = requireOwnTargets(mapping, listed);
+        watchPartitions(config, mapping, where);
+    }
+
+    /** The partitions to follow, each going to a target partition of its own (validate() may not have seen them). */
+    private static List<Integer> requireOwnTargets(PartitionMapping mapping, List<Integer> followed) {
+        mapping.sharedTarget(followed).ifPresent(m -> {
+            throw new ConnectException(m);
+        });
+        return followed;
     }
 
     /**
      * Lists the backup's partition directories every poll interval and asks Connect for new task configs when one
      * appears (the sink got a new partition, or the backup had none or fewer at start), so that every backed-up
-     * partition is followed without a restart. Not with an explicit {@code partitions}.
+     * partition is followed without a restart. Not with an explicit {@code partitions}. A new partition that would go
+     * to a target partition already taken fails the connector ({@code raiseError}) and is not followed; the tasks already
+     * running keep their partitions.
      */
-    private void watchPartitions(ChainSourceConfig config, String where) {
+    private void watchPartitions(ChainSourceConfig config, PartitionMapping mapping, String where) {
         long since = System.currentTimeMillis();
         waiter = new Thread(() -> {
             Store store = null;
@@ -79,6 +92,12 @@ public class ChainSourceConnector extends SourceConnector {
                         }
                         List<Integer> found = store.partitions();
                         Optional<List<Integer>> grown = grown(partitions, found);
+                        Optional<String> shared = grown.flatMap(mapping::sharedTarget);
+                        if (shared.isPresent()) {
+                            log.error("backup {} now has partitions {}: {}; not following them", where, grown.get(), shared.get());
+                            context.raiseError(new ConnectException(shared.get()));
+                            return;
+                        }
                         if (grown.isPresent()) {
                             log.info("backup {} now has partitions {} (following {}): asking Connect to reconfigure the tasks", where,
                                     grown.get(), partitions);

@@ -160,7 +160,11 @@ public class ChainSourceTask extends SourceTask {
         }
     }
 
-    /** Reads the target's high watermark h, places the follower there and checks the target's last record. */
+    /**
+     * Reads the target's high watermark h, places the follower there and checks the target's last record. After a
+     * transient failure h is where the follower stopped (everything handed to Connect is acknowledged by now), so it
+     * keeps its place instead of re-reading the chain; any other h (records lost, another writer) positions it anew.
+     */
     private void position(PartitionFollow f) {
         long h = targetOffsets.highWatermarks(List.of(f.target)).get(f.target);
         TargetTopic topic = TargetTopic.inspect(targetOffsets.admin(), f.target.topic(), config.adminTimeout());
@@ -168,15 +172,16 @@ public class ChainSourceTask extends SourceTask {
             throw new ConnectException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and backup partition "
                     + f.backupPartition + " goes to partition " + f.target.partition() + ": add partitions or set partition.mapping");
         }
+        boolean kept = f.follower.isAt(h);
         Optional<BackupRecord> previous = f.follower.resume(h);
         if (previous.isPresent()) {
             tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
         }
         f.positioned = true;
         f.emptySince = System.currentTimeMillis();
-        log.info("{}: {} resumes at target offset {} (the target's high watermark{}), next object from backup offset {}", name,
-                f.target, h, previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
-                f.follower.nextChainOffset());
+        log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
+                previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
+                kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
     }
 
     private List<SourceRecord> records(PartitionFollow f, List<Follower.Restored> batch) {

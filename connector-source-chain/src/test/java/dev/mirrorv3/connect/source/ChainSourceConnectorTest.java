@@ -57,6 +57,57 @@ class ChainSourceConnectorTest {
     }
 
     @Test
+    void startRefusesTwoBackupPartitionsMappedToOneTargetPartition() throws Exception {
+        Files.createDirectories(root.resolve("orders-backup").resolve("0"));
+        Files.createDirectories(root.resolve("orders-backup").resolve("1"));
+        Map<String, String> listed = config("");
+        listed.put("partition.mapping", "0:1");
+        assertThatThrownBy(() -> new ChainSourceConnector().start(listed)).as("the backup's directories").isInstanceOf(ConnectException.class)
+                .hasMessageContaining("backup partitions 0 and 1 would both go to target partition 1");
+        Map<String, String> explicit = config("0,1");
+        explicit.put("partition.mapping", "0:1");
+        assertThatThrownBy(() -> new ChainSourceConnector().start(explicit)).as("partitions set explicitly")
+                .isInstanceOf(ConnectException.class).hasMessageContaining("backup partitions 0 and 1 would both go to target partition 1");
+        Map<String, String> swapped = config("");
+        swapped.put("partition.mapping", "0:1,1:0");
+        ChainSourceConnector connector = new ChainSourceConnector();
+        connector.start(swapped);
+        assertThat(connector.taskConfigs(1)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0,1");
+        connector.stop();
+    }
+
+    @Test
+    void aPartitionThatAppearsLaterOntoATakenTargetPartitionFailsTheConnector() throws Exception {
+        Files.createDirectories(root.resolve("orders-backup").resolve("0"));
+        AtomicInteger requests = new AtomicInteger();
+        List<Throwable> raised = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SourceConnectorContext context = (SourceConnectorContext) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SourceConnectorContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("requestTaskReconfiguration")) {
+                        requests.incrementAndGet();
+                    } else if (method.getName().equals("raiseError")) {
+                        raised.add((Throwable) args[0]);
+                    }
+                    return null;
+                });
+        Map<String, String> c = config("");
+        c.put("poll.interval.ms", "100");
+        c.put("partition.mapping", "0:1");
+        ChainSourceConnector connector = new ChainSourceConnector();
+        connector.initialize(context);
+        connector.start(c);
+        try {
+            Files.createDirectories(root.resolve("orders-backup").resolve("1"));
+            Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> !raised.isEmpty());
+            assertThat(raised).singleElement().asString().contains("backup partitions 0 and 1 would both go to target partition 1");
+            assertThat(requests).as("no task is given partition 1").hasValue(0);
+            assertThat(connector.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0");
+        } finally {
+            connector.stop();
+        }
+    }
+
+    @Test
     void grownIsTheUnionWhenTheListingShowsANewPartition() {
         assertThat(ChainSourceConnector.grown(List.of(0, 1), List.of(0, 1))).isEmpty();
         assertThat(ChainSourceConnector.grown(List.of(0, 1), List.of(1))).as("a vanished directory keeps its task").isEmpty();

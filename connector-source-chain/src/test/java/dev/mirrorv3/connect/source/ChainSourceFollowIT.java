@@ -338,8 +338,12 @@ class ChainSourceFollowIT {
             Duration bound = Duration.ofSeconds(20 + 2 * 2);
             Awaitility.await("restored after the outage").atMost(bound.minus(Duration.ofNanos(System.nanoTime() - down)))
                     .pollInterval(Duration.ofMillis(100)).until(() -> highWatermark(bootstrap(), "outage-target", 0) == 200);
-            assertThat(logsSince(logMark)).as("this test's connector logged its own transient failure")
+            String caused = logsSince(logMark);
+            assertThat(caused).as("this test's connector logged its own transient failure")
                     .containsPattern("outage: \\S+ into outage-target-0: transient failure");
+            assertThat(caused).as("retries keep the position, reading nothing from the store while it is down")
+                    .contains("outage-target-0 resumes at target offset 100 (the target's high watermark; its last record is the"
+                            + " backup's offset 99), where it stopped");
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");
