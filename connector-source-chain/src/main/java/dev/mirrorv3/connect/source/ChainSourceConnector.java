@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
@@ -28,6 +29,8 @@ public class ChainSourceConnector extends SourceConnector {
     private Map<String, String> props;
     private volatile List<Integer> partitions = List.of();
     private Thread waiter;
+    /** Listings of the backup's partitions done by the watcher: tests wait for some instead of sleeping. */
+    private final AtomicLong listings = new AtomicLong();
     private volatile boolean stopping;
 
     @Override
@@ -91,6 +94,7 @@ public class ChainSourceConnector extends SourceConnector {
                             store = config.openStore();
                         }
                         List<Integer> found = store.partitions();
+                        listings.incrementAndGet();
                         Optional<List<Integer>> grown = grown(partitions, found);
                         Optional<String> shared = grown.flatMap(mapping::sharedTarget);
                         if (shared.isPresent()) {
@@ -123,6 +127,16 @@ public class ChainSourceConnector extends SourceConnector {
             log.info("backup {} is empty (no partition directories); listing again every {} ms", where, config.pollIntervalMs());
         }
         waiter.start();
+    }
+
+    /** How many times the watcher has listed the backup's partitions (0 when it does not watch). */
+    long listings() {
+        return listings.get();
+    }
+
+    /** Whether partitions that appear later are watched for (not with an explicit {@code partitions}). */
+    boolean watching() {
+        return waiter != null;
     }
 
     /**

@@ -134,13 +134,13 @@ class ChainSourceConnectorTest {
         connector.start(c);
         try {
             assertThat(connector.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0");
-            Thread.sleep(300);
-            assertThat(requests).as("nothing new").hasValue(0);
+            awaitListings(connector, 5);
+            assertThat(requests).as("nothing new after 5 listings").hasValue(0);
             Files.createDirectories(root.resolve("orders-backup").resolve("1"));
             Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> requests.get() == 1);
             assertThat(connector.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0", "1");
-            Thread.sleep(300);
-            assertThat(requests).as("requested once per change").hasValue(1);
+            awaitListings(connector, 5);
+            assertThat(requests).as("requested once per change (5 more listings)").hasValue(1);
         } finally {
             connector.stop();
         }
@@ -151,9 +151,16 @@ class ChainSourceConnectorTest {
         fixed.initialize(context);
         fixed.start(explicit);
         Files.createDirectories(root.resolve("orders-backup").resolve("2"));
-        Thread.sleep(300);
-        assertThat(requests).as("partitions set explicitly: not watched").hasValue(1);
+        assertThat(fixed.watching()).as("partitions set explicitly: not watched").isFalse();
+        assertThat(requests).hasValue(1);
         assertThat(fixed.taskConfigs(4)).extracting(t -> t.get(ChainSourceConfig.TASK_PARTITIONS)).containsExactly("0");
         fixed.stop();
+    }
+
+    /** Waits until the connector's watcher has listed the backup {@code more} more times: a negative window in listings. */
+    private static void awaitListings(ChainSourceConnector connector, int more) {
+        long target = connector.listings() + more;
+        Awaitility.await("%d more listings".formatted(more)).atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> connector.listings() >= target);
     }
 }
