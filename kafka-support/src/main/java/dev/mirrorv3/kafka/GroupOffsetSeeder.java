@@ -63,6 +63,9 @@ public final class GroupOffsetSeeder {
                 }
                 seed(admin, offsets, groupId, missing, timeout);
                 return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new GroupSeedingException("interrupted while seeding committed offsets of consumer group " + groupId, e);
             } catch (Exception e) {
                 Exception cause = unwrap(e);
                 boolean retry = Failures.isTransient(cause) || Failures.isGroupNotEmpty(cause);
@@ -127,9 +130,12 @@ public final class GroupOffsetSeeder {
         if (Failures.isAuthorization(cause)) {
             m.append("Grant the source admin client (source.admin.* settings) Describe on the topics and Read on group ").append(groupId)
                     .append(", then restart the task.");
-        } else {
+        } else if (!members.isEmpty() || Failures.isGroupNotEmpty(cause)) {
             m.append("Make sure no other consumer uses group ").append(groupId).append(" (each sink connector needs a group of its own;"
-                    + " set consumer.override.group.id), and that the source cluster is reachable, then restart the task.");
+                    + " set consumer.override.group.id), then restart the task.");
+        } else {
+            m.append("Check that the source cluster answers the admin client (source.admin.bootstrap.servers and the source.admin.*"
+                    + " security settings), then restart the task.");
         }
         return new GroupSeedingException(m.toString(), cause);
     }
