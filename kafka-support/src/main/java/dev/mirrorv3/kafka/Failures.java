@@ -6,7 +6,13 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 
 /**
  * The one place that decides whether a failure is transient (retry with backoff, keep state) or fatal (fail
@@ -30,6 +36,32 @@ public final class Failures {
                     || c instanceof ConnectException
                     || c instanceof SocketTimeoutException
                     || c instanceof UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The broker refused to set a consumer group's offsets because the group has members (or is rebalancing): a state
+     * that passes once they leave, e.g. the tasks of a connector being restarted. Not transient in general.
+     */
+    public static boolean isGroupNotEmpty(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof GroupNotEmptyException
+                    || c instanceof UnknownMemberIdException
+                    || c instanceof RebalanceInProgressException
+                    || c instanceof IllegalGenerationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Refused for lack of a permission (an ACL): fatal, and the message should say which to grant. */
+    public static boolean isAuthorization(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof AuthorizationException || c instanceof AuthenticationException) {
                 return true;
             }
         }

@@ -49,4 +49,22 @@ class FailuresTest {
         assertThat(Failures.isTransient(new ChainException("gap"))).isFalse();
         assertThat(Failures.isTransient(new IllegalStateException("bug"))).isFalse();
     }
+
+    @Test
+    void aGroupWithMembersIsNotTransientButRecognized() {
+        for (Exception e : new Exception[] {new org.apache.kafka.common.errors.GroupNotEmptyException("g"),
+                new org.apache.kafka.common.errors.UnknownMemberIdException("m"),
+                new org.apache.kafka.common.errors.RebalanceInProgressException("r")}) {
+            assertThat(Failures.isGroupNotEmpty(new java.util.concurrent.ExecutionException(e))).as(e.toString()).isTrue();
+            assertThat(Failures.isTransient(e)).as(e.toString()).isFalse();
+        }
+        assertThat(Failures.isGroupNotEmpty(new TimeoutException("t"))).isFalse();
+    }
+
+    @Test
+    void authorizationFailuresAreRecognized() {
+        assertThat(Failures.isAuthorization(new RuntimeException(new org.apache.kafka.common.errors.GroupAuthorizationException("g")))).isTrue();
+        assertThat(Failures.isAuthorization(new org.apache.kafka.common.errors.TopicAuthorizationException("t"))).isTrue();
+        assertThat(Failures.isAuthorization(new TimeoutException("t"))).isFalse();
+    }
 }

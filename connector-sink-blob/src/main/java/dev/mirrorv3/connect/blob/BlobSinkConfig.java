@@ -93,6 +93,14 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
 
+    public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
+            + " metadata request to the source cluster). When a topic has grown, the connector restarts its task, which backs the"
+            + " new partitions up from their log start: a partition added to a topic is followed within this interval plus a task"
+            + " restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a"
+            + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
+            + " look replaces that task. Not with topics.regex.";
+
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
@@ -122,7 +130,9 @@ public final class BlobSinkConfig extends AbstractConfig {
                 CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
         o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o, Width.SHORT, "Source lag interval (ms)");
+                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
+        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
+                PARTITIONS_WATCH_INTERVAL_MS_DOC));
         return def;
     }
 
@@ -177,7 +187,16 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig() {
-        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, "mirror-v3-blob-sink-admin");
+        return sourceAdminConfig("mirror-v3-blob-sink-admin");
+    }
+
+    /** As {@link #sourceAdminConfig()}, with this client id unless source.admin.client.id is set. */
+    public Map<String, Object> sourceAdminConfig(String clientId) {
+        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
+    }
+
+    public long partitionsWatchIntervalMs() {
+        return getLong(PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     public Duration adminTimeout() {

@@ -105,9 +105,17 @@ public class BlobSinkTask extends SinkTask {
                         : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
 
-    /** Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll). */
+    /**
+     * Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll); the connector restarts
+     * the task when a topic grows, so that new partitions are seeded here too. A failure fails the task with what to do.
+     */
     private void seedGroupOffsets(Map<String, String> props) {
-        GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout().toMillis());
+        try {
+            GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout(),
+                    BlobSinkConfig.ADMIN_TIMEOUT_MS);
+        } catch (GroupOffsetSeeder.GroupSeedingException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */

@@ -40,7 +40,9 @@ public final class KafkaSinkConfig extends AbstractConfig {
     public static final String DESTINATION_TOPIC = "destination.topic";
     static final String DESTINATION_TOPIC_DOC = "The topic each source topic is copied to, partition p to partition p. Empty means"
             + " the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector"
-            + " reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics.";
+            + " reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics."
+            + " When a source topic grows while the connector runs, the connector adds the same partitions to its destination"
+            + " topic (see partitions.watch.interval.ms).";
 
     public static final String TIMESTAMP_MODE = "timestamp.mode";
     public static final String TIMESTAMP_SOURCE = "source";
@@ -95,6 +97,15 @@ public final class KafkaSinkConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
     public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
 
+    public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
+            + " metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to"
+            + " its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts"
+            + " its tasks, which mirror the new partitions from their start: a partition added to a topic is followed within this"
+            + " interval plus a task restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by"
+            + " default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and"
+            + " the next look replaces that task. Not with topics.regex.";
+
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
@@ -148,7 +159,9 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
+                PARTITIONS_WATCH_INTERVAL_MS_DOC));
         return def;
     }
 
@@ -230,6 +243,10 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     public long retryBackoffMaxMs() {
         return Math.max(getLong(RETRY_BACKOFF_INITIAL_MS), getLong(RETRY_BACKOFF_MAX_MS));
+    }
+
+    public long partitionsWatchIntervalMs() {
+        return getLong(PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     public long heartbeatIntervalMs() {

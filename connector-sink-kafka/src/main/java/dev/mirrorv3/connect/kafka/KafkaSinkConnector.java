@@ -1,21 +1,31 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.PartitionWatch;
+import dev.mirrorv3.kafka.mirror.DestinationGrowth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.sink.SinkConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies topics to another Kafka cluster with every record at its source offset, exactly once across restarts (SPEC
  * §5). Each partition has one writer at a time (Connect's assignment of the consumer group); {@code tasks.max} tasks
- * share the partitions.
+ * share the partitions. Watches the partition counts of its topics: when one grows, adds the same partitions to its
+ * destination topic and restarts the tasks, so that new partitions are mirrored with no action.
  */
 public class KafkaSinkConnector extends SinkConnector {
+    private static final Logger log = LoggerFactory.getLogger(KafkaSinkConnector.class);
+
     private Map<String, String> props;
+    private PartitionWatch watch;
+    private Admin destinationAdmin;
 
     static String versionString() {
         String v = KafkaSinkConnector.class.getPackage().getImplementationVersion();
@@ -30,7 +40,19 @@ public class KafkaSinkConnector extends SinkConnector {
     @Override
     public void start(Map<String, String> props) {
         this.props = new HashMap<>(props);
-        new KafkaSinkConfig(props); // fail fast on single-field errors
+        KafkaSinkConfig config = new KafkaSinkConfig(props); // fail fast on single-field errors
+        List<String> topics = PartitionWatch.listedTopics(props);
+        String name = props.getOrDefault("name", "kafka-sink");
+        if (topics.isEmpty()) {
+            log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
+            return;
+        }
+        destinationAdmin = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-watch-destination-" + name));
+        DestinationGrowth growth = new DestinationGrowth(destinationAdmin, config.destinationBootstrap(), config.adminTimeout(),
+                config::destinationTopic);
+        watch = new PartitionWatch(Admin.create(config.sourceAdminConfig("mirror-v3-kafka-sink-watch-" + name)), topics,
+                config.partitionsWatchIntervalMs(), config.adminTimeout(), name, growth::grow, context::requestTaskReconfiguration);
+        watch.start();
     }
 
     @Override
@@ -42,14 +64,25 @@ public class KafkaSinkConnector extends SinkConnector {
     public List<Map<String, String>> taskConfigs(int maxTasks) {
         List<Map<String, String>> configs = new ArrayList<>();
         for (int i = 0; i < maxTasks; i++) {
-            configs.add(new HashMap<>(props));
+            Map<String, String> c = new HashMap<>(props);
+            if (watch != null) {
+                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts())); // differs after growth: Connect restarts the tasks
+            }
+            configs.add(c);
         }
         return configs;
     }
 
     @Override
     public void stop() {
-        // nothing held
+        if (watch != null) {
+            watch.close();
+            watch = null;
+        }
+        if (destinationAdmin != null) {
+            destinationAdmin.close(java.time.Duration.ofSeconds(5));
+            destinationAdmin = null;
+        }
     }
 
     @Override

@@ -112,10 +112,23 @@ public class KafkaSinkTask extends SinkTask {
         }
         metrics = new KafkaSinkMetrics(context, connectorName);
         producer = createProducer(config.producerConfig(producerClientId()));
-        GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout().toMillis());
+        seedGroupOffsets(props);
         nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
                 sourceTimestamps ? "source" : "destination producer");
+    }
+
+    /**
+     * Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll); the connector restarts
+     * the tasks when a topic grows, so that new partitions are seeded here too. A failure fails the task with what to do.
+     */
+    private void seedGroupOffsets(Map<String, String> props) {
+        try {
+            GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout(),
+                    KafkaSinkConfig.ADMIN_TIMEOUT_MS);
+        } catch (GroupOffsetSeeder.GroupSeedingException e) {
+            throw new ConnectException(e.getMessage(), e);
+        }
     }
 
     private String producerClientId() {

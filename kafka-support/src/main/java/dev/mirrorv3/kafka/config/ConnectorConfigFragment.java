@@ -20,6 +20,7 @@ public final class ConnectorConfigFragment {
     public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
 
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
             + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
@@ -32,6 +33,13 @@ public final class ConnectorConfigFragment {
     static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
     static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
             + " last heartbeat); 0 turns it off.";
+
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics"
+            + " (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and"
+            + " they follow the new partitions: a partition added to a topic is followed within this interval plus a task"
+            + " restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a"
+            + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
+            + " look replaces that task. Not with topics.regex.";
 
     private ConnectorConfigFragment() {
     }
@@ -75,6 +83,18 @@ public final class ConnectorConfigFragment {
     public static int defineHeartbeat(ConfigDef def, String group, int order, Map<String, String> docs) {
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
+        return order;
+    }
+
+    /**
+     * partitions.watch.interval.ms: 10 s by default, at least 100 ms.
+     *
+     * @return the order after the setting
+     */
+    public static int definePartitionsWatch(ConfigDef def, String group, int order, Map<String, String> docs) {
+        def.define(PARTITIONS_WATCH_INTERVAL_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
+                docs.getOrDefault(PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC), group, order++, Width.SHORT,
+                "Partitions watch interval (ms)");
         return order;
     }
 

@@ -1,0 +1,178 @@
+package dev.mirrorv3.kafka;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches the partition counts of a sink connector's topics on a timer, for the connector (not its tasks): when a topic
+ * grows, the connector asks Connect for new task configs, which carry the counts ({@link #TASK_CONFIG}) so that they
+ * differ and Connect really restarts the tasks (MirrorMaker 2's source connector follows topic changes the same way).
+ * The restarted tasks give the new partitions a committed offset in {@code start()}, while the group is empty
+ * ({@link GroupOffsetSeeder}): a running task cannot, and its consumer would fail on a new partition with
+ * {@code NoOffsetForPartitionException} (Connect asks for the position before {@code open()}). A task that failed that
+ * way, because its consumer noticed the partition first, is replaced by the same reconfiguration. Connect-free.
+ */
+public final class PartitionWatch implements AutoCloseable {
+    /** The task config key holding the partition counts seen (e.g. "events:4,orders:2"); tasks do not read it. */
+    public static final String TASK_CONFIG = "task.partition.counts";
+
+    private static final Logger log = LoggerFactory.getLogger(PartitionWatch.class);
+
+    /** What a connector does before its tasks restart on grown topics (the Kafka sink grows its destination topics). */
+    public interface Growth {
+        /**
+         * @param before the counts the tasks run with (a topic unknown then is absent)
+         * @param now the counts found
+         * @throws Exception a transient failure: the watch tries again at its next look, and restarts the tasks only then
+         */
+        void grown(Map<String, Integer> before, Map<String, Integer> now) throws Exception;
+    }
+
+    private final Admin admin;
+    private final List<String> topics;
+    private final long intervalMs;
+    private final Duration timeout;
+    private final String name;
+    private final Growth growth;
+    private final Runnable requestReconfiguration;
+    private volatile Map<String, Integer> counts = Map.of();
+    private volatile boolean stopping;
+    private Thread thread;
+    private String lastFailure;
+
+    /**
+     * @param admin an admin client of the source cluster, owned (closed) by the watch
+     * @param name the connector's name, for log lines and the thread's name
+     * @param requestReconfiguration asks Connect for new task configs ({@code ConnectorContext.requestTaskReconfiguration})
+     */
+    public PartitionWatch(Admin admin, Collection<String> topics, long intervalMs, Duration timeout, String name, Growth growth,
+                          Runnable requestReconfiguration) {
+        this.admin = admin;
+        this.topics = List.copyOf(topics);
+        this.intervalMs = intervalMs;
+        this.timeout = timeout;
+        this.name = name;
+        this.growth = growth;
+        this.requestReconfiguration = requestReconfiguration;
+    }
+
+    /**
+     * Looks once now, for the first task configs (best effort: counts that cannot be read yet are filled in by the first
+     * look that can, which then restarts the tasks), then every interval on a daemon thread.
+     */
+    public void start() {
+        try {
+            counts = describe();
+        } catch (Exception e) {
+            log.warn("{}: cannot read the partition counts of {} yet ({}); looking again in {} ms", name, topics, Failures.describe(e),
+                    intervalMs);
+        }
+        thread = new Thread(this::run, "mirror-v3-partition-watch-" + name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The partition counts to put in the task configs (as {@link #format}). */
+    public Map<String, Integer> counts() {
+        return counts;
+    }
+
+    /** The topics of a sink connector's {@code topics} setting (empty with {@code topics.regex}). */
+    public static List<String> listedTopics(Map<String, String> connectorProps) {
+        return Arrays.stream(connectorProps.getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+    }
+
+    /** "a:3,b:2", sorted by topic: one task config value. */
+    public static String format(Map<String, Integer> counts) {
+        return new TreeMap<>(counts).entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(","));
+    }
+
+    private void run() {
+        while (!stopping) {
+            try {
+                Thread.sleep(intervalMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                lookOnce();
+                lastFailure = null;
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                String failure = Failures.describe(e);
+                if (!failure.equals(lastFailure)) { // once per distinct failure, not every interval
+                    log.warn("{}: watching the partition counts of {} failed: {}; looking again every {} ms", name, topics, failure,
+                            intervalMs);
+                }
+                lastFailure = failure;
+            }
+        }
+    }
+
+    /** One look: when a topic has more partitions than the tasks run with, prepare and ask for new task configs. */
+    void lookOnce() throws Exception {
+        Map<String, Integer> before = counts;
+        Map<String, Integer> now = describe();
+        if (!grew(before, now)) {
+            return;
+        }
+        log.info("{}: partition counts of {} are now {} (tasks run with {}): restarting the tasks, whose start() gives the new"
+                + " partitions a committed offset", name, topics, now, before.isEmpty() ? "unknown" : before);
+        growth.grown(before, now);
+        counts = Map.copyOf(now); // before asking: Connect may call taskConfigs() at once
+        if (!stopping) {
+            requestReconfiguration.run();
+        }
+    }
+
+    /** Whether a topic has more partitions than before, or became known. */
+    static boolean grew(Map<String, Integer> before, Map<String, Integer> now) {
+        return now.entrySet().stream().anyMatch(e -> e.getValue() > before.getOrDefault(e.getKey(), 0));
+    }
+
+    /** The partition count of each topic that exists (a missing one is absent: its creation counts as growth). */
+    Map<String, Integer> describe() throws Exception {
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
+                new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
+        Map<String, Integer> found = new TreeMap<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> f : futures.entrySet()) {
+            try {
+                found.put(f.getKey(), f.getValue().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS).partitions().size());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e.getCause() instanceof Exception c ? c : e;
+                }
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(timeout.toMillis() + 2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        admin.close(Duration.ofSeconds(5));
+    }
+}
