@@ -28,6 +28,15 @@ bench_number() {
     fi
 }
 
+# bench_column <header line> <figures line> <column name>: the figure under that name in a tool's comma-separated
+# output (e.g. Kafka's ConsumerPerformance), found by name so that a changed column order cannot shift it; empty when
+# the name is missing (bench_number then stops the benchmark).
+bench_column() {
+    awk -F', *' -v header="$1" -v want="$3" '
+        BEGIN { n = split(header, names, ", *"); for (i = 1; i <= n; i++) if (names[i] == want) c = i }
+        { print (c ? $c : "") }' <<<"$2"
+}
+
 # bench_order <round> <run...>: the runs of one round, in the order that round runs them. The runs form a Latin
 # square over the rounds: round r starts at the r-th run and wraps around, so over as many rounds as runs each run
 # holds each position once and none always comes first or last.
