@@ -80,7 +80,7 @@ bench_summary() {
     }
     END {
         status = 0
-        printf "  %-12s %13s %10s %7s   %s\n", "run", "median rec/s", "median s", "spread", "records/s of each round"
+        printf "  %-14s %13s %10s %7s   %s\n", "run", "median rec/s", "median s", "spread", "records/s of each round"
         n = split(order, names, " ")
         for (i = 1; i <= n; i++) {
             r = names[i]
@@ -89,7 +89,7 @@ bench_summary() {
             med[r] = median(rate, k)
             line = ""
             for (j = 1; j <= k; j++) line = line sprintf(" %d", rate[j])
-            printf "  %-12s %13d %10.2f %7s  %s\n", r, med[r], median(secs, k), (k > 1 ? sprintf("%.0f%%", spread(rate, k)) : "-"), line
+            printf "  %-14s %13d %10.2f %7s  %s\n", r, med[r], median(secs, k), (k > 1 ? sprintf("%.0f%%", spread(rate, k)) : "-"), line
             delete rate; delete secs
         }
         m = split(ratios, specs, "\n")
