@@ -11,8 +11,9 @@ import java.util.Optional;
 /**
  * One timed Kafka → Kafka copy against a running worker: deploys a connector (PUT /connectors/name/config) and measures
  * the time from the deploy until every partition of the destination topic has the source partition's high watermark
- * (the records are acknowledged by the destination; MirrorMaker 2 creates its topic itself, so a missing topic counts as
- * not there yet). Deletes the connector at the end.
+ * (the records are acknowledged by the destination). The destination topic must exist and be empty before the deploy
+ * (the script creates it for every connector, MirrorMaker 2's included, so that no run's time includes a topic creation).
+ * Deletes the connector at the end.
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s>} for the script's summary.
  *
@@ -45,6 +46,17 @@ public final class CopyRun {
             for (int p : hw.keySet()) {
                 records += hw.get(p) - logStart.get(p);
             }
+            Map<Integer, Long> before;
+            try {
+                before = destination.highWatermarks(destinationTopic);
+            } catch (Exception e) {
+                throw new IllegalStateException(label + ": destination topic " + destinationTopic + " is not there; create it (with "
+                        + hw.size() + " partitions) before the run", e);
+            }
+            if (before.size() != hw.size() || before.values().stream().anyMatch(o -> o != 0)) {
+                throw new IllegalStateException(label + ": destination topic " + destinationTopic + " must be empty with " + hw.size()
+                        + " partitions before the run; it has end offsets " + before);
+            }
             long t0 = System.nanoTime();
             SinkRun.put(connectUrl, name, Files.readString(configFile));
             long lastStatusCheck = t0;
@@ -56,7 +68,7 @@ public final class CopyRun {
                         break;
                     }
                 } catch (Exception e) {
-                    // MirrorMaker 2 has not created the topic yet
+                    // a slow answer from the destination under load: poll again until the timeout
                 }
                 if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
                     lastStatusCheck = System.nanoTime();

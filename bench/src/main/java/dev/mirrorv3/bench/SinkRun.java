@@ -8,6 +8,7 @@ import dev.mirrorv3.quickstart.BlobSinkSettings;
 import dev.mirrorv3.quickstart.ConnectorStatus;
 import dev.mirrorv3.quickstart.TopicOffsets;
 import dev.mirrorv3.quickstart.WaitCaughtUp;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadInfo;
@@ -16,27 +17,41 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.apache.kafka.common.utils.Sanitizer;
 
 /**
  * One timed sink run against a running worker: deploys a connector (PUT /connectors/name/config), and measures
- * the time from the deploy until every record of the topic is durable (blob sink: every partition's chain ends at
- * its high watermark, read from the filesystem) or consumed (FileStreamSink: the connector's consumer group has
- * committed the end offsets, via Admin listConsumerGroupOffsets). Meanwhile it samples the worker's heap through
- * JMX every 50 ms, and with {@code --profile} the sink task thread's stack (a simple sampling profiler: the most
- * frequent top frames and the most frequent frames anywhere on the stack). Deletes the connector at the end.
+ * the time from the deploy until every record of the topic is in the destination:
+ * <ul>
+ *   <li>blob sink: every partition's {@code destination-offset-verified} metric (the next offset durable in the
+ *       chain, read through the worker's JMX) equals the partition's high watermark; the chain in the store is then
+ *       listed once to confirm it (a listing every few milliseconds would load the store, S3Proxy above all, during the
+ *       timed window);</li>
+ *   <li>FileStreamSink: its output file holds one line per record (it writes each line straight to the file, unbuffered;
+ *       its offset commits are not waited for, as the blob sink's are not).</li>
+ * </ul>
+ * Both are polled every 50 ms. Meanwhile it samples the worker's heap through JMX every 50 ms, and with
+ * {@code --profile} the sink task thread's stack (a simple sampling profiler: the most frequent top frames and the most
+ * frequent frames anywhere on the stack). Deletes the connector at the end.
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <peak heap MiB>} for the script's summary.
  *
@@ -91,9 +106,7 @@ public final class SinkRun {
                     selfFrames, anyFrames, samples), "sampler");
             sampler.setDaemon(true);
 
-            BlobSinkSettings blobSettings = blob ? BlobSinkSettings.load(configFile, name) : null;
-            Store store = blob ? blobSettings.store() : null;
-            ChainReader reader = blob ? blobSettings.reader(store) : null;
+            Done doneCheck = blob ? new VerifiedOffsets(mbs, name, topic, hw) : new FileLines(Path.of((String) config.get("file")), records);
 
             sampler.start();
             long t0 = System.nanoTime();
@@ -101,15 +114,7 @@ public final class SinkRun {
             long lastStatusCheck = t0;
             boolean done = false;
             while (System.nanoTime() - t0 < timeoutNanos) {
-                Map<Integer, Long> position;
-                try {
-                    position = blob
-                            ? WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart)
-                            : offsets.committed("connect-" + name, topic);
-                } catch (ChainException e) {
-                    position = Map.of(); // an upload in progress shows in the store's listing (see WaitCaughtUp): poll again
-                }
-                if (position.equals(hw)) {
+                if (doneCheck.done()) {
                     done = true;
                     break;
                 }
@@ -126,20 +131,138 @@ public final class SinkRun {
             double seconds = (System.nanoTime() - t0) / 1e9;
             running.set(false);
             sampler.join(2000);
-            delete(connectUrl, name);
-            if (store != null) {
-                store.close();
-            }
             if (!done) {
-                System.err.printf("%s: not caught up after %.0f s%n", label, seconds);
+                delete(connectUrl, name);
+                System.err.printf("%s: not caught up after %.0f s: %s%n", label, seconds, doneCheck.lag());
                 System.exit(1);
             }
+            if (blob) {
+                confirmChain(label, configFile, name, hw, logStart, System.nanoTime() + 60_000_000_000L);
+            }
+            delete(connectUrl, name);
             System.out.printf("%s: %,d records in %.2f s = %,.0f records/s; worker heap peak %.0f MiB (%.0f MiB before the run)%n",
                     label, records, seconds, records / seconds, peakHeap.get() / 1048576.0, baseline / 1048576.0);
             if (profile) {
                 printProfile(label, samples.get(), selfFrames, anyFrames);
             }
             System.out.printf("RESULT %s %d %.3f %.0f %.0f%n", label, records, seconds, records / seconds, peakHeap.get() / 1048576.0);
+        }
+    }
+
+    /** When the run is over; {@link #lag()} says what is missing. */
+    private interface Done {
+        boolean done() throws Exception;
+
+        String lag();
+    }
+
+    /** The blob sink's per-partition {@code destination-offset-verified} gauges (its plugin metrics, through JMX). */
+    private static final class VerifiedOffsets implements Done {
+        private final MBeanServerConnection mbs;
+        private final ObjectName pattern;
+        private final String topic;
+        private final Map<Integer, Long> hw;
+        private Map<Integer, Long> verified = Map.of();
+
+        VerifiedOffsets(MBeanServerConnection mbs, String connector, String topic, Map<Integer, Long> hw) throws Exception {
+            this.mbs = mbs;
+            this.pattern = new ObjectName("kafka.connect:type=plugins,connector=" + Sanitizer.jmxSanitize(connector) + ",*");
+            this.topic = Sanitizer.jmxSanitize(topic);
+            this.hw = hw;
+        }
+
+        @Override
+        public boolean done() throws Exception {
+            Map<Integer, Long> v = new TreeMap<>();
+            for (ObjectName n : mbs.queryNames(pattern, null)) {
+                String p = n.getKeyProperty("partition");
+                if (p != null && topic.equals(n.getKeyProperty("topic"))) {
+                    try {
+                        v.put(Integer.parseInt(p), ((Number) mbs.getAttribute(n, "destination-offset-verified")).longValue());
+                    } catch (InstanceNotFoundException e) {
+                        // the partition was closed (rebalance) between the query and the read: not done
+                        return false;
+                    }
+                }
+            }
+            verified = v;
+            return v.equals(hw);
+        }
+
+        @Override
+        public String lag() {
+            return "destination-offset-verified " + verified + " (from the worker's JMX; none means the task registered no"
+                    + " metrics), high watermarks " + hw;
+        }
+    }
+
+    /** The FileStreamSink's output file: one line per record; new bytes are read and their newlines counted. */
+    private static final class FileLines implements Done {
+        private final Path file;
+        private final long records;
+        private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 20);
+        private long position;
+        private long lines;
+
+        FileLines(Path file, long records) {
+            this.file = file;
+            this.records = records;
+        }
+
+        @Override
+        public boolean done() throws IOException {
+            if (!Files.exists(file)) {
+                return false;
+            }
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                int n;
+                while ((n = ch.read(buffer.clear(), position)) > 0) {
+                    position += n;
+                    for (int i = 0; i < n; i++) {
+                        if (buffer.get(i) == '\n') {
+                            lines++;
+                        }
+                    }
+                }
+            }
+            if (lines > records) {
+                throw new IllegalStateException(file + " holds " + lines + " lines for " + records + " records: it was not empty");
+            }
+            return lines == records;
+        }
+
+        @Override
+        public String lag() {
+            return file + " holds " + lines + " of " + records + " lines";
+        }
+    }
+
+    /**
+     * After the metrics said done: the chain in the store ends at every high watermark. Polled once a second (an
+     * upload still in progress shows in a listing, see WaitCaughtUp) for at most a minute.
+     */
+    private static void confirmChain(String label, Path configFile, String name, Map<Integer, Long> hw, Map<Integer, Long> logStart,
+                                     long deadline) throws Exception {
+        BlobSinkSettings settings = BlobSinkSettings.load(configFile, name);
+        try (Store store = settings.store()) {
+            ChainReader reader = settings.reader(store);
+            Map<Integer, Long> next = Map.of();
+            String problem = "";
+            do {
+                try {
+                    next = WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart);
+                    if (next.equals(hw)) {
+                        return;
+                    }
+                    problem = "chain next offsets " + next + ", high watermarks " + hw;
+                } catch (ChainException e) {
+                    problem = "the chain does not validate: " + e.getMessage();
+                }
+                Thread.sleep(1000);
+            } while (System.nanoTime() < deadline);
+            System.err.printf("%s: the metrics said every record is durable, but the chain under %s disagrees: %s%n", label,
+                    settings.chainDir(), problem);
+            System.exit(1);
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -33,54 +34,112 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * bench/run-follow-restore-bench: the ChainSourceConnector follow-restoring N records of 100 B from a filesystem backup
  * into an empty topic, against the one-shot restore (verify pass included, as {@code mirror-v3 restore} runs it) of the
- * same backup into another empty topic, on the same in-process broker and Connect worker in the same run. Prints both
- * rates and the ratio. Not a test (never run by surefire or failsafe).
+ * same backup into another empty topic, on the same in-process broker and Connect worker. Over the rounds the order
+ * alternates (odd rounds time the one-shot restore first, even rounds the follower), each round into new empty topics
+ * and with a new connector; every wait has a timeout, and both topics must end exactly at the backup's last offset.
+ *
+ * <p>Prints {@code RESULT one-shot-r<n> <records> <seconds> <records/s>} and {@code RESULT follow-r<n> ...} per round for
+ * the script's summary (bench/lib.sh). Not a test (never run by surefire or failsafe).
+ *
+ * <p>Usage: {@code FollowRestoreBench [records, default 1000000] [rounds, default 3]}
  */
 public final class FollowRestoreBench {
     private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    private static final Duration ADMIN_WAIT = Duration.ofSeconds(60);
 
     private FollowRestoreBench() {
     }
 
     public static void main(String[] args) throws Exception {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        // Generous: the slowest rate seen on a loaded machine was far above 1,000 records/s.
+        Duration runTimeout = Duration.ofSeconds(120 + records / 1_000);
         Path root = Files.createTempDirectory("mirror-v3-follow-bench");
         writeBackup(root, records, 100);
         try (ConnectTestCluster cluster = ConnectTestCluster.start(1);
                 Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             String bootstrap = cluster.bootstrapServers();
-            admin.createTopics(List.of(topic("oneshot"), topic("followed"))).all().get();
+            for (int round = 1; round <= rounds; round++) {
+                String oneShotTopic = "oneshot-r" + round;
+                String followedTopic = "followed-r" + round;
+                admin.createTopics(List.of(topic(oneShotTopic), topic(followedTopic))).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
+                double oneShotSeconds;
+                double followSeconds;
+                if (round % 2 == 1) {
+                    oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
+                    followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, "bench-follow-r" + round, records, runTimeout);
+                } else {
+                    followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, "bench-follow-r" + round, records, runTimeout);
+                    oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
+                }
+                requireEndOffset(admin, oneShotTopic, records);
+                requireEndOffset(admin, followedTopic, records);
+                double oneShotRate = records / oneShotSeconds;
+                double followRate = records / followSeconds;
+                System.out.printf("round %d (%s first): one-shot restore (verify pass included) %.2f s, %.0f records/s;"
+                        + " ChainSourceConnector follow-restore (deploy to last record in the target) %.2f s, %.0f records/s;"
+                        + " ratio follow/one-shot %.2f (goal >= 0.5); %.0fx mirror-v3's gated follow (~150 records/s; goal >= 100x)%n",
+                        round, round % 2 == 1 ? "one-shot" : "follow", oneShotSeconds, oneShotRate, followSeconds, followRate,
+                        followRate / oneShotRate, followRate / 150);
+                System.out.printf("RESULT one-shot-r%d %d %.3f %.0f%n", round, records, oneShotSeconds, oneShotRate);
+                System.out.printf("RESULT follow-r%d %d %.3f %.0f%n", round, records, followSeconds, followRate);
+                admin.deleteTopics(List.of(oneShotTopic, followedTopic)).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+        }
+    }
 
-            long t0 = System.nanoTime();
-            try (FilesystemStore store = new FilesystemStore(root, "bench-backup");
-                    SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
-                BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench");
-                VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
-                new Restorer(verifier, target, TargetTopic.inspect(target.admin(), "oneshot", Duration.ofSeconds(30)),
-                        Map.of("bootstrap.servers", bootstrap), RestoreOptions.of(OffsetMode.PRESERVE))
-                        .restore(List.of(vp), new Progress("restore", Map.of(0, vp.records())));
-            }
-            double oneShotSeconds = (System.nanoTime() - t0) / 1e9;
+    private static double oneShot(Path root, String bootstrap, String topic) throws Exception {
+        long t0 = System.nanoTime();
+        try (FilesystemStore store = new FilesystemStore(root, "bench-backup");
+                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
+            BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench");
+            VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
+            new Restorer(verifier, target, TargetTopic.inspect(target.admin(), topic, Duration.ofSeconds(30)),
+                    Map.of("bootstrap.servers", bootstrap), RestoreOptions.of(OffsetMode.PRESERVE))
+                    .restore(List.of(vp), new Progress("restore", Map.of(0, vp.records())));
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
 
-            long t1 = System.nanoTime();
-            cluster.deploy("bench-follow", followConfig(root, bootstrap));
-            TopicPartition tp = new TopicPartition("followed", 0);
-            while (admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get().offset() < records) {
-                Thread.sleep(20);
+    /** From the deploy until the target's end offset is the backup's; the connector is deleted afterwards. */
+    private static double follow(ConnectTestCluster cluster, Admin admin, Path root, String bootstrap, String topic, String name,
+                                 int records, Duration timeout) throws Exception {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        long t0 = System.nanoTime();
+        long deadline = t0 + timeout.toNanos();
+        cluster.deploy(name, followConfig(root, bootstrap, topic));
+        long lastStatusCheck = t0;
+        while (endOffset(admin, tp) < records) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + ": " + topic + " holds " + endOffset(admin, tp) + " of " + records + " records after "
+                        + timeout.toSeconds() + " s (task " + cluster.taskState(name) + ")");
             }
-            double followSeconds = (System.nanoTime() - t1) / 1e9;
-            if (!"RUNNING".equals(cluster.taskState("bench-follow"))) {
-                throw new IllegalStateException("the follower is " + cluster.taskState("bench-follow") + ": " + cluster.failureTrace("bench-follow"));
+            if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
+                lastStatusCheck = System.nanoTime();
+                String failure = cluster.failureTrace(name);
+                if (failure != null) {
+                    throw new IllegalStateException(name + " failed: " + failure);
+                }
             }
-            double oneShotRate = records / oneShotSeconds;
-            double followRate = records / followSeconds;
-            System.out.printf("%nrecords: %d x 100 B (objects of 100,000 records, Parquet zstd, filesystem)%n"
-                    + "one-shot restore (verify pass included): %.2f s, %.0f records/s%n"
-                    + "ChainSourceConnector follow-restore (deploy to last record in the target): %.2f s, %.0f records/s%n"
-                    + "ratio follow/one-shot: %.2f (goal >= 0.5); vs mirror-v3's gated follow (~150 records/s): %.0fx (goal >= 100x,"
-                    + " i.e. >= 15000 records/s)%n", records, oneShotSeconds, oneShotRate, followSeconds, followRate,
-                    followRate / oneShotRate, followRate / 150);
-            cluster.delete("bench-follow");
+            Thread.sleep(20);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        if (!"RUNNING".equals(cluster.taskState(name))) {
+            throw new IllegalStateException("the follower is " + cluster.taskState(name) + ": " + cluster.failureTrace(name));
+        }
+        cluster.delete(name);
+        return seconds;
+    }
+
+    private static long endOffset(Admin admin, TopicPartition tp) throws Exception {
+        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS).offset();
+    }
+
+    private static void requireEndOffset(Admin admin, String topic, long records) throws Exception {
+        long end = endOffset(admin, new TopicPartition(topic, 0));
+        if (end != records) {
+            throw new IllegalStateException(topic + " ends at offset " + end + ", expected exactly " + records + " (the backup's)");
         }
     }
 
@@ -88,7 +147,7 @@ public final class FollowRestoreBench {
         return new NewTopic(name, 1, (short) 1).configs(Map.of("retention.ms", "-1"));
     }
 
-    private static Map<String, String> followConfig(Path root, String bootstrap) {
+    private static Map<String, String> followConfig(Path root, String bootstrap, String topic) {
         Map<String, String> c = new HashMap<>();
         c.put("connector.class", "dev.mirrorv3.connect.source.ChainSourceConnector");
         c.put("tasks.max", "1");
@@ -98,7 +157,7 @@ public final class FollowRestoreBench {
         c.put("header.converter", BYTES);
         c.put("filesystem.root", root.toString());
         c.put("destination.name", "bench-backup");
-        c.put("target.topic", "followed");
+        c.put("target.topic", topic);
         c.put("offsets", "preserve");
         c.put("target.admin.bootstrap.servers", bootstrap);
         c.put("producer.override.enable.idempotence", "true");

@@ -1,0 +1,122 @@
+# shellcheck shell=bash
+# Shared by bench/run-* and bench/cache-sidecar/run (sourced, not run): the machine's load average, numbers parsed
+# from tool output, and the summary of per-round results with the medians, their spread and the ratios.
+#
+# Results are lines `RESULT <run>-r<round> <records> <seconds> <records/s> [...]` (the benchmark drivers print
+# them). The spread of a set of rounds is (max - min) / median. A ratio is computed per round (the runs of one
+# round are interleaved, so they share that round's machine) and reported as the ratio of the medians beside the
+# per-round ratios; it is withheld when the per-round ratios spread more than BENCH_MAX_SPREAD percent (default
+# 30), and flagged as not a result with fewer than 3 rounds (a spread needs them).
+
+BENCH_MAX_SPREAD="${BENCH_MAX_SPREAD:-30}"
+BENCH_MIN_ROUNDS=3
+
+# bench_load <start|end>: one line with the load average (1, 5 and 15 minutes) and the number of cores.
+bench_load() {
+    printf 'load average at %s: %s (1, 5, 15 min; %s cores)\n' "$1" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)"
+}
+
+# bench_number <what> <value> [unit ERE]: prints the value when it is a non-negative number (followed by a unit
+# matching the ERE, if given, e.g. 'us|ms|s'), otherwise stops the benchmark naming what could not be parsed (a
+# figure is never printed as "nan" or empty).
+bench_number() {
+    if [[ "$2" =~ ^[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?(${3:-})$ ]]; then
+        printf '%s\n' "$2"
+    else
+        printf 'error: could not parse %s (got "%s"); no figure is reported\n' "$1" "$2" >&2
+        exit 1
+    fi
+}
+
+# bench_column <header line> <figures line> <column name>: the figure under that name in a tool's comma-separated
+# output (e.g. Kafka's ConsumerPerformance), found by name so that a changed column order cannot shift it; empty when
+# the name is missing (bench_number then stops the benchmark).
+bench_column() {
+    awk -F', *' -v header="$1" -v want="$3" '
+        BEGIN { n = split(header, names, ", *"); for (i = 1; i <= n; i++) if (names[i] == want) c = i }
+        { print (c ? $c : "") }' <<<"$2"
+}
+
+# bench_order <round> <run...>: the runs of one round, in the order that round runs them. The runs form a Latin
+# square over the rounds: round r starts at the r-th run and wraps around, so over as many rounds as runs each run
+# holds each position once and none always comes first or last.
+bench_order() {
+    local round="$1" n i; shift
+    n=$#
+    local runs=("$@")
+    for ((i = 0; i < n; i++)); do printf '%s ' "${runs[$(((round - 1 + i) % n))]}"; done
+    echo
+}
+
+# bench_summary <results file> <runs in display order> [<ratio label>|<numerator run>|<denominator run> ...]
+# Prints per run the median records/s and seconds, the spread and each round's records/s, then each ratio
+# (numerator records/s over denominator records/s). Returns 3 when a ratio was withheld or flagged, 0 otherwise.
+bench_summary() {
+    local results="$1" order="$2"; shift 2
+    local IFS=$'\n'
+    awk -v order="$order" -v ratios="$*" -v max_spread="$BENCH_MAX_SPREAD" -v min_rounds="$BENCH_MIN_ROUNDS" '
+    function sort(a, n,    i, j, v) {
+        for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
+    }
+    function median(a, n,    b, i) {
+        for (i = 1; i <= n; i++) b[i] = a[i]
+        sort(b, n)
+        return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+    }
+    function spread(a, n,    i, lo, hi, m) {
+        lo = hi = a[1]
+        for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
+        m = median(a, n)
+        return m > 0 ? 100 * (hi - lo) / m : 0
+    }
+    function group(run, field, out,    i) {
+        for (i = 1; i <= count[run]; i++) out[i] = value[run, rounds[run, i], field]
+        return count[run]
+    }
+    $1 == "RESULT" {
+        run = $2; round = run; sub(/-r[0-9]+$/, "", run); sub(/^.*-r/, "", round)
+        if (!((run, round) in seen)) { seen[run, round] = 1; count[run]++; rounds[run, count[run]] = round }
+        value[run, round, "seconds"] = $4; value[run, round, "rate"] = $5
+    }
+    END {
+        status = 0
+        printf "  %-14s %13s %10s %7s   %s\n", "run", "median rec/s", "median s", "spread", "records/s of each round"
+        n = split(order, names, " ")
+        for (i = 1; i <= n; i++) {
+            r = names[i]
+            if (!(r in count)) continue
+            k = group(r, "rate", rate); group(r, "seconds", secs)
+            med[r] = median(rate, k)
+            line = ""
+            for (j = 1; j <= k; j++) line = line sprintf(" %d", rate[j])
+            printf "  %-14s %13d %10.2f %7s  %s\n", r, med[r], median(secs, k), (k > 1 ? sprintf("%.0f%%", spread(rate, k)) : "-"), line
+            delete rate; delete secs
+        }
+        m = split(ratios, specs, "\n")
+        for (i = 1; i <= m; i++) {
+            if (split(specs[i], s, "|") != 3) continue
+            label = s[1]; num = s[2]; den = s[3]
+            if (!(num in count) || !(den in count) || med[den] <= 0) { printf "  %s: no result (a run is missing)\n", label; status = 3; continue }
+            k = 0; line = ""
+            for (j = 1; j <= count[num]; j++) {
+                round = rounds[num, j]
+                if (((den, round) in seen) && value[den, round, "rate"] > 0) {
+                    per[++k] = value[num, round, "rate"] / value[den, round, "rate"]
+                    line = line sprintf(" %.2f", per[k])
+                }
+            }
+            ratio = med[num] / med[den]
+            if (k < min_rounds) {
+                printf "  %s: %.2f -- NOT A RESULT: %d paired round(s), at least %d are needed to measure the spread (per round:%s)\n", label, ratio, k, min_rounds, line
+                status = 3
+            } else if ((sp = spread(per, k)) > max_spread) {
+                printf "  %s: WITHHELD: the per-round ratios%s disagree by %.0f%% (more than the allowed %d%%, BENCH_MAX_SPREAD); run again on a quieter machine or with more rounds\n", label, line, sp, max_spread
+                status = 3
+            } else {
+                printf "  %s: %.2f (medians; per round:%s, spread %.0f%%, allowed %d%%)\n", label, ratio, line, sp, max_spread
+            }
+            delete per
+        }
+        exit status
+    }' "$results"
+}

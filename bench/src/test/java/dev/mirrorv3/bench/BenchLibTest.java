@@ -1,0 +1,124 @@
+package dev.mirrorv3.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bench/lib.sh, run by bash as the bench scripts source it: the summary's medians, spread and ratios (paired per round,
+ * withheld when they disagree), the parsing of tools' figures, and the order of the runs over the rounds.
+ */
+class BenchLibTest {
+    private static final Path LIB = Path.of("lib.sh").toAbsolutePath(); // surefire runs in the bench module's directory
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRatioWhoseRoundsDisagreeMoreThanTheStatedSpreadIsWithheld() throws Exception {
+        // per round 1.00, 1.50, 2.00: a spread of 67 % of the median; the median ratio (1.50) must not be printed
+        Result r = summary(results("base", 100, 100, 100, "product", 100, 150, 200), "base product", "ratio product/base|product|base");
+
+        assertThat(r.status).isEqualTo(3);
+        assertThat(r.out).contains("ratio product/base: WITHHELD: the per-round ratios 1.00 1.50 2.00 disagree by 67%")
+                .doesNotContain("ratio product/base: 1.50");
+    }
+
+    @Test
+    void aRatioIsPairedPerRoundSoThatAMachineGettingSlowerForBothDoesNotHideIt() throws Exception {
+        // both runs halve their rate in round 2 (the machine got busy); per round the ratio stays 1.10, 1.05, 1.07
+        Result r = summary(results("base", 200, 100, 150, "product", 220, 105, 160), "base product", "ratio product/base|product|base");
+
+        assertThat(r.status).isZero();
+        assertThat(r.out).containsPattern("base +150 +6\\.67 +67% +200 100 150")
+                .contains("ratio product/base: 1.07 (medians; per round: 1.10 1.05 1.07, spread 5%, allowed 30%)");
+    }
+
+    @Test
+    void theAllowedSpreadIsStatedAndCanBeChanged() throws Exception {
+        Result r = summary(results("base", 100, 100, 100, "product", 100, 110, 120), "base product", "ratio|product|base",
+                "BENCH_MAX_SPREAD=10");
+
+        assertThat(r.status).isEqualTo(3);
+        assertThat(r.out).contains("disagree by 18% (more than the allowed 10%, BENCH_MAX_SPREAD)");
+    }
+
+    @Test
+    void fewerThanThreeRoundsAreFlaggedAsNotAResult() throws Exception {
+        Result r = summary(results("base", 100, "product", 150), "base product", "ratio|product|base");
+
+        assertThat(r.status).isEqualTo(3);
+        assertThat(r.out).contains("ratio: 1.50 -- NOT A RESULT: 1 paired round(s), at least 3 are needed");
+    }
+
+    @Test
+    void aFigureThatCannotBeParsedStopsTheBenchmarkInsteadOfPrintingNan() throws Exception {
+        assertThat(bash("bench_number 'the rate' nan; echo reached")).satisfies(r -> {
+            assertThat(r.status).isEqualTo(1);
+            assertThat(r.out).contains("could not parse the rate (got \"nan\")").doesNotContain("reached");
+        });
+        assertThat(bash("x=$(bench_number 'the rate' '') || exit 7; echo \"$x\"").status).isEqualTo(7);
+        assertThat(bash("bench_number 'p99' 1.96ms 'us|ms|s'").out).isEqualTo("1.96ms\n");
+        assertThat(bash("bench_number 'p99' 1.96 'us|ms|s'").status).isEqualTo(1);
+    }
+
+    @Test
+    void aToolsFigureIsFoundByItsColumnName() throws Exception {
+        String header = "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,"
+                + " fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec";
+        String line = "2026-11-30 23:00:00:000, 2026-11-30 23:00:05:000, 95.3674, 19.0735, 1000000, 200000.0000, 3000, 2000,"
+                + " 47.6837, 500000.0000";
+
+        assertThat(bash("bench_column '" + header + "' '" + line + "' fetch.nMsg.sec").out).isEqualTo("500000.0000\n");
+        assertThat(bash("bench_column '" + header + "' '" + line + "' no.such.column").out).isEqualTo("\n");
+    }
+
+    @Test
+    void everyRunTakesEveryPositionOverAsManyRoundsAsRuns() throws Exception {
+        assertThat(bash("for r in 1 2 3 4; do bench_order $r file blob s3; done").out)
+                .isEqualTo("file blob s3 \nblob s3 file \ns3 file blob \nfile blob s3 \n");
+    }
+
+    @Test
+    void theLoadAverageLineSaysWhen() throws Exception {
+        assertThat(bash("bench_load start").out).matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
+    }
+
+    private Path results(Object... runsAndRates) throws IOException {
+        List<String> lines = new ArrayList<>();
+        String run = null;
+        int round = 0;
+        for (Object o : runsAndRates) {
+            if (o instanceof String s) {
+                run = s;
+                round = 0;
+            } else {
+                int rate = (Integer) o;
+                lines.add("RESULT " + run + "-r" + ++round + " 1000 " + 1000.0 / rate + " " + rate);
+            }
+        }
+        return Files.write(dir.resolve("results.txt"), lines);
+    }
+
+    private Result summary(Path results, String order, String ratio, String... env) throws Exception {
+        return bash(String.join(" ", env) + (env.length > 0 ? " " : "") + "bench_summary '" + results + "' '" + order + "' '" + ratio + "'");
+    }
+
+    private Result bash(String script) throws Exception {
+        Process p = new ProcessBuilder("bash", "-c", "set -euo pipefail; source '" + LIB + "'; " + script).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bash finished").isTrue();
+        return new Result(p.exitValue(), out);
+    }
+
+    private record Result(int status, String out) {
+    }
+}
