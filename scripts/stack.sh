@@ -347,7 +347,8 @@ stack_create_topic() { # <topic> <partitions>
         --topic "$1" --partitions "$2" --replication-factor 1 >/dev/null || stack_die "could not create topic $1"
 }
 
-# stack_put_connector <name> <config json file>: creates or updates a connector; prints Connect's error if refused.
+# stack_put_connector <name> <config json file, or - for standard input>: creates or updates a connector (the flat
+# config map); prints Connect's error if refused.
 stack_put_connector() {
     local out code
     out="$(curl -s -w '\n%{http_code}' -X PUT -H 'Content-Type: application/json' --data-binary @"$2" \

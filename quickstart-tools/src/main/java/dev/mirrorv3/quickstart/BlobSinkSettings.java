@@ -16,7 +16,8 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The parts of a blob sink connector config (the JSON map sent to {@code PUT /connectors/<name>/config}) that
+ * The parts of a blob sink connector config (the JSON map sent to {@code PUT /connectors/<name>/config}, or the REST
+ * body form {@code {"name": …, "config": {…}}}) that
  * the helpers need to find and read its chains: which store (filesystem or S3, through chain-core's
  * {@link StoreFactory} as the sink builds it), which topic, which source cluster, which envelope. Config provider
  * references ({@code ${env:…}}, {@code ${file:…}}, {@code ${directory:…}}) are resolved as a worker would.
@@ -26,6 +27,9 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
 
     public static BlobSinkSettings load(Path configJson, String connector) throws IOException {
         JsonNode tree = new ObjectMapper().readTree(Files.readString(configJson));
+        if (tree.path("config").isObject()) {
+            tree = tree.get("config"); // the REST body form {"name": …, "config": {…}}, as the quickstart writes it
+        }
         Map<String, String> written = new HashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();

@@ -65,6 +65,17 @@ public final class TopicOffsets implements AutoCloseable {
                 .collect(Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset(), (a, b) -> a, TreeMap::new));
     }
 
+    /** Prints the sum of a topic's high watermarks (what a complete copy of it holds, offsets preserved). */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2) {
+            System.err.println("usage: TopicOffsets <bootstrap servers> <topic>");
+            System.exit(2);
+        }
+        try (TopicOffsets offsets = new TopicOffsets(args[0])) {
+            System.out.println(offsets.highWatermarks(args[1]).values().stream().mapToLong(Long::longValue).sum());
+        }
+    }
+
     public Admin admin() {
         return admin;
     }
