@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.Gauge;
@@ -33,6 +35,7 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String LAST_FLUSH_TS = "destination-last-flush-timestamp-seconds";
     static final String SOURCE_LAG = "source-lag-offsets";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
+    static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
 
     private final PluginMetrics metrics;
     private final String mirror;
@@ -41,14 +44,16 @@ final class BlobSinkMetrics implements AutoCloseable {
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
     private final List<MetricName> taskMetricNames;
 
-    BlobSinkMetrics(SinkTaskContext context, String mirror) {
+    BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry) {
         this.mirror = mirror;
         this.metrics = pluginMetrics(context);
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
         this.taskMetricNames = metrics == null ? List.of() : List.of(
                 register(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", tags, bufferedBytes),
-                register(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", tags, restarts));
+                register(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", tags, restarts),
+                register(PAUSED_FOR_RETRY, "Partitions paused while the task retries opening them (store or source cluster"
+                        + " unavailable); 0 when every partition is positioned", tags, (LongSupplier) pausedForRetry::getAsInt));
     }
 
     /** The context's plugin metrics, or null on a runtime older than Kafka 4.1 (one warning per worker). */
@@ -156,8 +161,12 @@ final class BlobSinkMetrics implements AutoCloseable {
     }
 
     private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, AtomicLong value) {
+        return register(name, doc, tags, (LongSupplier) value::get);
+    }
+
+    private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
         MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.get());
+        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
         return mn;
     }
 

@@ -12,6 +12,7 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
+import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.SourceOffsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -52,6 +53,9 @@ public class BlobSinkTask extends SinkTask {
     private BlobSinkMetrics metrics;
     private SourceLagRefresher lagRefresher;
     private Backoff backoff;
+    /** Open retries back off on their own: put() succeeding for the other partitions says nothing about them. */
+    private Backoff openBackoff;
+    private RetryPauses retryPauses;
 
     private final Map<TopicPartition, ChainWriter> writers = new HashMap<>();
     private final Set<TopicPartition> pending = new LinkedHashSet<>();
@@ -83,8 +87,10 @@ public class BlobSinkTask extends SinkTask {
         format = config.envelope().format();
         allowedPartitions = new HashSet<>(config.partitions());
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
+        openBackoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
+        retryPauses = new RetryPauses(context::pause, context::resume);
         sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        metrics = new BlobSinkMetrics(context, connectorName);
+        metrics = new BlobSinkMetrics(context, connectorName, retryPauses::count);
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
         }
@@ -99,6 +105,7 @@ public class BlobSinkTask extends SinkTask {
         long now = clock.millis();
         nextChainCheckMs = now + config.chainCheckIntervalMs();
         nextHeartbeatMs = now + config.heartbeatIntervalMs();
+        pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy(),
                 encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
@@ -151,7 +158,11 @@ public class BlobSinkTask extends SinkTask {
         }
     }
 
-    /** Positions the pending partitions; a transient failure leaves them paused and pending for a later put(). */
+    /**
+     * Positions the pending partitions and resumes them, whichever path calls it: Connect pauses again after a
+     * rebalance what we paused before, even if it was closed in between. A transient failure leaves them paused and
+     * pending for a later put().
+     */
     private void openPending(boolean fromPut) {
         if (pending.isEmpty() || clock.millis() < nextOpenAttemptMs) {
             return;
@@ -164,14 +175,16 @@ public class BlobSinkTask extends SinkTask {
             if (!Failures.isTransient(e)) {
                 throw fatal(e);
             }
-            long delay = backoff.next();
+            long delay = openBackoff.next();
             nextOpenAttemptMs = clock.millis() + delay;
             metrics.restart();
-            context.pause(batch.toArray(new TopicPartition[0]));
-            log.warn("cannot open {} yet, retrying in {} ms (attempt {}): {}", batch, delay, backoff.attempts(), Failures.describe(e));
+            retryPauses.pause(batch);
+            context.timeout(delay);
+            log.warn("cannot open {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, openBackoff.attempts(),
+                    Failures.describe(e));
             return;
         }
-        backoff.reset();
+        openBackoff.reset();
         opened.forEach((tp, w) -> {
             writers.put(tp, w);
             pending.remove(tp);
@@ -182,8 +195,9 @@ public class BlobSinkTask extends SinkTask {
                 repositioned.add(tp); // the rest of this batch predates the seek
             }
         });
-        if (fromPut) {
-            context.resume(opened.keySet().toArray(new TopicPartition[0]));
+        List<TopicPartition> retried = retryPauses.resume(opened.keySet());
+        if (!retried.isEmpty()) {
+            log.info("opened {} after a retry: resumed", retried);
         }
         if (lagRefresher != null && !opened.isEmpty()) {
             lagRefresher.refreshSoon();
@@ -236,7 +250,15 @@ public class BlobSinkTask extends SinkTask {
             }
             throw fatal(e);
         }
-        context.timeout(Math.max(1, nextTimerDelay(clock.millis())));
+        pollWithin(nextTimerDelay(clock.millis()));
+    }
+
+    /**
+     * Asks Connect for the next poll within {@code delayMs}, and never later than retry.backoff.initial.ms: a
+     * rebalance runs inside a poll, and a transient failure of the open() it calls is retried only after that poll.
+     */
+    private void pollWithin(long delayMs) {
+        context.timeout(Math.max(1, Math.min(delayMs, config.retryBackoffInitialMs())));
     }
 
     /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
@@ -306,6 +328,7 @@ public class BlobSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         RuntimeException fatal = null;
+        retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
             pending.remove(tp);
             ChainWriter w = writers.remove(tp);

@@ -19,7 +19,7 @@ class BlobSinkMetricsTest {
                     throw new UnsupportedOperationException(method.getName());
                 });
         TopicPartition tp = new TopicPartition("t", 0);
-        try (BlobSinkMetrics metrics = new BlobSinkMetrics(old, "m")) {
+        try (BlobSinkMetrics metrics = new BlobSinkMetrics(old, "m", () -> 0)) {
             assertThat(metrics.enabled()).isFalse();
             metrics.opened(tp, 5);
             metrics.flushed(tp, 10, 5, 100, 1_000);
@@ -30,7 +30,7 @@ class BlobSinkMetricsTest {
             metrics.closed(tp);
             assertThat(metrics.openPartitions()).isEmpty();
         }
-        try (BlobSinkMetrics second = new BlobSinkMetrics(old, "m2")) {
+        try (BlobSinkMetrics second = new BlobSinkMetrics(old, "m2", () -> 0)) {
             assertThat(second.enabled()).isFalse(); // and no second warning (one per worker)
         }
     }

@@ -112,6 +112,7 @@ class BlobSinkObservabilityIT {
         expected.put("mirror_v3_source_lag_offsets" + p1, 0.0);
         expected.put("mirror_v3_mirror_restarts_total{mirror=\"obs-sink\",task=\"0\"}", 0.0);
         expected.put("mirror_v3_buffered_bytes{mirror=\"obs-sink\",task=\"0\"}", 5.0 * VALUE_BYTES);
+        expected.put("mirror_v3_partitions_paused_for_retry{mirror=\"obs-sink\",task=\"0\"}", 0.0);
 
         AtomicReference<Map<String, Double>> last = new AtomicReference<>();
         Awaitility.await("the scrape shows 2 + 1 flushes and the lag").atMost(WAIT).pollInterval(Duration.ofMillis(300))

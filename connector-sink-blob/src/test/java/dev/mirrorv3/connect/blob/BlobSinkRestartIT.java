@@ -163,15 +163,7 @@ class BlobSinkRestartIT {
         assertThat(chain(root(), "rebalance", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
 
         // A second member joining the task's consumer group makes Connect revoke (close) the task's partitions.
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", cluster.bootstrapServers());
-        c.put("group.id", "connect-rebalance");
-        c.put("enable.auto.commit", false);
-        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        try (KafkaConsumer<byte[], byte[]> intruder = new KafkaConsumer<>(c)) {
-            intruder.subscribe(List.of(topic));
+        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-rebalance")) {
             Awaitility.await("the intruder joins the group").atMost(WAIT)
                     .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
             awaitChainNext(cluster, root(), "rebalance", PARQUET, Map.of(0, 5L, 1, 5L), WAIT);
@@ -183,6 +175,46 @@ class BlobSinkRestartIT {
         cluster.connect().stopConnector("rebalance");
         cluster.delete("rebalance");
         assertBackupCompleteWithin("rebalance", topic, 2);
+    }
+
+    @Test
+    void aStoreFailureInOpenFollowedByRebalancesLeavesNoPartitionPaused() {
+        String topic = "open-rebalance";
+        cluster.kafka().createTopic(topic, 2);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 200, 6);
+        Faults faults = Faults.forDestination(topic);
+        faults.failNextLists.set(1);
+        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root(), cluster.bootstrapServers());
+        // No retry from put() during the test: only the open() calls of the rebalances can position the partitions.
+        config.put("retry.backoff.initial.ms", "600000");
+        config.put("retry.backoff.max.ms", "600000");
+        config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
+        cluster.deploy(topic, config);
+        Awaitility.await("the first open() fails and pauses the partitions").atMost(WAIT).until(() -> faults.failNextLists.get() == 0);
+
+        // A second member joins the group (the task's partitions are closed and one is opened again, paused by Connect)
+        // and leaves (both are opened again): every partition positioned must be fetched, so the backup completes.
+        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-" + topic)) {
+            Awaitility.await("the intruder joins the group").atMost(WAIT)
+                    .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
+        }
+        assertBackupComplete(topic, topic, 2);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
+    /** A consumer in the task's group that takes partitions away while it is a member; it commits nothing. */
+    private static KafkaConsumer<byte[], byte[]> intruder(String topic, String group) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", cluster.bootstrapServers());
+        c.put("group.id", group);
+        c.put("enable.auto.commit", false);
+        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        consumer.subscribe(List.of(topic));
+        return consumer;
     }
 
     private static void assertBackupCompleteWithin(String name, String topic, int partitions) {

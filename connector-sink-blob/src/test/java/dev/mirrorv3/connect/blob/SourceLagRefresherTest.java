@@ -35,7 +35,7 @@ class SourceLagRefresherTest {
             admin.updateEndOffsets(Map.of(tp, 25L));
             SinkTaskContext context = (SinkTaskContext) Proxy.newProxyInstance(getClass().getClassLoader(),
                     new Class<?>[] {SinkTaskContext.class}, (proxy, method, args) -> plugin);
-            BlobSinkMetrics metrics = new BlobSinkMetrics(context, "c");
+            BlobSinkMetrics metrics = new BlobSinkMetrics(context, "c", () -> 0);
             SourceLagRefresher refresher = new SourceLagRefresher(new SourceOffsets(admin, Duration.ofSeconds(5)), metrics, "c", 3_600_000);
             try {
                 metrics.opened(tp, 10);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The Kafka sink's metrics through Connect's plugin metrics (Kafka >= 4.1), named as the blob sink's so that
  * {@code config/jmx-exporter.yaml} maps them to mirror-v3's {@code mirror_v3_*} series: per partition the next offset
  * durable in the destination, records and payload bytes acknowledged, the source lag (source high watermark, read at
- * open and on each heartbeat, minus the durable offset); per task the transient failures retried.
+ * open and on each heartbeat, minus the durable offset); per task the transient failures retried and the partitions paused
+ * meanwhile.
  */
 final class KafkaSinkMetrics implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkMetrics.class);
@@ -28,6 +30,7 @@ final class KafkaSinkMetrics implements AutoCloseable {
     static final String BYTES_TOTAL = "destination-bytes-total";
     static final String SOURCE_LAG = "source-lag-offsets";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
+    static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
 
     private final PluginMetrics metrics;
     private final String mirror;
@@ -35,13 +38,15 @@ final class KafkaSinkMetrics implements AutoCloseable {
     private final Map<TopicPartition, List<MetricName>> partitions = new ConcurrentHashMap<>();
     private final List<MetricName> taskMetricNames;
 
-    KafkaSinkMetrics(SinkTaskContext context, String mirror) {
+    KafkaSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry) {
         this.mirror = mirror;
         this.metrics = pluginMetrics(context);
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
-        taskMetricNames = metrics == null ? List.of()
-                : List.of(register(RESTARTS_TOTAL, "Transient failures retried (destination or source cluster unavailable)", tags, restarts::get));
+        taskMetricNames = metrics == null ? List.of() : List.of(
+                register(RESTARTS_TOTAL, "Transient failures retried (destination or source cluster unavailable)", tags, restarts::get),
+                register(PAUSED_FOR_RETRY, "Partitions paused while the task retries positioning them or recovers from a transient"
+                        + " failure (destination or source cluster unavailable); 0 when every partition flows", tags, pausedForRetry::getAsInt));
     }
 
     private static PluginMetrics pluginMetrics(SinkTaskContext context) {

@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
+import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.SourceOffsets;
 import dev.mirrorv3.kafka.mirror.MirrorPositions;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
@@ -65,6 +66,9 @@ public class KafkaSinkTask extends SinkTask {
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
     private Backoff backoff;
+    /** Positioning retries back off on their own: records flowing for the other partitions say nothing about them. */
+    private Backoff openBackoff;
+    private RetryPauses retryPauses;
     private RecordTypeCheck typeCheck;
     private boolean sourceTimestamps;
 
@@ -81,6 +85,7 @@ public class KafkaSinkTask extends SinkTask {
     private boolean rewound;
     private int recoveryAttempts;
     private long nextAttemptMs;
+    private long nextOpenAttemptMs;
     private long nextHeartbeatMs;
 
     public KafkaSinkTask() {
@@ -101,6 +106,8 @@ public class KafkaSinkTask extends SinkTask {
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
         backoff = new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs());
+        openBackoff = new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs());
+        retryPauses = new RetryPauses(context::pause, context::resume);
         sourceOffsets = new SourceOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
         destinationOffsets = new SourceOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
@@ -110,10 +117,11 @@ public class KafkaSinkTask extends SinkTask {
             typeCheck = new RecordTypeCheck(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, config.keysType(),
                     config.valuesType()));
         }
-        metrics = new KafkaSinkMetrics(context, connectorName);
+        metrics = new KafkaSinkMetrics(context, connectorName, retryPauses::count);
         producer = createProducer(config.producerConfig(producerClientId()));
         seedGroupOffsets(props);
         nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
+        pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
                 sourceTimestamps ? "source" : "destination producer");
     }
@@ -147,7 +155,7 @@ public class KafkaSinkTask extends SinkTask {
     @Override
     public void open(Collection<TopicPartition> partitions) {
         pending.addAll(partitions);
-        nextAttemptMs = 0;
+        nextOpenAttemptMs = 0;
         try {
             openPending(false);
         } catch (RuntimeException e) {
@@ -159,29 +167,34 @@ public class KafkaSinkTask extends SinkTask {
         }
     }
 
-    /** Positions the pending partitions at their destination's high watermark; a transient failure retries later. */
+    /**
+     * Positions the pending partitions at their destination's high watermark and resumes them, whichever path calls it:
+     * Connect pauses again after a rebalance what we paused before, even if it was closed in between. During a
+     * recovery they stay paused until it ends. A transient failure keeps them paused and pending for a later put().
+     */
     private void openPending(boolean fromPut) {
-        if (pending.isEmpty() || clock.millis() < nextAttemptMs) {
+        if (pending.isEmpty() || clock.millis() < nextOpenAttemptMs) {
             return;
         }
         List<TopicPartition> batch = List.copyOf(pending);
         List<Pair> pairs = batch.stream().map(this::pair).toList();
         Map<TopicPartition, Position> resolved;
         try {
-            resolved = positions.resolve(pairs);
+            resolved = resolvePositions(pairs);
         } catch (RuntimeException e) {
             if (!Failures.isTransient(e)) {
                 throw fatal(e);
             }
-            long delay = backoff.next();
-            nextAttemptMs = clock.millis() + delay;
+            long delay = openBackoff.next();
+            nextOpenAttemptMs = clock.millis() + delay;
             metrics.restart();
-            context.pause(batch.toArray(new TopicPartition[0]));
+            retryPauses.pause(batch);
             context.timeout(delay);
-            log.warn("cannot position {} yet, retrying in {} ms (attempt {}): {}", batch, delay, backoff.attempts(), Failures.describe(e));
+            log.warn("cannot position {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, openBackoff.attempts(),
+                    Failures.describe(e));
             return;
         }
-        backoff.reset();
+        openBackoff.reset();
         for (Pair p : pairs) {
             Position pos = resolved.get(p.source());
             Mirror m = new Mirror(p.source(), p.destination(), pos.next(), pos.sourceHighWatermark());
@@ -196,9 +209,19 @@ public class KafkaSinkTask extends SinkTask {
                     + " (source log start {}, high watermark {})", p.source(), p.destination(), config.destinationBootstrap(), pos.next(),
                     pos.sourceLogStart(), pos.sourceHighWatermark());
         }
-        if (fromPut) {
-            context.resume(batch.toArray(new TopicPartition[0]));
+        if (recovering) {
+            retryPauses.pause(batch); // records fetched now would be dropped by the recovery, which resumes them at its end
+            return;
         }
+        List<TopicPartition> retried = retryPauses.resume(batch);
+        if (!retried.isEmpty()) {
+            log.info("positioned {} after a retry: resumed", retried);
+        }
+    }
+
+    /** Where each pair continues; tests override this to make positioning fail. */
+    protected Map<TopicPartition, Position> resolvePositions(List<Pair> pairs) {
+        return positions.resolve(pairs);
     }
 
     private Pair pair(TopicPartition source) {
@@ -263,7 +286,20 @@ public class KafkaSinkTask extends SinkTask {
             backoff.reset(); // records flow again after a recovery
         }
         heartbeat();
-        context.timeout(inFlight() ? IN_FLIGHT_POLL_MS : Math.max(1, nextHeartbeatMs - clock.millis()));
+        pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : nextHeartbeatMs - clock.millis());
+    }
+
+    /**
+     * Asks Connect for the next poll within {@code delayMs}, by the next positioning retry, and never later than
+     * retry.backoff.initial.ms: a rebalance runs inside a poll, and a transient failure of the open() it calls is
+     * retried only after that poll.
+     */
+    private void pollWithin(long delayMs) {
+        long delay = Math.min(delayMs, config.retryBackoffInitialMs());
+        if (!pending.isEmpty()) {
+            delay = Math.min(delay, nextOpenAttemptMs - clock.millis());
+        }
+        context.timeout(Math.max(1, delay));
     }
 
     private ProducerRecord<byte[], byte[]> toProducerRecord(SinkRecord r, Mirror m) {
@@ -390,11 +426,11 @@ public class KafkaSinkTask extends SinkTask {
     }
 
     private void pauseAll() {
-        context.pause(mirrors.keySet().toArray(new TopicPartition[0]));
+        retryPauses.pause(List.copyOf(mirrors.keySet()));
     }
 
     private void resumeAll() {
-        context.resume(mirrors.keySet().toArray(new TopicPartition[0]));
+        retryPauses.resume(List.copyOf(mirrors.keySet()));
     }
 
     private String describePositions() {
@@ -447,6 +483,7 @@ public class KafkaSinkTask extends SinkTask {
         if (producer != null && !destinationCorrupted) {
             producer.flush();
         }
+        retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
             pending.remove(tp);
             mirrors.remove(tp);

@@ -11,11 +11,16 @@ import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,7 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Issue test 3: the destination's broker stops for 20 s while records are in flight (deliveries time out after 5 s, so
  * the recovery protocol runs: wait for the records in flight, re-read the high watermark, rewind, back off 1 s doubling
  * to 2 s). The task stays RUNNING, writes again within the outage plus twice the maximum backoff, and copies every
- * record exactly once; each retry counts in mirror-restarts-total.
+ * record exactly once; each retry counts in mirror-restarts-total. And the destination down while the partitions are
+ * opened, then rebalances: Connect pauses again what the failed open() paused, and positioning must resume it.
  */
 class KafkaSinkOutageIT {
     private static final String TOPIC = "outage";
@@ -81,17 +87,65 @@ class KafkaSinkOutageIT {
         }
         assertSameRecords(consumeAll(cluster.bootstrapServers(), TOPIC), consumeAll(destination.bootstrapServers(), TOPIC), true);
         assertThat(cluster.taskState(TOPIC)).isEqualTo("RUNNING");
-        assertThat(restarts()).as("mirror-restarts-total").isGreaterThan(0);
+        assertThat(restarts(TOPIC)).as("mirror-restarts-total").isGreaterThan(0);
         cluster.delete(TOPIC);
+    }
+
+    @Test
+    void aDestinationDownDuringOpenFollowedByRebalancesLeavesNoPartitionPaused() throws Exception {
+        String topic = "open-rebalance";
+        cluster.kafka().createTopic(topic, 2);
+        destination.createTopic(topic, 2);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 300, 3);
+        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers());
+        // No retry from put() before the rebalances: only their open() calls can position the partitions.
+        config.put("retry.backoff.initial.ms", "60000");
+        config.put("retry.backoff.max.ms", "60000");
+        config.put("destination.admin.reconnect.backoff.max.ms", "250");
+        config.put("destination.producer.reconnect.backoff.max.ms", "250");
+        config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
+        cluster.deploy(topic, config); // validation needs the destination: it goes down while the connector is stopped
+        KafkaSinkTestSupport.awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 300L, 1, 300L), Duration.ofSeconds(120));
+        cluster.connect().stopConnector(topic);
+        cluster.connect().assertions().assertConnectorIsStopped(topic, "the connector did not stop");
+        produceVaried(cluster.bootstrapServers(), topic, 2, 200, 4);
+        destination.stopBrokers();
+        try {
+            cluster.connect().resumeConnector(topic);
+            Awaitility.await("the first open() fails and pauses the partitions").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> restarts(topic) > 0);
+        } finally {
+            destination.startBrokers();
+        }
+
+        // A second member joins the group (the task's partitions are closed and one is opened again, paused by Connect)
+        // and leaves (both are opened again): every partition positioned must be fetched, so the copy completes.
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", cluster.bootstrapServers());
+        c.put("group.id", "connect-" + topic);
+        c.put("enable.auto.commit", false);
+        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        try (KafkaConsumer<byte[], byte[]> intruder = new KafkaConsumer<>(c)) {
+            intruder.subscribe(List.of(topic));
+            Awaitility.await("the intruder joins the group").atMost(Duration.ofSeconds(60))
+                    .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
+        }
+        Map<Integer, Long> end = Map.of(0, 500L, 1, 500L);
+        KafkaSinkTestSupport.awaitDestination(cluster, topic, destination.admin(), topic, end, Duration.ofSeconds(180));
+        assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
     }
 
     private static long total(Map<Integer, Long> highWatermarks) {
         return highWatermarks.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private static long restarts() throws Exception {
+    private static long restarts(String connector) throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + TOPIC + ",*"), null);
+        Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"), null);
         long total = 0;
         for (ObjectName n : names) {
             try {
