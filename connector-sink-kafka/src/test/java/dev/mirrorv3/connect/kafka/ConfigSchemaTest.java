@@ -15,12 +15,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code config/schemas/kafka-sink-connector.schema.json} is the JSON Schema generated from KafkaSinkConfig and
- * Connect's sink connector settings, and the example fits it. Regenerate with {@code mvn -pl connector-sink-kafka -am
+ * Connect's sink connector settings, and the examples (the quickstart's too) fit it. Regenerate with {@code mvn -pl connector-sink-kafka -am
  * test -Dtest=ConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
  */
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");
-    private static final Path EXAMPLE = Path.of("..", "examples", "kafka-sink", "orders-dr.json");
+    private static final List<Path> EXAMPLES = List.of(Path.of("..", "examples", "kafka-sink", "orders-dr.json"),
+            Path.of("..", "examples", "quickstart-kafka-sink.json"));
     private static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.",
             "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
             "header.converter.");
@@ -39,11 +40,13 @@ class ConfigSchemaTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void theExampleFitsTheSchema() throws Exception {
+    void theExamplesFitTheSchema() throws Exception {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> schema = json.readValue(generated(), Map.class);
-        Map<String, Object> config = json.readValue(Files.readString(EXAMPLE, StandardCharsets.UTF_8), Map.class);
-        assertThat(config.get("connector.class")).isEqualTo(KafkaSinkConnector.class.getName());
-        GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, EXAMPLE);
+        for (Path example : EXAMPLES) {
+            Map<String, Object> config = json.readValue(Files.readString(example, StandardCharsets.UTF_8), Map.class);
+            assertThat(config.get("connector.class")).as(example.toString()).isEqualTo(KafkaSinkConnector.class.getName());
+            GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, example);
+        }
     }
 }

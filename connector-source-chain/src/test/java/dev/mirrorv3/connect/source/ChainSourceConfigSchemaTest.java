@@ -44,4 +44,18 @@ class ChainSourceConfigSchemaTest {
         GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, EXAMPLE);
         assertThat(config).containsEntry("producer.override.enable.idempotence", "true").containsEntry("producer.override.acks", "all");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theQuickstartTemplatesFitTheSchema() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, Object> schema = json.readValue(generated(), Map.class);
+        for (String name : List.of("quickstart-chain-source.json", "quickstart-chain-source-s3.json")) {
+            Path template = Path.of("..", "examples", name);
+            Map<String, String> config = json.readValue(template.toFile(), Map.class);
+            assertThat(config).as(name).containsEntry("connector.class", ChainSourceConnector.class.getName())
+                    .containsEntry("producer.override.enable.idempotence", "true").containsEntry("producer.override.acks", "all");
+            GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, template);
+        }
+    }
 }
