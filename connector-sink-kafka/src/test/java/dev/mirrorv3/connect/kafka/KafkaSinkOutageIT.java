@@ -1,12 +1,15 @@
 package dev.mirrorv3.connect.kafka;
 
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestinationAtLeast;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.lang.management.ManagementFactory;
@@ -19,22 +22,40 @@ import org.apache.kafka.clients.admin.Admin;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue test 3: the destination's broker stops for 20 s while records are in flight (deliveries time out after 5 s, so
- * the recovery protocol runs: wait for the records in flight, re-read the high watermark, rewind, back off 1 s doubling
- * to 2 s). The task stays RUNNING, writes again within the outage plus twice the maximum backoff, and copies every
- * record exactly once; each retry counts in mirror-restarts-total.
+ * Destination outages longer than the producer's delivery.timeout.ms (5 s here), with records in flight, so the
+ * recovery runs: abort the producer at the first failed delivery, re-read the high watermark until it is stable,
+ * rewind, back off. The task stays RUNNING, each retry counts in mirror-restarts-total, and the destination ends equal
+ * to the source record by record at the same offsets.
+ * <ul>
+ * <li>a broker stopped for 20 s under a preloaded topic: the task also writes again within the outage plus twice the
+ * maximum backoff;</li>
+ * <li>a steady source (300 records/s over 3 partitions) and an outage of 7 s or 12 s, between one and a few delivery
+ * timeouts, as a stopped broker (connections refused) and as a frozen one (no reply, connections stay open, and what
+ * was sent before is appended when it wakes up).</li>
+ * </ul>
  */
 class KafkaSinkOutageIT {
     private static final String TOPIC = "outage";
     private static final long MAX_BACKOFF_MS = 2000;
+    private static final int PARTITIONS = 3;
 
     @RegisterExtension
     static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
+    /** The steady-source variants reach it through its proxy, which can freeze; the first test connects directly. */
     @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
+    static final RestartableKafka destination = RestartableKafka.perClassWithProxy();
+
+    enum Outage {
+        /** The broker process stops: connections are closed and new ones refused. */
+        STOPPED,
+        /** The broker hangs (SIGSTOP, a long pause): connections stay open, requests get no reply. */
+        FROZEN
+    }
 
     @Test
     void aDestinationOutageIsRetriedAndEveryRecordCopiedExactlyOnce() throws Exception {
@@ -81,17 +102,76 @@ class KafkaSinkOutageIT {
         }
         assertSameRecords(consumeAll(cluster.bootstrapServers(), TOPIC), consumeAll(destination.bootstrapServers(), TOPIC), true);
         assertThat(cluster.taskState(TOPIC)).isEqualTo("RUNNING");
-        assertThat(restarts()).as("mirror-restarts-total").isGreaterThan(0);
+        assertThat(restarts(TOPIC)).as("mirror-restarts-total").isGreaterThan(0);
         cluster.delete(TOPIC);
+    }
+
+    @ParameterizedTest(name = "a {0} destination broker for {1} ms")
+    @CsvSource({"STOPPED, 7000", "STOPPED, 12000", "FROZEN, 7000", "FROZEN, 12000"})
+    void anOutageLongerThanTheDeliveryTimeoutUnderASteadySourceLeavesAnExactCopy(Outage outage, long outageMs) throws Exception {
+        String topic = "steady-" + outage.name().toLowerCase() + "-" + outageMs;
+        cluster.kafka().createTopic(topic, PARTITIONS);
+        destination.createTopic(topic, PARTITIONS);
+        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.proxiedBootstrapServers());
+        config.put("retry.backoff.initial.ms", "500");
+        config.put("retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS));
+        config.put("admin.timeout.ms", "1500");
+        config.put("destination.producer.delivery.timeout.ms", "5000");
+        config.put("destination.producer.request.timeout.ms", "2500");
+        config.put("destination.producer.reconnect.backoff.max.ms", "250");
+        config.put("destination.admin.reconnect.backoff.max.ms", "250");
+
+        Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
+        boolean inOutage = false;
+        try (source; SteadySource feed = new SteadySource(cluster.bootstrapServers(), topic, PARTITIONS, 100, outageMs)) {
+            cluster.deploy(topic, config);
+            Awaitility.await("the copy is under way").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                    .until(() -> total(highWatermarks(destination.admin(), topic, PARTITIONS)) > 600);
+            inOutage = true;
+            begin(outage);
+            Thread.sleep(outageMs); // the length of the outage, with the source still writing
+            assertThat(cluster.taskState(topic)).as("task state during the outage").isEqualTo("RUNNING");
+            end(outage);
+            inOutage = false;
+            // The task catches up with what the source wrote during the outage while the source keeps writing.
+            awaitDestinationAtLeast(cluster, topic, destination.admin(), topic, highWatermarks(source, topic, PARTITIONS),
+                    Duration.ofSeconds(90));
+            feed.close();
+            Map<Integer, Long> end = highWatermarks(source, topic, PARTITIONS);
+            awaitDestination(cluster, topic, destination.admin(), topic, end, Duration.ofSeconds(60));
+            assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
+            assertThat(highWatermarks(destination.admin(), topic, PARTITIONS)).as("destination high watermarks").isEqualTo(end);
+        } finally {
+            if (inOutage) {
+                end(outage);
+            }
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(restarts(topic)).as("mirror-restarts-total").isGreaterThan(0);
+        cluster.delete(topic);
+    }
+
+    private static void begin(Outage outage) {
+        switch (outage) {
+            case STOPPED -> destination.stopBrokers();
+            case FROZEN -> destination.proxy().freeze();
+        }
+    }
+
+    private static void end(Outage outage) {
+        switch (outage) {
+            case STOPPED -> destination.startBrokers();
+            case FROZEN -> destination.proxy().thaw();
+        }
     }
 
     private static long total(Map<Integer, Long> highWatermarks) {
         return highWatermarks.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private static long restarts() throws Exception {
+    private static long restarts(String connector) throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + TOPIC + ",*"), null);
+        Set<ObjectName> names = server.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"), null);
         long total = 0;
         for (ObjectName n : names) {
             try {
