@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -15,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -23,7 +26,8 @@ import java.util.function.Supplier;
  * process (SIGSTOP, a long GC pause, a hung disk) looks to its clients: connections are accepted and stay open, the
  * bytes they send are taken (and kept, also after the client closed its connection), and no reply comes.
  * {@link #thaw()} delivers what was held, in order per connection, and forwards again, as the frozen server would read
- * its socket buffers when it wakes up. A server that cannot be reached resets the client's connection (as a refused
+ * its socket buffers when it wakes up; {@link #thaw(Duration)} delivers what closed connections sent a little later
+ * than the rest (a server that handles them last, or appends them before it can count them as committed). A server that cannot be reached resets the client's connection (as a refused
  * connection would). The target is resolved per connection, so a server restarted on another port is followed.
  */
 public final class FreezableProxy implements AutoCloseable {
@@ -39,6 +43,7 @@ public final class FreezableProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final Object gate = new Object();
     private boolean frozen; // guarded by gate
+    private long closedHeldUntilNanos = System.nanoTime(); // guarded by gate
     private volatile boolean closed;
 
     private FreezableProxy(Supplier<InetSocketAddress> target) throws IOException {
@@ -69,8 +74,14 @@ public final class FreezableProxy implements AutoCloseable {
 
     /** Delivers what was held and forwards again. */
     public void thaw() {
+        thaw(Duration.ZERO);
+    }
+
+    /** As {@link #thaw()}, but what a client sent before it closed its connection is delivered {@code closedLater} after the rest. */
+    public void thaw(Duration closedLater) {
         synchronized (gate) {
             frozen = false;
+            closedHeldUntilNanos = System.nanoTime() + closedLater.toNanos();
             gate.notifyAll();
         }
     }
@@ -111,6 +122,7 @@ public final class FreezableProxy implements AutoCloseable {
     /** Copies one direction: a reader that always takes what arrives, a writer that waits while frozen. */
     private void pump(Socket from, Socket to, Runnable done) {
         BlockingQueue<byte[]> held = new LinkedBlockingQueue<>();
+        AtomicBoolean ended = new AtomicBoolean(); // the sender closed its side
         threads.execute(() -> {
             byte[] buffer = new byte[64 * 1024];
             try {
@@ -122,6 +134,7 @@ public final class FreezableProxy implements AutoCloseable {
             } catch (IOException e) {
                 // a reset or our own close: deliver what arrived before it
             }
+            ended.set(true);
             held.add(EOF);
         });
         threads.execute(() -> {
@@ -129,7 +142,7 @@ public final class FreezableProxy implements AutoCloseable {
             try {
                 OutputStream out = to.getOutputStream();
                 for (byte[] chunk = held.take(); chunk != EOF; chunk = held.take()) {
-                    awaitThawed();
+                    awaitThawed(ended);
                     if (!broken) {
                         try {
                             out.write(chunk);
@@ -139,7 +152,7 @@ public final class FreezableProxy implements AutoCloseable {
                         }
                     }
                 }
-                awaitThawed();
+                awaitThawed(ended);
                 to.shutdownOutput();
             } catch (IOException e) {
                 // the receiver is gone
@@ -151,10 +164,17 @@ public final class FreezableProxy implements AutoCloseable {
         });
     }
 
-    private void awaitThawed() throws InterruptedException {
+    private void awaitThawed(AtomicBoolean senderEnded) throws InterruptedException {
         synchronized (gate) {
-            while (frozen && !closed) {
-                gate.wait();
+            while (!closed) {
+                long closedWaitMs = TimeUnit.NANOSECONDS.toMillis(closedHeldUntilNanos - System.nanoTime());
+                if (frozen) {
+                    gate.wait();
+                } else if (senderEnded.get() && closedWaitMs > 0) {
+                    gate.wait(closedWaitMs);
+                } else {
+                    return;
+                }
             }
         }
     }

@@ -90,16 +90,28 @@ final class KafkaSinkTestSupport {
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         private final AtomicReference<Exception> failure = new AtomicReference<>();
         private final String topic;
+        private final Random random;
         private int next;
         private boolean closed;
 
         SteadySource(String bootstrap, String topic, int partitions, int recordsPerSecondPerPartition, long seed) {
             this.producer = producer(bootstrap);
             this.topic = topic;
-            Random random = new Random(seed);
+            this.random = new Random(seed);
+            // The first record of each partition alone: with several batches in flight to a partition whose leader is
+            // not ready yet (a topic just created), the idempotent producer can keep failing on sequence numbers.
+            try {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(record(p)).get(60, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                producer.close(Duration.ZERO);
+                throw new AssertionError("could not write the first records of " + topic, e);
+            }
+            next++;
             timer.scheduleAtFixedRate(() -> {
                 for (int p = 0; p < partitions; p++) {
-                    producer.send(variedRecord(topic, p, next, random, System.currentTimeMillis()), (md, e) -> {
+                    producer.send(record(p), (md, e) -> {
                         if (e != null) {
                             failure.compareAndSet(null, e);
                         }
@@ -109,7 +121,11 @@ final class KafkaSinkTestSupport {
             }, 0, 1_000_000L / recordsPerSecondPerPartition, TimeUnit.MICROSECONDS);
         }
 
-        /** Stops writing and waits until every record written is acknowledged. */
+        private ProducerRecord<byte[], byte[]> record(int partition) {
+            return variedRecord(topic, partition, next, random, System.currentTimeMillis());
+        }
+
+        /** Stops writing; every record written must be acknowledged within a minute. */
         @Override
         public void close() throws InterruptedException {
             if (closed) {
@@ -120,8 +136,7 @@ final class KafkaSinkTestSupport {
             if (!timer.awaitTermination(30, TimeUnit.SECONDS)) {
                 throw new AssertionError("the source producer of " + topic + " did not stop");
             }
-            producer.flush();
-            producer.close();
+            producer.close(Duration.ofSeconds(60)); // fails what is not acknowledged by then
             if (failure.get() != null) {
                 throw new AssertionError("could not produce the source records of " + topic, failure.get());
             }
