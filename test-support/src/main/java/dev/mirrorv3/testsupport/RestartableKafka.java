@@ -1,11 +1,13 @@
 package dev.mirrorv3.testsupport;
 
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -16,20 +18,34 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * the same address, for tests of a destination outage; Connect's {@code EmbeddedKafkaCluster} underneath (Kafka's
  * non-public test kit, kept in this module). One per test class:
  * {@code @RegisterExtension static final RestartableKafka destination = RestartableKafka.perClass();}
+ * <p>
+ * {@link #perClassWithProxy()} adds a second listener that clients reach through a {@link FreezableProxy} (the broker
+ * advertises the proxy's address on it, so every connection of a client bootstrapped there goes through the proxy),
+ * for a broker that hangs instead of stopping; {@link #bootstrapServers()} stays direct.
  */
 public final class RestartableKafka implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
-    private EmbeddedKafkaCluster kafka;
-    private Admin admin;
+    private static final String PROXIED = "PROXIED";
 
-    private RestartableKafka() {
+    private final boolean withProxy;
+    private volatile EmbeddedKafkaCluster kafka; // read by the proxy's threads
+    private Admin admin;
+    private FreezableProxy proxy;
+
+    private RestartableKafka(boolean withProxy) {
+        this.withProxy = withProxy;
     }
 
     public static RestartableKafka perClass() {
-        return new RestartableKafka();
+        return new RestartableKafka(false);
+    }
+
+    /** As {@link #perClass()}, with a listener behind a {@link FreezableProxy}: see {@link #proxiedBootstrapServers()}. */
+    public static RestartableKafka perClassWithProxy() {
+        return new RestartableKafka(true);
     }
 
     public static RestartableKafka start() {
-        RestartableKafka k = new RestartableKafka();
+        RestartableKafka k = new RestartableKafka(false);
         k.startCluster();
         return k;
     }
@@ -51,6 +67,13 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
         props.put("offsets.topic.replication.factor", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("auto.create.topics.enable", "false");
+        if (withProxy) {
+            proxy = FreezableProxy.start(this::proxiedListener);
+            // EXTERNAL and CONTROLLER are the test kit's listeners (ports bound in advance, port 0 advertised as bound).
+            props.put("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0," + PROXIED + "://localhost:0");
+            props.put("advertised.listeners", "EXTERNAL://localhost:0," + PROXIED + "://127.0.0.1:" + proxy.port());
+            props.put("listener.security.protocol.map", "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT," + PROXIED + ":PLAINTEXT");
+        }
         EmbeddedKafkaCluster k = new EmbeddedKafkaCluster(1, props);
         k.start();
         kafka = k;
@@ -59,6 +82,27 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
 
     public String bootstrapServers() {
         return kafka.bootstrapServers();
+    }
+
+    /** The address of the proxied listener (only with {@link #perClassWithProxy()}). */
+    public String proxiedBootstrapServers() {
+        return "127.0.0.1:" + proxy().port();
+    }
+
+    /** The proxy in front of the proxied listener: {@link FreezableProxy#freeze()} makes the broker hang for its clients. */
+    public FreezableProxy proxy() {
+        if (proxy == null) {
+            throw new IllegalStateException("this cluster has no proxy: create it with RestartableKafka.perClassWithProxy()");
+        }
+        return proxy;
+    }
+
+    /** Where the proxy forwards: the proxied listener of the running broker (its port changes when it restarts). */
+    private InetSocketAddress proxiedListener() {
+        int port = kafka.runningBrokers().stream().findFirst()
+                .orElseThrow(() -> new IllegalStateException("the broker is stopped"))
+                .boundPort(ListenerName.normalised(PROXIED));
+        return new InetSocketAddress("localhost", port);
     }
 
     /** An admin client owned by this cluster (closed with it). */
@@ -90,6 +134,10 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
 
     @Override
     public void close() {
+        if (proxy != null) {
+            proxy.close();
+            proxy = null;
+        }
         if (admin != null) {
             admin.close();
             admin = null;

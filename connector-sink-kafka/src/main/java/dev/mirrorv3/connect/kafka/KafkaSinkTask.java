@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -45,22 +46,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets (SPEC §5).
+ * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets.
  * The destination's high watermark is the position: {@code open()} seeks the source there. Records stream through one
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
- * naming both offsets. A transient destination failure waits for the records in flight, re-reads the high watermark,
- * rewinds the consumer there, drops the rest of the batch and backs off (SPEC §13); the task stays RUNNING.
+ * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
+ * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
+ * drops the rest of the batch and backs off; the task stays RUNNING (README, "Transient failures").
  */
 public class KafkaSinkTask extends SinkTask {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
     private static final long IN_FLIGHT_POLL_MS = 500;
+    /**
+     * How long the destination's high watermarks must stay the same before a recovery rewinds to them, when records
+     * were lost in flight: a request already on its way to a broker that hung is appended when the broker wakes up,
+     * and a batch in the leader's log counts once the followers have it.
+     */
+    static final long SETTLE_MS = 1000;
     private static final String RECREATE = "The destination no longer holds the source's offsets: make sure this connector is"
             + " the only writer of the destination topic, delete it and create it again, then restart the task";
 
     private final Clock clock;
     private KafkaSinkConfig config;
     private String connectorName;
-    private Producer<byte[], byte[]> producer;
+    private Session session;
     private SourceOffsets sourceOffsets;
     private SourceOffsets destinationOffsets;
     private MirrorPositions positions;
@@ -83,7 +91,9 @@ public class KafkaSinkTask extends SinkTask {
     private volatile boolean destinationCorrupted;
     private boolean recovering;
     private boolean rewound;
-    private int recoveryAttempts;
+    private boolean backedOff;
+    /** The destination high watermarks read last in this recovery, while records lost in flight may still land. */
+    private Map<TopicPartition, Long> settling;
     private long nextAttemptMs;
     private long nextOpenAttemptMs;
     private long nextHeartbeatMs;
@@ -118,7 +128,7 @@ public class KafkaSinkTask extends SinkTask {
                     config.valuesType()));
         }
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses::count);
-        producer = createProducer(config.producerConfig(producerClientId()));
+        session = new Session(createProducer(config.producerConfig(producerClientId())));
         seedGroupOffsets(props);
         nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
@@ -263,8 +273,12 @@ public class KafkaSinkTask extends SinkTask {
             ProducerRecord<byte[], byte[]> pr = toProducerRecord(r, m);
             beforeSend(tp, offset);
             try {
-                producer.send(pr, new Delivery(m, offset, payloadBytes(pr)));
+                session.producer.send(pr, new Delivery(session, m, offset, payloadBytes(pr)));
             } catch (RuntimeException e) {
+                if (session.aborted()) {
+                    failed = true; // a failed delivery aborted the producer under this send: recover (or fail) below
+                    break;
+                }
                 if (!Failures.isTransient(e)) {
                     throw fatal(new ConnectException("cannot send the record of " + tp + " offset " + offset + " to " + m.destination
                             + ": " + Failures.describe(e), e));
@@ -343,15 +357,18 @@ public class KafkaSinkTask extends SinkTask {
         return false;
     }
 
-    // --- transient destination failures (SPEC §13) ---------------------------------------------------------------
+    // --- transient destination failures --------------------------------------------------------------------------
 
     private void startRecovery() {
         recovering = true;
         rewound = false;
-        recoveryAttempts = 0;
+        backedOff = false;
+        settling = null;
         pauseAll();
-        log.warn("transient failure writing to {}: {}; waiting for the records in flight, then continuing from the destination's"
-                + " high watermark", config.destinationBootstrap(), Failures.describe(transientFailure.get()));
+        Throwable cause = transientFailure.get();
+        log.warn("transient failure writing to {}: {}; the producer is aborted (nothing queued behind a failed record may reach"
+                + " the destination), continuing from the destination's high watermark once it is stable", config.destinationBootstrap(),
+                cause == null ? "a send failed" : Failures.describe(cause));
         attemptRewind();
     }
 
@@ -376,49 +393,63 @@ public class KafkaSinkTask extends SinkTask {
     }
 
     /**
-     * Waits for every record in flight, re-reads each destination high watermark and rewinds the source there; then
-     * backs off (the first time) or continues at once (after a backoff already waited). A transient failure of these
-     * steps backs off and tries again; the destination holding what this task did not write fails the task.
+     * Makes sure the aborted producer has stopped (every delivery has completed: acknowledged, or lost in flight),
+     * re-reads each destination high watermark and rewinds the source there. When records were lost in flight, the
+     * high watermarks must read the same twice, {@link #SETTLE_MS} apart, first: some of those records may still land
+     * (always in send order, at their own offsets: the aborted producer neither re-sends nor bumps its epoch). Then
+     * backs off once, unless a backoff was already waited. A transient failure of these steps backs off and tries
+     * again; the destination holding what this task did not write fails the task.
      */
     private void attemptRewind() {
-        recoveryAttempts++;
         try {
-            producer.flush();
+            session.abortAndAwait();
             throwIfFatal();
             List<Mirror> all = List.copyOf(mirrors.values());
             Map<TopicPartition, Long> hwms = positions.destinationHighWatermarks(all.stream().map(m -> new Pair(m.source, m.destination)).toList());
+            boolean lostInFlight = false;
             for (Mirror m : all) {
                 long h = hwms.get(m.destination);
                 long acked = m.acked.get();
-                boolean lostInFlight = m.failed;
-                if (h < acked || h > m.expected || (!lostInFlight && h != acked)) {
+                if (h < acked || h > m.expected || (!m.failed && h != acked)) {
                     destinationCorrupted = true;
                     throw fatal(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a transient"
                             + " failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for " + m.source
                             + ": another writer on the destination, or records lost by the destination. " + RECREATE));
                 }
+                lostInFlight |= m.failed;
+            }
+            if (lostInFlight && !hwms.equals(settling)) {
+                settling = hwms;
+                nextAttemptMs = clock.millis() + SETTLE_MS;
+                context.timeout(SETTLE_MS);
+                log.info("destination {} high watermarks {}: reading them again in {} ms, records lost in flight may still land",
+                        config.destinationBootstrap(), hwms, SETTLE_MS);
+                return;
+            }
+            for (Mirror m : all) {
+                long h = hwms.get(m.destination);
                 m.expected = h;
                 m.acked.set(h);
                 m.failed = false;
                 context.offset(m.source, h);
             }
-            // Nothing is in flight now. A fresh producer continues: the old one carries the outage with it (expired
-            // batches, a producer epoch to bump, metadata and reconnect backoffs), which delayed the first write after
-            // the destination came back by seconds.
-            producer.close(Duration.ZERO);
-            producer = createProducer(config.producerConfig(producerClientId()));
+            // A fresh producer continues: the old one is closed, and carried the outage with it anyway (metadata and
+            // reconnect backoffs), which delayed the first write after the destination came back by seconds.
+            session = new Session(createProducer(config.producerConfig(producerClientId())));
             rewound = true;
-            if (recoveryAttempts > 1) {
+            if (backedOff) {
                 nextAttemptMs = 0;
-                return; // a backoff was waited before this attempt: continue now
+                return; // a backoff was waited in this recovery: continue now
             }
         } catch (RuntimeException e) {
             if (!Failures.isTransient(e)) {
                 throw fatal(e);
             }
+            settling = null; // two reads in a row must agree
             log.warn("destination {} still unavailable: {}", config.destinationBootstrap(), Failures.describe(e));
         }
         long delay = backoff.next();
+        backedOff = true;
         metrics.restart();
         nextAttemptMs = clock.millis() + delay;
         context.timeout(delay);
@@ -480,8 +511,8 @@ public class KafkaSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         // The next owner of these partitions reads the destination's high watermark: nothing of ours may be in flight.
-        if (producer != null && !destinationCorrupted) {
-            producer.flush();
+        if (session != null && !destinationCorrupted) {
+            session.producer.flush(); // after an abort: returns once the aborted deliveries have completed
         }
         retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
@@ -498,9 +529,9 @@ public class KafkaSinkTask extends SinkTask {
 
     @Override
     public void stop() {
-        if (producer != null) {
+        if (session != null) {
             // After a mismatch, records not yet sent are dropped rather than added behind another writer's.
-            producer.close(destinationCorrupted ? Duration.ZERO : Duration.ofSeconds(10));
+            session.producer.close(destinationCorrupted || session.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
         }
         if (metrics != null) {
             metrics.close();
@@ -551,13 +582,51 @@ public class KafkaSinkTask extends SinkTask {
         }
     }
 
-    /** Checks one delivery on the producer's I/O thread; callbacks of one partition arrive in send order. */
+    /**
+     * One destination producer, until its first failed delivery aborts it. {@link KafkaProducer#close(Duration)} with
+     * zero from a callback (the producer's I/O thread) does not block: the sender stops after its current iteration,
+     * without re-sending, bumping its epoch or resetting sequences, and fails every batch not yet complete. Requests
+     * already written may still be appended, but only in their sequence order: a prefix of what was sent.
+     */
+    private static final class Session {
+        final Producer<byte[], byte[]> producer;
+        private final AtomicBoolean aborted = new AtomicBoolean();
+        private boolean awaited;
+
+        Session(Producer<byte[], byte[]> producer) {
+            this.producer = producer;
+        }
+
+        boolean aborted() {
+            return aborted.get();
+        }
+
+        /** Stops the producer at once (any thread, first call only): nothing more is sent. */
+        void abort() {
+            if (aborted.compareAndSet(false, true)) {
+                producer.close(Duration.ZERO);
+            }
+        }
+
+        /** On the task thread: aborts, and waits until the I/O thread has ended, so every callback has run. */
+        void abortAndAwait() {
+            if (!awaited) {
+                aborted.set(true);
+                producer.close(Duration.ZERO); // joins the I/O thread (also when a callback aborted it already)
+                awaited = true;
+            }
+        }
+    }
+
+    /** Checks one delivery (on the producer's I/O thread, or the task's for a send refused at once); in send order per partition. */
     private final class Delivery implements Callback {
+        private final Session session;
         private final Mirror mirror;
         private final long sentFor;
         private final long payload;
 
-        Delivery(Mirror mirror, long sentFor, long payload) {
+        Delivery(Session session, Mirror mirror, long sentFor, long payload) {
+            this.session = session;
             this.mirror = mirror;
             this.sentFor = sentFor;
             this.payload = payload;
@@ -565,24 +634,31 @@ public class KafkaSinkTask extends SinkTask {
 
         @Override
         public void onCompletion(RecordMetadata md, Exception e) {
-            if (e != null) {
-                if (Failures.isTransient(e)) {
-                    mirror.failed = true;
-                    transientFailure.compareAndSet(null, e);
-                } else {
-                    fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " did not store the record of "
-                            + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
+            if (e == null && md.offset() == sentFor) {
+                if (!mirror.failed) {
+                    mirror.acked.set(sentFor + 1);
+                    mirror.records.incrementAndGet();
+                    mirror.bytes.addAndGet(payload);
                 }
-            } else if (md.offset() != sentFor) {
+                return;
+            }
+            mirror.failed = true;
+            if (e == null) {
                 destinationCorrupted = true;
                 fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
                         + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
                         + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
-            } else if (!mirror.failed) {
-                mirror.acked.set(sentFor + 1);
-                mirror.records.incrementAndGet();
-                mirror.bytes.addAndGet(payload);
+            } else if (session.aborted()) {
+                return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
+            } else if (Failures.isTransient(e)) {
+                transientFailure.compareAndSet(null, e);
+            } else {
+                fatal.compareAndSet(null, new ConnectException("destination " + mirror.destination + " did not store the record of "
+                        + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
             }
+            // The first failed delivery: whatever is queued behind it must not reach the destination (an expired batch
+            // followed by a later one that lands would put that one at the wrong offset).
+            session.abort();
         }
     }
 }

@@ -1,12 +1,15 @@
 package dev.mirrorv3.connect.kafka;
 
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestinationAtLeast;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.lang.management.ManagementFactory;
@@ -24,23 +27,43 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue test 3: the destination's broker stops for 20 s while records are in flight (deliveries time out after 5 s, so
- * the recovery protocol runs: wait for the records in flight, re-read the high watermark, rewind, back off 1 s doubling
- * to 2 s). The task stays RUNNING, writes again within the outage plus twice the maximum backoff, and copies every
- * record exactly once; each retry counts in mirror-restarts-total. And the destination down while the partitions are
- * opened, then rebalances: Connect pauses again what the failed open() paused, and positioning must resume it.
+ * Destination outages longer than the producer's delivery.timeout.ms (5 s here), with records in flight, so the
+ * recovery runs: abort the producer at the first failed delivery, re-read the high watermark until it is stable,
+ * rewind, back off. The task stays RUNNING, each retry counts in mirror-restarts-total, and the destination ends equal
+ * to the source record by record at the same offsets.
+ * <ul>
+ * <li>a broker stopped for 20 s under a preloaded topic: the task also writes again within the outage plus twice the
+ * maximum backoff;</li>
+ * <li>a steady source (300 records/s over 3 partitions) and an outage of 7 s or 12 s, between one and a few delivery
+ * timeouts, as a stopped broker (connections refused) and as a frozen one (no reply, connections stay open; when it
+ * wakes up it appends what was sent to it, and what came through connections the producer had closed half a second
+ * later, as a broker may handle those last: the recovery must not rewind below records that still land).</li>
+ * </ul>
+ * And the destination down while the partitions are opened, then rebalances: Connect pauses again what the failed
+ * open() paused, and positioning must resume it.
  */
 class KafkaSinkOutageIT {
     private static final String TOPIC = "outage";
     private static final long MAX_BACKOFF_MS = 2000;
+    private static final int PARTITIONS = 3;
 
     @RegisterExtension
     static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
 
+    /** The steady-source variants reach it through its proxy, which can freeze; the first test connects directly. */
     @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
+    static final RestartableKafka destination = RestartableKafka.perClassWithProxy();
+
+    enum Outage {
+        /** The broker process stops: connections are closed and new ones refused. */
+        STOPPED,
+        /** The broker hangs (SIGSTOP, a long pause): connections stay open, requests get no reply. */
+        FROZEN
+    }
 
     @Test
     void aDestinationOutageIsRetriedAndEveryRecordCopiedExactlyOnce() throws Exception {
@@ -63,6 +86,10 @@ class KafkaSinkOutageIT {
         try (source) {
             Awaitility.await("the copy is under way").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                     .until(() -> highWatermarks(destination.admin(), TOPIC, 2).values().stream().mapToLong(Long::longValue).sum() > 2000);
+            // The premise: the destination is behind the source when its broker stops, so there is something to recover.
+            long atStop = total(highWatermarks(destination.admin(), TOPIC, 2));
+            assertThat(atStop).as("destination behind the source when the broker stops")
+                    .isLessThan(total(highWatermarks(source, TOPIC, 2)));
             long stopped = System.currentTimeMillis();
             destination.stopBrokers();
             produceVaried(cluster.bootstrapServers(), TOPIC, 2, 2000, 2); // the source grows during the outage
@@ -70,12 +97,11 @@ class KafkaSinkOutageIT {
             assertThat(cluster.taskState(TOPIC)).as("task state during the outage").isEqualTo("RUNNING");
             destination.startBrokers();
             long outageMs = System.currentTimeMillis() - stopped;
-            // Nothing reached the destination while its broker was down: any growth from here is the task writing again.
-            long atRestart = Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
-                    .until(() -> total(highWatermarks(destination.admin(), TOPIC, 2)), v -> v >= 0);
+            // Nothing reached the destination while its broker was down: growth past what it held at the stop is the task
+            // writing again (measured from the stop, not from a value read after the task may already have written).
             Awaitility.await("the task writes again within twice the maximum backoff after the broker is back")
                     .atMost(Duration.ofMillis(2 * MAX_BACKOFF_MS)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
-                    .until(() -> total(highWatermarks(destination.admin(), TOPIC, 2)) > atRestart);
+                    .until(() -> total(highWatermarks(destination.admin(), TOPIC, 2)) > atStop);
             long recoveredMs = System.currentTimeMillis() - stopped;
             System.out.printf("destination outage of %d ms: the task wrote again %d ms after the broker was back%n", outageMs,
                     recoveredMs - outageMs);
@@ -137,6 +163,66 @@ class KafkaSinkOutageIT {
         assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         cluster.delete(topic);
+    }
+
+    @ParameterizedTest(name = "a {0} destination broker for {1} ms")
+    @CsvSource({"STOPPED, 7000", "STOPPED, 12000", "FROZEN, 7000", "FROZEN, 12000"})
+    void anOutageLongerThanTheDeliveryTimeoutUnderASteadySourceLeavesAnExactCopy(Outage outage, long outageMs) throws Exception {
+        String topic = "steady-" + outage.name().toLowerCase() + "-" + outageMs;
+        cluster.kafka().createTopic(topic, PARTITIONS);
+        destination.createTopic(topic, PARTITIONS);
+        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.proxiedBootstrapServers());
+        config.put("retry.backoff.initial.ms", "500");
+        config.put("retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS));
+        config.put("admin.timeout.ms", "1500");
+        config.put("destination.producer.delivery.timeout.ms", "5000");
+        config.put("destination.producer.request.timeout.ms", "2500");
+        config.put("destination.producer.reconnect.backoff.max.ms", "250");
+        config.put("destination.admin.reconnect.backoff.max.ms", "250");
+
+        Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
+        boolean inOutage = false;
+        try (source; SteadySource feed = new SteadySource(cluster.bootstrapServers(), topic, PARTITIONS, 100, outageMs)) {
+            cluster.deploy(topic, config);
+            Awaitility.await("the copy is under way").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                    .until(() -> total(highWatermarks(destination.admin(), topic, PARTITIONS)) > 600);
+            inOutage = true;
+            begin(outage);
+            Thread.sleep(outageMs); // the length of the outage, with the source still writing
+            assertThat(cluster.taskState(topic)).as("task state during the outage").isEqualTo("RUNNING");
+            end(outage);
+            inOutage = false;
+            // The task catches up with what the source wrote during the outage while the source keeps writing.
+            awaitDestinationAtLeast(cluster, topic, destination.admin(), topic, highWatermarks(source, topic, PARTITIONS),
+                    Duration.ofSeconds(90));
+            feed.close();
+            Map<Integer, Long> end = highWatermarks(source, topic, PARTITIONS);
+            awaitDestination(cluster, topic, destination.admin(), topic, end, Duration.ofSeconds(60));
+            assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
+            assertThat(highWatermarks(destination.admin(), topic, PARTITIONS)).as("destination high watermarks").isEqualTo(end);
+        } finally {
+            if (inOutage) {
+                end(outage);
+            }
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(restarts(topic)).as("mirror-restarts-total").isGreaterThan(0);
+        cluster.delete(topic);
+    }
+
+    private static void begin(Outage outage) {
+        switch (outage) {
+            case STOPPED -> destination.stopBrokers();
+            case FROZEN -> destination.proxy().freeze();
+        }
+    }
+
+    private static void end(Outage outage) {
+        switch (outage) {
+            case STOPPED -> destination.startBrokers();
+            // What the producer sent before it gave its connections up lands after the rest, but within the settle time.
+            case FROZEN -> destination.proxy().thaw(Duration.ofMillis(KafkaSinkTask.SETTLE_MS / 2));
+        }
     }
 
     private static long total(Map<Integer, Long> highWatermarks) {

@@ -11,8 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -80,6 +84,65 @@ final class KafkaSinkTestSupport {
         }
     }
 
+    /** Writes varied records to every partition at a steady rate until closed: a live source, not a preloaded one. */
+    static final class SteadySource implements AutoCloseable {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final AtomicReference<Exception> failure = new AtomicReference<>();
+        private final String topic;
+        private final Random random;
+        private int next;
+        private boolean closed;
+
+        SteadySource(String bootstrap, String topic, int partitions, int recordsPerSecondPerPartition, long seed) {
+            this.producer = producer(bootstrap);
+            this.topic = topic;
+            this.random = new Random(seed);
+            // The first record of each partition alone: with several batches in flight to a partition whose leader is
+            // not ready yet (a topic just created), the idempotent producer can keep failing on sequence numbers.
+            try {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(record(p)).get(60, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                producer.close(Duration.ZERO);
+                throw new AssertionError("could not write the first records of " + topic, e);
+            }
+            next++;
+            timer.scheduleAtFixedRate(() -> {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(record(p), (md, e) -> {
+                        if (e != null) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+                }
+                next++;
+            }, 0, 1_000_000L / recordsPerSecondPerPartition, TimeUnit.MICROSECONDS);
+        }
+
+        private ProducerRecord<byte[], byte[]> record(int partition) {
+            return variedRecord(topic, partition, next, random, System.currentTimeMillis());
+        }
+
+        /** Stops writing; every record written must be acknowledged within a minute. */
+        @Override
+        public void close() throws InterruptedException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            timer.shutdown();
+            if (!timer.awaitTermination(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the source producer of " + topic + " did not stop");
+            }
+            producer.close(Duration.ofSeconds(60)); // fails what is not acknowledged by then
+            if (failure.get() != null) {
+                throw new AssertionError("could not produce the source records of " + topic, failure.get());
+            }
+        }
+    }
+
     static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random, long timestamp) {
         return TestRecords.varied(topic, partition, i, random, timestamp);
     }
@@ -134,7 +197,19 @@ final class KafkaSinkTestSupport {
     /** Waits until the destination topic's high watermarks reach {@code expected}, failing fast if the connector fails. */
     static void awaitDestination(ConnectTestCluster cluster, String connector, Admin destination, String topic,
                                  Map<Integer, Long> expected, Duration timeout) {
-        Awaitility.await("destination " + topic + " reaches " + expected).atMost(timeout).pollInterval(Duration.ofMillis(250))
+        awaitDestination(cluster, connector, destination, topic, "reaches " + expected, expected.size(), expected::equals, timeout);
+    }
+
+    /** As {@link #awaitDestination}, until every destination partition holds at least {@code expected} records. */
+    static void awaitDestinationAtLeast(ConnectTestCluster cluster, String connector, Admin destination, String topic,
+                                        Map<Integer, Long> expected, Duration timeout) {
+        awaitDestination(cluster, connector, destination, topic, "reaches at least " + expected, expected.size(),
+                hwms -> expected.entrySet().stream().allMatch(e -> hwms.get(e.getKey()) >= e.getValue()), timeout);
+    }
+
+    private static void awaitDestination(ConnectTestCluster cluster, String connector, Admin destination, String topic, String what,
+                                         int partitions, Predicate<Map<Integer, Long>> reached, Duration timeout) {
+        Awaitility.await("destination " + topic + " " + what).atMost(timeout).pollInterval(Duration.ofMillis(250))
                 .failFast("connector " + connector + " failed", () -> {
                     String trace = cluster.failureTrace(connector);
                     if (trace != null) {
@@ -142,7 +217,7 @@ final class KafkaSinkTestSupport {
                     }
                 })
                 .ignoreExceptions()
-                .until(() -> highWatermarks(destination, topic, expected.size()).equals(expected));
+                .until(() -> reached.test(highWatermarks(destination, topic, partitions)));
     }
 
     /**
