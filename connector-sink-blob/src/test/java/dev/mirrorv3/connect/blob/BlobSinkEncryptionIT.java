@@ -271,7 +271,17 @@ class BlobSinkEncryptionIT {
         List<String> keyIdsInOrder = new ArrayList<>();
         int produced = 0;
         for (Map<String, String> config : phases) {
-            cluster.deploy(name, config); // a config change restarts the task with the new settings
+            // Stopped while its config changes: records produced next are written by a task with the new settings (a
+            // running task would keep consuming with the old ones until Connect restarts it).
+            if (produced > 0) {
+                cluster.connect().stopConnector(name);
+                cluster.connect().assertions().assertConnectorIsStopped(name, "the connector did not stop");
+            }
+            cluster.deploy(name, config);
+            if (produced > 0) {
+                cluster.connect().resumeConnector(name);
+            }
+            cluster.awaitRunning(name, Duration.ofSeconds(60));
             produceText(topic, 1, produced, 500);
             produced += 500;
             assertBackupComplete(stores, name, topic, 1);
