@@ -71,6 +71,8 @@ final class ClusterOffsets implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return new TopicOffsets(-1, Map.of(), name + ": no answer within " + timeout.toMillis() + " ms (--timeout-ms)");
         } catch (Exception e) {
             return new TopicOffsets(-1, Map.of(), name + ": " + Failures.describe(e));
         }

@@ -35,7 +35,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
     /**
      * Every connector of the file: one, or each element of a JSON array (then each names itself).
      *
-     * @param nameOverride {@code --connector}: the name of a file's only connector, or null
+     * @param nameOverride {@code --connector}: the name of a connector the file does not name, or null
      */
     static List<ConnectorConfig> allFromFile(Path file, String nameOverride) {
         List<JsonNode> roots = roots(file);
@@ -44,7 +44,9 @@ record ConnectorConfig(String name, Map<String, String> settings) {
         }
         List<ConnectorConfig> out = new ArrayList<>();
         for (int i = 0; i < roots.size(); i++) {
-            out.add(fromJson(roots.get(i), nameOverride, roots.size() == 1 ? file.toString() : file + " [" + i + "]"));
+            JsonNode root = roots.get(i);
+            boolean named = root != null && (root.hasNonNull("name") || root.path("config").hasNonNull("name"));
+            out.add(fromJson(root, named ? null : nameOverride, roots.size() == 1 ? file.toString() : file + " [" + i + "]"));
         }
         return out;
     }
