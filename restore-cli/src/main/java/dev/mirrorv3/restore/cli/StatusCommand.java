@@ -16,7 +16,9 @@ import picocli.CommandLine.Spec;
 /** {@code mirror-v3 status}: per connector and partition, how far it is; with a Connect URL also its and its tasks' states. */
 @Command(name = "status",
         mixinStandardHelpOptions = true,
-        description = {"Shows how far each mirror-v3 connector is, per partition, with the columns of its class.",
+        description = {"Shows how far each mirror-v3 connector (blob sink, Kafka sink, chain source) is, per partition: high"
+                        + " watermarks, backup ends and lags, with the columns of its class; with --connect-url every mirror-v3"
+                        + " connector of a Connect cluster, and the connectors' and tasks' states.",
                 "Blob sink: the source topic's high watermark, the backup's next offset (the chain's last object + 1, read from the"
                         + " store) and the lag between them.",
                 "Kafka sink: the source's and the destination topic's high watermarks and the lag between them (the copy keeps the"
@@ -26,8 +28,8 @@ import picocli.CommandLine.Spec;
                         + " and SECONDS_BEHIND: the newest backed-up record's timestamp minus the target's newest record's (the"
                         + " backup's oldest when the target is empty); the newest object and the target's last record are read"
                         + " only when the target is behind.",
-                "With --connect-url and no --connector it covers every mirror-v3 connector of that Connect cluster, and adds each"
-                        + " connector's and task's state (RUNNING, PAUSED, FAILED, ...). Exits 1 if any row could not be read"
+                "With --connect-url and no --connector: every connector of that cluster whose class is mirror-v3's, each with"
+                        + " its and its tasks' states (RUNNING, PAUSED, FAILED, ...). Exits 1 if any row could not be read"
                         + " (unreachable cluster or store, corrupt chain; the row's ERROR says why) or a connector or task is"
                         + " FAILED."},
         footerHeading = "%nExamples:%n",
