@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ReachFailure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -30,7 +31,10 @@ final class BlobSinkConfigValidator {
         this(props, config, false);
     }
 
-    /** @param offline skip the checks that need the filesystem root or the source cluster (CI of GitOps repositories) */
+    /**
+     * @param offline contact nothing (CI of GitOps repositories): skip the checks that need the filesystem root, the
+     *     keys dir, the S3 bucket or the source cluster
+     */
     BlobSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
         this.props = props;
         this.config = config;
@@ -131,7 +135,7 @@ final class BlobSinkConfigValidator {
                 complete = false;
             }
         }
-        if (complete) {
+        if (complete && !offline) {
             checkS3Access();
         }
     }
@@ -160,7 +164,8 @@ final class BlobSinkConfigValidator {
             error(key, e.getMessage());
         } catch (StoreException e) {
             error(props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").isBlank() ? BlobSinkConfig.S3_REGION : BlobSinkConfig.S3_ENDPOINT,
-                    "cannot reach S3 for " + settings.describe() + " within 5 s: " + e.getMessage());
+                    "cannot reach " + settings.describe() + ": " + ReachFailure.describe(e) + " (one ListObjectsV2 within 5 s;"
+                            + " check s3.endpoint, s3.region and the network to it)");
         }
     }
 

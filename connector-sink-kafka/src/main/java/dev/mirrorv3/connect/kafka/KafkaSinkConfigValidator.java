@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ReachFailure;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,10 +25,18 @@ final class KafkaSinkConfigValidator {
     private final Config config;
     private final ConnectorChecks checks;
 
+    private final boolean offline;
+
     KafkaSinkConfigValidator(Map<String, String> props, Config config) {
+        this(props, config, false);
+    }
+
+    /** @param offline contact nothing (CI of GitOps repositories): skip the checks that need the source or destination cluster */
+    KafkaSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
         this.props = props;
         this.config = config;
         this.checks = new ConnectorChecks(props, config);
+        this.offline = offline;
     }
 
     Config validate() {
@@ -96,7 +105,7 @@ final class KafkaSinkConfigValidator {
 
     private void checkSourceCluster() {
         String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null) {
+        if (bootstrap == null || offline) {
             return;
         }
         KafkaSinkConfig parsed = parsed();
@@ -108,7 +117,8 @@ final class KafkaSinkConfigValidator {
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */
     private void checkDestination(List<String> topics) {
-        if (hasErrors(KafkaSinkConfig.DESTINATION_BOOTSTRAP) && props.getOrDefault(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "").isBlank()) {
+        if (offline || hasErrors(KafkaSinkConfig.DESTINATION_BOOTSTRAP)
+                && props.getOrDefault(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "").isBlank()) {
             return;
         }
         KafkaSinkConfig parsed = parsed();
@@ -122,7 +132,7 @@ final class KafkaSinkConfigValidator {
                         .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
             } catch (Exception e) {
                 error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "cannot reach the destination cluster at " + bootstrap + " within 5 s ("
-                        + e.getClass().getSimpleName() + "): check the address and the destination.* security settings");
+                        + ReachFailure.describe(e) + "): check the address and the destination.* security settings");
                 return;
             }
             List<String> missing = new ArrayList<>();

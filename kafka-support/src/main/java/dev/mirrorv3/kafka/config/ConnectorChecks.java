@@ -88,7 +88,7 @@ public final class ConnectorChecks {
                     .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             error(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + e.getClass().getSimpleName() + "): check the address and the source.admin.* security settings");
+                    + ReachFailure.describe(e) + "): check the address and the source.admin.* security settings");
         }
     }
 

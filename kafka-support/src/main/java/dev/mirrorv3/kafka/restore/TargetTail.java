@@ -56,8 +56,13 @@ public final class TargetTail implements AutoCloseable {
         });
     }
 
-    /** The target's record at an offset below its high watermark. */
-    BackupRecord recordAt(TopicPartition tp, long offset) {
+    /**
+     * The target's record at an offset below its high watermark (also how far a follow-restore is, for status).
+     *
+     * @throws RestoreCheckException if retention or compaction removed it
+     * @throws org.apache.kafka.common.errors.TimeoutException if it could not be read in time (transient)
+     */
+    public BackupRecord recordAt(TopicPartition tp, long offset) {
         consumer.assign(List.of(tp));
         long logStart = consumer.beginningOffsets(List.of(tp), timeout).get(tp);
         if (logStart > offset) {

@@ -56,7 +56,11 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
         return new Backup(c, topic, name, envelope, keys(c, keysDir));
     }
 
-    private static KeyRing keys(ConnectorConfig c, Path keysDir) {
+    /**
+     * The keys to read a connector's encrypted chains with: {@code --keys-dir}, else its encryption.keys.dir if it exists
+     * here, else none (a chain that needs keys then names the missing ids).
+     */
+    static KeyRing keys(ConnectorConfig c, Path keysDir) {
         try {
             if (keysDir != null) {
                 return KeyRing.load(keysDir);

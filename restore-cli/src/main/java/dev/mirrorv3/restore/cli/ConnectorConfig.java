@@ -13,14 +13,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * A connector's name and settings, as kept in GitOps (the REST body {@code {"name":…,"config":{…}}} or the flat map) or
- * as the Connect REST API returns them, with {@code ${env:…}}, {@code ${file:…}} and {@code ${directory:…}} resolved by
+ * A connector's name and settings, as kept in GitOps (the REST body {@code {"name":…,"config":{…}}} or the flat map, or
+ * a JSON array of those for several connectors in one file) or as the Connect REST API returns them, with {@code ${env:…}}, {@code ${file:…}} and {@code ${directory:…}} resolved by
  * Kafka's own config providers, the way a worker that configures them would.
  */
 record ConnectorConfig(String name, Map<String, String> settings) {
@@ -30,12 +32,50 @@ record ConnectorConfig(String name, Map<String, String> settings) {
         return fromJson(readJson(file), nameOverride, file.toString());
     }
 
-    /** The settings as written, config providers not resolved and the name optional (validate --offline). */
-    static ConnectorConfig fromFileUnresolved(Path file) {
+    /**
+     * Every connector of the file: one, or each element of a JSON array (then each names itself).
+     *
+     * @param nameOverride {@code --connector}: the name of a connector the file does not name, or null
+     */
+    static List<ConnectorConfig> allFromFile(Path file, String nameOverride) {
+        List<JsonNode> roots = roots(file);
+        if (nameOverride != null && roots.size() > 1) {
+            throw new UsageException(file + " holds " + roots.size() + " connectors, each named in it: drop --connector " + nameOverride);
+        }
+        List<ConnectorConfig> out = new ArrayList<>();
+        for (int i = 0; i < roots.size(); i++) {
+            JsonNode root = roots.get(i);
+            boolean named = root != null && (root.hasNonNull("name") || root.path("config").hasNonNull("name"));
+            out.add(fromJson(root, named ? null : nameOverride, roots.size() == 1 ? file.toString() : file + " [" + i + "]"));
+        }
+        return out;
+    }
+
+    /**
+     * Every connector of the file with the name optional (validate): config providers resolved, or not when
+     * {@code resolve} is false (validate --offline: the secrets are the worker's).
+     */
+    static List<ConnectorConfig> allForValidate(Path file, boolean resolve) {
+        List<ConnectorConfig> out = new ArrayList<>();
+        for (JsonNode root : roots(file)) {
+            Map<String, String> settings = settings(root, file.toString());
+            String name = root.hasNonNull("name") ? root.get("name").asText() : settings.getOrDefault("name", "");
+            out.add(new ConnectorConfig(name, resolve ? resolve(settings, file.toString()) : Map.copyOf(settings)));
+        }
+        return out;
+    }
+
+    private static List<JsonNode> roots(Path file) {
         JsonNode root = readJson(file);
-        Map<String, String> settings = settings(root, file.toString());
-        String name = root.hasNonNull("name") ? root.get("name").asText() : settings.getOrDefault("name", "");
-        return new ConnectorConfig(name, Map.copyOf(settings));
+        if (root == null || !root.isArray()) {
+            return java.util.Collections.singletonList(root);
+        }
+        if (root.isEmpty()) {
+            throw new UsageException(file + " is an empty JSON array: expected connector configs");
+        }
+        List<JsonNode> out = new ArrayList<>();
+        root.forEach(out::add);
+        return out;
     }
 
     private static JsonNode readJson(Path file) {

@@ -7,10 +7,12 @@ import picocli.CommandLine.IVersionProvider;
 @Command(name = "mirror-v3",
         mixinStandardHelpOptions = true,
         versionProvider = MirrorV3Command.Version.class,
-        description = "Restores and inspects the backups that mirror-v3's blob sink connector writes.",
+        description = {"Restores and inspects the backups that mirror-v3's blob sink connector writes; checks the configs of"
+                + " mirror-v3's connectors (validate) and shows how far each one is (status)."},
         subcommands = {RestoreCommand.class, StatusCommand.class, ValidateCommand.class, DecryptCommand.class, picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  ok", "  1  a check failed (backup, target or cluster); the message says which and what to do",
+        footer = {"  0  ok",
+                "  1  a check failed (backup, target or cluster, or for status a FAILED task); the message says which and what to do",
                 "  2  usage: wrong options or a connector config that cannot work",
                 "",
                 "Logs go to stderr, command output (summaries, status) to stdout."})

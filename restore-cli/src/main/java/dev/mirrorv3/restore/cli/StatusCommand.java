@@ -1,27 +1,11 @@
 package dev.mirrorv3.restore.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.mirrorv3.chain.Chain;
-import dev.mirrorv3.chain.read.ChainReader;
-import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.TreeSet;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,37 +13,57 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code mirror-v3 status}: per connector and partition, the source high watermark, the backup's next offset and the lag. */
+/** {@code mirror-v3 status}: per connector and partition, how far it is; with a Connect URL also its and its tasks' states. */
 @Command(name = "status",
         mixinStandardHelpOptions = true,
-        description = {"Shows, per blob sink connector and partition, the source topic's high watermark, the backup's next offset"
-                + " (the chain's last object + 1, read from the store) and the lag between them. Exits 1 if any row could not be"
-                + " read (unreachable broker, corrupt chain); the row says why."},
+        description = {"Shows how far each mirror-v3 connector (blob sink, Kafka sink, chain source) is, per partition: high"
+                        + " watermarks, backup ends and lags, with the columns of its class; with --connect-url every mirror-v3"
+                        + " connector of a Connect cluster, and the connectors' and tasks' states.",
+                "Blob sink: the source topic's high watermark, the backup's next offset (the chain's last object + 1, read from the"
+                        + " store) and the lag between them.",
+                "Kafka sink: the source's and the destination topic's high watermarks and the lag between them (the copy keeps the"
+                        + " source's offsets).",
+                "Chain source: the backup's end (the offset after its newest object), the target partition's high watermark, the"
+                        + " lag in offsets (with offsets=renumber known only from original.offset.header, or for an empty target)"
+                        + " and SECONDS_BEHIND: the newest backed-up record's timestamp minus the target's newest record's (the"
+                        + " backup's oldest when the target is empty); the newest object and the target's last record are read"
+                        + " only when the target is behind.",
+                "With --connect-url and no --connector: every connector of that cluster whose class is mirror-v3's, each with"
+                        + " its and its tasks' states (RUNNING, PAUSED, FAILED, ...). Exits 1 if any row could not be read"
+                        + " (unreachable cluster or store, corrupt chain; the row's ERROR says why) or a connector or task is"
+                        + " FAILED."},
         footerHeading = "%nExamples:%n",
-        footer = {"  mirror-v3 status --connector-config orders-backup.json --connector-config payments-backup.json",
+        footer = {"  mirror-v3 status --connector-config orders-backup.json --connector-config orders-dr.json",
+                "  mirror-v3 status --connect-url http://connect:8083                      # every mirror-v3 connector there",
                 "  mirror-v3 status --connect-url http://connect:8083 --connector orders-backup --format json",
                 "",
-                "Exit codes: 0 ok, 1 a row could not be read, 2 usage."})
+                "Exit codes: 0 ok, 1 a row could not be read or a connector or task FAILED, 2 usage."})
 final class StatusCommand implements Callable<Integer> {
     enum Format { TABLE, JSON }
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--connector-config", paramLabel = "FILE", description = "A blob sink connector's JSON (repeatable).")
+    @Option(names = "--connector-config", paramLabel = "FILE", description = {"A connector's JSON as kept in GitOps: the REST body"
+            + " {\"name\":…,\"config\":{…}}, the flat map, or a JSON array of those (repeatable). Its connector.class says which"
+            + " columns it gets.", "e.g. --connector-config orders-backup.json"})
     List<Path> configs = new ArrayList<>();
 
-    @Option(names = "--connect-url", paramLabel = "URL", description = "Read the configs of --connector NAME... from this Connect REST API.")
+    @Option(names = "--connect-url", paramLabel = "URL", description = {"A Kafka Connect REST API: every mirror-v3 connector there"
+            + " (or those --connector names), with their states. Configs are read through it; config providers are resolved here.",
+            "e.g. --connect-url http://connect:8083"})
     String connectUrl;
 
-    @Option(names = "--connector", paramLabel = "NAME", description = "Connector name (repeatable with --connect-url; with a flat-map"
-            + " --connector-config, the name of that one connector).")
+    @Option(names = "--connector", paramLabel = "NAME", description = "Connector name: repeatable with --connect-url (only those);"
+            + " with a flat-map --connector-config, the name of that one connector.")
     List<String> connectors = new ArrayList<>();
 
-    @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (aligned) or json (an array).")
+    @Option(names = "--format", paramLabel = "table|json", defaultValue = "table", description = "table (aligned, one table per"
+            + " connector class) or json (one array of rows, each with connector, type, its columns, error and, with --connect-url,"
+            + " connector_state and tasks).")
     Format format;
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "Timeout of the source cluster queries"
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "10000", description = "Timeout of each cluster query"
             + " (default ${DEFAULT-VALUE}).")
     long timeoutMs;
 
@@ -70,154 +74,76 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     TargetOptions source;
 
-    record Row(String connector, String topic, Integer partition, Long sourceHighWatermark, Long backupNextOffset, String error) {
-        Long lag() {
-            return sourceHighWatermark == null || backupNextOffset == null ? null : sourceHighWatermark - backupNextOffset;
-        }
+    /** A connector to show: its config, or why it has none here; its state when read from Connect. */
+    private record Target(ConnectorKind kind, ConnectorConfig config, String name, ConnectorState state, String error) {
     }
 
     @Override
     public Integer call() {
-        List<ConnectorConfig> all = new ArrayList<>();
+        List<Target> targets = new ArrayList<>();
         if (connectUrl != null) {
-            if (connectors.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "--connect-url needs at least one --connector NAME");
-            }
-            connectors.forEach(n -> all.add(ConnectorConfig.fromConnect(connectUrl, n, Duration.ofSeconds(15))));
+            targets.addAll(fromConnect());
+        } else if (connectors.size() > 1) {
+            throw new ParameterException(spec.commandLine(), "several --connector need --connect-url");
         }
         for (Path p : configs) {
-            all.add(ConnectorConfig.fromFile(p, connectors.size() == 1 && connectUrl == null ? connectors.get(0) : null));
-        }
-        if (all.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "give --connector-config FILE... or --connect-url URL --connector NAME...");
-        }
-        List<Row> rows = new ArrayList<>();
-        for (ConnectorConfig c : all) {
-            rows.addAll(rows(c));
-        }
-        print(spec.commandLine().getOut(), rows);
-        return rows.stream().anyMatch(r -> r.error() != null) ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
-    }
-
-    private List<Row> rows(ConnectorConfig c) {
-        List<Row> rows = new ArrayList<>();
-        List<String> topics = java.util.Arrays.stream(c.settings().getOrDefault("topics", "").split(","))
-                .map(String::trim).filter(t -> !t.isEmpty()).toList();
-        if (topics.isEmpty()) {
-            return List.of(new Row(c.name(), null, null, null, null, "no topics setting (topics.regex is not supported by status)"));
-        }
-        Map<String, Object> admin = adminConfig(c);
-        Duration timeout = Duration.ofMillis(timeoutMs);
-        try (SourceOffsets offsets = new SourceOffsets(Admin.create(admin), timeout)) {
-            for (String topic : topics) {
-                Backup b;
-                try {
-                    b = Backup.of(c, topic, keysDir);
-                } catch (UsageException e) {
-                    rows.add(new Row(c.name(), topic, null, null, null, e.getMessage()));
-                    continue;
-                }
-                try (Store store = b.openStore()) {
-                    TreeSet<Integer> partitions = new TreeSet<>(store.partitions());
-                    Map<TopicPartition, Long> hwms = Map.of();
-                    String sourceError = null;
-                    try {
-                        int n = offsets.admin().describeTopics(List.of(topic)).allTopicNames().get(timeoutMs, TimeUnit.MILLISECONDS)
-                                .get(topic).partitions().size();
-                        for (int p = 0; p < n; p++) {
-                            partitions.add(p);
-                        }
-                        hwms = offsets.highWatermarks(partitions.stream().filter(p -> p < n).map(p -> new TopicPartition(topic, p)).toList());
-                    } catch (Exception e) {
-                        sourceError = "source cluster " + admin.get("bootstrap.servers") + ": " + Failures.describe(e);
-                    }
-                    ChainReader reader = new ChainReader(store, b.envelope(), b.keys());
-                    for (int p : partitions) {
-                        Long hwm = hwms.get(new TopicPartition(topic, p));
-                        Long next = null;
-                        String error = sourceError;
-                        try {
-                            Chain chain = reader.listChain(p, OptionalLong.empty());
-                            next = chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L;
-                        } catch (RuntimeException e) {
-                            error = (error == null ? "" : error + "; ") + "backup: " + Failures.describe(e);
-                        }
-                        if (error == null && hwm == null) {
-                            error = "partition " + p + " is not in the source topic";
-                        }
-                        rows.add(new Row(c.name(), topic, p, hwm, next, error));
-                    }
-                }
+            for (ConnectorConfig c : ConnectorConfig.allFromFile(p, connectors.size() == 1 && connectUrl == null ? connectors.get(0) : null)) {
+                targets.add(new Target(kind(c.settings().get("connector.class"), p + " (" + c.name() + ")"), c, c.name(), null, null));
             }
         }
-        return rows;
-    }
-
-    private Map<String, Object> adminConfig(ConnectorConfig c) {
-        Map<String, Object> admin = new HashMap<>();
-        c.settings().forEach((k, v) -> {
-            if (k.startsWith("source.admin.") && !k.equals("source.admin.timeout.ms")) {
-                admin.put(k.substring("source.admin.".length()), v);
+        if (targets.isEmpty()) {
+            if (connectUrl == null) {
+                throw new ParameterException(spec.commandLine(), "give --connector-config FILE... or --connect-url URL [--connector NAME...]");
             }
-        });
-        if (admin.getOrDefault("bootstrap.servers", "").toString().isBlank()) {
-            admin.put("bootstrap.servers", c.settings().getOrDefault("consumer.override.bootstrap.servers", ""));
+            spec.commandLine().getErr().println("no mirror-v3 connector at " + connectUrl);
         }
-        admin.putAll(source.clientConfig()); // --bootstrap-servers / --command-config override the connector's
-        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-status");
-        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
-        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMs);
-        admin.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
-        return admin;
-    }
-
-    private void print(PrintWriter out, List<Row> rows) {
+        StatusReader.Context context = new StatusReader.Context(Duration.ofMillis(timeoutMs), keysDir, source.clientConfig());
+        List<StatusRow> rows = new ArrayList<>();
+        List<StatusPrinter.Deployed> deployed = new ArrayList<>();
+        for (Target t : targets) {
+            if (t.state() != null) {
+                deployed.add(new StatusPrinter.Deployed(t.name(), t.kind(), t.state()));
+            }
+            rows.addAll(t.error() != null ? List.of(StatusRow.failed(t.kind(), t.name(), t.error()))
+                    : StatusReader.of(t.kind()).rows(t.config(), context));
+        }
         if (format == Format.JSON) {
-            ObjectMapper json = new ObjectMapper();
-            ArrayNode array = json.createArrayNode();
-            for (Row r : rows) {
-                ObjectNode o = array.addObject();
-                o.put("connector", r.connector());
-                o.put("topic", r.topic());
-                o.put("partition", r.partition());
-                o.put("source_high_watermark", r.sourceHighWatermark());
-                o.put("backup_next_offset", r.backupNextOffset());
-                o.put("lag", r.lag());
-                o.put("error", r.error());
-            }
-            out.println(array.toPrettyString());
+            StatusPrinter.json(spec.commandLine().getOut(), deployed, rows);
         } else {
-            List<String[]> cells = new ArrayList<>();
-            cells.add(new String[] {"CONNECTOR", "TOPIC", "PARTITION", "SOURCE_HWM", "BACKUP_NEXT", "LAG", "ERROR"});
-            for (Row r : rows) {
-                cells.add(new String[] {r.connector(), s(r.topic()), s(r.partition()), s(r.sourceHighWatermark()), s(r.backupNextOffset()),
-                        s(r.lag()), r.error() == null ? "" : r.error()});
-            }
-            int[] width = new int[7];
-            for (String[] row : cells) {
-                for (int i = 0; i < 6; i++) {
-                    width[i] = Math.max(width[i], row[i].length());
-                }
-            }
-            for (String[] row : cells) {
-                StringBuilder sb = new StringBuilder();
-                for (int i = 0; i < 7; i++) {
-                    boolean numeric = i >= 2 && i <= 5;
-                    String cell = row[i];
-                    if (i < 6) {
-                        String pad = " ".repeat(width[i] - cell.length());
-                        sb.append(numeric ? pad + cell : cell + pad).append("  ");
-                    } else {
-                        sb.append(cell);
-                    }
-                }
-                out.println(sb.toString().stripTrailing());
-            }
+            StatusPrinter.table(spec.commandLine().getOut(), deployed, rows);
         }
-        out.flush();
+        boolean failed = rows.stream().anyMatch(r -> r.error() != null) || deployed.stream().anyMatch(d -> d.state().failed());
+        return failed ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
     }
 
-    private static String s(Object o) {
-        return o == null ? "-" : o.toString();
+    /** Every mirror-v3 connector of the Connect cluster, or the named ones (which must be mirror-v3's). */
+    private List<Target> fromConnect() {
+        ConnectRest rest = new ConnectRest(connectUrl, Duration.ofSeconds(15));
+        List<ConnectRest.Deployed> all = connectors.isEmpty() ? rest.all() : connectors.stream().map(rest::one).toList();
+        List<Target> out = new ArrayList<>();
+        for (ConnectRest.Deployed d : all) {
+            String cls = d.config().get("connector.class");
+            Optional<ConnectorKind> kind = ConnectorKind.of(cls);
+            if (kind.isEmpty()) {
+                if (!connectors.isEmpty()) {
+                    throw new UsageException("connector " + d.name() + " at " + connectUrl + " is a " + cls + ", not a mirror-v3 connector ("
+                            + ConnectorKind.classNames() + ")");
+                }
+                continue; // someone else's connector
+            }
+            try {
+                out.add(new Target(kind.get(), new ConnectorConfig(d.name(), ConnectorConfig.resolve(d.config(), "connector " + d.name())),
+                        d.name(), d.state(), null));
+            } catch (UsageException e) {
+                out.add(new Target(kind.get(), null, d.name(), d.state(), e.getMessage())); // e.g. a secret only the worker can read
+            }
+        }
+        return out;
+    }
+
+    private static ConnectorKind kind(String connectorClass, String where) {
+        return ConnectorKind.of(connectorClass).orElseThrow(() -> new UsageException(where + ": connector.class "
+                + (connectorClass == null ? "is missing" : connectorClass + " is not a mirror-v3 connector") + ": status shows "
+                + ConnectorKind.classNames()));
     }
 }

@@ -12,8 +12,9 @@ import picocli.CommandLine.Option;
 /** The Kafka cluster to write to (or query), like Kafka's own tools. */
 final class TargetOptions {
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
-            description = {"The Kafka cluster: restore's target; for status the source, overriding the connector's"
-                    + " source.admin.bootstrap.servers.", "e.g. --bootstrap-servers kafka:9092"})
+            description = {"The Kafka cluster: restore's target; for status the sinks' source cluster, overriding the connector's"
+                    + " source.admin.bootstrap.servers (the Kafka sink's destination and the chain source's target come from the"
+                    + " connector config).", "e.g. --bootstrap-servers kafka:9092"})
     String bootstrapServers;
 
     @Option(names = "--command-config", paramLabel = "FILE",

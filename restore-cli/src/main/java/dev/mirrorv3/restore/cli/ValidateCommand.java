@@ -1,11 +1,11 @@
 package dev.mirrorv3.restore.cli;
 
-import dev.mirrorv3.connect.blob.BlobSinkValidation;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigTransformer;
@@ -16,38 +16,41 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code mirror-v3 validate}: the blob sink connector's own ConfigDef and {@code validate()} rules (shared with the
- * connector through {@link BlobSinkValidation}, no Connect needed), per field, for CI of GitOps repositories.
+ * {@code mirror-v3 validate}: each connector's own ConfigDef and {@code validate()} rules (shared with the connector
+ * through its {@code *Validation} class, no Connect needed), per field, for CI of GitOps repositories.
  */
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
-        description = {"Runs the blob sink connector's own config checks (its ConfigDef and the rules its validate() adds:"
-                + " ByteArrayConverter, auto.offset.reset=none, read_committed, no transforms or errors.tolerance=all,"
-                + " destination.name with $${topic} for several topics, filesystem.root, the source cluster) on connector"
-                + " JSON files and prints every error per field. Exit 1 on any. Connect's own checks of the worker side"
-                + " (the connector class being installed, converter classes loadable) need a worker: use"
+        description = {"Runs a mirror-v3 connector's own config checks on connector JSON files and prints every error per field;"
+                + " the connector.class says which: the blob sink's, the Kafka sink's or the chain source's (its ConfigDef and the"
+                + " rules its validate() adds: ByteArrayConverter, auto.offset.reset=none, read_committed, an idempotent acks=all"
+                + " producer for the chain source, no transforms or errors.tolerance=all, one chain or destination per topic,"
+                + " absolute paths, the S3 settings). Exit 1 on any error. Without --offline it also reaches what the connector"
+                + " needs (the store, the keys dir, the clusters; at most 5 s each). Connect's own checks of the worker side (the"
+                + " connector class being installed, converter classes loadable) need a worker: use"
                 + " PUT /connector-plugins/<class>/config/validate for those."},
         footerHeading = "%nExamples:%n",
-        footer = {"  # in CI of a GitOps repository: no cluster, no backup directory, no secrets needed",
+        footer = {"  # in CI of a GitOps repository: no network, no cluster, no store, no secrets needed",
                 "  mirror-v3 validate --offline --connector-config connectors/*.json",
                 "",
-                "  # on a host that sees the backup root and the source cluster (network checks take at most 5 s)",
+                "  # on a host that sees the store and the clusters (network checks take at most 5 s each)",
                 "  mirror-v3 validate --connector-config orders-backup.json",
                 "",
                 "Exit codes: 0 every file valid, 1 an error (printed per file and field on stderr), 2 usage."})
 final class ValidateCommand implements Callable<Integer> {
-    static final String BLOB_SINK = "dev.mirrorv3.connect.blob.BlobSinkConnector";
     private static final Pattern PROVIDER_REFERENCE = ConfigTransformer.DEFAULT_PATTERN;
 
     @Spec
     CommandSpec spec;
 
     @Option(names = "--connector-config", paramLabel = "FILE", required = true, arity = "1..*",
-            description = {"Connector JSON files (REST body or flat map); repeatable.", "e.g. --connector-config a.json b.json"})
+            description = {"Connector JSON files: the REST body {\"name\":…,\"config\":{…}}, the flat map of settings, or a JSON array of"
+                    + " those; repeatable.", "e.g. --connector-config a.json b.json"})
     List<Path> files = new ArrayList<>();
 
-    @Option(names = "--offline", description = "Skip every check that needs a cluster, the backup's store or a config provider's"
-            + " secret: settings that reference a provider (e.g. $${file:…}) are not checked.")
+    @Option(names = "--offline", description = "Contact nothing (no store, no cluster, no DNS lookup) and read nothing of the"
+            + " worker's (its filesystem root, keys dir, config provider secrets): check everything else. Settings whose value"
+            + " references a config provider (e.g. $${file:…}) are not checked.")
     boolean offline;
 
     @Override
@@ -56,12 +59,23 @@ final class ValidateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean failed = false;
         for (Path file : files) {
-            List<String> errors = validate(file);
-            if (errors.isEmpty()) {
-                out.println(file + ": ok" + (offline ? " (offline)" : ""));
-            } else {
+            List<ConnectorConfig> configs;
+            try {
+                configs = ConnectorConfig.allForValidate(file, !offline);
+            } catch (UsageException e) {
                 failed = true;
-                errors.forEach(e -> err.println(file + ": " + e));
+                err.println(file + ": " + e.getMessage());
+                continue;
+            }
+            for (ConnectorConfig c : configs) {
+                String label = configs.size() == 1 ? file.toString() : file + " (" + (c.name().isBlank() ? "no name" : c.name()) + ")";
+                List<String> errors = validate(c.settings());
+                if (errors.isEmpty()) {
+                    out.println(label + ": ok" + (offline ? " (offline)" : ""));
+                } else {
+                    failed = true;
+                    errors.forEach(e -> err.println(label + ": " + e));
+                }
             }
         }
         out.flush();
@@ -69,20 +83,18 @@ final class ValidateCommand implements Callable<Integer> {
         return failed ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
     }
 
-    private List<String> validate(Path file) {
-        ConnectorConfig c;
-        try {
-            c = offline ? ConnectorConfig.fromFileUnresolved(file) : ConnectorConfig.fromFile(file, "validate"); // the name is not checked
-        } catch (UsageException e) {
-            return List.of(e.getMessage());
-        }
-        Map<String, String> settings = c.settings();
+    private List<String> validate(Map<String, String> settings) {
         String cls = settings.get("connector.class");
-        if (cls != null && !cls.equals(BLOB_SINK) && !cls.equals("BlobSinkConnector")) {
-            return List.of("connector.class: " + cls + " is not the blob sink (" + BLOB_SINK + "); only the blob sink is validated");
+        if (cls == null || cls.isBlank()) {
+            return List.of("connector.class: required: one of " + ConnectorKind.classNames());
+        }
+        Optional<ConnectorKind> kind = ConnectorKind.of(cls);
+        if (kind.isEmpty()) {
+            return List.of("connector.class: " + cls + " is not a mirror-v3 connector (" + ConnectorKind.classNames() + "); validate"
+                    + " it with its worker: PUT /connector-plugins/" + cls + "/config/validate");
         }
         List<String> errors = new ArrayList<>();
-        for (ConfigValue v : BlobSinkValidation.validate(settings, offline).configValues()) {
+        for (ConfigValue v : kind.get().validate(settings, offline).configValues()) {
             if (v.errorMessages().isEmpty()) {
                 continue;
             }

@@ -71,6 +71,21 @@ class ValidateTest {
         Path other = file("other.json", "{\"connector.class\":\"io.example.OtherSink\"}");
         CliRun o = CliRun.run("validate", "--offline", "--connector-config", other.toString());
         assertThat(o.exitCode()).isEqualTo(1);
-        assertThat(o.err()).contains("is not the blob sink");
+        assertThat(o.err()).contains("io.example.OtherSink is not a mirror-v3 connector");
+    }
+
+    @Test
+    void anUnreachableS3EndpointIsOneLineOfOurs() throws Exception {
+        Path f = file("s3.json", "{" + GOOD + ",\"destination.type\":\"s3\",\"s3.endpoint\":\"https://s3.invalid\","
+                + "\"s3.region\":\"eu-central-1\",\"s3.bucket\":\"acme-kafka-backups\",\"s3.prefix\":\"prod\","
+                + "\"s3.write.access.key.id\":\"w\",\"s3.write.secret.access.key\":\"ws\",\"s3.read.access.key.id\":\"r\","
+                + "\"s3.read.secret.access.key\":\"rs\",\"encryption\":\"none\",\"source.admin.bootstrap.servers\":\"localhost:1\"}");
+        CliRun r = CliRun.run("validate", "--connector-config", f.toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        // .invalid never resolves (RFC 6761); virtual-hosted style puts the bucket in front of the endpoint's host
+        assertThat(r.err().lines().filter(l -> l.startsWith(f + ": s3.")).toList()).as(r.toString()).containsExactly(f
+                + ": s3.endpoint: cannot reach s3://acme-kafka-backups/prod: unknown host acme-kafka-backups.s3.invalid (one"
+                + " ListObjectsV2 within 5 s; check s3.endpoint, s3.region and the network to it)");
+        assertThat(r.err()).doesNotContain("SDK", "UnknownHostException", "See cause");
     }
 }

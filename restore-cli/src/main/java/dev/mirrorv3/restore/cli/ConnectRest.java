@@ -1,0 +1,86 @@
+package dev.mirrorv3.restore.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.KafkaException;
+
+/** The few Kafka Connect REST API reads status makes: connectors with their configs (as stored) and states. */
+final class ConnectRest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String base;
+    private final Duration timeout;
+    private final HttpClient client;
+
+    /** A connector as the worker has it: the stored config (config providers not resolved) and its state. */
+    record Deployed(String name, Map<String, String> config, ConnectorState state) {
+    }
+
+    ConnectRest(String url, Duration timeout) {
+        this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    /** Every connector of the cluster ({@code GET /connectors?expand=info&expand=status}, KIP-465), sorted by name. */
+    List<Deployed> all() {
+        JsonNode root = get("/connectors?expand=info&expand=status", "the connectors");
+        List<Deployed> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.add(new Deployed(e.getKey(), strings(e.getValue().path("info").path("config")),
+                    ConnectorState.fromJson(e.getValue().path("status"))));
+        }
+        out.sort(java.util.Comparator.comparing(Deployed::name));
+        return out;
+    }
+
+    /** One connector ({@code GET /connectors/<name>/config} and {@code /status}). */
+    Deployed one(String name) {
+        String path = "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+        Map<String, String> config = strings(get(path + "/config", "connector " + name));
+        return new Deployed(name, config, ConnectorState.fromJson(get(path + "/status", "connector " + name)));
+    }
+
+    private JsonNode get(String path, String what) {
+        URI uri = URI.create(base + path);
+        try {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 404) {
+                throw new UsageException(what + " does not exist at " + base + " (GET " + uri + ": 404)");
+            }
+            if (r.statusCode() != 200) {
+                throw new KafkaException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
+            }
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new KafkaException("cannot read " + what + " from Kafka Connect at " + base + " (GET " + uri + "): " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        }
+    }
+
+    private static Map<String, String> strings(JsonNode object) {
+        Map<String, String> out = new LinkedHashMap<>();
+        object.fields().forEachRemaining(e -> {
+            if (!e.getValue().isNull()) {
+                out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
+            }
+        });
+        return out;
+    }
+}
