@@ -20,11 +20,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Strimzi examples are real resources: every document is read with Strimzi's own API model (io.strimzi:api) or
@@ -68,6 +70,39 @@ class StrimziExamplesTest {
             }
         }
         assertThat(connectors).as("KafkaConnector resources in the examples").isGreaterThanOrEqualTo(2);
+    }
+
+    /** Each KafkaConnector's config (its class, tasksMax and config map) passes {@code mirror-v3 validate --offline}. */
+    @Test
+    void everyConnectorConfigPassesTheOfflineValidation(@TempDir Path dir) throws Exception {
+        List<Path> configs = new ArrayList<>();
+        try (Stream<Path> s = Files.list(EXAMPLES)) {
+            for (Path file : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                for (JsonNode doc : documents(file)) {
+                    if (!"KafkaConnector".equals(doc.path("kind").asText())) {
+                        continue;
+                    }
+                    KafkaConnector c = YAML.treeToValue(doc, KafkaConnector.class);
+                    Map<String, Object> config = new LinkedHashMap<>();
+                    config.put("connector.class", c.getSpec().getClassName());
+                    if (c.getSpec().getTasksMax() != null) {
+                        config.put("tasks.max", String.valueOf(c.getSpec().getTasksMax()));
+                    }
+                    c.getSpec().getConfig().forEach((k, v) -> config.put(k, String.valueOf(v)));
+                    Path json = dir.resolve(c.getMetadata().getName() + ".json");
+                    new ObjectMapper().writeValue(json.toFile(), Map.of("name", c.getMetadata().getName(), "config", config));
+                    configs.add(json);
+                }
+            }
+        }
+        assertThat(configs).hasSizeGreaterThanOrEqualTo(2);
+        try (NoNetwork network = NoNetwork.arm()) {
+            for (Path json : configs) {
+                CliRun r = CliRun.run("validate", "--offline", "--connector-config", json.toString());
+                assertThat(network.attempts()).as("network use by validate --offline " + json).isEmpty();
+                assertThat(r.exitCode()).as(json.getFileName() + ": " + r).isZero();
+            }
+        }
     }
 
     @Test

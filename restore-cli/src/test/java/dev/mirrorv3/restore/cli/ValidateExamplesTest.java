@@ -24,7 +24,8 @@ class ValidateExamplesTest {
     /** What quickstart puts in the templates (the S3 endpoint and broker are its local ones; here they exist nowhere). */
     private static final Map<String, String> FILLED = Map.of("@TOPIC@", "orders", "@BOOTSTRAP_SERVERS@", "kafka:9092",
             "@S3_ENDPOINT@", "http://minio.quickstart:9000", "@S3_BUCKET@", "quickstart-backups", "@S3_PREFIX@", "demo",
-            "@S3_CREDENTIALS@", "/etc/mirror-v3/s3/credentials.properties", "@CONNECTOR_NAME@", "orders-backup");
+            "@S3_CREDENTIALS@", "/etc/mirror-v3/s3/credentials.properties", "@CONNECTOR_NAME@", "orders-backup",
+            "@BACKUP_CONNECTOR@", "orders-backup", "@MIRROR_TOPIC@", "orders-mirror", "@STANDBY_TOPIC@", "orders-standby");
     /** Far below the online checks' 5 s per store or cluster, and the SDK's own timeouts. */
     private static final long QUICK_MS = 2500;
 
@@ -36,7 +37,8 @@ class ValidateExamplesTest {
         List<Path> examples = connectorExamples();
         assertThat(examples).extracting(p -> p.getFileName().toString())
                 .contains("blob-sink-s3.json", "blob-sink-s3-encrypted.json", "orders-dr.json", "chain-source-filesystem.json",
-                        "quickstart-blob-sink-s3.json");
+                        "quickstart-blob-sink-s3.json", "quickstart-kafka-sink.json", "quickstart-chain-source.json",
+                        "quickstart-chain-source-s3.json");
         try (NoNetwork network = NoNetwork.arm()) {
             CliRun.run("validate", "--offline", "--connector-config", examples.get(0).toString()); // class loading is not timed
             for (Path example : examples) {
