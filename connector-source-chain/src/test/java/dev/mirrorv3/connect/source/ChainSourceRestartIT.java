@@ -72,7 +72,7 @@ class ChainSourceRestartIT {
         });
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "events-standby", 0) >= 1000);
         cluster.delete("events-follow"); // stop ...
-        sleep(1000);
+        cluster.connect().assertions().assertConnectorDoesNotExist("events-follow", "the connector was not deleted");
         cluster.deploy("events-follow", source); // ... and start
         cluster.awaitRunning("events-follow", WAIT);
         long before = highWatermark(bootstrap(), "events-standby", 0);
