@@ -27,9 +27,11 @@ public interface Store extends AutoCloseable {
     byte[] read(int partition, String name);
 
     /**
-     * Commits an object atomically, never replacing an existing one.
+     * Commits an object atomically, never replacing an existing one. A name that already holds exactly
+     * {@code data} is taken as an earlier attempt of this same commit whose outcome was lost: the call makes
+     * it durable and succeeds, so a writer may re-issue a commit that failed after it landed.
      *
-     * @throws ObjectExistsException if the name is taken (by anyone else)
+     * @throws ObjectExistsException if the name holds other content (another writer's object)
      */
     void create(int partition, String name, byte[] data);
 
