@@ -30,6 +30,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -142,6 +144,54 @@ class S3StoreTest {
             assertThat(server.calls("putBlob")).as("the first attempt committed, the SDK's retry got 412").isEqualTo(2);
             assertThat(store.read(0, name(0, 9))).isEqualTo(bytes("ours"));
         }
+    }
+
+    /** Where the replies are lost after the object {@code 1-2} committed, so that its PutObject fails in the end. */
+    enum LostAfterCommit {
+        /** Every attempt of the PutObject: the first commits, the SDK's retries meet 412s. */
+        EVERY_PUT_ATTEMPT,
+        /** The first PutObject, then every attempt of the GET that compares the 412's object with ours. */
+        FIRST_PUT_AND_THE_412_CHECK
+    }
+
+    @ParameterizedTest
+    @EnumSource(LostAfterCommit.class)
+    void aCommitThatLandedAndThenFailedIsCompletedByTheNextFlush(LostAfterCommit lost) {
+        String prefix = "landed-" + lost.ordinal();
+        try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
+             S3Store store = new S3Store(new S3Settings(Optional.of(proxy.endpoint()), "us-east-1", BUCKET, prefix, true,
+                     new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
+                     Duration.ofSeconds(10)), "m")) {
+            ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
+                    Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET, OptionalLong.empty()), 0);
+            writer.append(record(0));
+            writer.flush(FlushTrigger.RECORDS);
+
+            String key = prefix + "/m/0/" + name(1, 2);
+            if (lost == LostAfterCommit.EVERY_PUT_ATTEMPT) {
+                proxy.dropEveryReply("PUT", BUCKET, key);
+            } else {
+                proxy.dropFirstPutReply(BUCKET, key);
+                proxy.dropEveryReply("GET", BUCKET, key);
+            }
+            writer.append(record(1));
+            writer.append(record(2));
+            assertThatThrownBy(() -> writer.flush(FlushTrigger.RECORDS)).as("the SDK gives up").isInstanceOf(TransientStoreException.class)
+                    .hasMessageContaining(lost == LostAfterCommit.EVERY_PUT_ATTEMPT ? "PutObject" : "GetObject");
+            assertThat(proxy.droppedReplies()).as("the SDK's 3 attempts at least").isGreaterThanOrEqualTo(3);
+            proxy.stopDropping();
+            assertThat(store.list(0)).as("the object is there").containsExactly(name(0, 0), name(1, 2));
+
+            writer.append(record(3));
+            assertThat(writer.flush(FlushTrigger.RECORDS)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(1, 2)));
+            writer.flush(FlushTrigger.RECORDS);
+            assertThat(writer.durableNext()).isEqualTo(4);
+            assertThat(store.list(0)).containsExactly(name(0, 0), name(1, 2), name(3, 3));
+        }
+    }
+
+    private static BackupRecord record(long offset) {
+        return new BackupRecord("t", 0, offset, 1L, TimestampType.CREATE_TIME, null, bytes("v" + offset), List.of());
     }
 
     @Test
