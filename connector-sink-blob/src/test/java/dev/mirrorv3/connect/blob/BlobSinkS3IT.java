@@ -184,6 +184,35 @@ class BlobSinkS3IT {
     }
 
     @Test
+    void aPutWhoseEveryAttemptLostItsReplyIsCompletedByTheRetryNotTakenForAnotherWriter() {
+        String topic = "s3-lost-replies";
+        cluster.kafka().createTopic(topic, 1);
+        Map<String, String> config = s3Config(topic);
+        config.put("flush.max.records", "50");
+        config.put("flush.max.time.ms", "600000");
+        String object = ObjectName.plain(50, 99, EnvelopeFormat.PARQUET).fileName();
+        try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(s3.endpoint())) {
+            config.put("s3.endpoint", proxy.endpoint().toString());
+            // The first attempt commits; it and the SDK's retries (412s) all lose their replies: the SDK gives up with
+            // a transient error although the object is there, and Connect re-delivers.
+            String key = PREFIX + topic + "/0/" + object;
+            proxy.dropEveryReply("PUT", BUCKET, key);
+            produceVaried(cluster.bootstrapServers(), topic, 1, 200, 52);
+            cluster.deploy(topic, config);
+            Awaitility.await("the SDK gives up on " + key).atMost(WAIT)
+                    .until(() -> logs.toString().contains("cannot reach S3 to PutObject s3://" + BUCKET + "/" + key));
+            proxy.stopDropping();
+            assertBackupComplete(topic, topic, 1);
+            assertThat(proxy.droppedReplies()).as("every attempt's reply was dropped").isGreaterThanOrEqualTo(3);
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(logs.toString()).as("the task re-issued the commit")
+                .contains("re-issuing the commit of s3://" + BUCKET + "/" + PREFIX + topic + "/0/" + object)
+                .doesNotContain("was not written by this task").doesNotContain("another writer created");
+        cluster.delete(topic);
+    }
+
+    @Test
     void anS3OutageIsRetriedWithBackoffAndLosesNothing() throws Exception {
         String topic = "s3-outage";
         cluster.kafka().createTopic(topic, 1);

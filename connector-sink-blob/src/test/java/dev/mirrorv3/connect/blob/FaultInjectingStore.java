@@ -71,6 +71,7 @@ final class FaultInjectingStore implements Store {
             return;
         }
         delegate.create(partition, name, data);
+        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of create " + name);
     }
 
     @Override
