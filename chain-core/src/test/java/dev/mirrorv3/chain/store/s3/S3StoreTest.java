@@ -13,6 +13,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -20,6 +21,7 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -259,6 +261,23 @@ class S3StoreTest {
             assertThatThrownBy(store::checkReadAccess)
                     .isInstanceOf(S3AccessException.class).hasMessageContaining("bucket no-such-bucket does not exist")
                     .satisfies(e -> assertThat(((S3AccessException) e).problem()).isEqualTo(S3AccessException.Problem.NO_BUCKET));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ConditionalWrites.class, names = {"NOT_IMPLEMENTED", "REFUSED"})
+    void aStoreWithoutConditionalWritesIsFatalAndNamed(ConditionalWrites mode) {
+        server.conditionalWrites(mode);
+        try (S3Store store = leastPrivilegeStore("noconditional", "m")) {
+            assertThatThrownBy(() -> store.create(0, name(0, 9), bytes("x")))
+                    .isInstanceOf(StoreException.class).isNotInstanceOf(TransientStoreException.class)
+                    .hasMessageContaining("does not support conditional writes")
+                    .hasMessageContaining("If-None-Match: *")
+                    .hasMessageContaining(server.endpoint().toString())
+                    .hasMessageContaining("PutObject s3://backups/noconditional/m/0/" + name(0, 9))
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret-value"));
+        } finally {
+            server.conditionalWrites(ConditionalWrites.SUPPORTED);
         }
     }
 
