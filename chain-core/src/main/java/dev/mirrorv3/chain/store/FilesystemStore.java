@@ -24,9 +24,9 @@ import java.util.stream.Stream;
  * Chains in a local or mounted filesystem: {@code <root>/<name>/<partition>/<object>}.
  * A commit writes a temporary file in the same directory, fsyncs it, hard-links it to the final name
  * ({@code link(2)} fails atomically if the name exists, unlike a check-then-rename), deletes the temporary
- * file and fsyncs the directory, so a committed object survives a crash and is never overwritten. A name that
- * already holds exactly the bytes being committed is an earlier attempt of the same commit whose outcome was lost
- * (the link landed, then the delete or the fsync failed): the retry makes it durable and succeeds.
+ * file and fsyncs the directory, so a committed object survives a crash and is never overwritten. A re-issued
+ * commit that meets exactly its own bytes at the name (the link landed, then the delete or the fsync failed)
+ * makes them durable and succeeds.
  */
 public final class FilesystemStore implements Store {
     /** Makes a directory's entries durable; a seam so that tests can see (or fail) each directory fsync. */
@@ -106,6 +106,15 @@ public final class FilesystemStore implements Store {
 
     @Override
     public void create(int partition, String name, byte[] data) {
+        commit(partition, name, data, false);
+    }
+
+    @Override
+    public void recommit(int partition, String name, byte[] data) {
+        commit(partition, name, data, true);
+    }
+
+    private void commit(int partition, String name, byte[] data, boolean reissued) {
         Path dir = partitionDir(partition);
         Path target = dir.resolve(name);
         Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
@@ -121,8 +130,8 @@ public final class FilesystemStore implements Store {
             try {
                 Files.createLink(target, temp);
             } catch (FileAlreadyExistsException e) {
-                // Ours if an earlier attempt of this very commit linked it and then failed (temp delete, fsync).
-                if (!Arrays.equals(Files.readAllBytes(target), data)) {
+                // A re-issue: ours if the failed attempt linked it before failing (temp delete, fsync).
+                if (!reissued || !Arrays.equals(Files.readAllBytes(target), data)) {
                     throw new ObjectExistsException(target.toString());
                 }
             }

@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
  * harmless; offsets above it are holes and are kept as they are. Not thread-safe: one task thread owns it.
  *
  * <p>A commit that fails may still have landed (a lost reply, a failure after the link). Its object is therefore
- * frozen, name and exact bytes, until it is known durable: the next flush re-issues that same commit, and the
- * store takes a name holding exactly those bytes as this commit (re-encoding would not match: a grown buffer,
- * random encryption nonces). Records appended meanwhile go into the next object. Only an object that is not the
- * pending one is another writer's.
+ * frozen, name and exact bytes, until it is known durable: the next flush re-issues that same commit
+ * ({@link Store#recommit}), and the store takes a name holding exactly those bytes as this commit (re-encoding
+ * would not match: a grown buffer, random encryption nonces). Records appended meanwhile go into the next
+ * object. Only an object that is not the pending one is another writer's.
  */
 public final class ChainWriter {
     private static final Logger log = LoggerFactory.getLogger(ChainWriter.class);
@@ -147,16 +147,18 @@ public final class ChainWriter {
         }
         long started = clock.millis();
         checkTail();
-        if (pending == null) {
+        PendingCommit commit = pending;
+        if (commit == null) {
             ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
-            pending = new PendingCommit(name, codec.encode(buffer), buffer.size(), bufferedBytes);
+            commit = new PendingCommit(name, codec.encode(buffer), buffer.size(), bufferedBytes);
+            pending = commit;
             firstBufferedAtMs = -1;
+            store.create(partition, name.fileName(), commit.bytes());
         } else {
             log.info("re-issuing the commit of {}/{} ({} records), whose outcome an earlier attempt could not learn",
-                    location, pending.name(), pending.records());
+                    location, commit.name(), commit.records());
+            store.recommit(partition, commit.name().fileName(), commit.bytes());
         }
-        PendingCommit commit = pending;
-        store.create(partition, commit.name().fileName(), commit.bytes());
         checkNoTwin(commit.name());
 
         long now = clock.millis();
@@ -211,7 +213,7 @@ public final class ChainWriter {
     /**
      * O(1) in chain length: this writer's last object is still there and nothing starts at or after its start
      * except itself and the pending commit, which may have landed (one short listing). Whether an object at the
-     * pending name is ours is up to the store's create: it holds exactly the pending bytes or it is not.
+     * pending name is ours is up to the store's recommit: it holds exactly the pending bytes or it is not.
      */
     private void checkTail() {
         String startAt = tail == null ? "" : ObjectName.pad(tail.from());

@@ -68,7 +68,7 @@ class FilesystemStoreTest {
     }
 
     @Test
-    void aCreateRetriedAfterItsLinkLandedCompletesTheCommit() {
+    void aCommitReissuedAfterItsLinkLandedCompletesIt() {
         // The link lands, then the directory fsync fails: the commit is reported failed although the name is taken.
         AtomicBoolean failOnce = new AtomicBoolean(true);
         List<Path> fsynced = new ArrayList<>();
@@ -82,10 +82,12 @@ class FilesystemStoreTest {
         assertThat(store.list(0)).containsExactly("a");
 
         fsynced.clear();
-        store.create(0, "a", "one".getBytes(UTF_8)); // the same bytes: our own commit, made durable now
+        store.recommit(0, "a", "one".getBytes(UTF_8)); // the same bytes: our own commit, made durable now
         assertThat(fsynced).as("the directory is fsynced by the retry").contains(root.resolve("m/0"));
         assertThat(store.read(0, "a")).isEqualTo("one".getBytes(UTF_8));
-        assertThatThrownBy(() -> store.create(0, "a", "two".getBytes(UTF_8))).isInstanceOf(ObjectExistsException.class);
+        assertThatThrownBy(() -> store.recommit(0, "a", "two".getBytes(UTF_8))).isInstanceOf(ObjectExistsException.class);
+        assertThatThrownBy(() -> store.create(0, "a", "one".getBytes(UTF_8))).as("a first attempt never meets its own object")
+                .isInstanceOf(ObjectExistsException.class);
         assertThat(store.list(0)).containsExactly("a");
     }
 }

@@ -333,6 +333,11 @@ class ChainWriterTest {
         }
 
         @Override
+        public void recommit(int partition, String name, byte[] data) {
+            d.recommit(partition, name, data);
+        }
+
+        @Override
         public int removeTemporaryFiles(int partition) {
             return d.removeTemporaryFiles(partition);
         }

@@ -75,6 +75,14 @@ final class FaultInjectingStore implements Store {
     }
 
     @Override
+    public void recommit(int partition, String name, byte[] data) {
+        faults.creates.incrementAndGet();
+        failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
+        delegate.recommit(partition, name, data);
+        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
+    }
+
+    @Override
     public int removeTemporaryFiles(int partition) {
         return delegate.removeTemporaryFiles(partition);
     }

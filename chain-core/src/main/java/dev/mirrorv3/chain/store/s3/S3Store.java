@@ -198,7 +198,8 @@ public final class S3Store implements Store {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(), describeStore());
             }
-            // The key exists. Ours, if an earlier attempt of this very PutObject succeeded and its reply was lost.
+            // The key exists. Ours, if an earlier attempt of this very commit landed and its outcome was lost (an SDK
+            // retry, or the writer re-issuing a commit that failed): the same bytes then.
             byte[] existing;
             try {
                 existing = read(partition, name);
