@@ -11,8 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -20,14 +24,28 @@ import java.util.stream.Stream;
  * Chains in a local or mounted filesystem: {@code <root>/<name>/<partition>/<object>}.
  * A commit writes a temporary file in the same directory, fsyncs it, hard-links it to the final name
  * ({@code link(2)} fails atomically if the name exists, unlike a check-then-rename), deletes the temporary
- * file and fsyncs the directory, so a committed object survives a crash and is never overwritten.
+ * file and fsyncs the directory, so a committed object survives a crash and is never overwritten. A re-issued
+ * commit that meets exactly its own bytes at the name (the link landed, then the delete or the fsync failed)
+ * makes them durable and succeeds.
  */
 public final class FilesystemStore implements Store {
+    /** Makes a directory's entries durable; a seam so that tests can see (or fail) each directory fsync. */
+    @FunctionalInterface
+    interface DirectorySync {
+        void fsync(Path dir) throws IOException;
+    }
+
     private final Path chainRoot;
+    private final DirectorySync directorySync;
 
     /** @param root the {@code filesystem.root} setting; @param name the destination name */
     public FilesystemStore(Path root, String name) {
+        this(root, name, FilesystemStore::fsyncDirectory);
+    }
+
+    FilesystemStore(Path root, String name, DirectorySync directorySync) {
         this.chainRoot = root.resolve(name);
+        this.directorySync = directorySync;
     }
 
     public Path partitionDir(int partition) {
@@ -88,6 +106,15 @@ public final class FilesystemStore implements Store {
 
     @Override
     public void create(int partition, String name, byte[] data) {
+        commit(partition, name, data, false);
+    }
+
+    @Override
+    public void recommit(int partition, String name, byte[] data) {
+        commit(partition, name, data, true);
+    }
+
+    private void commit(int partition, String name, byte[] data, boolean reissued) {
         Path dir = partitionDir(partition);
         Path target = dir.resolve(name);
         Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
@@ -103,10 +130,13 @@ public final class FilesystemStore implements Store {
             try {
                 Files.createLink(target, temp);
             } catch (FileAlreadyExistsException e) {
-                throw new ObjectExistsException(target.toString());
+                // A re-issue: ours if the failed attempt linked it before failing (temp delete, fsync).
+                if (!reissued || !Arrays.equals(Files.readAllBytes(target), data)) {
+                    throw new ObjectExistsException(target.toString());
+                }
             }
             Files.delete(temp);
-            fsyncDirectory(dir);
+            directorySync.fsync(dir);
         } catch (IOException e) {
             throw transientFailure("write " + target, e);
         } finally {
@@ -161,10 +191,34 @@ public final class FilesystemStore implements Store {
         // nothing to release
     }
 
-    private static void ensureDirectory(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-            fsyncDirectory(dir.getParent());
+    /**
+     * Creates the missing levels of {@code dir}, then fsyncs each of them and the parent of the topmost, deepest
+     * first: a new directory's entry is durable only once its parent is fsynced, at every level.
+     */
+    private void ensureDirectory(Path dir) throws IOException {
+        Deque<Path> missing = new ArrayDeque<>(); // topmost first
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+            missing.push(p);
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        for (Path p : missing) {
+            try {
+                Files.createDirectory(p);
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isDirectory(p)) {
+                    throw e;
+                }
+                // created meanwhile by another task of this destination: fsynced below all the same
+            }
+        }
+        for (Iterator<Path> deepestFirst = missing.descendingIterator(); deepestFirst.hasNext(); ) {
+            directorySync.fsync(deepestFirst.next());
+        }
+        Path parent = missing.getFirst().getParent();
+        if (parent != null) {
+            directorySync.fsync(parent);
         }
     }
 

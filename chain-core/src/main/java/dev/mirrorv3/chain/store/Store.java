@@ -29,9 +29,21 @@ public interface Store extends AutoCloseable {
     /**
      * Commits an object atomically, never replacing an existing one.
      *
-     * @throws ObjectExistsException if the name is taken (by anyone else)
+     * @throws ObjectExistsException if the name is taken (by anyone else; a store whose own retries may meet this
+     *     call's earlier attempt, as S3's SDK does, takes a name holding exactly {@code data} as this commit)
      */
     void create(int partition, String name, byte[] data);
+
+    /**
+     * Re-issues a commit that failed but may have landed (a lost reply, a failure after the link): as
+     * {@link #create}, except that a name already holding exactly {@code data} is that commit, made durable
+     * now. The default suits stores whose {@code create} already does so.
+     *
+     * @throws ObjectExistsException if the name holds other content (another writer's object)
+     */
+    default void recommit(int partition, String name, byte[] data) {
+        create(partition, name, data);
+    }
 
     /** Removes temporary files left by an earlier writer of this partition; returns how many. */
     int removeTemporaryFiles(int partition);

@@ -20,6 +20,12 @@ import org.slf4j.LoggerFactory;
  * named {@code <next>-<last offset>}, after checking that the chain's tail is still the one this writer left.
  * Records below the next expected offset are skipped (already durable or already buffered), so re-delivery is
  * harmless; offsets above it are holes and are kept as they are. Not thread-safe: one task thread owns it.
+ *
+ * <p>A commit that fails may still have landed (a lost reply, a failure after the link). Its object is therefore
+ * frozen, name and exact bytes, until it is known durable: the next flush re-issues that same commit
+ * ({@link Store#recommit}), and the store takes a name holding exactly those bytes as this commit (re-encoding
+ * would not match: a grown buffer, random encryption nonces). Records appended meanwhile go into the next
+ * object. Only an object that is not the pending one is another writer's.
  */
 public final class ChainWriter {
     private static final Logger log = LoggerFactory.getLogger(ChainWriter.class);
@@ -33,10 +39,17 @@ public final class ChainWriter {
 
     private long durableNext;
     private ObjectName tail;
+    /** Frozen records first (those of {@link #pending}), then the ones appended since. */
     private final List<BackupRecord> buffer = new ArrayList<>();
     private long bufferedBytes;
+    /** When the first record not in {@link #pending} was appended; -1 if there is none. */
     private long firstBufferedAtMs = -1;
     private long lastFlushAtMs;
+    private PendingCommit pending;
+
+    /** An object whose commit was issued but is not known durable: re-issued as it is until it is. */
+    private record PendingCommit(ObjectName name, byte[] bytes, int records, long payloadBytes) {
+    }
 
     /**
      * @param chain the partition's validated chain, as listed when the partition was opened
@@ -64,10 +77,12 @@ public final class ChainWriter {
         return buffer.isEmpty() ? durableNext : buffer.get(buffer.size() - 1).offset() + 1;
     }
 
+    /** Payload bytes of every buffered record, a pending commit's included. */
     public long bufferedBytes() {
         return bufferedBytes;
     }
 
+    /** Buffered records, a pending commit's included. */
     public int bufferedRecords() {
         return buffer.size();
     }
@@ -85,7 +100,7 @@ public final class ChainWriter {
         if (record.offset() < expectedNext()) {
             return false;
         }
-        if (buffer.isEmpty()) {
+        if (buffer.size() == frozenRecords()) {
             firstBufferedAtMs = clock.millis();
         }
         buffer.add(record);
@@ -104,8 +119,14 @@ public final class ChainWriter {
         return Optional.empty();
     }
 
-    /** Milliseconds until the time trigger trips (0 if it has); {@code Long.MAX_VALUE} with an empty buffer. */
+    /**
+     * Milliseconds until the time trigger trips (0 if it has, or if a failed commit is waiting to be re-issued);
+     * {@code Long.MAX_VALUE} with an empty buffer.
+     */
     public long msUntilTimeTrigger(long nowMs) {
+        if (pending != null) {
+            return 0;
+        }
         if (buffer.isEmpty()) {
             return Long.MAX_VALUE;
         }
@@ -113,7 +134,9 @@ public final class ChainWriter {
     }
 
     /**
-     * Writes the buffer as one object. On any exception the buffer is kept as it was, so the caller can retry.
+     * Writes one object: the pending commit if an earlier flush failed (re-issued as it was), else the whole
+     * buffer. Call again while {@link #bufferedRecords()} is not 0 to write everything. On any exception the
+     * buffer is kept, and the object is kept as the pending commit once encoded, so the caller can retry.
      *
      * @return the committed object, or empty if nothing was buffered
      * @throws ChainChangedException if the chain's tail is not the one this writer left
@@ -124,31 +147,49 @@ public final class ChainWriter {
         }
         long started = clock.millis();
         checkTail();
-        ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
-        byte[] bytes = codec.encode(buffer);
-        store.create(partition, name.fileName(), bytes);
-        checkNoTwin(name);
+        PendingCommit commit = pending;
+        if (commit == null) {
+            ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
+            commit = new PendingCommit(name, codec.encode(buffer), buffer.size(), bufferedBytes);
+            pending = commit;
+            firstBufferedAtMs = -1;
+            store.create(partition, name.fileName(), commit.bytes());
+        } else {
+            log.info("re-issuing the commit of {}/{} ({} records), whose outcome an earlier attempt could not learn",
+                    location, commit.name(), commit.records());
+            store.recommit(partition, commit.name().fileName(), commit.bytes());
+        }
+        checkNoTwin(commit.name());
 
         long now = clock.millis();
-        FlushResult result = new FlushResult(name, location + "/" + name, buffer.size(), bufferedBytes, bytes.length,
-                now - started, now - lastFlushAtMs, trigger);
+        ObjectName name = commit.name();
+        FlushResult result = new FlushResult(name, location + "/" + name, commit.records(), commit.payloadBytes(),
+                commit.bytes().length, now - started, now - lastFlushAtMs, trigger);
         log.info("flushed batch path={} from={} to={} records={} bytes={} elapsed_ms={} interval_ms={} trigger={}",
                 result.location(), name.from(), name.to(), result.records(), result.objectBytes(), result.elapsedMs(),
                 result.intervalMs(), trigger);
         tail = name;
         durableNext = name.to() + 1;
         lastFlushAtMs = now;
-        buffer.clear();
-        bufferedBytes = 0;
-        firstBufferedAtMs = -1;
+        buffer.subList(0, commit.records()).clear();
+        bufferedBytes -= commit.payloadBytes();
+        pending = null;
         return Optional.of(result);
     }
 
-    /** Drops the buffer (the records are not durable; the chain stays the truth and they will be read again). */
+    /**
+     * Drops the buffer and any pending commit (the records are not known durable; the chain stays the truth, a
+     * pending object that did land is found there when the partition is opened again, the rest is read again).
+     */
     public void discardBuffer() {
         buffer.clear();
         bufferedBytes = 0;
         firstBufferedAtMs = -1;
+        pending = null;
+    }
+
+    private int frozenRecords() {
+        return pending == null ? 0 : pending.records();
     }
 
     /**
@@ -162,7 +203,7 @@ public final class ChainWriter {
             throw new ChainChangedException("the chain changed under this task: " + e.getMessage());
         }
         Optional<ObjectName> last = chain.last();
-        if (!last.equals(Optional.ofNullable(tail))) {
+        if (!last.equals(Optional.ofNullable(tail)) && !(pending != null && last.equals(Optional.of(pending.name())))) {
             throw new ChainChangedException(last.map(o -> location + "/" + o + " is the chain's last object")
                     .orElse(location + " holds no object any more") + ", and the last object this task wrote or found is "
                     + (tail == null ? "none" : tail.toString()) + changedAdvice());
@@ -171,11 +212,18 @@ public final class ChainWriter {
 
     /**
      * O(1) in chain length: this writer's last object is still there and nothing starts at or after its start
-     * except itself (one short listing).
+     * except itself and the pending commit, which may have landed (one short listing). Whether an object at the
+     * pending name is ours is up to the store's recommit: it holds exactly the pending bytes or it is not.
      */
     private void checkTail() {
         String startAt = tail == null ? "" : ObjectName.pad(tail.from());
-        List<String> names = store.listFrom(partition, startAt, 2);
+        List<String> names = new ArrayList<>(store.listFrom(partition, startAt, pending == null ? 2 : 3));
+        if (pending != null) {
+            int at = tail == null ? 0 : 1;
+            if (names.size() > at && names.get(at).equals(pending.name().fileName())) {
+                names.remove(at);
+            }
+        }
         if (tail == null) {
             if (!names.isEmpty()) {
                 throw new ChainChangedException(location + "/" + names.get(0)

@@ -4,8 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,5 +50,44 @@ class FilesystemStoreTest {
         FilesystemStore store = new FilesystemStore(root, "m");
         assertThatThrownBy(() -> store.read(0, "x")).isInstanceOf(ObjectMissingException.class)
                 .hasMessageContaining(root.resolve("m/0/x").toString());
+    }
+
+    @Test
+    void everyCreatedDirectoryAndItsParentAreFsynced() {
+        List<Path> fsynced = new ArrayList<>();
+        Path base = root.resolve("backups"); // filesystem.root itself does not exist yet either
+        FilesystemStore store = new FilesystemStore(base, "m", fsynced::add);
+        store.create(4, "a", new byte[] {1});
+        // A crash must not lose backups/, backups/m/ or backups/m/4/ once "a" is reported durable.
+        assertThat(fsynced).contains(root, base, base.resolve("m"), base.resolve("m/4"));
+
+        fsynced.clear();
+        store.create(5, "a", new byte[] {1});
+        assertThat(fsynced).as("only the new partition directory and its parent").containsExactlyInAnyOrder(
+                base.resolve("m"), base.resolve("m/5"), base.resolve("m/5"));
+    }
+
+    @Test
+    void aCommitReissuedAfterItsLinkLandedCompletesIt() {
+        // The link lands, then the directory fsync fails: the commit is reported failed although the name is taken.
+        AtomicBoolean failOnce = new AtomicBoolean(true);
+        List<Path> fsynced = new ArrayList<>();
+        FilesystemStore store = new FilesystemStore(root, "m", dir -> {
+            if (Files.exists(dir.resolve("a")) && failOnce.getAndSet(false)) {
+                throw new IOException("EIO on fsync");
+            }
+            fsynced.add(dir);
+        });
+        assertThatThrownBy(() -> store.create(0, "a", "one".getBytes(UTF_8))).isInstanceOf(TransientStoreException.class);
+        assertThat(store.list(0)).containsExactly("a");
+
+        fsynced.clear();
+        store.recommit(0, "a", "one".getBytes(UTF_8)); // the same bytes: our own commit, made durable now
+        assertThat(fsynced).as("the directory is fsynced by the retry").contains(root.resolve("m/0"));
+        assertThat(store.read(0, "a")).isEqualTo("one".getBytes(UTF_8));
+        assertThatThrownBy(() -> store.recommit(0, "a", "two".getBytes(UTF_8))).isInstanceOf(ObjectExistsException.class);
+        assertThatThrownBy(() -> store.create(0, "a", "one".getBytes(UTF_8))).as("a first attempt never meets its own object")
+                .isInstanceOf(ObjectExistsException.class);
+        assertThat(store.list(0)).containsExactly("a");
     }
 }

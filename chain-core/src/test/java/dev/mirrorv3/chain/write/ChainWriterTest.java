@@ -12,6 +12,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.io.IOException;
@@ -25,6 +26,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ChainWriterTest {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
@@ -123,6 +126,135 @@ class ChainWriterTest {
         assertThat(fs.list(0)).containsExactly(ObjectName.plain(0, 1, EnvelopeFormat.PARQUET).fileName());
     }
 
+    /** What fails after an object landed, before the writer learns that it did. */
+    enum AfterCommit {
+        /** The commit itself reports a failure (S3: every SDK attempt after the one that committed fails, or the GET of
+         * the 412 path does; filesystem: the temp-file delete or the directory fsync after the link). */
+        CREATE_THROWS,
+        /** The listing of the check for a twin right after the commit. */
+        TWIN_CHECK_THROWS
+    }
+
+    /** A filesystem store whose commits land and then fail as {@code fault} says while {@code armed}. */
+    private static Store landsThenFails(FilesystemStore fs, AfterCommit fault, AtomicBoolean armed) {
+        AtomicBoolean failNextList = new AtomicBoolean();
+        return new DelegatingStore(fs) {
+            @Override
+            public void create(int partition, String name, byte[] data) {
+                super.create(partition, name, data);
+                if (armed.getAndSet(false)) {
+                    if (fault == AfterCommit.CREATE_THROWS) {
+                        throw new TransientStoreException("the reply was lost", new IOException("connection reset"));
+                    }
+                    failNextList.set(true);
+                }
+            }
+
+            @Override
+            public List<String> listFrom(int partition, String startAt, int max) {
+                if (failNextList.getAndSet(false)) {
+                    throw new TransientStoreException("cannot list for now", new IOException("connection reset"));
+                }
+                return super.listFrom(partition, startAt, max);
+            }
+        };
+    }
+
+    private static String name(long from, long to) {
+        return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
+    }
+
+    @ParameterizedTest
+    @EnumSource(AfterCommit.class)
+    void aCommitThatLandedAndThenFailedIsCompletedByTheRetryNotTakenForAnotherWriter(AfterCommit fault) {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        AtomicBoolean armed = new AtomicBoolean(true);
+        ChainWriter w = writer(landsThenFails(fs, fault, armed), 0);
+        w.append(record(0));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.TIME)).as("the first object of an empty chain")
+                .isInstanceOf(TransientStoreException.class);
+        assertThat(fs.list(0)).as("it landed").containsExactly(name(0, 0));
+        assertThat(w.durableNext()).as("not known durable yet").isZero();
+        assertThat(w.flush(FlushTrigger.TIME)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(0, 0)));
+        assertThat(w.durableNext()).isEqualTo(1);
+
+        w.append(record(1));
+        w.append(record(2));
+        armed.set(true);
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(TransientStoreException.class);
+        assertThat(fs.list(0)).containsExactly(name(0, 0), name(1, 2));
+        w.fullCheck(EnvelopeFormat.PARQUET); // the pending object at the chain's end is no other writer's either
+        // Records that arrive while the commit is pending go into the next object, not into a re-encoded one.
+        w.append(record(3));
+        assertThat(w.bufferedRecords()).isEqualTo(3);
+        assertThat(w.flush(FlushTrigger.TIME)).hasValueSatisfying(r -> {
+            assertThat(r.name().fileName()).isEqualTo(name(1, 2));
+            assertThat(r.records()).isEqualTo(2);
+            assertThat(r.payloadBytes()).isEqualTo(record(1).payloadBytes() + record(2).payloadBytes());
+        });
+        assertThat(w.durableNext()).isEqualTo(3);
+        assertThat(w.bufferedRecords()).isEqualTo(1);
+        assertThat(w.bufferedBytes()).isEqualTo(record(3).payloadBytes());
+        w.flush(FlushTrigger.TIME);
+        assertThat(fs.list(0)).containsExactly(name(0, 0), name(1, 2), name(3, 3));
+        w.fullCheck(EnvelopeFormat.PARQUET);
+        ChainReader reader = new ChainReader(fs, SETTINGS);
+        assertThat(reader.listChain(0, OptionalLong.empty()).objects().stream()
+                .flatMap(o -> reader.read(0, o, "t").records().stream()).map(BackupRecord::offset).toList())
+                .containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void aPendingCommitIsDueAtOnceAndItsFrozenRecordsDoNotCountForTheNextObjectsTimer() {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        ChainWriter w = writer(landsThenFails(fs, AfterCommit.CREATE_THROWS, new AtomicBoolean(true)), 0);
+        w.append(record(0));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(TransientStoreException.class);
+        assertThat(w.msUntilTimeTrigger(clock.millis())).as("retry the pending commit on the next put").isZero();
+        clock.advance(300);
+        w.append(record(1));
+        w.flush(FlushTrigger.TIME);
+        assertThat(w.msUntilTimeTrigger(clock.millis())).as("record 1 has waited 0 of 1000 ms").isEqualTo(1000);
+    }
+
+    @Test
+    void anotherObjectAtThePendingNameIsAnotherWriter() {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        AtomicBoolean first = new AtomicBoolean(true);
+        Store racing = new DelegatingStore(fs) {
+            @Override
+            public void create(int partition, String name, byte[] data) {
+                if (first.getAndSet(false)) {
+                    super.create(partition, name, new byte[] {42}); // a zombie got the name first
+                    throw new TransientStoreException("the reply was lost", new IOException("connection reset"));
+                }
+                super.create(partition, name, data);
+            }
+        };
+        ChainWriter w = writer(racing, 0);
+        w.append(record(0));
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(TransientStoreException.class);
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ObjectExistsException.class)
+                .hasMessageContaining("another writer created " + root.resolve("m/0").resolve(name(0, 0)));
+        assertThat(w.durableNext()).isZero();
+    }
+
+    @Test
+    void anObjectAfterThePendingOneIsAnotherWriter() throws IOException {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        AtomicBoolean armed = new AtomicBoolean();
+        ChainWriter w = writer(landsThenFails(fs, AfterCommit.CREATE_THROWS, armed), 0);
+        w.append(record(0));
+        w.flush(FlushTrigger.RECORDS);
+        w.append(record(1));
+        armed.set(true);
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(TransientStoreException.class);
+        Files.write(root.resolve("m/0").resolve(name(2, 4)), new byte[1]);
+        assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining(name(2, 4) + " was not written by this task");
+        assertThat(w.durableNext()).isEqualTo(1);
+    }
+
     @Test
     void fullCheckComparesTheWholeChainWithWhatWasWritten() throws IOException {
         FilesystemStore store = new FilesystemStore(root, "m");
@@ -198,6 +330,11 @@ class ChainWriterTest {
         @Override
         public void create(int partition, String name, byte[] data) {
             d.create(partition, name, data);
+        }
+
+        @Override
+        public void recommit(int partition, String name, byte[] data) {
+            d.recommit(partition, name, data);
         }
 
         @Override

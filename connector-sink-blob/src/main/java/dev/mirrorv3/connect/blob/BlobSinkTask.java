@@ -274,14 +274,20 @@ public class BlobSinkTask extends SinkTask {
         }
     }
 
+    /**
+     * Writes the partition's buffer. A commit that failed earlier goes first, as it was; the records that came
+     * since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
+     */
     private void flush(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
-        long before = w.bufferedBytes();
-        Optional<FlushResult> result = w.flush(trigger);
-        if (result.isPresent()) {
-            totalBuffered -= before;
+        boolean everything = trigger == FlushTrigger.CLOSE || trigger == FlushTrigger.BUFFER_CAP;
+        while (w.bufferedRecords() > 0) {
+            FlushResult r = w.flush(trigger).orElseThrow();
+            totalBuffered -= r.payloadBytes();
             metrics.bufferedBytes(totalBuffered);
-            FlushResult r = result.get();
             metrics.flushed(tp, w.durableNext(), r.records(), r.objectBytes(), clock.millis());
+            if (!everything && w.sizeTrigger().isEmpty() && w.msUntilTimeTrigger(clock.millis()) > 0) {
+                return;
+            }
         }
     }
 
@@ -335,11 +341,10 @@ public class BlobSinkTask extends SinkTask {
             if (w == null) {
                 continue;
             }
-            long before = w.bufferedBytes();
             try {
                 flush(tp, w, FlushTrigger.CLOSE);
             } catch (RuntimeException e) {
-                totalBuffered -= before;
+                totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
                 w.discardBuffer();
                 if (Failures.isTransient(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"

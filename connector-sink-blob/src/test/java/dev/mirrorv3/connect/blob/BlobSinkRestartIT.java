@@ -120,6 +120,29 @@ class BlobSinkRestartIT {
         cluster.delete("outage");
     }
 
+    @Test
+    void aCommitThatLandsAndThenFailsIsCompletedNotTakenForAnotherWriter() {
+        String topic = "lands-then-fails";
+        cluster.kafka().createTopic(topic, 1);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root(), cluster.bootstrapServers());
+        config.put("flush.max.records", "100");
+        config.put("flush.max.time.ms", "500");
+        // The first object of an empty chain lands and its commit reports a transient failure; so does its re-issue.
+        faults.failNextCreatesAfterCommit.set(2);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 250, 6);
+        cluster.deploy(topic, config);
+        assertBackupComplete(topic, topic, 1);
+        assertThat(faults.failNextCreatesAfterCommit.get()).as("both injected failures were hit").isZero();
+        // Then an object after the chain's tail.
+        faults.failNextCreatesAfterCommit.set(1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 200, 7);
+        assertBackupComplete(topic, topic, 1);
+        assertThat(faults.failNextCreatesAfterCommit.get()).as("the injected failure was hit").isZero();
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void gracefulStopWritesPartialBuffers(TestDestination d) {

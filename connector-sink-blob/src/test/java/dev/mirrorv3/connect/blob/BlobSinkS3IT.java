@@ -16,6 +16,7 @@ import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +51,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * What only S3 has (issue 3): a real Connect worker and an in-process S3 server that checks SigV4 signatures of a
  * write-only and a read-only identity. Secrets reach the connector through Connect's FileConfigProvider, as the
  * README recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
- * a 20 s outage, validate() and wrong or swapped identities. The spine's scenarios (round trip, restart, holes,
+ * every attempt's reply lost, a store without conditional writes, a 20 s outage, validate() and wrong or swapped identities. The spine's scenarios (round trip, restart, holes,
  * adversarial objects, lost position, destination ahead) run on S3 in their own classes, parameterized over
  * {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.
  */
@@ -180,6 +181,54 @@ class BlobSinkS3IT {
         }
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         assertThat(logs.toString()).contains("already holds exactly this object").doesNotContain("another writer created");
+        cluster.delete(topic);
+    }
+
+    @Test
+    void aPutWhoseEveryAttemptLostItsReplyIsCompletedByTheRetryNotTakenForAnotherWriter() {
+        String topic = "s3-lost-replies";
+        cluster.kafka().createTopic(topic, 1);
+        Map<String, String> config = s3Config(topic);
+        config.put("flush.max.records", "50");
+        config.put("flush.max.time.ms", "600000");
+        String object = ObjectName.plain(50, 99, EnvelopeFormat.PARQUET).fileName();
+        try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(s3.endpoint())) {
+            config.put("s3.endpoint", proxy.endpoint().toString());
+            // The first attempt commits; it and the SDK's retries (412s) all lose their replies: the SDK gives up with
+            // a transient error although the object is there, and Connect re-delivers.
+            String key = PREFIX + topic + "/0/" + object;
+            proxy.dropEveryReply("PUT", BUCKET, key);
+            produceVaried(cluster.bootstrapServers(), topic, 1, 200, 52);
+            cluster.deploy(topic, config);
+            Awaitility.await("the SDK gives up on " + key).atMost(WAIT)
+                    .until(() -> logs.toString().contains("cannot reach S3 to PutObject s3://" + BUCKET + "/" + key));
+            proxy.stopDropping();
+            assertBackupComplete(topic, topic, 1);
+            assertThat(proxy.droppedReplies()).as("every attempt's reply was dropped").isGreaterThanOrEqualTo(3);
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(logs.toString()).as("the task re-issued the commit")
+                .contains("re-issuing the commit of s3://" + BUCKET + "/" + PREFIX + topic + "/0/" + object)
+                .doesNotContain("was not written by this task").doesNotContain("another writer created");
+        cluster.delete(topic);
+    }
+
+    @Test
+    void aStoreWithoutConditionalWritesFailsTheTaskNamingIt() {
+        String topic = "s3-no-conditional";
+        cluster.kafka().createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 53);
+        s3.conditionalWrites(ConditionalWrites.NOT_IMPLEMENTED);
+        try {
+            cluster.deploy(topic, s3Config(topic));
+            String trace = cluster.awaitTaskFailure(topic, WAIT);
+            assertThat(trace).contains("the S3 store at " + s3.endpoint() + " does not support conditional writes")
+                    .contains("PutObject s3://" + BUCKET + "/" + PREFIX + topic + "/0/").contains("If-None-Match: *")
+                    .contains("HTTP 501");
+            SECRETS.forEach(secret -> assertThat(trace).doesNotContain(secret));
+        } finally {
+            s3.conditionalWrites(ConditionalWrites.SUPPORTED);
+        }
         cluster.delete(topic);
     }
 

@@ -71,6 +71,15 @@ final class FaultInjectingStore implements Store {
             return;
         }
         delegate.create(partition, name, data);
+        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of create " + name);
+    }
+
+    @Override
+    public void recommit(int partition, String name, byte[] data) {
+        faults.creates.incrementAndGet();
+        failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
+        delegate.recommit(partition, name, data);
+        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
     }
 
     @Override

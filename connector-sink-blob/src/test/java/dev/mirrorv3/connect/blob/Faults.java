@@ -12,6 +12,11 @@ public final class Faults {
 
     /** The next this-many creates fail with a transient error. */
     public final AtomicInteger failNextCreates = new AtomicInteger();
+    /**
+     * The next this-many creates commit and then fail with a transient error, as a filesystem commit whose directory
+     * fsync fails after the link, or an S3 PutObject whose reply is lost, does.
+     */
+    public final AtomicInteger failNextCreatesAfterCommit = new AtomicInteger();
     /** The next this-many lists fail with a transient error. */
     public final AtomicInteger failNextLists = new AtomicInteger();
     /** When set, the next create blocks before its commit until the latch opens (a zombie in the making). */

@@ -12,7 +12,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy in front of an HTTP server (an {@link S3TestServer}) that loses replies the way a network does: for a
  * chosen key, it forwards the first PutObject to the server, waits until the server has answered (the object is
  * committed by then), and closes the client's connection without sending that answer. The client's SDK then
- * retries the PutObject on its own and meets its own object ({@code 412} with {@code If-None-Match: *}).
+ * retries the PutObject on its own and meets its own object ({@code 412} with {@code If-None-Match: *}). Losing
+ * the replies of every attempt makes the SDK give up although the object is there.
  *
  * <p>Requests pass unchanged (the SigV4 signature covers the {@code Host} header, which is the proxy's); the
  * proxy serves one request per connection and says so in both directions ({@code Connection: close}), so it needs
@@ -36,7 +37,8 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final Set<String> dropFirstPutTo = ConcurrentHashMap.newKeySet();
+    /** {@code "<METHOD> /<bucket>/<key>"} → how many more replies to lose. */
+    private final Map<String, Integer> toDrop = new ConcurrentHashMap<>();
     private final AtomicInteger dropped = new AtomicInteger();
 
     private ReplyDroppingProxy(URI upstream) throws IOException {
@@ -63,7 +65,28 @@ public final class ReplyDroppingProxy implements AutoCloseable {
      * committed the object; later requests for that key are answered normally.
      */
     public void dropFirstPutReply(String bucket, String key) {
-        dropFirstPutTo.add("/" + bucket + "/" + key);
+        dropReplies("PUT", bucket, key, 1);
+    }
+
+    /**
+     * The replies to the next {@code times} requests with this HTTP method for {@code bucket/key} (path-style) are
+     * lost after the server has answered them; later ones are answered normally.
+     */
+    public void dropReplies(String method, String bucket, String key, int times) {
+        toDrop.merge(method + " /" + bucket + "/" + key, times, Integer::sum);
+    }
+
+    /**
+     * Every reply to this HTTP method for {@code bucket/key} is lost until {@link #stopDropping()}: all the attempts
+     * of one SDK call, including those the JDK's HTTP client repeats on its own (it re-sends a GET once).
+     */
+    public void dropEveryReply(String method, String bucket, String key) {
+        toDrop.put(method + " /" + bucket + "/" + key, Integer.MAX_VALUE);
+    }
+
+    /** Answers every request normally from now on. */
+    public void stopDropping() {
+        toDrop.clear();
     }
 
     /** How many replies were dropped so far. */
@@ -91,7 +114,7 @@ public final class ReplyDroppingProxy implements AutoCloseable {
             }
             String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
             String path = requestLine[1].split("\\?", 2)[0];
-            boolean drop = requestLine[0].equals("PUT") && dropFirstPutTo.remove(path);
+            boolean drop = takeDrop(requestLine[0] + " " + path);
             OutputStream toUpstream = up.getOutputStream();
             toUpstream.write(closingConnection(head));
             toUpstream.flush();
@@ -128,6 +151,15 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         } catch (IOException e) {
             // one side went away: the exchange is over
         }
+    }
+
+    private boolean takeDrop(String request) {
+        boolean[] taken = {false};
+        toDrop.computeIfPresent(request, (r, n) -> {
+            taken[0] = true;
+            return n > 1 ? n - 1 : null;
+        });
+        return taken[0];
     }
 
     /** A request or reply head (up to and including the empty line), or null at the end of the stream. */

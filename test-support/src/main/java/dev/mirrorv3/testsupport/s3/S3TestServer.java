@@ -43,9 +43,19 @@ public final class S3TestServer implements AutoCloseable {
         ALL
     }
 
+    /** How PutObject with {@code If-None-Match: *} is answered: as S3 does, or as a store without it does. */
+    public enum ConditionalWrites {
+        SUPPORTED,
+        /** {@code 501 NotImplemented}, as AWS S3 answers a header whose functionality it does not implement. */
+        NOT_IMPLEMENTED,
+        /** {@code 400 InvalidArgument} naming the header. */
+        REFUSED
+    }
+
     private final BlobStore store;
     private final Map<String, Identity> identities = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private volatile ConditionalWrites conditionalWrites = ConditionalWrites.SUPPORTED;
     private S3Proxy proxy;
     private int port;
 
@@ -66,6 +76,11 @@ public final class S3TestServer implements AutoCloseable {
 
     public void addIdentity(String accessKeyId, String secret, Access access) {
         identities.put(accessKeyId, new Identity(secret, access));
+    }
+
+    /** From now on, PutObject with {@code If-None-Match} is answered as {@code mode} says (nothing is written). */
+    public void conditionalWrites(ConditionalWrites mode) {
+        this.conditionalWrites = mode;
     }
 
     public void createBucket(String bucket) {
@@ -167,6 +182,14 @@ public final class S3TestServer implements AutoCloseable {
             @Override
             public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
                 check("putBlob", access != Access.READ_ONLY);
+                if (request.ifNoneMatch() != null) {
+                    switch (conditionalWrites) {
+                        case NOT_IMPLEMENTED -> throw new S3ProxyException(S3ErrorCode.NOT_IMPLEMENTED);
+                        case REFUSED -> throw new S3ProxyException(S3ErrorCode.INVALID_ARGUMENT,
+                                "Conditional writes are not supported: If-None-Match");
+                        case SUPPORTED -> { }
+                    }
+                }
                 return super.putBlob(request, input);
             }
 

@@ -3,6 +3,7 @@ package dev.mirrorv3.chain.store.s3;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Set;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -13,7 +14,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 /**
  * Turns the SDK's exceptions into the store's: {@link TransientStoreException} for what retrying may fix (no
  * connection, connection reset, timeouts, 5xx, throttling, 409 ConditionalRequestConflict), {@link S3AccessException}
- * or {@link StoreException} for the rest. The task's {@code Failures} then sees only store exceptions.
+ * or {@link StoreException} for the rest, such as a store that does not implement {@code If-None-Match} (501 is a
+ * 5xx, but no retry will implement it). The task's {@code Failures} then sees only store exceptions.
  */
 final class S3Errors {
     private static final Set<String> TRANSIENT_CODES = Set.of("SlowDown", "Throttling", "ThrottlingException",
@@ -32,9 +34,8 @@ final class S3Errors {
     static StoreException translate(SdkException e, String operation, S3Identity identity, String bucket) {
         if (e instanceof AwsServiceException s) {
             int status = s.statusCode();
-            String code = s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null ? "" : s.awsErrorDetails().errorCode();
-            String said = " (HTTP " + status + (code.isEmpty() ? "" : " " + code)
-                    + (s.requestId() == null ? "" : ", request id " + s.requestId()) + ")";
+            String code = code(s);
+            String said = said(s);
             if (status >= 500 || status == 429 || status == 408 || s.isThrottlingException() || TRANSIENT_CODES.contains(code)) {
                 return new TransientStoreException("S3 could not " + operation + " for now" + said, e);
             }
@@ -59,6 +60,41 @@ final class S3Errors {
             return new TransientStoreException("cannot reach S3 to " + operation + ": " + rootMessage(e), e);
         }
         return new StoreException("cannot " + operation + " as " + identity + ": " + rootMessage(e), e);
+    }
+
+    /**
+     * A failed PutObject with {@code If-None-Match: *}: as {@link #translate}, except that a store refusing the header
+     * itself (501 Not Implemented, or a 400 naming it) fails for good, naming what the store lacks.
+     *
+     * @param store the store for messages: its endpoint (or AWS S3 and the region), never a credential
+     */
+    static StoreException translateConditionalPut(SdkException e, String operation, S3Identity identity, String bucket, String store) {
+        if (e instanceof AwsServiceException s && refusesConditionalWrite(s)) {
+            return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), store + " does not support conditional"
+                    + " writes: it refused " + operation + " with If-None-Match: *" + said(s) + ". The sink commits every object"
+                    + " that way so that it never overwrites one; point s3.endpoint at a store that answers 412 to an existing key"
+                    + " (AWS S3 does; see the README on S3-compatible stores), or use destination.type=filesystem", e);
+        }
+        return translate(e, operation, identity, bucket);
+    }
+
+    private static boolean refusesConditionalWrite(AwsServiceException s) {
+        if (s.statusCode() == 501 || "NotImplemented".equals(code(s))) {
+            return true;
+        }
+        String message = String.valueOf(s.awsErrorDetails() == null ? s.getMessage() : s.awsErrorDetails().errorMessage())
+                .toLowerCase(Locale.ROOT);
+        return s.statusCode() == 400 && (message.contains("if-none-match") || message.contains("conditional"));
+    }
+
+    private static String code(AwsServiceException s) {
+        return s.awsErrorDetails() == null || s.awsErrorDetails().errorCode() == null ? "" : s.awsErrorDetails().errorCode();
+    }
+
+    private static String said(AwsServiceException s) {
+        String code = code(s);
+        return " (HTTP " + s.statusCode() + (code.isEmpty() ? "" : " " + code)
+                + (s.requestId() == null ? "" : ", request id " + s.requestId()) + ")";
     }
 
     private static String neededBy(S3Identity identity) {

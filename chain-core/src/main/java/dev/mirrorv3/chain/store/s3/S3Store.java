@@ -37,6 +37,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * may answer our own earlier attempt whose reply was lost (the SDK retried it): the existing object is then read
  * and its SHA-256 compared with ours; the same content is our commit, anything else another writer's object.
  * Stores that ignore the header (VersityGW) overwrite silently; the tail check before each flush is then the guard.
+ * Stores that refuse it (501 Not Implemented) fail the task: retrying cannot help.
  *
  * <p>Two identities: PutObject is signed with the write identity, everything else (list, get, head) with the read
  * identity, so a least-privilege bucket policy gives each only what it needs. Credentials come only from the
@@ -195,9 +196,10 @@ public final class S3Store implements Store {
                     .contentLength((long) data.length), RequestBody.fromBytes(data));
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
-                throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
+                throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(), describeStore());
             }
-            // The key exists. Ours, if an earlier attempt of this very PutObject succeeded and its reply was lost.
+            // The key exists. Ours, if an earlier attempt of this very commit landed and its outcome was lost (an SDK
+            // retry, or the writer re-issuing a commit that failed): the same bytes then.
             byte[] existing;
             try {
                 existing = read(partition, name);
@@ -211,6 +213,12 @@ public final class S3Store implements Store {
         } catch (SdkException e) {
             throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
         }
+    }
+
+    /** The store for messages: the endpoint's scheme, host and port (no user info), or AWS S3 and the region. */
+    private String describeStore() {
+        return settings.endpoint().map(u -> "the S3 store at " + u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort()))
+                .orElse("AWS S3 (region " + settings.region() + ")");
     }
 
     /** A PutObject is atomic: S3 has no temporary objects of ours to remove. */

@@ -116,4 +116,38 @@ class S3ErrorsTest {
                 .hasMessageContaining("InvalidArgument");
         assertThat(translate(SdkClientException.create("Unable to load region"), WRITE)).isNotInstanceOf(TransientStoreException.class);
     }
+
+    private static StoreException translatePut(SdkException e) {
+        StoreException s = S3Errors.translateConditionalPut(e, "PutObject s3://bkt/p/n/0/x.parquet", WRITE, "bkt", "the S3 store at https://s3.example:9000");
+        assertThat(s.getMessage()).doesNotContain("secret-value").doesNotContain("AKID");
+        return s;
+    }
+
+    private static S3Exception service(int status, String code, String message) {
+        return (S3Exception) S3Exception.builder().statusCode(status).requestId("req-1")
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).build()).message(message).build();
+    }
+
+    @Test
+    void aStoreThatDoesNotImplementIfNoneMatchIsFatalAndNamed() {
+        StoreException e = translatePut(service(501, "NotImplemented", "A header you provided implies functionality that is not implemented"));
+        assertThat(e).isNotInstanceOf(TransientStoreException.class)
+                .hasMessageContaining("the S3 store at https://s3.example:9000 does not support conditional writes")
+                .hasMessageContaining("PutObject s3://bkt/p/n/0/x.parquet with If-None-Match: *")
+                .hasMessageContaining("HTTP 501 NotImplemented").hasMessageContaining("s3.endpoint");
+        assertThat(translatePut(service(400, "InvalidArgument", "If-None-Match is not supported")))
+                .isNotInstanceOf(TransientStoreException.class).hasMessageContaining("does not support conditional writes");
+        assertThat(translatePut(service(400, "NotImplemented", "not implemented")))
+                .hasMessageContaining("does not support conditional writes");
+    }
+
+    @Test
+    void otherPutFailuresAreClassifiedAsAnyOther() {
+        assertThat(translatePut(service(503, "SlowDown"))).isInstanceOf(TransientStoreException.class);
+        assertThat(translatePut(service(409, "ConditionalRequestConflict", "conditional request conflict")))
+                .isInstanceOf(TransientStoreException.class);
+        assertThat(translatePut(service(400, "InvalidArgument", "bad content length")))
+                .isNotInstanceOf(TransientStoreException.class).hasMessageNotContaining("conditional");
+        assertThat(translatePut(service(403, "AccessDenied"))).hasMessageContaining("s3:PutObject");
+    }
 }

@@ -13,6 +13,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -20,6 +21,7 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +32,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -144,6 +148,54 @@ class S3StoreTest {
         }
     }
 
+    /** Where the replies are lost after the object {@code 1-2} committed, so that its PutObject fails in the end. */
+    enum LostAfterCommit {
+        /** Every attempt of the PutObject: the first commits, the SDK's retries meet 412s. */
+        EVERY_PUT_ATTEMPT,
+        /** The first PutObject, then every attempt of the GET that compares the 412's object with ours. */
+        FIRST_PUT_AND_THE_412_CHECK
+    }
+
+    @ParameterizedTest
+    @EnumSource(LostAfterCommit.class)
+    void aCommitThatLandedAndThenFailedIsCompletedByTheNextFlush(LostAfterCommit lost) {
+        String prefix = "landed-" + lost.ordinal();
+        try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
+             S3Store store = new S3Store(new S3Settings(Optional.of(proxy.endpoint()), "us-east-1", BUCKET, prefix, true,
+                     new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
+                     Duration.ofSeconds(10)), "m")) {
+            ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
+                    Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET, OptionalLong.empty()), 0);
+            writer.append(record(0));
+            writer.flush(FlushTrigger.RECORDS);
+
+            String key = prefix + "/m/0/" + name(1, 2);
+            if (lost == LostAfterCommit.EVERY_PUT_ATTEMPT) {
+                proxy.dropEveryReply("PUT", BUCKET, key);
+            } else {
+                proxy.dropFirstPutReply(BUCKET, key);
+                proxy.dropEveryReply("GET", BUCKET, key);
+            }
+            writer.append(record(1));
+            writer.append(record(2));
+            assertThatThrownBy(() -> writer.flush(FlushTrigger.RECORDS)).as("the SDK gives up").isInstanceOf(TransientStoreException.class)
+                    .hasMessageContaining(lost == LostAfterCommit.EVERY_PUT_ATTEMPT ? "PutObject" : "GetObject");
+            assertThat(proxy.droppedReplies()).as("the SDK's 3 attempts at least").isGreaterThanOrEqualTo(3);
+            proxy.stopDropping();
+            assertThat(store.list(0)).as("the object is there").containsExactly(name(0, 0), name(1, 2));
+
+            writer.append(record(3));
+            assertThat(writer.flush(FlushTrigger.RECORDS)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(1, 2)));
+            writer.flush(FlushTrigger.RECORDS);
+            assertThat(writer.durableNext()).isEqualTo(4);
+            assertThat(store.list(0)).containsExactly(name(0, 0), name(1, 2), name(3, 3));
+        }
+    }
+
+    private static BackupRecord record(long offset) {
+        return new BackupRecord("t", 0, offset, 1L, TimestampType.CREATE_TIME, null, bytes("v" + offset), List.of());
+    }
+
     @Test
     void aChainOf5000ObjectsListsCompletelyAndTheTailCheckListsOnlyTheTail() {
         int n = 5000;
@@ -209,6 +261,23 @@ class S3StoreTest {
             assertThatThrownBy(store::checkReadAccess)
                     .isInstanceOf(S3AccessException.class).hasMessageContaining("bucket no-such-bucket does not exist")
                     .satisfies(e -> assertThat(((S3AccessException) e).problem()).isEqualTo(S3AccessException.Problem.NO_BUCKET));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ConditionalWrites.class, names = {"NOT_IMPLEMENTED", "REFUSED"})
+    void aStoreWithoutConditionalWritesIsFatalAndNamed(ConditionalWrites mode) {
+        server.conditionalWrites(mode);
+        try (S3Store store = leastPrivilegeStore("noconditional", "m")) {
+            assertThatThrownBy(() -> store.create(0, name(0, 9), bytes("x")))
+                    .isInstanceOf(StoreException.class).isNotInstanceOf(TransientStoreException.class)
+                    .hasMessageContaining("does not support conditional writes")
+                    .hasMessageContaining("If-None-Match: *")
+                    .hasMessageContaining(server.endpoint().toString())
+                    .hasMessageContaining("PutObject s3://backups/noconditional/m/0/" + name(0, 9))
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret-value"));
+        } finally {
+            server.conditionalWrites(ConditionalWrites.SUPPORTED);
         }
     }
 
