@@ -512,7 +512,11 @@ public class KafkaSinkTask extends SinkTask {
     public void close(Collection<TopicPartition> partitions) {
         // The next owner of these partitions reads the destination's high watermark: nothing of ours may be in flight.
         if (session != null && !destinationCorrupted) {
-            session.producer.flush(); // after an abort: returns once the aborted deliveries have completed
+            if (session.aborted()) {
+                session.abortAndAwait(); // a closed producer cannot flush: wait until its aborted deliveries have completed
+            } else {
+                session.producer.flush();
+            }
         }
         retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
