@@ -7,6 +7,8 @@ import java.util.stream.Collectors;
 
 import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.KeyValueStore;
+import dev.mirrorv3.cache.store.MemoryBudget;
 
 /**
  * One named cache: its key → value store, the progress of its partitions and its readiness. The consumer thread
@@ -15,15 +17,18 @@ import dev.mirrorv3.cache.notify.Notifier;
 public final class Cache {
 
     private final CacheConfig config;
-    private final KeyValueStore store = new KeyValueStore();
+    private final KeyValueStore store;
     private volatile Notifier notifier;
     private volatile Map<Integer, PartitionState> partitions = Map.of();
     private volatile List<PartitionState> partitionList = List.of();
     private volatile boolean ready;
     private volatile String offsetsHeader = "[]";
+    private volatile String memoryExceeded;
 
-    public Cache(CacheConfig config) {
+    /** @param budget the sidecar's memory budget, shared by its caches' stores */
+    public Cache(CacheConfig config, MemoryBudget budget) {
         this.config = config;
+        this.store = new KeyValueStore(budget);
     }
 
     public String name() {
@@ -45,6 +50,15 @@ public final class Cache {
     /** Caught up to the high watermark seen at startup; sticky: once true, never false again. */
     public boolean ready() {
         return ready;
+    }
+
+    /** Why this cache stopped reading: its store would exceed the memory budget; null while it fits. */
+    public String memoryExceeded() {
+        return memoryExceeded;
+    }
+
+    void memoryExceeded(String message) {
+        this.memoryExceeded = message;
     }
 
     public boolean assigned() {

@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
 import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.notify.KeyChange;
 import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.KeyValueStore;
+import dev.mirrorv3.cache.store.MemoryBudget;
+import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
+import dev.mirrorv3.cache.store.Utf8Keys;
 
 /**
  * The consume loop of one cache: assigns its partitions (no group membership, so a replica always gets them all),
@@ -43,6 +47,8 @@ final class CacheConsumer implements Runnable {
     private final CacheConfig config;
     private final Notifier notifier;
     private final Consumer<String> fatal;
+    private final MemoryBudget budget;
+    private final Consumer<String> overBudget;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<Integer, Long> notifyFrom = new HashMap<>();
     private volatile boolean running = true;
@@ -51,11 +57,18 @@ final class CacheConsumer implements Runnable {
     private Map<TopicPartition, OffsetAndMetadata> lastCommitted = Map.of();
     private long lastCommitMs;
 
-    CacheConsumer(Cache cache, Notifier notifier, Consumer<String> fatal) {
+    /**
+     * @param overBudget called once with the message when the cache's store would exceed the memory budget; this
+     *                   consumer then stops reading
+     */
+    CacheConsumer(Cache cache, Notifier notifier, Consumer<String> fatal, MemoryBudget budget,
+                  Consumer<String> overBudget) {
         this.cache = cache;
         this.config = cache.config();
         this.notifier = notifier;
         this.fatal = fatal;
+        this.budget = budget;
+        this.overBudget = overBudget;
         Properties props = new Properties();
         props.putAll(config.kafkaProperties());
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -178,16 +191,23 @@ final class CacheConsumer implements Runnable {
             KeyValueStore store = cache.store();
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 PartitionState state = cache.partition(r.partition());
-                state.seen(r.offset());
                 byte[] k = r.key();
                 if (k == null) {
+                    state.seen(r.offset());
                     continue; // null keys are not cached (kkv)
                 }
-                String key = new String(k, StandardCharsets.UTF_8);
-                KeyValueStore.Change change = store.apply(key, k.length, r.value());
+                byte[] key = Utf8Keys.normalize(k);
+                KeyValueStore.Change change;
+                try {
+                    change = store.apply(key, r.value());
+                } catch (MemoryBudgetExceededException e) {
+                    stopOverBudget(r);
+                    return;
+                }
+                state.seen(r.offset());
                 if (change != KeyValueStore.Change.UNCHANGED && change != KeyValueStore.Change.ABSENT
                         && r.offset() >= notifyFrom.get(r.partition())) {
-                    changes.add(new KeyChange(key, r.partition(), r.offset()));
+                    changes.add(new KeyChange(new String(key, StandardCharsets.UTF_8), r.partition(), r.offset()));
                 }
             }
             for (TopicPartition tp : tps) {
@@ -206,9 +226,31 @@ final class CacheConsumer implements Runnable {
     }
 
     private void becameReady() {
-        LOG.info("Cache {}: caught up with topic {} ({} keys, {} bytes); serving", config.name(), config.topic(),
-                cache.store().size(), cache.store().bytes());
+        KeyValueStore store = cache.store();
+        LOG.info("Cache {}: caught up with topic {} ({} keys, {} bytes of keys and values in a store of {} bytes; "
+                + "all caches use {} of the {} bytes of memory.max-bytes); serving", config.name(), config.topic(),
+                store.size(), store.bytes(), store.footprint(), budget.usedBytes(), budget.maxBytes());
         notifier.wakeUp();
+    }
+
+    /**
+     * The record {@code r} does not fit the memory budget: stop reading (so the heap stays where it is, instead of
+     * filling up into back-to-back full collections), report why, and idle until the sidecar stops.
+     */
+    private void stopOverBudget(ConsumerRecord<byte[], byte[]> r) {
+        KeyValueStore store = cache.store();
+        String message = "cache " + config.name() + " exceeds memory.max-bytes: " + store.size() + " keys, "
+                + store.bytes() + " bytes of keys and values in a store of " + store.footprint()
+                + " bytes, and all caches together use " + budget.usedBytes() + " of the " + budget.maxBytes()
+                + " bytes budget (" + budget.origin() + "); it stopped reading topic " + config.topic()
+                + " at partition " + r.partition() + " offset " + r.offset() + " of "
+                + cache.partition(r.partition()).endOffsetAtStart() + ". Give the sidecar a larger heap (-Xmx) "
+                + "or memory.max-bytes, or cache a smaller topic";
+        cache.memoryExceeded(message);
+        overBudget.accept(message);
+        while (running) {
+            sleep(100);
+        }
     }
 
     private void commitIfDue(boolean sync) {

@@ -21,6 +21,7 @@ import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.config.SidecarConfig;
 import dev.mirrorv3.cache.http.HttpApi;
 import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.MemoryBudget;
 
 /**
  * A running sidecar: its caches (one consumer and one notifier thread each), the HTTP API and the metrics server.
@@ -30,7 +31,11 @@ public final class Sidecar implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
 
+    /** Where Kubernetes reads a container's termination message (the pod's terminationMessagePath default). */
+    private static final java.nio.file.Path TERMINATION_LOG = java.nio.file.Path.of("/dev/termination-log");
+
     private final SidecarConfig config;
+    private final MemoryBudget budget;
     private final List<Cache> caches = new ArrayList<>();
     private final List<CacheConsumer> consumers = new ArrayList<>();
     private final SidecarMetrics metrics;
@@ -41,10 +46,12 @@ public final class Sidecar implements AutoCloseable {
 
     private Sidecar(SidecarConfig config) {
         this.config = config;
+        this.budget = config.memory().maxBytes() > 0 ? MemoryBudget.of(config.memory().maxBytes())
+                : MemoryBudget.fromHeap();
         for (CacheConfig cc : config.caches()) {
-            caches.add(new Cache(cc));
+            caches.add(new Cache(cc, budget));
         }
-        this.metrics = new SidecarMetrics(caches);
+        this.metrics = new SidecarMetrics(caches, budget);
         HttpApi api = new HttpApi(caches, metrics, this::requestShutdown);
         int cores = Runtime.getRuntime().availableProcessors();
         this.undertow = Undertow.builder()
@@ -87,7 +94,7 @@ public final class Sidecar implements AutoCloseable {
                 LOG.warn("Cache {}: notify targets without group-id: changes not notified before a stop are not "
                         + "notified after a restart", cc.name());
             }
-            consumers.add(new CacheConsumer(cache, notifier, this::fatal));
+            consumers.add(new CacheConsumer(cache, notifier, this::fatal, budget, this::overBudget));
         }
         for (Cache cache : caches) {
             cache.notifier().start();
@@ -96,6 +103,9 @@ public final class Sidecar implements AutoCloseable {
         LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
                 config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
                 metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
+        LOG.info("Memory budget of the caches: {} bytes ({}); beyond it a cache stops reading and the sidecar exits "
+                + "after {} ms (memory.exceeded-exit-after-ms)", budget.maxBytes(), budget.origin(),
+                config.memory().exceededExitAfter().toMillis());
     }
 
     private static String rootMessage(Throwable e) {
@@ -140,6 +150,42 @@ public final class Sidecar implements AutoCloseable {
                 config.shutdownDeadline().toMillis());
         Thread t = new Thread(() -> stopAll(exitCode), "sidecar-shutdown");
         t.start();
+    }
+
+    /**
+     * A cache would exceed the memory budget: it has stopped reading, its readiness and a metric say why; after
+     * {@code memory.exceeded-exit-after-ms} the process exits with code 1, so that the orchestrator shows a crash
+     * with this reason rather than a pod that never turns ready.
+     */
+    private void overBudget(String message) {
+        long afterMs = config.memory().exceededExitAfter().toMillis();
+        LOG.error("{}. Exiting with code 1 in {} ms (memory.exceeded-exit-after-ms)", capitalized(message), afterMs);
+        if (java.nio.file.Files.isWritable(TERMINATION_LOG)) {
+            try {
+                java.nio.file.Files.writeString(TERMINATION_LOG, message + "\n");
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot write {}: {}", TERMINATION_LOG, e.toString());
+            }
+        }
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(afterMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            fatal(message);
+        }, "memory-exceeded-exit");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static String capitalized(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The caches' memory budget. */
+    public MemoryBudget memoryBudget() {
+        return budget;
     }
 
     private void fatal(String reason) {

@@ -14,6 +14,7 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import dev.mirrorv3.cache.notify.NotifyMetrics;
+import dev.mirrorv3.cache.store.MemoryBudget;
 
 /**
  * The sidecar's Prometheus metrics ({@code mirror_v3_cache_*}, {@code mirror_v3_notify_*}), in a registry of its own
@@ -33,7 +34,7 @@ public final class SidecarMetrics {
     private final Counter batches;
     private final Counter batchKeys;
 
-    public SidecarMetrics(List<Cache> caches) {
+    public SidecarMetrics(List<Cache> caches, MemoryBudget budget) {
         GaugeWithCallback.builder().name("mirror_v3_cache_last_seen_offset")
                 .help("Offset of the last record consumed per partition (low watermark - 1 before any)")
                 .labelNames("cache", "topic", "partition")
@@ -54,6 +55,22 @@ public final class SidecarMetrics {
                 .help("Sum of the UTF-8 key and value lengths held by the cache (payload, without JVM overhead)")
                 .labelNames("cache", "topic")
                 .callback(cb -> caches.forEach(c -> cb.call(c.store().bytes(), c.name(), c.topic())))
+                .register(registry);
+        GaugeWithCallback.builder().name("mirror_v3_cache_memory_bytes")
+                .help("Heap the cache's store takes: pages (records, headers, garbage not compacted yet) and index")
+                .labelNames("cache", "topic")
+                .callback(cb -> caches.forEach(c -> cb.call(c.store().footprint(), c.name(), c.topic())))
+                .register(registry);
+        GaugeWithCallback.builder().name("mirror_v3_cache_memory_budget_bytes")
+                .help("memory.max-bytes: what all caches' stores may take together")
+                .callback(cb -> cb.call(budget.maxBytes()))
+                .register(registry);
+        GaugeWithCallback.builder().name("mirror_v3_cache_memory_budget_exceeded")
+                .help("1 when the cache stopped reading because its store would exceed memory.max-bytes (the "
+                        + "sidecar exits after memory.exceeded-exit-after-ms)")
+                .labelNames("cache", "topic")
+                .callback(cb -> caches.forEach(c -> cb.call(c.memoryExceeded() != null ? 1 : 0, c.name(),
+                        c.topic())))
                 .register(registry);
         GaugeWithCallback.builder().name("mirror_v3_cache_ready")
                 .help("1 once the cache has caught up to the high watermark seen at startup (sticky)")

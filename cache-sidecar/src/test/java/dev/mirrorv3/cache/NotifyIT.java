@@ -177,6 +177,36 @@ class NotifyIT extends SidecarITSupport {
         }
     }
 
+    /**
+     * What stands in for kafka-keyvalue's catch-up POST (README, "Notifications to pods that are not ready yet"): with
+     * the targets' headless Service publishing not-ready addresses, a starting pod is resolved from its first moment;
+     * a change made after its first read of the cache is retried to it until its server listens, so it misses none,
+     * while the ready pod gets the change at once and only once.
+     */
+    @Test
+    void startingPodInTheHeadlessService_getsTheChangesMadeAfterItsFirstRead_onceItListens() throws Exception {
+        kafka.createTopic("nstart", 1);
+        produce("nstart", 0, "k0", "0");
+        // test-hosts resolves targets.kkv.test to 127.0.0.2 (a ready pod) and 127.0.0.3 (a pod still starting)
+        RecordingTarget ready = closeLater(RecordingTarget.onFreePort("127.0.0.2"));
+        int port = ready.port();
+        Sidecar s = sidecar("caches:\n" + cacheYaml("nstart", "nstart", "main: true\n" + notifyYaml("g-nstart",
+                "http://targets.kkv.test:" + port + "/kafka-keyvalue/v1/updates", "", "retry-times: 8")));
+        SidecarClient c = awaitReady(s);
+        // the starting pod reads the cache (the kkv client's first read), then a change comes before it listens
+        assertThat(c.text("/cache/v1/values")).isEqualTo("0\n");
+        produce("nstart", 0, "k1", "1");
+        assertThat(ready.next(WAIT).keys()).containsExactly("k1");
+        await().atMost(WAIT).until(() -> c.text("/q/metrics").lines()
+                .filter(l -> l.startsWith("mirror_v3_notify_retries_total{cache=\"nstart\""))
+                .anyMatch(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)) >= 1));
+        RecordingTarget starting = closeLater(new RecordingTarget("127.0.0.3", port));
+        assertThat(starting.next(WAIT).keys()).containsExactly("k1");
+        produce("nstart", 0, "k2", "2");
+        assertThat(starting.next(WAIT).keys()).containsExactly("k2");
+        assertThat(ready.next(WAIT).keys()).as("the ready pod got k1 once, then k2").containsExactly("k2");
+    }
+
     @Test
     void check21_restart_notifiesWhatWasNotNotified_notWhatWas() throws Exception {
         kafka.createTopic("n21", 1);

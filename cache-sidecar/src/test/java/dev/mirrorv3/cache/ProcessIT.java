@@ -9,8 +9,16 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 import org.junit.jupiter.api.Test;
 
@@ -112,6 +120,85 @@ class ProcessIT extends SidecarITSupport {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    /**
+     * A topic about twice the memory budget of a 64 MiB heap: the sidecar must not spiral in full GCs. It stops
+     * reading that cache, stays unready with a message naming the cache, its keys, its bytes and the budget, says so
+     * in a metric, and exits with code 1 after memory.exceeded-exit-after (here 5 s, in kkv's environment mode).
+     */
+    @Test
+    void topicTooLargeForTheHeap_notReadyWithTheMessage_metric_exits1AfterTheConfiguredTime() throws Exception {
+        kafka.createTopic("toolarge", 1);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        String pad = "x".repeat(110);
+        for (int i = 0; i < 420_000; i++) {
+            sent.add(producer.send(new ProducerRecord<>("toolarge", 0, utf8(String.format("user-%07d", i)),
+                    utf8("{\"id\":" + i + ",\"name\":\"user-" + i + "\",\"pad\":\"" + pad + "\"}"))));
+            if (sent.size() == 10_000) {
+                produceAll(sent);
+                sent.clear();
+            }
+        }
+        produceAll(sent);
+        int httpPort = freePort();
+        int metricsPort = freePort();
+        Path log = Files.createTempFile("sidecar", ".log");
+        Path gcLog = Files.createTempFile("sidecar-gc", ".log");
+        long exitAfterMs = 5000;
+        long started = System.nanoTime();
+        Process p = launcher(Map.of("KAFKA_BOOTSTRAP", kafka.bootstrapServers(), "KAFKA_INCOMING_TOPIC", "toolarge",
+                "KAFKA_GROUP_ID", "toolarge-pod-0", "QUARKUS_HTTP_PORT", String.valueOf(httpPort),
+                "MIRROR_V3_METRICS_PORT", String.valueOf(metricsPort),
+                "MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS", String.valueOf(exitAfterMs),
+                "JAVA_OPTS", "-Xmx64m -Xlog:gc:file=" + gcLog))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            SidecarClient c = new SidecarClient(httpPort);
+            String[] body = new String[1];
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                    .until(() -> {
+                        if (!p.isAlive()) {
+                            return true;
+                        }
+                        var r = c.get("/q/health/ready");
+                        body[0] = r.statusCode() + " " + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+                        return body[0].contains("memory_budget_exceeded");
+                    });
+            assertThat(body[0]).as("readiness while over the budget (process alive: %s); log:%n%s", p.isAlive(),
+                    Files.readString(log))
+                    .startsWith("503 ").contains("memory_budget_exceeded", "cache main", " keys", " bytes",
+                            "memory.max-bytes");
+            String metrics = new SidecarClient(metricsPort).text("/metrics");
+            assertThat(metrics).contains("mirror_v3_cache_memory_budget_exceeded{cache=\"main\",topic=\"toolarge\"} 1");
+            assertThat(p.waitFor(exitAfterMs + 30_000, TimeUnit.MILLISECONDS)).as("exited; log:%n%s",
+                    Files.readString(log)).isTrue();
+            assertThat(p.exitValue()).isEqualTo(1);
+            String text = Files.readString(log);
+            // The exit follows the configured delay after the budget was exceeded, not sooner, not much later.
+            long exceededAt = logTime(text, "exceeds memory.max-bytes");
+            long stoppingAt = logTime(text, "Stopping with exit code 1");
+            assertThat(stoppingAt - exceededAt).isBetween(exitAfterMs, exitAfterMs + 5000);
+            // No full-GC loop: the collector's pauses are a small part of the run.
+            double pausedMs = 0;
+            Matcher m = Pattern.compile("Pause .* ([0-9.]+)ms").matcher(Files.readString(gcLog));
+            while (m.find()) {
+                pausedMs += Double.parseDouble(m.group(1));
+            }
+            double runMs = (System.nanoTime() - started) / 1e6;
+            assertThat(pausedMs / runMs).as("GC pause share of the run (%.0f ms of %.0f ms)", pausedMs, runMs)
+                    .isLessThan(0.2);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /** Epoch millis of the first log line containing {@code marker} (log4j2's ISO8601 timestamps). */
+    private static long logTime(String log, String marker) {
+        String line = log.lines().filter(l -> l.contains(marker)).findFirst()
+                .orElseThrow(() -> new AssertionError("no log line with '" + marker + "' in:\n" + log));
+        return java.time.LocalDateTime.parse(line.substring(0, 23).replace(' ', 'T').replace(',', '.'))
+                .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli();
     }
 
     private static int freePort() throws IOException {

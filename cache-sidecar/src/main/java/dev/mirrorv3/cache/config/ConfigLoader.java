@@ -98,7 +98,7 @@ public final class ConfigLoader {
             errors.add("config file: expected a mapping at the top level");
             return null;
         }
-        knownKeys(root, "", Set.of("http", "metrics", "shutdown", "caches"));
+        knownKeys(root, "", Set.of("http", "metrics", "shutdown", "memory", "caches"));
         JsonNode http = object(root, "http");
         knownKeys(http, "http.", Set.of("host", "port", "io-threads"));
         String host = string(http, "http.host", "host", "0.0.0.0");
@@ -112,6 +112,14 @@ public final class ConfigLoader {
         knownKeys(shutdown, "shutdown.", Set.of("deadline-ms"));
         Duration deadline = Duration.ofMillis(integer(shutdown, "shutdown.deadline-ms", "deadline-ms",
                 (int) SidecarConfig.DEFAULT_SHUTDOWN_DEADLINE.toMillis(), 0, Integer.MAX_VALUE));
+        JsonNode memoryNode = object(root, "memory");
+        knownKeys(memoryNode, "memory.", Set.of("max-bytes", "exceeded-exit-after-ms"));
+        JsonNode maxBytesNode = memoryNode == null ? null : memoryNode.get("max-bytes");
+        long maxBytes = maxBytesNode == null || maxBytesNode.isNull() ? 0
+                : bytes("memory.max-bytes", substitute("memory.max-bytes", maxBytesNode.asText()));
+        SidecarConfig.Memory memory = new SidecarConfig.Memory(maxBytes, Duration.ofMillis(integer(memoryNode,
+                "memory.exceeded-exit-after-ms", "exceeded-exit-after-ms",
+                (int) SidecarConfig.Memory.DEFAULT_EXCEEDED_EXIT_AFTER.toMillis(), 0, Integer.MAX_VALUE)));
 
         List<CacheConfig> caches = new ArrayList<>();
         JsonNode cachesNode = root.get("caches");
@@ -136,7 +144,7 @@ public final class ConfigLoader {
                 errors.add("metrics.port: must differ from http.port (" + httpPort + ")");
             }
         }
-        return new SidecarConfig(host, httpPort, ioThreads, metricsPort, deadline, caches);
+        return new SidecarConfig(host, httpPort, ioThreads, metricsPort, deadline, memory, caches);
     }
 
     private CacheConfig parseCache(String name, JsonNode node) {
@@ -285,8 +293,13 @@ public final class ConfigLoader {
                 backoffSeconds == 0 ? Duration.ofMillis(1) : Duration.ofSeconds(backoffSeconds),
                 NotifyConfig.OnFailure.SKIP);
         CacheConfig cache = new CacheConfig("main", true, bootstrap, topic, List.of(), groupId, reset, props, notify);
+        String maxBytes = blankToNull(e.get("MIRROR_V3_MEMORY_MAX_BYTES"));
+        SidecarConfig.Memory memory = new SidecarConfig.Memory(
+                maxBytes == null ? 0 : bytes("MIRROR_V3_MEMORY_MAX_BYTES", maxBytes),
+                Duration.ofMillis(envInt(e, "MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS",
+                        (int) SidecarConfig.Memory.DEFAULT_EXCEEDED_EXIT_AFTER.toMillis(), 0, Integer.MAX_VALUE)));
         return new SidecarConfig("0.0.0.0", httpPort, Runtime.getRuntime().availableProcessors(), metricsPort,
-                SidecarConfig.DEFAULT_SHUTDOWN_DEADLINE,
+                SidecarConfig.DEFAULT_SHUTDOWN_DEADLINE, memory,
                 List.of(cache));
     }
 
@@ -404,6 +417,39 @@ public final class ConfigLoader {
         } catch (NumberFormatException e) {
             errors.add(setting + ": '" + s + "' is not an integer");
             return def;
+        }
+    }
+
+    private static final Pattern BYTES = Pattern.compile("([0-9]+)\\s*(|Ki|Mi|Gi|Ti)");
+
+    /** A byte count, plain or with a binary suffix as Kubernetes writes it ({@code 512Mi}); at least 1 MiB. */
+    private long bytes(String setting, String text) {
+        Matcher m = BYTES.matcher(text.trim());
+        if (!m.matches()) {
+            errors.add(setting + ": '" + text + "' is not a byte count (e.g. 268435456 or 256Mi)");
+            return 0;
+        }
+        int shift = switch (m.group(2)) {
+            case "Ki" -> 10;
+            case "Mi" -> 20;
+            case "Gi" -> 30;
+            case "Ti" -> 40;
+            default -> 0;
+        };
+        try {
+            long n = Long.parseLong(m.group(1));
+            if (n > Long.MAX_VALUE >> shift) {
+                throw new NumberFormatException();
+            }
+            long v = n << shift;
+            if (v < 1 << 20) {
+                errors.add(setting + ": " + v + " bytes is below the minimum of 1Mi");
+                return 0;
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            errors.add(setting + ": '" + text + "' is too large");
+            return 0;
         }
     }
 

@@ -12,10 +12,25 @@ import java.util.Optional;
  * @param ioThreads        HTTP I/O threads ({@code http.io-threads}, default: the available processors)
  * @param metricsPort      Prometheus port ({@code metrics.port}, default 9090; 0 picks a free port, -1 disables)
  * @param shutdownDeadline how long a graceful stop may spend flushing notifications ({@code shutdown.deadline-ms})
+ * @param memory           the caches' memory budget ({@code memory.*})
  * @param caches           the caches, in config order; at most one is {@link CacheConfig#main()}
  */
 public record SidecarConfig(String httpHost, int httpPort, int ioThreads, int metricsPort, Duration shutdownDeadline,
-                            List<CacheConfig> caches) {
+                            Memory memory, List<CacheConfig> caches) {
+
+    /**
+     * @param maxBytes          {@code memory.max-bytes}: what all cache stores together may take; 0 derives it from
+     *                          the heap (70 % of the old generation's maximum)
+     * @param exceededExitAfter {@code memory.exceeded-exit-after-ms}: how long the sidecar reports an exceeded budget
+     *                          (readiness, metric) before it exits with code 1
+     */
+    public record Memory(long maxBytes, Duration exceededExitAfter) {
+        public static final Duration DEFAULT_EXCEEDED_EXIT_AFTER = Duration.ofSeconds(60);
+
+        public static Memory defaults() {
+            return new Memory(0, DEFAULT_EXCEEDED_EXIT_AFTER);
+        }
+    }
 
     public static final int DEFAULT_HTTP_PORT = 8080;
     public static final int DEFAULT_METRICS_PORT = 9090;
@@ -30,6 +45,6 @@ public record SidecarConfig(String httpHost, int httpPort, int ioThreads, int me
     }
 
     public SidecarConfig withPorts(int newHttpPort, int newMetricsPort) {
-        return new SidecarConfig(httpHost, newHttpPort, ioThreads, newMetricsPort, shutdownDeadline, caches);
+        return new SidecarConfig(httpHost, newHttpPort, ioThreads, newMetricsPort, shutdownDeadline, memory, caches);
     }
 }

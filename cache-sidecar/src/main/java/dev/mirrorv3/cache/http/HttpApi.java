@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +20,7 @@ import io.undertow.util.Methods;
 import dev.mirrorv3.cache.Cache;
 import dev.mirrorv3.cache.SidecarMetrics;
 import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.store.KeyValueStore;
 
 /**
  * The HTTP surface, routed on the raw request path so that keys are decoded exactly as kafka-keyvalue decodes them.
@@ -251,17 +251,20 @@ public final class HttpApi implements HttpHandler {
         send(ex, 405, TEXT_UTF8, "Method not allowed\n");
     }
 
-    /** Streams one line per entry; the weakly consistent iterator is safe against concurrent updates. */
+    /** Streams one line per entry; the store's weakly consistent cursor is safe against concurrent updates. */
     private void list(HttpServerExchange ex, Cache cache, boolean keys) throws IOException {
         ex.startBlocking();
         ex.setStatusCode(200);
         ex.getResponseHeaders().put(Headers.CONTENT_TYPE, keys ? OCTET_STREAM : TEXT_UTF8);
         ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
         try (OutputStream out = new BufferedOutputStream(ex.getOutputStream(), 64 * 1024)) {
-            Iterator<Map.Entry<String, byte[]>> it = cache.store().entries();
-            while (it.hasNext()) {
-                Map.Entry<String, byte[]> e = it.next();
-                out.write(keys ? e.getKey().getBytes(StandardCharsets.UTF_8) : e.getValue());
+            KeyValueStore.Cursor c = cache.store().cursor();
+            while (c.next()) {
+                if (keys) {
+                    c.writeKey(out);
+                } else {
+                    c.writeValue(out);
+                }
                 out.write('\n');
             }
         }

@@ -81,9 +81,11 @@ public final class OpenApi {
             response(offset, "204", "Not a partition of this cache", null, false);
         }
         ObjectNode ready = get(paths, "/q/health/ready", "Readiness",
-                "200 once every cache has caught up to the high watermark it saw at startup (sticky), 503 before.");
+                "200 once every cache has caught up to the high watermark it saw at startup (sticky), 503 before. A "
+                        + "cache that stopped at memory.max-bytes has status memory_budget_exceeded and an unhealthy "
+                        + "entry with the message; the sidecar then exits after memory.exceeded-exit-after-ms.");
         response(ready, "200", "Ready", "application/json", false);
-        response(ready, "503", "Warming", "application/json", false);
+        response(ready, "503", "Warming, or a cache exceeded the memory budget", "application/json", false);
         response(get(paths, "/q/health/live", "Liveness", "200 while the process serves HTTP."), "200", "Live",
                 "application/json", false);
         response(get(paths, "/q/metrics", "Prometheus metrics",

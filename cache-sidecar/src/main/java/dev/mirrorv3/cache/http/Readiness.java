@@ -17,6 +17,8 @@ import dev.mirrorv3.cache.PartitionState;
 public final class Readiness {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Status and reason of a cache that stopped reading at its memory budget. */
+    static final String MEMORY_EXCEEDED = "memory_budget_exceeded";
 
     private Readiness() {
     }
@@ -50,7 +52,8 @@ public final class Readiness {
                 m.put("name", c.name());
                 m.put("gates_readiness", true);
                 m.put("caught_up", c.ready() || p.caughtUp());
-                m.put("status", !c.ready() ? "warming" : p.lag() > 0 ? "lag_behind_source" : "ready");
+                m.put("status", c.memoryExceeded() != null ? MEMORY_EXCEEDED
+                        : !c.ready() ? "warming" : p.lag() > 0 ? "lag_behind_source" : "ready");
                 ObjectNode src = m.putObject("source");
                 src.put("topic", c.topic());
                 src.put("partition", p.partition());
@@ -60,7 +63,16 @@ public final class Readiness {
                 src.put("lag", c.ready() ? p.lag() : Math.max(0, p.endOffsetAtStart() - p.position()));
             }
         }
-        root.putArray("unhealthy");
+        ArrayNode unhealthy = root.putArray("unhealthy");
+        for (Cache c : caches) {
+            String exceeded = c.memoryExceeded();
+            if (exceeded != null) {
+                ObjectNode u = unhealthy.addObject();
+                u.put("name", c.name());
+                u.put("reason", MEMORY_EXCEEDED);
+                u.put("message", exceeded);
+            }
+        }
         try {
             return JSON.writeValueAsBytes(root);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

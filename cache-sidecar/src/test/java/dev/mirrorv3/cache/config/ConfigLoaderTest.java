@@ -169,4 +169,28 @@ class ConfigLoaderTest {
                 .hasMessageContaining("TARGET_SERVICE_NAMESPACE: required when TARGET_SERVICE_NAME is set")
                 .hasMessageContaining("QUARKUS_HTTP_PORT: 'http' is not an integer");
     }
+
+    @Test
+    void memoryBudget_defaultsAndSettings() {
+        String cache = "caches:\n  a: {bootstrap-servers: k:9092, topic: a}\n";
+        SidecarConfig d = yaml(cache, Map.of());
+        assertThat(d.memory().maxBytes()).isZero(); // derived from the heap at start
+        assertThat(d.memory().exceededExitAfter()).isEqualTo(Duration.ofSeconds(60));
+        SidecarConfig c = yaml("memory: {max-bytes: 256Mi, exceeded-exit-after-ms: 5000}\n" + cache, Map.of());
+        assertThat(c.memory().maxBytes()).isEqualTo(256L << 20);
+        assertThat(c.memory().exceededExitAfter()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(yaml("memory: {max-bytes: '${MAX}'}\n" + cache, Map.of("MAX", "1073741824")).memory().maxBytes())
+                .isEqualTo(1L << 30);
+        assertThat(errors("memory: {max-bytes: 2GB, size: 1}\n" + cache)).containsExactlyInAnyOrder(
+                "memory.size: unknown setting (known: exceeded-exit-after-ms, max-bytes)",
+                "memory.max-bytes: '2GB' is not a byte count (e.g. 268435456 or 256Mi)");
+        assertThat(errors("memory: {max-bytes: 1000, exceeded-exit-after-ms: -1}\n" + cache)).containsExactlyInAnyOrder(
+                "memory.max-bytes: 1000 bytes is below the minimum of 1Mi",
+                "memory.exceeded-exit-after-ms: -1 is out of range 0..2147483647");
+        SidecarConfig env = ConfigLoader.fromKkvEnvironment(Map.of("KAFKA_BOOTSTRAP", "k:9092",
+                "KAFKA_INCOMING_TOPIC", "t", "KAFKA_GROUP_ID", "g", "MIRROR_V3_MEMORY_MAX_BYTES", "64Mi",
+                "MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS", "100"));
+        assertThat(env.memory().maxBytes()).isEqualTo(64L << 20);
+        assertThat(env.memory().exceededExitAfter()).isEqualTo(Duration.ofMillis(100));
+    }
 }

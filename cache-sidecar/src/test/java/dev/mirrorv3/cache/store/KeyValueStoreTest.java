@@ -1,0 +1,98 @@
+package dev.mirrorv3.cache.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+class KeyValueStoreTest {
+
+    @Test
+    void changesAndAccounting() {
+        KeyValueStore s = new KeyValueStore();
+        assertThat(s.apply("k", new byte[] {1, 2})).isEqualTo(KeyValueStore.Change.ADDED);
+        assertThat(s.bytes()).isEqualTo(3);
+        assertThat(s.apply("k", new byte[] {1, 2})).isEqualTo(KeyValueStore.Change.UNCHANGED);
+        assertThat(s.apply("k", new byte[] {1, 2, 3, 4})).isEqualTo(KeyValueStore.Change.CHANGED);
+        assertThat(s.bytes()).isEqualTo(5);
+        assertThat(s.apply("blå", new byte[0])).isEqualTo(KeyValueStore.Change.ADDED);
+        assertThat(s.bytes()).isEqualTo(9);
+        assertThat(s.apply("k", null)).isEqualTo(KeyValueStore.Change.DELETED);
+        assertThat(s.apply("k", null)).isEqualTo(KeyValueStore.Change.ABSENT);
+        assertThat(s.bytes()).isEqualTo(4);
+        assertThat(s.size()).isEqualTo(1);
+        assertThat(s.get("k")).isNull();
+        assertThat(s.get("blå")).isEmpty();
+    }
+
+    @Test
+    void keysThatAreNotUtf8AreStoredAsTheirDecodedString() {
+        byte[] bad = {'a', (byte) 0xFF, 'b'};
+        byte[] normalized = Utf8Keys.normalize(bad);
+        assertThat(new String(normalized, StandardCharsets.UTF_8)).isEqualTo("a\uFFFDb");
+        byte[] ascii = "plain".getBytes(StandardCharsets.UTF_8);
+        assertThat(Utf8Keys.normalize(ascii)).isSameAs(ascii);
+        KeyValueStore s = new KeyValueStore();
+        s.apply(normalized, new byte[] {7});
+        assertThat(s.get("a\uFFFDb")).containsExactly(7);
+        // an unpaired surrogate in a looked-up key matches nothing (getBytes would make it '?')
+        s.apply("x?y", new byte[] {1});
+        assertThat(s.get("x\uD800y")).isNull();
+    }
+
+    /** A topic with many updates does not grow without bound: compaction reclaims what overwrites leave behind. */
+    @Test
+    void overwritesDoNotGrowTheFootprint() {
+        KeyValueStore s = new KeyValueStore();
+        java.util.Random random = new java.util.Random(42);
+        byte[] v = new byte[1000];
+        for (int k = 0; k < 1000; k++) {
+            s.apply("key-" + k, v);
+        }
+        // overwrites in random order leave every page partly live: only compaction gets the space back
+        int[] last = new int[1000];
+        for (int i = 1; i <= 100_000; i++) {
+            int k = random.nextInt(1000);
+            Arrays.fill(v, (byte) i);
+            last[k] = i;
+            s.apply("key-" + k, v);
+        }
+        // 100 MB written; about 1 MB live
+        assertThat(s.bytes()).isEqualTo(1000L * 1000 + 6890);
+        assertThat(s.footprint()).isLessThan(3L * 1024 * 1024);
+        assertThat(s.compactedPages()).isGreaterThan(100);
+        for (int k = 0; k < 1000; k++) {
+            assertThat(s.get("key-" + k)).containsOnly((byte) last[k]);
+        }
+    }
+
+    @Test
+    void anAllocationOverTheBudgetFailsAndLeavesTheStoreUnchanged() {
+        MemoryBudget budget = MemoryBudget.of(3L * (KeyValueStore.PAGE_SIZE + KeyValueStore.PAGE_OVERHEAD));
+        KeyValueStore s = new KeyValueStore(budget);
+        byte[] v = new byte[10_000];
+        int added = 0;
+        try {
+            while (true) {
+                s.apply("k" + added, v);
+                added++;
+            }
+        } catch (MemoryBudgetExceededException e) {
+            assertThat(e.requested()).isEqualTo(KeyValueStore.PAGE_SIZE + KeyValueStore.PAGE_OVERHEAD);
+        }
+        assertThat(added).isBetween(50, 80);
+        assertThat(s.size()).isEqualTo(added);
+        assertThat(s.get("k" + added)).isNull();
+        assertThat(s.get("k0")).hasSize(10_000);
+        assertThat(budget.usedBytes()).isEqualTo(s.footprint()).isLessThanOrEqualTo(budget.maxBytes());
+        // a record of its own page that does not fit either
+        assertThatThrownBy(() -> s.apply("big", new byte[KeyValueStore.PAGE_SIZE]))
+                .isInstanceOf(MemoryBudgetExceededException.class);
+        assertThat(s.get("big")).isNull();
+        // overwriting frees room again
+        assertThat(s.apply("k0", null)).isEqualTo(KeyValueStore.Change.DELETED);
+    }
+}
