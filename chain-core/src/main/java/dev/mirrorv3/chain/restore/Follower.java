@@ -53,8 +53,9 @@ public final class Follower {
     private ChainException deferred;
     private long end;
     private ObjectName newest;
-    private ObjectName newestRead;
+    private long newestKnownTo = -1;
     private Long newestTimestamp;
+    private long nextReadAheadMs = Long.MIN_VALUE;
     private long objectsRead;
 
     /** A backup record and the target offset it is produced at. */
@@ -299,8 +300,8 @@ public final class Follower {
     private CheckedObject read(ObjectName name) {
         CheckedObject o = reader.read(partition, name, topic);
         objectsRead++;
-        if (name.equals(newest)) {
-            newestRead = name;
+        if (name.to() > newestKnownTo) { // the newest backed-up record this follower has seen
+            newestKnownTo = name.to();
             newestTimestamp = lastTimestamp(o.records());
         }
         return o;
@@ -316,21 +317,22 @@ public final class Follower {
         return end;
     }
 
-    /** Objects read from the store (checked reads, the reads of a resume and of {@link #newestTimestampMs}). */
+    /** Objects read from the store (checked reads, the reads of a resume and the reads ahead of {@link #newestTimestampMs}). */
     public long objectsRead() {
         return objectsRead;
     }
 
     /**
-     * The timestamp of the backup's newest record as of the last listing (the last record of the newest object listed):
-     * from the follower's own read of that object, or else read here once per listing, which happens only while the
-     * follower is behind by more than the object it reads next. Empty if no object was listed or the record has no
-     * timestamp; if that read fails, the previous newest record's (the follow reads the object in its turn and reports
-     * the failure then).
+     * The timestamp of the backup's newest record as of the last listing (the last record of the newest object listed).
+     * The follower knows it once it has read that object; until then it reads the object here, ahead of its turn, at most
+     * once per {@code readAheadIntervalMs}, and meanwhile answers with the newest record it has read. So a follower that
+     * keeps up reads nothing extra, and one that is behind at most one object per interval. Empty if no object was read
+     * or the record has no timestamp. A read ahead that fails changes nothing: the follow reads the object in its turn
+     * and reports the failure then.
      */
-    public OptionalLong newestTimestampMs() {
-        if (newest != null && !newest.equals(newestRead)) {
-            newestRead = newest; // once per newest object, even if the read fails
+    public OptionalLong newestTimestampMs(long nowMs, long readAheadIntervalMs) {
+        if (newest != null && newest.to() > newestKnownTo && nowMs >= nextReadAheadMs) {
+            nextReadAheadMs = nowMs + readAheadIntervalMs;
             try {
                 read(newest);
             } catch (RuntimeException e) {

@@ -41,6 +41,8 @@ public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
     static final String OFFSET_KEY = "offset";
     static final String TARGET_OFFSET_KEY = "target.offset";
+    /** How often a follower that is behind reads the backup's newest object ahead for the lag in seconds. */
+    static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
 
     private final AtomicReference<String> mismatch = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -83,6 +85,11 @@ public class ChainSourceTask extends SourceTask {
     /** The backup's store; a seam for tests that inject store faults. */
     protected Store openStore(ChainSourceConfig config) {
         return config.openStore();
+    }
+
+    /** {@link #LAG_READ_AHEAD_INTERVAL_MS}; a seam for tests that look at the lag right after a listing. */
+    protected long lagReadAheadIntervalMs() {
+        return LAG_READ_AHEAD_INTERVAL_MS;
     }
 
     @Override
@@ -192,8 +199,9 @@ public class ChainSourceTask extends SourceTask {
     }
 
     /** Publishes the follower's view after a successful look at the backup (the newest record may take a read). */
-    private static void polled(PartitionFollow f, long now) {
-        f.metrics.polled(f.follower.backupEnd(), f.follower.newestTimestampMs(), f.follower.objectsRead(), now);
+    private void polled(PartitionFollow f, long now) {
+        f.metrics.polled(f.follower.backupEnd(), f.follower.newestTimestampMs(now, lagReadAheadIntervalMs()), f.follower.objectsRead(),
+                now);
     }
 
     private static Long timestamp(BackupRecord r) {
