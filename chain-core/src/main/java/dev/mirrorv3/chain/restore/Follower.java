@@ -27,6 +27,8 @@ import java.util.OptionalLong;
  * preserve, a hole ends the batch before it and fails the following call, so the records before it are restored.
  * A call that fails (an unreachable store) changes nothing, so a later {@link #resume} at the target offset it was
  * placed at keeps its place and reads nothing: after a transient failure the follower does not re-read the chain.
+ * For monitoring it tells the backup's end and newest record as of its last listing ({@link #backupEnd},
+ * {@link #newestTimestampMs}).
  * Not thread-safe: one per partition.
  */
 public final class Follower {
@@ -49,6 +51,12 @@ public final class Follower {
     private long nextFrom;
     private boolean chainSeen;
     private ChainException deferred;
+    private long end;
+    private ObjectName newest;
+    private long newestKnownTo = -1;
+    private Long newestTimestamp;
+    private long nextReadAheadMs = Long.MIN_VALUE;
+    private long objectsRead;
 
     /** A backup record and the target offset it is produced at. */
     public record Restored(BackupRecord record, long targetOffset) {
@@ -96,6 +104,7 @@ public final class Follower {
         Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
         chainSeen = !chain.isEmpty();
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
+        listedUpTo(chain);
         if (h == 0) {
             listed.addAll(chain.objects());
             return placed(null);
@@ -254,6 +263,7 @@ public final class Follower {
             Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
             chainSeen = !chain.isEmpty();
             listed.addAll(chain.objects());
+            listedUpTo(chain);
             return;
         }
         List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
@@ -267,13 +277,68 @@ public final class Follower {
         }
         reader.keys().requireKeysFor(location, chain.objects());
         listed.addAll(chain.objects());
+        listedUpTo(chain);
+    }
+
+    private void listedUpTo(Chain chain) {
+        if (chain.isEmpty()) {
+            end = Math.max(end, nextFrom);
+            return;
+        }
+        newest = chain.last().orElseThrow();
+        end = newest.to() + 1;
     }
 
     private CheckedObject readChecked(ObjectName name) {
-        CheckedObject o = reader.read(partition, name, topic);
+        CheckedObject o = read(name);
         for (BackupRecord r : o.records()) {
             types.check(r);
         }
         return o;
+    }
+
+    private CheckedObject read(ObjectName name) {
+        CheckedObject o = reader.read(partition, name, topic);
+        objectsRead++;
+        if (name.to() > newestKnownTo) { // the newest backed-up record this follower has seen
+            newestKnownTo = name.to();
+            newestTimestamp = lastTimestamp(o.records());
+        }
+        return o;
+    }
+
+    private static Long lastTimestamp(List<BackupRecord> records) {
+        Long ts = records.isEmpty() ? null : records.get(records.size() - 1).timestampMs();
+        return ts == null || ts < 0 ? null : ts;
+    }
+
+    /** The offset after the newest object of the last listing: the backup's end as the follower last saw it. */
+    public long backupEnd() {
+        return end;
+    }
+
+    /** Objects read from the store (checked reads, the reads of a resume and the reads ahead of {@link #newestTimestampMs}). */
+    public long objectsRead() {
+        return objectsRead;
+    }
+
+    /**
+     * The timestamp of the backup's newest record as of the last listing (the last record of the newest object listed).
+     * The follower knows it once it has read that object; until then it reads the object here, ahead of its turn, at most
+     * once per {@code readAheadIntervalMs}, and meanwhile answers with the newest record it has read. So a follower that
+     * keeps up reads nothing extra, and one that is behind at most one object per interval. Empty if no object was read
+     * or the record has no timestamp. A read ahead that fails changes nothing: the follow reads the object in its turn
+     * and reports the failure then.
+     */
+    public OptionalLong newestTimestampMs(long nowMs, long readAheadIntervalMs) {
+        if (newest != null && newest.to() > newestKnownTo && nowMs >= nextReadAheadMs) {
+            nextReadAheadMs = nowMs + readAheadIntervalMs;
+            try {
+                read(newest);
+            } catch (RuntimeException e) {
+                // Left to the read in order: the records before the object are restored first.
+            }
+        }
+        return newestTimestamp == null ? OptionalLong.empty() : OptionalLong.of(newestTimestamp);
     }
 }

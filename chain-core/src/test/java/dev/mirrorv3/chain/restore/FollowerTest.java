@@ -260,6 +260,66 @@ class FollowerTest {
     }
 
     @Test
+    void tellsTheBackupsEndAndItsNewestRecordReadingAheadOnlyWhenBehindAndAtMostOncePerInterval() {
+        write(0, 9, o -> true);
+        write(10, 19, o -> true);
+        write(20, 29, o -> o != 25);
+        CountingStore counting = new CountingStore(store);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.RENUMBER, 0);
+        assertThat(f.resume(0)).isEmpty();
+        assertThat(f.backupEnd()).isEqualTo(30);
+        assertThat(f.newestTimestampMs(1_000, 30_000)).as("the newest object's last record, read ahead").hasValue(1029);
+        assertThat(f.newestTimestampMs(1_000, 30_000)).hasValue(1029);
+        assertThat(counting.reads).isEqualTo(1);
+        assertThat(f.next()).hasSize(10);
+        assertThat(f.next()).hasSize(10);
+        assertThat(f.next()).hasSize(9);
+        assertThat(f.objectsRead()).isEqualTo(counting.reads).isEqualTo(4);
+
+        write(30, 34, o -> true);
+        assertThat(f.next()).hasSize(5);
+        assertThat(f.backupEnd()).isEqualTo(35);
+        assertThat(f.newestTimestampMs(2_000, 30_000)).as("from the follower's own read of the one new object").hasValue(1034);
+        assertThat(f.objectsRead()).isEqualTo(counting.reads).isEqualTo(5);
+        assertThat(f.next()).isEmpty();
+        assertThat(f.backupEnd()).isEqualTo(35);
+
+        write(35, 39, o -> true);
+        write(40, 44, o -> true);
+        assertThat(f.next()).hasSize(5);
+        assertThat(f.backupEnd()).isEqualTo(45);
+        assertThat(f.newestTimestampMs(30_999, 30_000)).as("within the interval: the newest record read").hasValue(1039);
+        assertThat(counting.reads).isEqualTo(6);
+        assertThat(f.newestTimestampMs(31_000, 30_000)).as("the interval has passed: read ahead").hasValue(1044);
+        assertThat(counting.reads).isEqualTo(7);
+        assertThat(f.next()).hasSize(5);
+        assertThat(f.newestTimestampMs(61_000, 30_000)).as("known: nothing to read").hasValue(1044);
+        assertThat(f.objectsRead()).isEqualTo(counting.reads).isEqualTo(8);
+    }
+
+    @Test
+    void aNewestObjectThatCannotBeReadAheadIsLeftToTheReadInOrder() {
+        write(0, 9, o -> true);
+        Follower f = follower(OffsetMode.PRESERVE);
+        f.resume(10);
+        assertThat(f.newestTimestampMs(0, 0)).hasValue(1009);
+        write(10, 19, o -> true);
+        store.create(0, ObjectName.plain(20, 29, NDJSON.format()).fileName(), "not ndjson".getBytes(StandardCharsets.UTF_8));
+        assertThat(targetOffsets(f.next())).hasSize(10).startsWith(10L);
+        assertThat(f.backupEnd()).isEqualTo(30);
+        assertThat(f.newestTimestampMs(0, 0)).as("the newest record read").hasValue(1019);
+        assertThatThrownBy(f::next).as("the object's own read, in order").isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
+    void anEmptyBackupHasItsEndAtTheChainStart() {
+        Follower f = new Follower(store, NDJSON, "t", 0, OffsetMode.PRESERVE, 100);
+        f.resume(0);
+        assertThat(f.backupEnd()).isEqualTo(100);
+        assertThat(f.newestTimestampMs(0, 0)).isEmpty();
+    }
+
+    @Test
     void recordMatchComparesKeyValueHeadersAndTimestamp() {
         BackupRecord b = record(5);
         BackupRecord sameWithHeader = new BackupRecord("target", 0, 2, 1005L, TimestampType.CREATE_TIME, b.key(), b.value(),

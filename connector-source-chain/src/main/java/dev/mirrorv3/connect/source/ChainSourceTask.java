@@ -41,6 +41,8 @@ public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
     static final String OFFSET_KEY = "offset";
     static final String TARGET_OFFSET_KEY = "target.offset";
+    /** How often a follower that is behind reads the backup's newest object ahead for the lag in seconds. */
+    static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
 
     private final AtomicReference<String> mismatch = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -49,6 +51,7 @@ public class ChainSourceTask extends SourceTask {
     private SourceOffsets targetOffsets;
     private TargetTail tail;
     private List<PartitionFollow> follows = List.of();
+    private ChainSourceMetrics metrics;
     private int turn;
     private String name;
 
@@ -64,12 +67,14 @@ public class ChainSourceTask extends SourceTask {
         store = openStore(config);
         targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
+        metrics = new ChainSourceMetrics(context, name);
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         for (int p : config.taskPartitions()) {
             Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart());
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
-                    new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName()));
+                    new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName(),
+                    metrics.partition(config.sourceTopic(), p)));
             log.info("{}: following backup {} (topic {}, partition {}) into {} with offsets={}, listing every {} ms", name,
                     follower.location(), config.sourceTopic(), p, fs.get(fs.size() - 1).target, config.offsetMode().cliName(),
                     config.pollIntervalMs());
@@ -80,6 +85,11 @@ public class ChainSourceTask extends SourceTask {
     /** The backup's store; a seam for tests that inject store faults. */
     protected Store openStore(ChainSourceConfig config) {
         return config.openStore();
+    }
+
+    /** {@link #LAG_READ_AHEAD_INTERVAL_MS}; a seam for tests that look at the lag right after a listing. */
+    protected long lagReadAheadIntervalMs() {
+        return LAG_READ_AHEAD_INTERVAL_MS;
     }
 
     @Override
@@ -120,6 +130,7 @@ public class ChainSourceTask extends SourceTask {
             }
             List<Follower.Restored> batch = f.follower.next();
             f.backoff.reset();
+            polled(f, now);
             if (batch.isEmpty()) {
                 f.notBefore = now + config.pollIntervalMs();
                 if (!f.follower.chainSeen()) {
@@ -135,6 +146,7 @@ public class ChainSourceTask extends SourceTask {
                         + Failures.describe(e), e);
             }
             long delay = f.backoff.next();
+            metrics.restart();
             f.positioned = false;
             f.notBefore = now + delay;
             log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", name,
@@ -179,9 +191,21 @@ public class ChainSourceTask extends SourceTask {
         }
         f.positioned = true;
         f.emptySince = System.currentTimeMillis();
+        f.metrics.positioned(previous.map(r -> r.offset() + 1).orElse(f.follower.nextChainOffset()),
+                previous.map(ChainSourceTask::timestamp).orElse(null));
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
                 previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
                 kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
+    }
+
+    /** Publishes the follower's view after a successful look at the backup (the newest record may take a read). */
+    private void polled(PartitionFollow f, long now) {
+        f.metrics.polled(f.follower.backupEnd(), f.follower.newestTimestampMs(now, lagReadAheadIntervalMs()), f.follower.objectsRead(),
+                now);
+    }
+
+    private static Long timestamp(BackupRecord r) {
+        return r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
     }
 
     private List<SourceRecord> records(PartitionFollow f, List<Follower.Restored> batch) {
@@ -199,11 +223,12 @@ public class ChainSourceTask extends SourceTask {
             Map<String, Object> offset = new HashMap<>(2);
             offset.put(OFFSET_KEY, r.offset());
             offset.put(TARGET_OFFSET_KEY, restored.targetOffset());
-            Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+            Long ts = timestamp(r);
             out.add(new SourceRecord(f.sourcePartition, offset, f.target.topic(), f.target.partition(), Schema.OPTIONAL_BYTES_SCHEMA,
                     r.key(), Schema.OPTIONAL_BYTES_SCHEMA, r.value(), ts, headers));
         }
         f.sent(out.size());
+        f.metrics.handedOut(out.get(0).timestamp());
         return out;
     }
 
@@ -214,11 +239,15 @@ public class ChainSourceTask extends SourceTask {
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
         PartitionFollow f = follow(record.kafkaPartition());
-        if (f != null) {
-            f.acknowledged();
-        }
         Object expected = record.sourceOffset().get(TARGET_OFFSET_KEY);
         long backupOffset = ((Number) record.sourceOffset().get(OFFSET_KEY)).longValue();
+        if (f != null) {
+            if (metadata != null) {
+                // Before acknowledged(): a position taken once nothing is outstanding sees every restored record.
+                f.metrics.restored(backupOffset, record.timestamp(), payloadBytes(record));
+            }
+            f.acknowledged();
+        }
         if (metadata == null) {
             mismatch.compareAndSet(null, "the record of backup offset " + backupOffset + " for " + record.topic() + "/"
                     + record.kafkaPartition() + " target offset " + expected + " was not written (dropped by a transform or an error"
@@ -234,6 +263,19 @@ public class ChainSourceTask extends SourceTask {
                     + " without it). The target may now hold records that are not the backup's: re-create the target topic and"
                     + " follow again");
         }
+    }
+
+    /** Key, value and header bytes, as the Kafka sink counts them. */
+    private static long payloadBytes(SourceRecord r) {
+        long n = length(r.key()) + length(r.value());
+        for (org.apache.kafka.connect.header.Header h : r.headers()) {
+            n += h.key().length() + length(h.value());
+        }
+        return n;
+    }
+
+    private static long length(Object bytes) {
+        return bytes instanceof byte[] b ? b.length : 0;
     }
 
     private PartitionFollow follow(Integer targetPartition) {
@@ -255,6 +297,7 @@ public class ChainSourceTask extends SourceTask {
     @Override
     public void stop() {
         stopped.countDown();
+        closeQuietly(metrics);
         // Connect calls stop() on the task's thread once poll() has returned (AbstractWorkerSourceTask.close), so
         // closing the clients here cannot race a poll.
         closeQuietly(tail);

@@ -8,7 +8,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * One backup partition of a task: its follower, its target partition, whether it is positioned at the target's high
- * watermark, its backoff and the records handed to Connect that the producer has not acknowledged yet.
+ * watermark, its backoff, the records handed to Connect that the producer has not acknowledged yet and its metrics.
  */
 final class PartitionFollow {
     final int backupPartition;
@@ -16,6 +16,7 @@ final class PartitionFollow {
     final Follower follower;
     final Backoff backoff;
     final Map<String, Object> sourcePartition;
+    final ChainSourceMetrics.Partition metrics;
     private final AtomicLong outstanding = new AtomicLong();
     boolean positioned;
     long notBefore;
@@ -23,12 +24,14 @@ final class PartitionFollow {
     long lastHeartbeat = System.currentTimeMillis();
     long sinceHeartbeat;
 
-    PartitionFollow(int backupPartition, TopicPartition target, Follower follower, Backoff backoff, String backupName) {
+    PartitionFollow(int backupPartition, TopicPartition target, Follower follower, Backoff backoff, String backupName,
+            ChainSourceMetrics.Partition metrics) {
         this.backupPartition = backupPartition;
         this.target = target;
         this.follower = follower;
         this.backoff = backoff;
         this.sourcePartition = Map.of("backup", backupName, "partition", backupPartition);
+        this.metrics = metrics;
     }
 
     void sent(int records) {

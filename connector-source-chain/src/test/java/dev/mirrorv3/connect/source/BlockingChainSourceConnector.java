@@ -18,17 +18,31 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
 
     /** Arms a hang: the next object read blocks until {@link Hang#release()}. */
     static Hang hangNextRead() {
-        Hang hang = new Hang();
+        return hangReadOf(null);
+    }
+
+    /** Arms a hang: the next read of the object {@code name} (any object if null) blocks until {@link Hang#release()}. */
+    static Hang hangReadOf(String name) {
+        Hang hang = new Hang(name);
         NEXT.set(hang);
         return hang;
     }
 
     /** One armed hang and what became of the thread that ran into it. */
     static final class Hang {
+        private final String name;
         private final CountDownLatch release = new CountDownLatch(1);
         final CountDownLatch blocked = new CountDownLatch(1);
         final CountDownLatch returned = new CountDownLatch(1);
         private volatile Thread thread;
+
+        private Hang(String name) {
+            this.name = name;
+        }
+
+        private boolean hangs(String read) {
+            return name == null || name.equals(read);
+        }
 
         void release() {
             release.countDown();
@@ -64,6 +78,12 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
     }
 
     public static class BlockingTask extends ChainSourceTask {
+        /** Every listing that leaves the follower behind reads the newest object ahead: tests see the lag at once. */
+        @Override
+        protected long lagReadAheadIntervalMs() {
+            return 0;
+        }
+
         @Override
         protected Store openStore(ChainSourceConfig config) {
             Store store = super.openStore(config);
@@ -90,8 +110,8 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
 
                 @Override
                 public byte[] read(int partition, String name) {
-                    Hang hang = NEXT.getAndSet(null);
-                    if (hang != null) {
+                    Hang hang = NEXT.get();
+                    if (hang != null && hang.hangs(name) && NEXT.compareAndSet(hang, null)) {
                         hang.hang();
                         byte[] bytes = store.read(partition, name);
                         hang.returned.countDown();

@@ -1,0 +1,204 @@
+package dev.mirrorv3.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.prometheus.jmx.JmxCollector;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The operational files in {@code config/} as the tests read them: the exporter rules ({@code jmx-exporter.yaml}), the
+ * metric names and labels the alert rules ({@code prometheus-rules.yaml}) and the dashboard use, and a scrape of this
+ * JVM's MBeans through jmx_exporter's collector loaded with the shipped rules (the 1.0.1 agent's own code, in-process
+ * because the embedded worker runs in this JVM). Each series a query uses is checked against a scrape of a worker
+ * running the connector that exports it: the chain source's ({@link #CHAIN_SOURCE_SERIES}) by its observability IT,
+ * every other one by the blob sink's. Needs {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
+ */
+public final class ObservabilityFiles {
+    public static final Path CONFIG = Path.of("..", "config");
+    /** The prefix of every series the chain source exports on its own (it shares the per-task restarts with the sinks). */
+    public static final String CHAIN_SOURCE_SERIES = "mirror_v3_follow_";
+    /** The chain source's MBean attributes, each the source of one {@link #CHAIN_SOURCE_SERIES} series. */
+    public static final String CHAIN_SOURCE_ATTRIBUTES = "follow-";
+
+    private static final Pattern METRIC = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\b");
+    private static final Pattern SELECTOR = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\{([^}]*)}");
+    private static final Pattern MATCHER_LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)");
+    private static final Pattern JOIN = Pattern.compile("\\bon\\s*\\(([^)]*)\\)");
+
+    private ObservabilityFiles() {
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<Map<String, Object>> exporterRules() {
+        Map<String, Object> config = new Yaml().load(read(CONFIG.resolve("jmx-exporter.yaml")));
+        return (List<Map<String, Object>>) config.get("rules");
+    }
+
+    public static Set<String> exportedNames() {
+        Set<String> names = new TreeSet<>();
+        exporterRules().forEach(r -> names.add((String) r.get("name")));
+        return names;
+    }
+
+    /** The alert rules of {@code prometheus-rules.yaml}, every group's. */
+    @SuppressWarnings("unchecked")
+    public static List<Map<String, Object>> alertRules() {
+        Map<String, Object> file = new Yaml().load(read(CONFIG.resolve("prometheus-rules.yaml")));
+        List<Map<String, Object>> rules = new ArrayList<>();
+        for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+            rules.addAll((List<Map<String, Object>>) group.get("rules"));
+        }
+        return rules;
+    }
+
+    /** The expressions of the dashboard's panels, one a line (a row has none). */
+    @SuppressWarnings("unchecked")
+    public static String dashboardExprs() {
+        Map<String, Object> dashboard = new Yaml().load(read(CONFIG.resolve("grafana-dashboard.json")));
+        StringBuilder exprs = new StringBuilder();
+        for (Map<String, Object> panel : (List<Map<String, Object>>) dashboard.get("panels")) {
+            for (Map<String, Object> target : (List<Map<String, Object>>) panel.getOrDefault("targets", List.of())) {
+                exprs.append(target.get("expr")).append('\n');
+            }
+        }
+        return exprs.toString();
+    }
+
+    /** Every expression of the alert rules and the dashboard's panels. */
+    public static List<String> allExprs() {
+        List<String> exprs = new ArrayList<>(List.of(dashboardExprs().split("\n")));
+        alertRules().forEach(rule -> exprs.add(String.valueOf(rule.get("expr"))));
+        return exprs;
+    }
+
+    /** Every metric name the alert rules and the dashboard query. */
+    public static Set<String> metricNamesUsed() {
+        return metricNames(String.join("\n", allExprs()));
+    }
+
+    /**
+     * For every metric the alert rules and the dashboard query, the labels they use with it: the label matchers of its
+     * selectors, and the labels of an {@code on (...)} join in the same expression (both sides must carry them).
+     */
+    public static Map<String, Set<String>> labelsUsed() {
+        Map<String, Set<String>> used = new TreeMap<>();
+        for (String expr : allExprs()) {
+            Set<String> joined = new TreeSet<>();
+            Matcher j = JOIN.matcher(expr);
+            while (j.find()) {
+                for (String l : j.group(1).split(",")) {
+                    joined.add(l.trim());
+                }
+            }
+            for (String name : metricNames(expr)) {
+                used.computeIfAbsent(name, n -> new TreeSet<>()).addAll(joined);
+            }
+            Matcher m = SELECTOR.matcher(expr);
+            while (m.find()) {
+                Matcher l = MATCHER_LABEL.matcher(m.group(2));
+                while (l.find()) {
+                    used.computeIfAbsent(m.group(1), n -> new TreeSet<>()).add(l.group(1));
+                }
+            }
+        }
+        return used;
+    }
+
+    public static Set<String> metricNames(String promql) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = METRIC.matcher(promql);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    /** Whether the chain source exports the series (the blob sink exports every other one the queries use). */
+    public static boolean chainSourceSeries(String name) {
+        return name.startsWith(CHAIN_SOURCE_SERIES);
+    }
+
+    /** A registry with jmx_exporter's collector loaded with {@code config/jmx-exporter.yaml}, reading this JVM's MBeans. */
+    public static PrometheusRegistry exporter() {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        try {
+            new JmxCollector(CONFIG.resolve("jmx-exporter.yaml").toFile()).register(registry);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot load config/jmx-exporter.yaml into jmx_exporter's collector", e);
+        }
+        return registry;
+    }
+
+    /** One scrape, in the Prometheus text format the agent serves at /metrics. */
+    public static String scrape(PrometheusRegistry registry) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The mirror_v3_* samples of a scrape: "name{labels}" to value. */
+    public static Map<String, Double> mirrorSeries(String text) {
+        Map<String, Double> series = new TreeMap<>();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("mirror_v3_")) {
+                int space = line.lastIndexOf(' ');
+                series.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return series;
+    }
+
+    /**
+     * Asserts that a scrape holds every series the alert rules and the dashboard use among {@code exportedHere}, with
+     * every label a query or an alert uses with it; returns the names checked.
+     */
+    public static Set<String> assertScrapeServesTheQueries(String scrape, Predicate<String> exportedHere) {
+        Set<String> checked = new TreeSet<>();
+        for (String name : metricNamesUsed()) {
+            if (exportedHere.test(name)) {
+                assertThat(scrape).as("series used by config/prometheus-rules.yaml or the dashboard").contains("\n" + name + "{");
+                checked.add(name);
+            }
+        }
+        labelsUsed().forEach((name, labels) -> {
+            if (!exportedHere.test(name)) {
+                return;
+            }
+            List<String> series = scrape.lines().filter(l -> l.startsWith(name + "{")).toList();
+            for (String label : labels) {
+                assertThat(series).as("series %s with the label %s that a query or alert uses", name, label)
+                        .anyMatch(l -> l.contains(label + "=\""));
+            }
+        });
+        return checked;
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
