@@ -123,7 +123,9 @@ class ProcessIT extends SidecarITSupport {
     }
 
     /**
-     * A topic about twice the memory budget of a 64 MiB heap: the sidecar must not spiral in full GCs. It stops
+     * A topic about twice the memory budget of a 128 MiB heap: the sidecar must not spiral in full GCs. (With 64 MiB, the
+     * consumer's fetch buffers, up to 8 MiB each, and the store left the collector too little room: the JVM could run
+     * out of heap before the store reached its budget.) It stops
      * reading that cache, stays unready with a message naming the cache, its keys, its bytes and the budget, says so
      * in a metric, and exits with code 1 after memory.exceeded-exit-after (here 5 s, in kkv's environment mode).
      */
@@ -132,7 +134,7 @@ class ProcessIT extends SidecarITSupport {
         kafka.createTopic("toolarge", 1);
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         String pad = "x".repeat(110);
-        for (int i = 0; i < 420_000; i++) {
+        for (int i = 0; i < 700_000; i++) {
             sent.add(producer.send(new ProducerRecord<>("toolarge", 0, utf8(String.format("user-%07d", i)),
                     utf8("{\"id\":" + i + ",\"name\":\"user-" + i + "\",\"pad\":\"" + pad + "\"}"))));
             if (sent.size() == 10_000) {
@@ -151,7 +153,7 @@ class ProcessIT extends SidecarITSupport {
                 "KAFKA_GROUP_ID", "toolarge-pod-0", "QUARKUS_HTTP_PORT", String.valueOf(httpPort),
                 "MIRROR_V3_METRICS_PORT", String.valueOf(metricsPort),
                 "MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS", String.valueOf(exitAfterMs),
-                "JAVA_OPTS", "-Xmx64m -Xlog:gc:file=" + gcLog))
+                "JAVA_OPTS", "-Xmx128m -Xlog:gc:file=" + gcLog))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             SidecarClient c = new SidecarClient(httpPort);
