@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -199,34 +198,6 @@ class BlobSinkTaskPauseTest {
         @Override
         protected Store createStore(BlobSinkConfig config, String destinationName) {
             return new FaultInjectingStore(super.createStore(config, destinationName), faults);
-        }
-    }
-
-    private static final class MutableClock extends Clock {
-        private long millis = 1_700_000_000_000L;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
         }
     }
 }

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -240,34 +238,6 @@ class KafkaSinkTaskPauseTest {
                 throw new TimeoutException("injected: destination unreachable");
             }
             return super.resolvePositions(pairs);
-        }
-    }
-
-    private static final class MutableClock extends Clock {
-        private long millis = 1_700_000_000_000L;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }
