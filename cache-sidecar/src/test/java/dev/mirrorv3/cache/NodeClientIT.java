@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8 test 3: the real npm client {@code @yolean/kafka-keyvalue} 1.9.3 (CommonJS) on Node against the sidecar.
+ * The real npm client {@code @yolean/kafka-keyvalue} 1.9.3 (CommonJS) on Node against the sidecar.
  * {@code npm ci} installs it from the committed package-lock.json into target/. Skipped only when {@code node} or
  * {@code npm} is not installed.
  */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** Reference §6 checks 14-21 (kkv-v1 notify) and the restart re-notification of issue 8 (test 4). */
+/** kkv-v1 notify as kafka-keyvalue does it, and the restart re-notification (cache-sidecar/README.md). */
 class NotifyIT extends SidecarITSupport {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * A real KRaft broker and real Connect worker(s) in this JVM: the one place that uses Kafka's non-public test
  * kit ({@code EmbeddedConnectCluster}), so a Kafka upgrade that changes it touches only this class.
- * One cluster per test class (SPEC §13's test-time rules).
+ * One cluster per test class (short rebalance delays, so a lost worker's tasks move within a test).
  */
 public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
     private final int workers;

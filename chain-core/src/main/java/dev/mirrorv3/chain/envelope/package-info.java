@@ -1,5 +1,5 @@
 /**
- * Envelope codecs: how one object's records are stored, matching mirror-v3 (SPEC §3, reference §2).
+ * Envelope codecs: how one object's records are stored, matching mirror-v3's columns and footer (README: Architecture).
  *
  * <p>{@link dev.mirrorv3.chain.envelope.EnvelopeCodecs#forSettings} gives the codec for a chain's settings:
  * <ul>

@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The keys dir (issue test 4): every bad case names the file, and no message holds key material. */
+/** The keys dir: every bad case names the file, and no message holds key material. */
 class KeyRingTest {
     static final byte[] K1 = bytes(1, 32);
     static final byte[] K2 = bytes(2, 32);

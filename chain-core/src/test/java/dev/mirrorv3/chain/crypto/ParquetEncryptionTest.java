@@ -47,7 +47,7 @@ import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Parquet modular encryption of our objects (issue tests 1, 2, 3, 5 and 6 at the codec and chain level). */
+/** Parquet modular encryption of our objects. */
 class ParquetEncryptionTest {
     static final byte[] K1 = KeyRingTest.bytes(1, 32);
     static final byte[] K2 = KeyRingTest.bytes(2, 32);

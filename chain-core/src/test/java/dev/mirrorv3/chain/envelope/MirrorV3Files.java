@@ -20,7 +20,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * Builds Parquet files the way mirror-v3 writes them (reference §2), independently of our writer:
+ * Builds Parquet files the way mirror-v3 writes them, independently of our writer:
  * parquet-mr's example Group writer, the exact Parquet schema, and an {@code ARROW:schema} made by
  * Arrow Java's own IPC serializer.
  */

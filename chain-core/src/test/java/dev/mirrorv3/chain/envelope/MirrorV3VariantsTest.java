@@ -10,7 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 
-/** Our reader decodes both of mirror-v3's Parquet variants (reference §2), built independently of our writer. */
+/** Our reader decodes both of mirror-v3's Parquet variants, built independently of our writer. */
 class MirrorV3VariantsTest {
     private final EnvelopeCodec codec = EnvelopeCodecs.forSettings(EnvelopeSettings.parquetBytes());
     private final List<BackupRecord> records = withBinaryPayloads();

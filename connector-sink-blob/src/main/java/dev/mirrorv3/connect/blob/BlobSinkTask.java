@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Thin Connect glue around {@link ChainWriter}s, one per opened partition. The chain is the position:
  * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
- * (SPEC §13); everything else fails the task with a message that says what to do.
+ * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what to do.
  */
 public class BlobSinkTask extends SinkTask {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);

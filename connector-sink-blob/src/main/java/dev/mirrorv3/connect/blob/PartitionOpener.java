@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves where each opened partition's chain continues (SPEC §4): removes our temporary files, lists and
+ * Resolves where each opened partition's chain continues (README: Back up a topic): removes our temporary files, lists and
  * validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */

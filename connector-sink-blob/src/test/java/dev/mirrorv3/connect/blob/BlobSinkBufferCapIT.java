@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 100 busy partitions: the task-wide buffer cap bounds buffered bytes (read from the task's plugin-metrics gauge
- * through JMX while records flow) and flushes the largest buffers early (issue test 6).
+ * through JMX while records flow) and flushes the largest buffers early.
  */
 class BlobSinkBufferCapIT {
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A worker dies in the middle of a flush (issue test 2): its task lives on as a zombie blocked before its commit,
+ * A worker dies in the middle of a flush: its task lives on as a zombie blocked before its commit,
  * the task moves to the other worker and continues the chain, and the zombie's late commit is refused.
  */
 class BlobSinkCrashIT {

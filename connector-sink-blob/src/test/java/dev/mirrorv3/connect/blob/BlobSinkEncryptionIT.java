@@ -58,7 +58,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Parquet modular encryption through a real worker (issue 4, tests 1-3): round trips on the filesystem and on S3 with
+ * Parquet modular encryption through a real worker: round trips on the filesystem and on S3 with
  * every record back byte for byte and no plaintext in any object; one chain that goes plain -> k1 -> k2 (rotation) ->
  * plain; a removed old key fails listing (and the task) naming it; the keys never appear in the worker's logs.
  */

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What an operator sees (issue 9): the worker's plugin MBeans scraped through jmx_exporter's collector loaded with
+ * What an operator sees: the worker's plugin MBeans scraped through jmx_exporter's collector loaded with
  * the shipped {@code config/jmx-exporter.yaml} (the same code as the 1.0.1 agent, in-process because the embedded
  * worker runs in this JVM) give exactly mirror-v3's series, labels and values after a known number of records and
  * flushes; partition series go when the partitions are closed; and the logs hold the start, heartbeat and flush

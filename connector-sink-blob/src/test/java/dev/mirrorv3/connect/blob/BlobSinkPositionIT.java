@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Lost positions, a destination ahead of its source (on the filesystem and on S3), and validate()'s refusals (issue test 5). */
+/** Lost positions, a destination ahead of its source (on the filesystem and on S3), and validate()'s refusals. */
 class BlobSinkPositionIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();

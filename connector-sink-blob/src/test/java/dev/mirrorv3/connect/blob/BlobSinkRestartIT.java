@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.stream.Stream;
 
 /**
- * Stops, restarts, store failures and flush triggers: the chain continues exactly (issue tests 2 and 6). Restarts
+ * Stops, restarts, store failures and flush triggers: the chain continues exactly. Restarts
  * and graceful stops run on the filesystem and on S3; injected store failures, rebalances and flush triggers test
  * the task's buffering, the same for every store, on the filesystem (S3's real outage: {@code BlobSinkS3IT}).
  */

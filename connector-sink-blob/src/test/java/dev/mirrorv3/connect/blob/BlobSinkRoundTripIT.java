@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Backups hold exactly the source's records, byte for byte, at their offsets (issue tests 1, 3 and 8). */
+/** Backups hold exactly the source's records, byte for byte, at their offsets. */
 class BlobSinkRoundTripIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();

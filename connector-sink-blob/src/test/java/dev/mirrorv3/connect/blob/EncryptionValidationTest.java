@@ -13,7 +13,7 @@ import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** validate()'s encryption rules (issue test 4): per-field errors naming the file, never the key material. */
+/** validate()'s encryption rules: per-field errors naming the file, never the key material. */
 class EncryptionValidationTest {
     private static final String KEY = Base64.getEncoder().encodeToString(new byte[] {
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32});

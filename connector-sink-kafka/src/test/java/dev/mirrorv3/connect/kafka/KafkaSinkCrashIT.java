@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue test 2: the worker running the task is lost in the middle of a batch (a crash: its task does not stop within
+ * The worker running the task is lost in the middle of a batch (a crash: its task does not stop within
  * task.shutdown.graceful.timeout.ms and lives on as a zombie); the task moves to the other worker and continues from
  * the destination's high watermark; a connector restart and a stop/resume follow; every offset is copied exactly once.
  * Then the zombie wakes up and writes: the live task's next delivery detects it and fails loudly, naming both offsets.
@@ -84,7 +84,7 @@ class KafkaSinkCrashIT {
             release.countDown();
         }
         // The zombie sends what it held (source offsets 1200...) to the destination's end; the live task's next record
-        // lands behind it and the task fails, naming both offsets (SPEC §13: detected, never silent).
+        // lands behind it and the task fails, naming both offsets (README: Single-writer deployment and the guarantee: detected, never silent).
         Awaitility.await("the zombie's held records land behind the live task's").atMost(WAIT)
                 .until(() -> highWatermarks(destination.admin(), TOPIC, 1).get(0) > 4500);
         produceVaried(cluster.bootstrapServers(), TOPIC, 1, 10, 5);

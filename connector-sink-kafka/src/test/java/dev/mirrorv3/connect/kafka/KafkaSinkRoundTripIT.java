@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue tests 1 and 4: a byte-identical copy at the same offsets in both timestamp modes, and every refusal (a source
+ * A byte-identical copy at the same offsets in both timestamp modes, and every refusal (a source
  * hole, a foreign record on the destination, a destination ahead of its source, an empty destination of a source that
  * starts above 0, a missing or too small destination topic), each with the message that says what to do.
  */

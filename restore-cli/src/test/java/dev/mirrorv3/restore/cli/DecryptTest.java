@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Encrypted backups in the command line: verify with --keys-dir, missing key ids listed, decrypt for DuckDB (issue test 6). */
+/** Encrypted backups in the command line: verify with --keys-dir, missing key ids listed, decrypt for DuckDB. */
 class DecryptTest {
     static final byte[] K1 = key(1);
     static final byte[] K2 = key(2);
