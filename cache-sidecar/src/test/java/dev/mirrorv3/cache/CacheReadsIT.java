@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** Reference §6 checks 1-4, 6-13 and 23, mirror-v3's multi-cache layout, and memory accounting. */
+/** kafka-keyvalue's read API as cache-sidecar/README.md lists it, mirror-v3's multi-cache layout, and memory accounting. */
 class CacheReadsIT extends SidecarITSupport {
 
     private static final String HDR = "x-kkv-last-seen-offsets";

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.mirrorv3.cache.config.ConfigLoader;
 import dev.mirrorv3.testsupport.EmbeddedKafka;
 
-/** Reference §6 check 5: once ready, the sidecar stays ready and keeps serving while the broker is gone. */
+/** Sticky readiness, as kafka-keyvalue has it: once ready, the sidecar stays ready and keeps serving while the broker is gone. */
 class StickyReadinessIT {
 
     @Test
