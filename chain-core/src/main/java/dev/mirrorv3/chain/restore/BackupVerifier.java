@@ -51,6 +51,19 @@ public final class BackupVerifier {
      * @throws dev.mirrorv3.chain.envelope.ValueTypeException if a key or value does not fit keys.type/values.type
      */
     public VerifiedPartition verify(int partition, long chainStart, ToLongFunction<BackupRecord> recordSize, LongConsumer recordsRead) {
+        return verify(partition, chainStart, CutFinder.none(), recordSize, recordsRead);
+    }
+
+    /**
+     * The verify pass up to a cut: the objects after it are not read, the records after it not counted, and the result
+     * holds the prefix (objects with a restored record, {@link VerifiedPartition#lastOffset()} the cut) and its digest.
+     *
+     * @param cut the partition's cut ({@link RestoreCut#finder}), or {@link CutFinder#none()}
+     * @throws ChainException when nothing is before the cut, or an offset cut is past the chain's end
+     */
+    public VerifiedPartition verify(int partition, long chainStart, CutFinder cut, ToLongFunction<BackupRecord> recordSize,
+            LongConsumer recordsRead) {
+        RecordDigest digest = new RecordDigest();
         RecordTypeCheck types = new RecordTypeCheck(settings);
         Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
         if (chain.isEmpty()) {
@@ -64,10 +77,19 @@ public final class BackupVerifier {
         long maxBytesOffset = -1;
         long firstNullKey = -1;
         for (ObjectName name : chain.objects()) {
+            if (cut.reached()) {
+                break; // records after the cut are never read
+            }
             CheckedObject o = reader.read(partition, name, topic);
             long expected = name.from();
             long objectFirstHole = -1;
+            int restored = 0;
             for (BackupRecord r : o.records()) {
+                if (!cut.accept(r)) {
+                    break;
+                }
+                restored++;
+                digest.add(r);
                 if (objectFirstHole < 0 && r.offset() != expected) {
                     objectFirstHole = expected;
                 }
@@ -85,14 +107,30 @@ public final class BackupVerifier {
                     maxBytesOffset = r.offset();
                 }
             }
+            recordsRead.accept(o.records().size());
+            if (restored == 0) {
+                break;
+            }
             if (firstHole < 0 && objectFirstHole >= 0) {
                 firstHole = objectFirstHole;
             }
-            objects.add(new VerifiedObject(name, o.sha256(), o.sizeBytes(), o.records().size(), objectFirstHole));
-            records += o.records().size();
-            recordsRead.accept(o.records().size());
+            objects.add(new VerifiedObject(name, o.sha256(), o.sizeBytes(), restored, objectFirstHole));
+            records += restored;
         }
-        return new VerifiedPartition(store.location(partition), topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset, firstNullKey);
+        String location = store.location(partition);
+        if (objects.isEmpty()) {
+            throw new ChainException(location + ": nothing to restore " + cut.requested() + ": the chain's first record (offset "
+                    + cut.firstExcludedOffset() + (cut.firstExcludedTimestampMs() == null ? "" : ", timestamp "
+                    + java.time.Instant.ofEpochMilli(cut.firstExcludedTimestampMs())) + ") is already after it; pick a later cut");
+        }
+        if (cut.untilOffset() != null && !cut.reached()) {
+            long end = chain.last().orElseThrow().to();
+            throw new ChainException(location + ": --until-offset " + partition + ":" + cut.untilOffset() + " is past the chain's end,"
+                    + " offset " + end + " (the newest backed-up record): give at most " + partition + ":" + end
+                    + ", or leave the partition's offset out to restore everything");
+        }
+        return new VerifiedPartition(location, topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset,
+                firstNullKey, PartitionCut.of(cut, digest));
     }
 
     /**

@@ -12,20 +12,28 @@ import java.util.Optional;
  * @param maxRecordSize the largest record's size as the verify pass measured it (restore: as a Kafka batch of one)
  * @param maxRecordOffset that record's offset
  * @param firstNullKeyOffset the first record without a key, or -1 (a compacted target refuses it)
+ * @param cut the prefix restored and its digest, or null (then every record of the objects)
  */
 public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
-        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset) {
+        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset, PartitionCut cut) {
 
     public VerifiedPartition {
         objects = List.copyOf(objects);
+    }
+
+    public VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
+            long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset) {
+        this(location, topic, partition, objects, records, firstHole, minTimestampMs, maxRecordSize, maxRecordOffset,
+                firstNullKeyOffset, null);
     }
 
     public long firstOffset() {
         return objects.get(0).name().from();
     }
 
+    /** The last restored offset: the last object's last, or the cut inside it. */
     public long lastOffset() {
-        return objects.get(objects.size() - 1).name().to();
+        return cut != null && cut.lastOffset() >= 0 ? cut.lastOffset() : objects.get(objects.size() - 1).name().to();
     }
 
     public long holes() {

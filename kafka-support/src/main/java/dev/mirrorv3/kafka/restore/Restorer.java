@@ -224,8 +224,8 @@ public final class Restorer {
             }
             CheckedObject o = verifier.reread(p, vo);
             for (BackupRecord r : o.records()) {
-                if (failure.get() != null) {
-                    break;
+                if (failure.get() != null || r.offset() > vp.lastOffset()) {
+                    break; // records after the cut the verify pass chose are never sent
                 }
                 long sentFor;
                 try {

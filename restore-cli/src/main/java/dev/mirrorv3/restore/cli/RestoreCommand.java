@@ -3,6 +3,7 @@ package dev.mirrorv3.restore.cli;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
@@ -64,6 +65,12 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Mixin
     TargetOptions target;
+
+    @Mixin
+    CutOptions cut;
+
+    @Mixin
+    ReportOptions report;
 
     @Option(names = "--topic", paramLabel = "TOPIC", description = {"The target topic: it must exist, have the backup's partitions and be"
             + " empty (high watermark 0).", "e.g. --topic orders"})
@@ -133,16 +140,22 @@ final class RestoreCommand implements Callable<Integer> {
                         + " holds no partition directories: no backup of " + b.sourceTopic() + " there (check filesystem.root and"
                         + " destination.name)");
             }
+            RestoreCut restoreCut = cut.cut(partitions);
+            RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, Clock.systemUTC());
             BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
-            Map<Integer, Object> verified = verifyAll(verifier, partitions, err);
+            long verifyStart = System.nanoTime();
+            Map<Integer, Object> verified = verifyAll(verifier, partitions, restoreCut, err);
+            evidence.verifyDuration(Duration.ofNanos(System.nanoTime() - verifyStart).toMillis());
             List<VerifiedPartition> ok = new ArrayList<>();
             boolean failed = false;
             for (Map.Entry<Integer, Object> e : verified.entrySet()) {
                 if (e.getValue() instanceof VerifiedPartition vp) {
                     printSummary(out, b, vp);
                     ok.add(vp);
+                    evidence.verified(vp);
                 } else {
                     err.println("error: partition " + e.getKey() + ": " + Failures.describe((Throwable) e.getValue()));
+                    evidence.failed(e.getKey(), Failures.describe((Throwable) e.getValue()));
                     failed = true;
                 }
             }
@@ -154,21 +167,31 @@ final class RestoreCommand implements Callable<Integer> {
                 var problem = vp.problemWith(offsets);
                 if (problem.isPresent()) {
                     err.println("error: " + problem.get());
+                    evidence.failed(vp.partition(), problem.get());
                     failed = true;
                 }
             }
             err.flush();
             if (failed) {
+                report.write(evidence, err);
                 return ExitCodes.CHECK_FAILED;
             }
             if (verifyOnly) {
-                return ExitCodes.OK;
+                return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
             }
-            return produce(out, err, verifier, ok);
+            try {
+                produce(out, err, verifier, ok, evidence);
+            } catch (RuntimeException e) {
+                evidence.restoreFailed(topic, target.bootstrapServers, e);
+                report.write(evidence, err);
+                throw e;
+            }
+            return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
         }
     }
 
-    private Map<Integer, Object> verifyAll(BackupVerifier verifier, List<Integer> partitions, PrintWriter err) throws InterruptedException {
+    private Map<Integer, Object> verifyAll(BackupVerifier verifier, List<Integer> partitions, RestoreCut restoreCut, PrintWriter err)
+            throws InterruptedException {
         Map<Integer, Long> unknown = new LinkedHashMap<>();
         partitions.forEach(p -> unknown.put(p, -1L));
         Progress progress = new Progress("verify", unknown);
@@ -177,7 +200,8 @@ final class RestoreCommand implements Callable<Integer> {
         try (ProgressPrinter printer = ProgressPrinter.start(progressMode, err, progress)) {
             Map<Integer, Future<VerifiedPartition>> futures = new LinkedHashMap<>();
             for (int p : partitions) {
-                futures.put(p, pool.submit(() -> verifier.verify(p, chainStart, RecordSizes::batchOfOne, n -> progress.add(p, n))));
+                futures.put(p, pool.submit(() -> verifier.verify(p, chainStart, restoreCut.finder(p), RecordSizes::batchOfOne,
+                        n -> progress.add(p, n))));
             }
             for (Map.Entry<Integer, Future<VerifiedPartition>> f : futures.entrySet()) {
                 try {
@@ -195,7 +219,8 @@ final class RestoreCommand implements Callable<Integer> {
         return results;
     }
 
-    private int produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions) {
+    private void produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions,
+            RestoreEvidence evidence) {
         Map<String, Object> client = target.clientConfig();
         Map<String, Object> adminConfig = new LinkedHashMap<>(client);
         adminConfig.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-restore-admin");
@@ -218,7 +243,7 @@ final class RestoreCommand implements Callable<Integer> {
                     + " (--offsets " + offsets.cliName() + ") in " + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
                     + " s; batches of at most " + result.batchSizeMaxBytes() + " bytes, " + result.requests() + " produce requests");
             out.flush();
-            return ExitCodes.OK;
+            evidence.restored(topic, target.bootstrapServers, result);
         }
     }
 
@@ -229,6 +254,7 @@ final class RestoreCommand implements Callable<Integer> {
         out.println("offsets: " + vp.firstOffset() + "-" + vp.lastOffset());
         out.println("records: " + vp.records());
         out.println("holes: " + vp.holes());
+        CutOptions.printCut(out, vp);
         out.println();
     }
 

@@ -1,0 +1,54 @@
+package dev.mirrorv3.restore.cli;
+
+import java.util.Objects;
+
+/** {@code --report-format md}: the report as a short page for an audit ticket. */
+final class ReportMarkdown {
+    private ReportMarkdown() {
+    }
+
+    static String render(RestoreReport r) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Backup ").append(r.mode().equals("restore") ? "restore" : "verification").append(" of ")
+                .append(r.backup().sourceTopic()).append(": ").append(r.result().toUpperCase(java.util.Locale.ROOT)).append("\n\n");
+        md.append("- Backup: `").append(r.backup().location()).append("` (connector `").append(r.backup().connector())
+                .append("`, destination `").append(r.backup().destinationName()).append("`)\n");
+        md.append("- Offsets: ").append(r.offsets()).append("\n");
+        if (r.cut() != null) {
+            md.append("- Cut: ").append(r.cut().untilTimestamp() == null ? "" : "until timestamp " + r.cut().untilTimestamp() + " ")
+                    .append(r.cut().untilOffsets().isEmpty() ? "" : "until offsets " + r.cut().untilOffsets()).append("\n");
+        }
+        if (r.target() != null) {
+            md.append("- Target: topic `").append(r.target().topic()).append("` on `").append(r.target().bootstrapServers()).append("`\n");
+        }
+        md.append("- Durations: verify ").append(r.durationsMs().verify()).append(" ms")
+                .append(r.durationsMs().restore() == null ? "" : ", restore " + r.durationsMs().restore() + " ms").append("\n");
+        md.append("- Written ").append(r.createdAt()).append(" by ").append(r.tool()).append(" ").append(r.toolVersion()).append("\n");
+        if (r.error() != null) {
+            md.append("- Error: ").append(r.error()).append("\n");
+        }
+        md.append("\n| partition | status | objects | records | holes | offsets | last restored record | first excluded | target HW"
+                + " before → after | SHA-256 of the records |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        for (RestoreReport.Partition p : r.partitions()) {
+            if (p.error() != null && p.records() == null) {
+                md.append("| ").append(p.partition()).append(" | failed: ").append(p.error().replace("|", "\\|"))
+                        .append(" | | | | | | | | |\n");
+                continue;
+            }
+            md.append("| ").append(p.partition()).append(" | ").append(p.status()).append(p.error() == null ? "" : ": "
+                    + p.error().replace("|", "\\|"))
+                    .append(" | ").append(p.objects()).append(" | ").append(p.records()).append(" | ").append(p.holes())
+                    .append(" | ").append(p.firstOffset()).append("–").append(p.lastOffset())
+                    .append(" | ").append(Objects.toString(p.lastTimestamp(), "-"))
+                    .append(" | ").append(p.firstExcludedOffset() == null ? "-" : p.firstExcludedOffset() + " @ "
+                            + Objects.toString(p.firstExcludedTimestamp(), "-"))
+                    .append(" | ").append(p.targetHighWatermarkAfter() == null ? "-" : p.targetHighWatermarkBefore() + " → "
+                            + p.targetHighWatermarkAfter())
+                    .append(" | `").append(p.sha256()).append("` |\n");
+        }
+        md.append("\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same records in the same"
+                + " order, same digests).\n");
+        return md.toString();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.mirrorv3.restore.cli;
+
+import dev.mirrorv3.chain.restore.PartitionCut;
+import dev.mirrorv3.chain.restore.RestoreCut;
+import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.restore.RestoreResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Collects what a restore run learns, partition by partition, for its report and metrics. */
+final class RestoreEvidence {
+    private final Backup backup;
+    private final String offsets;
+    private final RestoreCut cut;
+    private final boolean verifyOnly;
+    private final Instant started;
+    private final Map<Integer, VerifiedPartition> verified = new TreeMap<>();
+    private final Map<Integer, String> failed = new TreeMap<>();
+    private long verifyMs;
+    private Long restoreMs;
+    private RestoreReport.Target target;
+    private Map<Integer, Long> produced;
+    private String error;
+
+    RestoreEvidence(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly, Clock clock) {
+        this.backup = backup;
+        this.offsets = offsets;
+        this.cut = cut;
+        this.verifyOnly = verifyOnly;
+        this.started = clock.instant();
+    }
+
+    void verified(VerifiedPartition vp) {
+        verified.put(vp.partition(), vp);
+    }
+
+    /** The partition cannot be restored; the first reason counts. */
+    void failed(int partition, String why) {
+        failed.putIfAbsent(partition, why);
+    }
+
+    void verifyDuration(long ms) {
+        verifyMs = ms;
+    }
+
+    void restored(String topic, String bootstrapServers, RestoreResult result) {
+        target = new RestoreReport.Target(topic, bootstrapServers);
+        produced = result.recordsPerPartition();
+        restoreMs = result.elapsedMs();
+    }
+
+    /** The restore failed after the verify pass (the target's checks or the produce pass). */
+    void restoreFailed(String topic, String bootstrapServers, Throwable e) {
+        target = new RestoreReport.Target(topic, bootstrapServers);
+        error = Failures.describe(e);
+    }
+
+    boolean ok() {
+        return failed.isEmpty() && error == null;
+    }
+
+    Map<Integer, VerifiedPartition> verified() {
+        return verified;
+    }
+
+    Map<Integer, String> failed() {
+        return failed;
+    }
+
+    Instant started() {
+        return started;
+    }
+
+    Backup backup() {
+        return backup;
+    }
+
+    RestoreReport report(String toolVersion, Instant now) {
+        List<RestoreReport.Partition> partitions = new ArrayList<>();
+        TreeMap<Integer, Object> all = new TreeMap<>(verified);
+        all.putAll(failed);
+        for (Map.Entry<Integer, Object> e : all.entrySet()) {
+            int p = e.getKey();
+            VerifiedPartition vp = verified.get(p);
+            String why = failed.get(p);
+            if (vp == null) {
+                partitions.add(new RestoreReport.Partition(p, "failed", why, null, null, null, null, null, null, null, null, null, null,
+                        null, null));
+                continue;
+            }
+            PartitionCut c = vp.cut();
+            boolean excluded = c.firstExcludedOffset() >= 0;
+            Long after = produced == null ? null : produced.get(p);
+            partitions.add(new RestoreReport.Partition(p, why == null ? "ok" : "failed", why, vp.location(), vp.objects().size(),
+                    vp.records(), vp.holes(), vp.firstOffset(), vp.lastOffset(), time(c.lastTimestampMs()),
+                    excluded ? c.firstExcludedOffset() : null, excluded ? time(c.firstExcludedTimestampMs()) : null, c.sha256(),
+                    after == null ? null : 0L, after)); // the restore requires an empty target (high watermark 0) and checks it after
+        }
+        RestoreReport.Cut reportCut = null;
+        if (!cut.isNone()) {
+            Map<String, Long> until = new TreeMap<>();
+            cut.untilOffsets().forEach((p, o) -> until.put(Integer.toString(p), o));
+            reportCut = new RestoreReport.Cut(time(cut.untilTimestampMs()), until);
+        }
+        String location = verified.isEmpty() ? null : verified.values().iterator().next().location().replaceAll("/[0-9]+$", "");
+        return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
+                ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
+                backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
+                List.of());
+    }
+
+    private static String time(Long ms) {
+        return ms == null ? null : Instant.ofEpochMilli(ms).toString();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.mirrorv3.restore.cli;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The evidence a restore or a verify run leaves ({@code --report}): what was read, where the cut was, a digest of the
+ * restored records per partition and what the target held before and after. {@code config/schemas/restore-report.schema.json}
+ * describes it; {@code compare-report} compares two.
+ *
+ * @param mode verify-only or restore
+ * @param result ok or failed
+ * @param error why it failed, or null
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
+        BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
+        List<GroupOffset> groupOffsets) {
+
+    static final int VERSION = 1;
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** @param location the chain's directory or prefix without the partition */
+    record BackupInfo(String location, String connector, String destinationName, String sourceTopic) {
+    }
+
+    /** @param untilTimestamp ISO-8601, or null */
+    record Cut(String untilTimestamp, Map<String, Long> untilOffsets) {
+    }
+
+    record Target(String topic, String bootstrapServers) {
+    }
+
+    /** @param restore null for verify-only */
+    record Durations(long verify, Long restore) {
+    }
+
+    /**
+     * One partition. With status failed only partition, status and error are known.
+     *
+     * @param lastOffset the last restored offset (the cut, or the chain's end)
+     * @param sha256 {@link dev.mirrorv3.chain.restore.RecordDigest} of the restored records, hex
+     */
+    record Partition(int partition, String status, String error, String location, Integer objects, Long records, Long holes,
+            Long firstOffset, Long lastOffset, String lastTimestamp, Long firstExcludedOffset, String firstExcludedTimestamp,
+            String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter) {
+    }
+
+    /** A consumer group's committed offset the restore applied (none yet: group restore is its own option). */
+    record GroupOffset(String group, int partition, long offset) {
+    }
+
+    void writeJson(Path file) throws IOException {
+        JSON.writeValue(file.toFile(), this);
+    }
+
+    static com.fasterxml.jackson.databind.JsonNode read(Path file) throws IOException {
+        return JSON.readTree(file.toFile());
+    }
+}
