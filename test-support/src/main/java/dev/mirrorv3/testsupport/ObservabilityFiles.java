@@ -28,7 +28,8 @@ import org.yaml.snakeyaml.Yaml;
  * JVM's MBeans through jmx_exporter's collector loaded with the shipped rules (the 1.0.1 agent's own code, in-process
  * because the embedded worker runs in this JVM). Each series a query uses is checked against a scrape of a worker
  * running the connector that exports it: the chain source's ({@link #CHAIN_SOURCE_SERIES}) by its observability IT,
- * every other one by the blob sink's. Needs {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
+ * every other one by the blob sink's; the verify run's ({@link #VERIFY_SERIES}) by its own test. Needs
+ * {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
  */
 public final class ObservabilityFiles {
     public static final Path CONFIG = Path.of("..", "config");
@@ -36,6 +37,12 @@ public final class ObservabilityFiles {
     public static final String CHAIN_SOURCE_SERIES = "mirror_v3_follow_";
     /** The chain source's MBean attributes, each the source of one {@link #CHAIN_SOURCE_SERIES} series. */
     public static final String CHAIN_SOURCE_ATTRIBUTES = "follow-";
+    /**
+     * The series of a scheduled {@code mirror-v3 restore --verify-only} (its textfile or Pushgateway push, not a Connect
+     * worker's scrape): checked against the CLI's own output by restore-cli's VerifyMetricsTest.
+     */
+    public static final List<String> VERIFY_SERIES = List.of("mirror_v3_backup_verified_offset",
+            "mirror_v3_backup_last_verify_timestamp_seconds", "mirror_v3_backup_verify_success");
 
     private static final Pattern METRIC = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\b");
     private static final Pattern SELECTOR = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\{([^}]*)}");
@@ -54,6 +61,7 @@ public final class ObservabilityFiles {
     public static Set<String> exportedNames() {
         Set<String> names = new TreeSet<>();
         exporterRules().forEach(r -> names.add((String) r.get("name")));
+        names.addAll(VERIFY_SERIES);
         return names;
     }
 
@@ -133,6 +141,11 @@ public final class ObservabilityFiles {
     /** Whether the chain source exports the series (the blob sink exports every other one the queries use). */
     public static boolean chainSourceSeries(String name) {
         return name.startsWith(CHAIN_SOURCE_SERIES);
+    }
+
+    /** Whether the verify run exports the series ({@link #VERIFY_SERIES}). */
+    public static boolean verifySeries(String name) {
+        return VERIFY_SERIES.contains(name);
     }
 
     /** A registry with jmx_exporter's collector loaded with {@code config/jmx-exporter.yaml}, reading this JVM's MBeans. */

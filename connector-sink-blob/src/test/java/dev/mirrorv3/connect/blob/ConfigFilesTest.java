@@ -73,7 +73,7 @@ class ConfigFilesTest {
                     .isSubsetOf(exportedNames());
         }
         assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3DestinationFailing", "MirrorV3FlushOverdue",
-                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped");
+                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +46,9 @@ class VerifyMetricsTest {
                 "mirror_v3_backup_verify_success{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 0\n",
                 "mirror_v3_backup_last_verify_timestamp_seconds{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} ")
                 .doesNotContain("mirror_v3_backup_verified_offset{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"}");
+        // every series and label the alert rules and the dashboard use with the verify run's series
+        assertThat(ObservabilityFiles.assertScrapeServesTheQueries("\n" + text, ObservabilityFiles::verifySeries))
+                .contains("mirror_v3_backup_last_verify_timestamp_seconds", "mirror_v3_backup_verify_success");
         assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed at " + PROMTOOL);
         Process check = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics").redirectErrorStream(true).start();
         check.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
