@@ -57,6 +57,8 @@ public final class Follower {
     private Long newestTimestamp;
     private long nextReadAheadMs = Long.MIN_VALUE;
     private long objectsRead;
+    private RestoreCut cut = RestoreCut.none();
+    private CutFinder finder = CutFinder.none();
 
     /** A backup record and the target offset it is produced at. */
     public record Restored(BackupRecord record, long targetOffset) {
@@ -84,6 +86,26 @@ public final class Follower {
     }
 
     /**
+     * Follows only up to a cut (a standby frozen at a point): {@link #next} hands out the prefix and then nothing, without
+     * listing the backup again; {@link #cutReached()} says when it got there.
+     */
+    public Follower until(RestoreCut cut) {
+        this.cut = cut;
+        this.finder = cut.finder(partition);
+        return this;
+    }
+
+    /** Whether every record up to the cut has been handed out (never without a cut). */
+    public boolean cutReached() {
+        return finder.reached();
+    }
+
+    /** The cut's finder: what was handed out before it and the first record after it. */
+    public CutFinder cut() {
+        return finder;
+    }
+
+    /**
      * Places the follower at the target's high watermark. When it is placed at h already (nothing handed out since
      * has been lost, and nothing else was written), it keeps its place and reads nothing; otherwise it lists the chain from
      * {@code chain.start} and finds h there (renumber: reading every object before it).
@@ -97,6 +119,7 @@ public final class Follower {
             return Optional.ofNullable(previous);
         }
         placed = false;
+        finder = cut.finder(partition); // the records from h on are looked at again
         listed.clear();
         pending = List.of();
         deferred = null;
@@ -213,6 +236,10 @@ public final class Follower {
         if (deferred != null) {
             throw deferred;
         }
+        if (finder.reached()) {
+            pending = List.of();
+            return List.of(); // at the cut: nothing more, and no need to list
+        }
         if (pending.isEmpty()) {
             if (listed.isEmpty()) {
                 listNew();
@@ -228,6 +255,9 @@ public final class Follower {
         List<Restored> out = new ArrayList<>(pending.size());
         try {
             for (BackupRecord r : pending) {
+                if (!finder.accept(r)) {
+                    break;
+                }
                 out.add(new Restored(r, offsets.assign(r)));
             }
         } catch (TargetOffsets.Hole hole) {

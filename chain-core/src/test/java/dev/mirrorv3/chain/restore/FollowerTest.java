@@ -77,6 +77,41 @@ class FollowerTest {
     }
 
     @Test
+    void aTimestampCutHandsOutThePrefixOnlyOnceARecordAfterItIsSeenAndThenNothingAcrossAResume() {
+        write(0, 9, o -> true); // stamped 1000 + offset
+        Follower f = follower(OffsetMode.PRESERVE).until(new RestoreCut(1015L, Map.of()));
+        f.resume(0);
+        assertThat(targetOffsets(f.next())).hasSize(10);
+        assertThat(f.next()).isEmpty();
+        assertThat(f.cutReached()).as("no record after the cut seen yet: the backup may still grow up to it").isFalse();
+        write(10, 19, o -> true);
+        assertThat(f.next()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 12L, 13L, 14L, 15L);
+        assertThat(f.cutReached()).isTrue();
+        assertThat(f.cut().lastOffset()).isEqualTo(15);
+        assertThat(f.cut().firstExcludedOffset()).isEqualTo(16);
+        write(20, 29, o -> true);
+        assertThat(f.next()).isEmpty();
+
+        Follower restarted = follower(OffsetMode.PRESERVE).until(new RestoreCut(1015L, Map.of()));
+        assertThat(restarted.resume(16)).contains(record(15));
+        assertThat(restarted.next()).isEmpty();
+        assertThat(restarted.cutReached()).isTrue();
+        assertThat(restarted.next()).isEmpty();
+    }
+
+    @Test
+    void anOffsetCutInsideAnObjectStopsAtItWithRenumber() {
+        write(0, 9, o -> o != 4);
+        write(10, 19, o -> true);
+        Follower f = follower(OffsetMode.RENUMBER).until(new RestoreCut(null, Map.of(0, 12L)));
+        f.resume(0);
+        assertThat(targetOffsets(f.next())).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+        assertThat(f.next()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 12L);
+        assertThat(f.cutReached()).isTrue();
+        assertThat(f.next()).isEmpty();
+    }
+
+    @Test
     void renumberCountsRecordsAcrossHolesAndObjects() {
         write(0, 9, o -> o % 2 == 1); // 5 records
         write(10, 19, o -> o % 2 == 1); // 5 records

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Store;
@@ -108,6 +109,16 @@ public final class ChainSourceConfig extends AbstractConfig {
     static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
             + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
 
+    public static final String UNTIL_TIMESTAMP = "until.timestamp";
+    static final String UNTIL_TIMESTAMP_DOC = "Follow only up to this time (a standby frozen at a point, e.g. for forensics): per partition"
+            + " the longest prefix whose records are all stamped at or before it, ISO-8601 with an offset (2026-11-30T14:02:00Z) or"
+            + " epoch ms. At the cut the task logs it, sets follow-cut-reached to 1 and stays RUNNING without sending more. Empty:"
+            + " no cut.";
+
+    public static final String UNTIL_OFFSET = "until.offset";
+    static final String UNTIL_OFFSET_DOC = "Follow each listed backup partition only up to and including this backup offset, as"
+            + " partition:offset pairs, e.g. 0:41999,1:40210. Without until.timestamp every followed partition needs one.";
+
     /** Task config: the backup partitions of one task (set by the connector). */
     static final String TASK_PARTITIONS = "task.partitions";
 
@@ -132,6 +143,10 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_BACKUP, 11, Width.SHORT, "Chain start");
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
                 GROUP_BACKUP, 12, Width.MEDIUM, "Partitions");
+        def.define(UNTIL_TIMESTAMP, Type.STRING, "", untilTimestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
+                GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
+        def.define(UNTIL_OFFSET, Type.LIST, "", untilOffsetValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
+                GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
 
         int o = 0;
         def.define(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -153,6 +168,63 @@ public final class ChainSourceConfig extends AbstractConfig {
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC));
         return def;
+    }
+
+    private static ConfigDef.Validator untilTimestampValidator() {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null && !value.toString().isBlank()) {
+                    try {
+                        RestoreCut.parseTimestamp(value.toString());
+                    } catch (IllegalArgumentException e) {
+                        throw new ConfigException(name, value, e.getMessage());
+                    }
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "ISO-8601 with an offset or epoch ms, e.g. 2026-11-30T14:02:00Z; empty for none";
+            }
+        };
+    }
+
+    private static ConfigDef.Validator untilOffsetValidator() {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                try {
+                    RestoreCut.parseOffsets(value == null ? List.of() : ((List<?>) value).stream().map(Object::toString).toList());
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException(name, value, e.getMessage());
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "partition:offset pairs, e.g. 0:41999,1:40210; empty for none";
+            }
+        };
+    }
+
+    /**
+     * The cut of the followed partitions (until.timestamp, until.offset).
+     *
+     * @throws ConfigException when until.offset names no offset for a followed partition and until.timestamp is empty
+     */
+    public RestoreCut restoreCut(List<Integer> followed) {
+        String ts = getString(UNTIL_TIMESTAMP);
+        RestoreCut cut = new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
+                RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
+        if (cut.untilTimestampMs() == null && !cut.untilOffsets().isEmpty()) {
+            List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).toList();
+            if (!missing.isEmpty()) {
+                throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), "names no offset for backup partitions " + missing
+                        + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
+            }
+        }
+        return cut;
     }
 
     private static ConfigDef.Validator mappingValidator() {

@@ -32,6 +32,7 @@ final class ChainSourceMetrics implements AutoCloseable {
     static final String LAG_OFFSETS = "follow-lag-offsets";
     static final String LAG_SECONDS = "follow-lag-seconds";
     static final String LAST_POLL_TS = "follow-last-poll-timestamp-seconds";
+    static final String CUT_REACHED = "follow-cut-reached";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
 
     private final PluginMetrics metrics;
@@ -82,6 +83,8 @@ final class ChainSourceMetrics implements AutoCloseable {
                 p.objects::get);
         register(LAST_POLL_TS, "Unix time of the last successful look at the backup (a listing or an object read); 0 before the"
                 + " first", tags, p.lastPollSeconds::get);
+        register(CUT_REACHED, "1 once the target holds the backup up to until.timestamp/until.offset and the follower stopped"
+                + " there; 0 before, and without a cut", tags, p.cutReached::get);
         return p;
     }
 
@@ -115,6 +118,7 @@ final class ChainSourceMetrics implements AutoCloseable {
         final AtomicLong bytes = new AtomicLong();
         final AtomicLong objects = new AtomicLong();
         final AtomicLong lastPollSeconds = new AtomicLong();
+        final AtomicLong cutReached = new AtomicLong();
         private boolean positioned;
         private long backupEnd;
         private Long newestTimestamp;

@@ -3,7 +3,9 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.chain.restore.CutFinder;
 import dev.mirrorv3.chain.restore.Follower;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
@@ -70,8 +72,10 @@ public class ChainSourceTask extends SourceTask {
         metrics = new ChainSourceMetrics(context, name);
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
+        RestoreCut cut = config.restoreCut(config.taskPartitions());
         for (int p : config.taskPartitions()) {
-            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart());
+            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart())
+                    .until(cut);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
                     new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName(),
                     metrics.partition(config.sourceTopic(), p)));
@@ -133,6 +137,7 @@ public class ChainSourceTask extends SourceTask {
             polled(f, now);
             if (batch.isEmpty()) {
                 f.notBefore = now + config.pollIntervalMs();
+                cutReached(f);
                 if (!f.follower.chainSeen()) {
                     log.info("{}: backup {} is empty (no objects) for {} s; listing again every {} ms", name, f.follower.location(),
                             (now - f.emptySince) / 1000, config.pollIntervalMs());
@@ -153,6 +158,25 @@ public class ChainSourceTask extends SourceTask {
                     f.follower.location(), f.target, f.backoff.attempts(), delay, Failures.describe(e));
             return List.of();
         }
+    }
+
+    /** Says once, when the target has acknowledged everything up to the cut, that the follow stops there. */
+    private void cutReached(PartitionFollow f) {
+        if (!f.follower.cutReached() || f.outstanding() > 0 || f.metrics.cutReached.get() == 1) {
+            return;
+        }
+        f.metrics.cutReached.set(1);
+        CutFinder c = f.follower.cut();
+        String upTo = c.lastOffset() >= 0 ? "backup offset " + c.lastOffset() + stamped(c.lastTimestampMs())
+                : "where it stood when the task started";
+        String after = c.firstExcludedOffset() >= 0
+                ? "; the first record after it is at offset " + c.firstExcludedOffset() + stamped(c.firstExcludedTimestampMs()) : "";
+        log.info("{}: {} reached the cut ({}): the target holds the backup up to {}{}. Nothing more is sent and the task stays"
+                + " RUNNING; remove until.timestamp/until.offset to follow on", name, f.target, c.requested(), upTo, after);
+    }
+
+    private static String stamped(Long ms) {
+        return ms == null ? "" : " (stamped " + java.time.Instant.ofEpochMilli(ms) + ")";
     }
 
     private void heartbeats(long now) {

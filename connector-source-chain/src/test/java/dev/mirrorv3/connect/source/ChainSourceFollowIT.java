@@ -281,6 +281,31 @@ class ChainSourceFollowIT {
     }
 
     @Test
+    void stopsAtUntilTimestampWithTheTaskRunningAndSaysSo() throws Exception {
+        Store store = new FilesystemStore(root, "frozen");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
+        createTopic(bootstrap(), "frozen-target", 1);
+        Map<String, String> config = sourceConfig("t", root, "frozen", "frozen-target", "preserve", bootstrap());
+        config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 14).toString());
+        int logMark = logs.getBuffer().length();
+        cluster.deploy("frozen", config);
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "frozen-target", 0) == 10);
+        writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
+        writeObject(store, 0, 20, 29, records("t", 0, 20, 29, o -> true));
+        javax.management.ObjectName mbean = new javax.management.ObjectName(
+                "kafka.connect:type=plugins,connector=frozen,task=0,mirror=frozen,topic=t,partition=0");
+        Awaitility.await("the cut reached, its metric and log line").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .failFast("connector failed", () -> cluster.failureTrace("frozen") != null)
+                .until(() -> Long.valueOf(1).equals(java.lang.management.ManagementFactory.getPlatformMBeanServer()
+                        .getAttribute(mbean, "follow-cut-reached")) && logsSince(logMark).contains("reached the cut"));
+        assertThat(logsSince(logMark)).contains("frozen-target-0 reached the cut (until timestamp", "up to backup offset 14",
+                "the first record after it is at offset 15", "the task stays RUNNING");
+        assertThat(highWatermark(bootstrap(), "frozen-target", 0)).as("records after the cut are never sent").isEqualTo(15);
+        assertThat(cluster.taskState("frozen")).isEqualTo("RUNNING");
+        cluster.delete("frozen");
+    }
+
+    @Test
     void refusesAGapInNewObjects() {
         Store store = new FilesystemStore(root, "gap");
         writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));

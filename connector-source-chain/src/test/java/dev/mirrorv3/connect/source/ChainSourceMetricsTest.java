@@ -52,7 +52,7 @@ class ChainSourceMetricsTest {
             ChainSourceMetrics.Partition p = metrics.partition("orders", 3);
             assertThat(series()).as("no lag before the first position: nobody measured it").containsOnlyKeys(
                     "mirror-restarts-total", "follow-records-total/orders-3", "follow-bytes-total/orders-3",
-                    "follow-objects-total/orders-3", "follow-last-poll-timestamp-seconds/orders-3");
+                    "follow-objects-total/orders-3", "follow-last-poll-timestamp-seconds/orders-3", "follow-cut-reached/orders-3");
 
             p.positioned(0, null); // an empty target
             p.polled(30, OptionalLong.of(100_000), 1, 1_700_000_000_500L);
@@ -90,7 +90,7 @@ class ChainSourceMetricsTest {
             metrics.restart();
             assertThat(series()).containsEntry("mirror-restarts-total", 2L);
             metrics.partition("orders", 4).positioned(0, null);
-            assertThat(series()).containsEntry("follow-lag-offsets/orders-4", 0L).hasSize(1 + 2 * 6);
+            assertThat(series()).containsEntry("follow-lag-offsets/orders-4", 0L).hasSize(1 + 2 * 7);
         }
         assertThat(series()).as("removed when the task stops").isEmpty();
     }

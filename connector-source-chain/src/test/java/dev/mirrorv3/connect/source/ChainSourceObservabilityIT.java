@@ -108,6 +108,8 @@ class ChainSourceObservabilityIT {
         expected.put("mirror_v3_follow_lag_offsets" + P1, 0.0);
         expected.put("mirror_v3_follow_lag_seconds" + P0, 0.0);
         expected.put("mirror_v3_follow_lag_seconds" + P1, 0.0);
+        expected.put("mirror_v3_follow_cut_reached" + P0, 0.0); // no until.*: never
+        expected.put("mirror_v3_follow_cut_reached" + P1, 0.0);
         expected.put("mirror_v3_mirror_restarts_total{mirror=\"" + NAME + "\",task=\"0\"}", 0.0);
 
         AtomicReference<Map<String, Double>> last = new AtomicReference<>();
