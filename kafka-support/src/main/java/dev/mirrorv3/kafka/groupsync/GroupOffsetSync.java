@@ -129,6 +129,7 @@ public final class GroupOffsetSync implements AutoCloseable {
         int written = 0;
         int clamped = 0;
         int skipped = 0;
+        java.util.List<String> writtenGroups = new java.util.ArrayList<>();
         if (!wanted.isEmpty()) {
             Set<TopicPartition> partitions = new HashSet<>();
             wanted.values().forEach(m -> partitions.addAll(m.keySet()));
@@ -161,6 +162,9 @@ public final class GroupOffsetSync implements AutoCloseable {
                 } else if (write(group, changes)) {
                     synced++;
                     written++;
+                    if (writtenGroups.size() < 10) {
+                        writtenGroups.add(group);
+                    }
                 } else {
                     skipped++;
                 }
@@ -169,7 +173,11 @@ public final class GroupOffsetSync implements AutoCloseable {
         writtenTotal.addAndGet(written);
         Pass p = new Pass(synced, written, skipped, clamped, System.currentTimeMillis());
         last = p;
-        log.debug("{}: group offsets synced to {}: {}", name, standbyLabel, p);
+        if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
+            log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
+                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups), written > writtenGroups.size() ? ", ..." : "",
+                    synced, skipped, clamped);
+        }
         return p;
     }
 
@@ -178,7 +186,7 @@ public final class GroupOffsetSync implements AutoCloseable {
         try {
             standby.alterConsumerGroupOffsets(group, offsets, new AlterConsumerGroupOffsetsOptions().timeoutMs((int) timeout.toMillis()))
                     .all().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-            log.info("{}: consumer group {} on {} now at {}", name, group, standbyLabel, describe(offsets));
+            log.debug("{}: consumer group {} on {} now at {}", name, group, standbyLabel, describe(offsets));
             return true;
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable cause = e.getCause();
