@@ -59,7 +59,10 @@ public final class FilesystemStore implements Store {
 
     @Override
     public List<String> list(int partition) {
-        Path dir = partitionDir(partition);
+        return listDirectory(partitionDir(partition));
+    }
+
+    private List<String> listDirectory(Path dir) {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
@@ -94,7 +97,10 @@ public final class FilesystemStore implements Store {
 
     @Override
     public byte[] read(int partition, String name) {
-        Path file = partitionDir(partition).resolve(name);
+        return readFile(partitionDir(partition).resolve(name));
+    }
+
+    private static byte[] readFile(Path file) {
         try {
             return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
@@ -106,16 +112,40 @@ public final class FilesystemStore implements Store {
 
     @Override
     public void create(int partition, String name, byte[] data) {
-        commit(partition, name, data, false);
+        commit(partitionDir(partition), name, data, false);
     }
 
     @Override
     public void recommit(int partition, String name, byte[] data) {
-        commit(partition, name, data, true);
+        commit(partitionDir(partition), name, data, true);
     }
 
-    private void commit(int partition, String name, byte[] data, boolean reissued) {
-        Path dir = partitionDir(partition);
+    /** A directory beside the partition directories, e.g. {@code <root>/<name>/_meta/topic}. */
+    public Path besideDir(String dir) {
+        return chainRoot.resolve(Store.requireBesideDir(dir));
+    }
+
+    @Override
+    public String besideLocation(String dir) {
+        return besideDir(dir).toString();
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return listDirectory(besideDir(dir));
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return readFile(besideDir(dir).resolve(name));
+    }
+
+    @Override
+    public void createBeside(String dir, String name, byte[] data) {
+        commit(besideDir(dir), name, data, false);
+    }
+
+    private void commit(Path dir, String name, byte[] data, boolean reissued) {
         Path target = dir.resolve(name);
         Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
         try {

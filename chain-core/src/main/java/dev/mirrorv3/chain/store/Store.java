@@ -45,6 +45,44 @@ public interface Store extends AutoCloseable {
         create(partition, name, data);
     }
 
+    /**
+     * Where a directory beside the partition directories lives (for messages), e.g. {@code _meta/topic}: the backup's
+     * metadata. Its names can never be a partition's, so chain listing never sees them.
+     */
+    default String besideLocation(String dir) {
+        throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
+    }
+
+    /** Every name in a directory beside the partition directories except our temporary files, sorted; empty if none. */
+    default List<String> listBeside(String dir) {
+        throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
+    }
+
+    /** @throws ObjectMissingException if there is no such object */
+    default byte[] readBeside(String dir, String name) {
+        throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
+    }
+
+    /**
+     * Commits an object beside the partition directories with the chain objects' no-overwrite commit.
+     *
+     * @throws ObjectExistsException if the name is taken
+     */
+    default void createBeside(String dir, String name, byte[] data) {
+        throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
+    }
+
+    /**
+     * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, so it can never be
+     * a partition directory nor leave the backup's directory.
+     */
+    static String requireBesideDir(String dir) {
+        if (dir == null || !dir.matches("_meta(/[a-z][a-z0-9_-]*)*")) {
+            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind>)");
+        }
+        return dir;
+    }
+
     /** Removes temporary files left by an earlier writer of this partition; returns how many. */
     int removeTemporaryFiles(int partition);
 

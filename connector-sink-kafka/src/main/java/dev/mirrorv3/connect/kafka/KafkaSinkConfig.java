@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     private static final String GROUP_SECURITY = "Destination security";
     private static final String GROUP_SOURCE = "Source cluster";
     private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String DESTINATION_PREFIX = "destination.";
     public static final String DESTINATION_PRODUCER_PREFIX = "destination.producer.";
@@ -106,6 +108,19 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and"
             + " the next look replaces that task. Not with topics.regex.";
 
+    public static final String GROUPS_SYNC = GroupSyncConfigFragment.GROUPS_SYNC;
+    static final String GROUPS_SYNC_DOC = "Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude)"
+            + " on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the"
+            + " destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset"
+            + " is clamped into the destination partition's range (its log start to its high watermark), and a group with active"
+            + " members on the destination is never written. Off by default: it writes the destination's groups, which is right"
+            + " for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration"
+            + " in progress, another application with the same group id). Needs Describe on the source's groups (and Read to"
+            + " fetch their offsets), and Read on the destination's groups.";
+    public static final String GROUPS_INCLUDE = GroupSyncConfigFragment.GROUPS_INCLUDE;
+    public static final String GROUPS_EXCLUDE = GroupSyncConfigFragment.GROUPS_EXCLUDE;
+    public static final String GROUPS_INTERVAL_MS = GroupSyncConfigFragment.GROUPS_INTERVAL_MS;
+
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
@@ -162,6 +177,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
         o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
+        GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
         return def;
     }
 
@@ -251,6 +267,14 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     public long heartbeatIntervalMs() {
         return getLong(HEARTBEAT_INTERVAL_MS);
+    }
+
+    public boolean groupsSync() {
+        return getBoolean(GROUPS_SYNC);
+    }
+
+    public long groupsIntervalMs() {
+        return getLong(GROUPS_INTERVAL_MS);
     }
 
     /** Prints the configuration reference as Markdown (used to generate the README section). */

@@ -26,6 +26,7 @@ public class KafkaSinkConnector extends SinkConnector {
     private Map<String, String> props;
     private PartitionWatch watch;
     private Admin destinationAdmin;
+    private KafkaSinkGroupSync groupSync;
 
     static String versionString() {
         String v = KafkaSinkConnector.class.getPackage().getImplementationVersion();
@@ -43,6 +44,9 @@ public class KafkaSinkConnector extends SinkConnector {
         KafkaSinkConfig config = new KafkaSinkConfig(props); // fail fast on single-field errors
         List<String> topics = PartitionWatch.listedTopics(props);
         String name = props.getOrDefault("name", "kafka-sink");
+        if (config.groupsSync()) {
+            groupSync = KafkaSinkGroupSync.start(config, props, name, context);
+        }
         if (topics.isEmpty()) {
             log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
             return;
@@ -75,6 +79,10 @@ public class KafkaSinkConnector extends SinkConnector {
 
     @Override
     public void stop() {
+        if (groupSync != null) {
+            groupSync.close();
+            groupSync = null;
+        }
         if (watch != null) {
             watch.close();
             watch = null;

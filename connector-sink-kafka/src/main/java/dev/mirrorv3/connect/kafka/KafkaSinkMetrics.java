@@ -58,6 +58,19 @@ final class KafkaSinkMetrics implements AutoCloseable {
         }
     }
 
+    /**
+     * The connector's plugin metrics, for its group sync ({@code GroupSyncMetrics}: groups synced and skipped, offsets
+     * clamped, commits, the last sync time), or null on a runtime without them.
+     */
+    static PluginMetrics pluginMetrics(org.apache.kafka.connect.connector.ConnectorContext context) {
+        try {
+            return context.pluginMetrics();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the group sync exports no metrics ({})", e.toString());
+            return null;
+        }
+    }
+
     void restart() {
         restarts.incrementAndGet();
     }

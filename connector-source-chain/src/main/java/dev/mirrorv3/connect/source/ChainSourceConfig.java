@@ -11,6 +11,7 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
@@ -33,6 +34,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     private static final String GROUP_BACKUP = "Backup";
     private static final String GROUP_TARGET = "Target";
     private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String TOPICS = "topics";
     static final String TOPICS_DOC = "The backed-up topic, as the blob sink's 'topics' names it (exactly one): every record of the"
@@ -122,6 +124,16 @@ public final class ChainSourceConfig extends AbstractConfig {
     /** Task config: the backup partitions of one task (set by the connector). */
     static final String TASK_PARTITIONS = "task.partitions";
 
+    public static final String GROUPS_SYNC = GroupSyncConfigFragment.GROUPS_SYNC;
+    static final String GROUPS_SYNC_DOC = "Commit the consumer groups of the backup's newest group snapshot (written by the blob sink"
+            + " beside the chains) on the target every groups.interval.ms, filtered by groups.include/groups.exclude, so that"
+            + " consumers failing over to the standby resume where they were. Each offset is clamped to what the target holds (its"
+            + " log start up to its high watermark: what this connector has restored so far), and a group with active members on"
+            + " the target is never written. Needs offsets=preserve (renumbered offsets would need a translation). Off by"
+            + " default: it writes the target's groups, which is right for a standby whose consumers are stopped only.";
+    static final String GROUPS_INTERVAL_MS_DOC = "How often the backup's newest group snapshot is read and its offsets synced to the"
+            + " target (a snapshot is only as fresh as the blob sink's groups.interval.ms).";
+
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public ChainSourceConfig(Map<?, ?> props) {
@@ -167,6 +179,8 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC));
+        GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
+                Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
         return def;
     }
 
@@ -382,6 +396,14 @@ public final class ChainSourceConfig extends AbstractConfig {
     List<Integer> taskPartitions() {
         String s = originalsStrings().getOrDefault(TASK_PARTITIONS, "");
         return s.isBlank() ? List.of() : java.util.Arrays.stream(s.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    public boolean groupsSync() {
+        return getBoolean(GROUPS_SYNC);
+    }
+
+    public long groupsIntervalMs() {
+        return getLong(GroupSyncConfigFragment.GROUPS_INTERVAL_MS);
     }
 
     /** Prints the configuration reference as Markdown (used to generate the README section). */

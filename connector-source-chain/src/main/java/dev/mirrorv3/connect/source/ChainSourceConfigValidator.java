@@ -79,6 +79,10 @@ final class ChainSourceConfigValidator {
             error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
                     + " offset already");
         }
+        if ("true".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.GROUPS_SYNC, "").trim())
+                && "renumber".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, "").trim())) {
+            error(ChainSourceConfig.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
+        }
         checkStore();
         checkMapping();
         checkKeysDir();

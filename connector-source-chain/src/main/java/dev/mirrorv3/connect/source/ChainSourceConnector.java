@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ public class ChainSourceConnector extends SourceConnector {
     /** Listings of the backup's partitions done by the watcher: tests wait for some instead of sleeping. */
     private final AtomicLong listings = new AtomicLong();
     private volatile boolean stopping;
+    private ChainSourceGroupSync groupSync;
 
     @Override
     public String version() {
@@ -46,9 +48,15 @@ public class ChainSourceConnector extends SourceConnector {
         ChainSourceConfigValidator.requireBackupDirectory(config).ifPresent(problem -> {
             throw new ConnectException(problem);
         });
+        if (config.groupsSync()) {
+            if (config.offsetMode() != OffsetMode.PRESERVE) {
+                throw new ConnectException(ChainSourceGroupSync.RENUMBER_REFUSED);
+            }
+        }
         PartitionMapping mapping = config.partitionMapping();
         if (!config.partitions().isEmpty()) {
             partitions = requireOwnTargets(mapping, config.partitions());
+            startGroupSync(config);
             return;
         }
         String where;
@@ -61,6 +69,14 @@ public class ChainSourceConnector extends SourceConnector {
         }
         partitions = requireOwnTargets(mapping, listed);
         watchPartitions(config, mapping, where);
+        startGroupSync(config);
+    }
+
+    /** groups.sync: after every check of start(), so that a failed start leaves no thread behind. */
+    private void startGroupSync(ChainSourceConfig config) {
+        if (config.groupsSync()) {
+            groupSync = ChainSourceGroupSync.start(config, props.getOrDefault("name", "chain-source"), context);
+        }
     }
 
     /** The partitions to follow, each going to a target partition of its own (validate() may not have seen them). */
@@ -192,6 +208,10 @@ public class ChainSourceConnector extends SourceConnector {
     @Override
     public void stop() {
         stopping = true;
+        if (groupSync != null) {
+            groupSync.close();
+            groupSync = null;
+        }
         if (waiter != null) {
             waiter.interrupt();
             waiter = null;

@@ -103,7 +103,10 @@ public final class S3Store implements Store {
 
     @Override
     public List<String> list(int partition) {
-        String prefix = partitionKey(partition);
+        return listUnder(partitionKey(partition), location(partition));
+    }
+
+    private List<String> listUnder(String prefix, String where) {
         List<String> names = new ArrayList<>();
         String token = null;
         do {
@@ -111,7 +114,7 @@ public final class S3Store implements Store {
             if (token != null) {
                 req.continuationToken(token);
             }
-            ListObjectsV2Response page = read("ListObjectsV2 " + location(partition), () -> reader.listObjectsV2(req.build()));
+            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
             for (S3Object o : page.contents()) {
                 String n = o.key().substring(prefix.length());
                 if (!TemporaryFiles.isTemporary(n)) {
@@ -178,9 +181,12 @@ public final class S3Store implements Store {
 
     @Override
     public byte[] read(int partition, String name) {
-        String where = location(partition) + "/" + name;
+        return readKey(key(partition, name), location(partition) + "/" + name);
+    }
+
+    private byte[] readKey(String key, String where) {
         try {
-            return reader.getObjectAsBytes(r -> r.bucket(settings.bucket()).key(key(partition, name))).asByteArray();
+            return reader.getObjectAsBytes(r -> r.bucket(settings.bucket()).key(key)).asByteArray();
         } catch (NoSuchKeyException e) {
             throw new ObjectMissingException(where);
         } catch (SdkException e) {
@@ -190,9 +196,36 @@ public final class S3Store implements Store {
 
     @Override
     public void create(int partition, String name, byte[] data) {
-        String where = location(partition) + "/" + name;
+        createKey(key(partition, name), location(partition) + "/" + name, data);
+    }
+
+    private String besideKey(String dir) {
+        return chainKey + "/" + Store.requireBesideDir(dir) + "/";
+    }
+
+    @Override
+    public String besideLocation(String dir) {
+        return "s3://" + settings.bucket() + "/" + chainKey + "/" + Store.requireBesideDir(dir);
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return listUnder(besideKey(dir), besideLocation(dir));
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return readKey(besideKey(dir) + name, besideLocation(dir) + "/" + name);
+    }
+
+    @Override
+    public void createBeside(String dir, String name, byte[] data) {
+        createKey(besideKey(dir) + name, besideLocation(dir) + "/" + name, data);
+    }
+
+    private void createKey(String key, String where, byte[] data) {
         try {
-            writer.putObject(r -> r.bucket(settings.bucket()).key(key(partition, name)).ifNoneMatch("*")
+            writer.putObject(r -> r.bucket(settings.bucket()).key(key).ifNoneMatch("*")
                     .contentLength((long) data.length), RequestBody.fromBytes(data));
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
@@ -202,7 +235,7 @@ public final class S3Store implements Store {
             // retry, or the writer re-issuing a commit that failed): the same bytes then.
             byte[] existing;
             try {
-                existing = read(partition, name);
+                existing = readKey(key, where);
             } catch (ObjectMissingException gone) {
                 throw new ObjectExistsException(where + " (refused with 412, then gone)");
             }

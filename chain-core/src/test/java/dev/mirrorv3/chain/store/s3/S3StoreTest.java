@@ -113,6 +113,22 @@ class S3StoreTest {
     }
 
     @Test
+    void metadataSnapshotsLiveBesideThePartitionsWithTheSameNoOverwriteCommit() {
+        try (S3Store store = leastPrivilegeStore("meta-beside", "orders")) {
+            store.create(0, name(0, 9), bytes("a"));
+            store.createBeside("_meta/groups", "00000000000000000001.json", bytes("{}"));
+            assertThatThrownBy(() -> store.createBeside("_meta/groups", "00000000000000000001.json", bytes("{ }")))
+                    .isInstanceOf(ObjectExistsException.class).hasMessageContaining("meta-beside/orders/_meta/groups/00000000000000000001.json");
+            assertThat(store.listBeside("_meta/groups")).containsExactly("00000000000000000001.json");
+            assertThat(store.listBeside("_meta/topic")).isEmpty();
+            assertThat(store.readBeside("_meta/groups", "00000000000000000001.json")).isEqualTo(bytes("{}"));
+            assertThat(store.besideLocation("_meta/groups")).endsWith("/meta-beside/orders/_meta/groups");
+            assertThat(store.partitions()).as("_meta is never a partition").containsExactly(0);
+            assertThat(store.list(0)).containsExactly(name(0, 9));
+        }
+    }
+
+    @Test
     void aForeignObjectAtTheNameIsNeverOverwritten() {
         try (S3Store store = leastPrivilegeStore("foreign", "m")) {
             admin.putObject(r -> r.bucket(BUCKET).key("foreign/m/0/" + name(0, 9)), RequestBody.fromBytes(bytes("theirs")));

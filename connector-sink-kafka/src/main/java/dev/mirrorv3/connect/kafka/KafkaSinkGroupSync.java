@@ -1,0 +1,65 @@
+package dev.mirrorv3.connect.kafka;
+
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
+import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
+import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.connect.connector.ConnectorContext;
+
+/**
+ * The Kafka sink's consumer-group sync (groups.sync): one per connector, run by the connector (not a task) on its own
+ * thread with its own admin clients, so it never slows put() and runs once however many tasks there are. The origin is
+ * the source cluster; the standby is the destination, whose partitions carry the same offsets.
+ */
+final class KafkaSinkGroupSync implements AutoCloseable {
+    private final Admin source;
+    private final Admin destination;
+    private final GroupOffsetSync sync;
+    private final GroupSyncMetrics metrics;
+
+    private KafkaSinkGroupSync(Admin source, Admin destination, GroupOffsetSync sync, GroupSyncMetrics metrics) {
+        this.source = source;
+        this.destination = destination;
+        this.sync = sync;
+        this.metrics = metrics;
+    }
+
+    static KafkaSinkGroupSync start(KafkaSinkConfig config, Map<String, String> props, String name, ConnectorContext context) {
+        Admin source = Admin.create(config.sourceAdminConfig("mirror-v3-kafka-sink-groups-" + name));
+        Admin destination = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-groups-destination-" + name));
+        // The connector's own group positions the connector, not an application.
+        String ownGroup = props.getOrDefault("consumer.override.group.id", "connect-" + name);
+        GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props), config::destinationTopic),
+                GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
+                null, config.adminTimeout(), name);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(KafkaSinkMetrics.pluginMetrics(context), name, sync);
+        sync.start(config.groupsIntervalMs());
+        return new KafkaSinkGroupSync(source, destination, sync, metrics);
+    }
+
+    /** The source topics the connector mirrors: its {@code topics}, or those {@code topics.regex} matches. */
+    static Predicate<String> mirrored(Map<String, String> props) {
+        String regex = props.getOrDefault("topics.regex", "");
+        if (!regex.isBlank()) {
+            Pattern p = Pattern.compile(regex);
+            return t -> p.matcher(t).matches();
+        }
+        Set<String> topics = Set.copyOf(dev.mirrorv3.kafka.PartitionWatch.listedTopics(props));
+        return topics::contains;
+    }
+
+    @Override
+    public void close() {
+        sync.close();
+        metrics.close();
+        source.close(Duration.ofSeconds(5));
+        destination.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,134 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.groups.GroupSelection;
+import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
+import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.connector.ConnectorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chain source's consumer-group sync (groups.sync): the groups of the backup's newest group snapshot
+ * ({@code _meta/groups/}, written by the blob sink) committed on the target, each offset clamped into what the target
+ * holds: its log start up to its high watermark, i.e. what this connector has restored so far. With offsets=preserve
+ * only: the restored records keep their offsets, so the backed-up positions mean the same on the target. One per
+ * connector, on the connector's own thread and admin client, off the tasks' path.
+ */
+final class ChainSourceGroupSync implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ChainSourceGroupSync.class);
+    static final String SNAPSHOT_TIMESTAMP = "groups-snapshot-timestamp-seconds";
+    static final String RENUMBER_REFUSED = ChainSourceConfig.GROUPS_SYNC + "=true needs " + ChainSourceConfig.OFFSETS + "=preserve: with"
+            + " renumbered offsets the backed-up group positions would point at other records on the target. Set "
+            + ChainSourceConfig.GROUPS_SYNC + "=false (and translate the groups once with mirror-v3 restore --offsets renumber --groups),"
+            + " or follow with offsets=preserve";
+
+    private final Store store;
+    private final Admin target;
+    private final GroupOffsetSync sync;
+    private final GroupSyncMetrics metrics;
+
+    private ChainSourceGroupSync(Store store, Admin target, GroupOffsetSync sync, GroupSyncMetrics metrics) {
+        this.store = store;
+        this.target = target;
+        this.sync = sync;
+        this.metrics = metrics;
+    }
+
+    static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context) {
+        Store store = config.openStore();
+        Admin target = Admin.create(config.targetClientConfig());
+        SnapshotOrigin origin = new SnapshotOrigin(new MetaSnapshots(store, ObjectEncryption.readOnly(config.keys())), config, name);
+        GroupOffsetSync sync = new GroupOffsetSync(origin, GroupSyncConfigFragment.selection(config, List.of()), target,
+                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(pluginMetrics(context), name, sync);
+        metrics.register(SNAPSHOT_TIMESTAMP, "Unix time (seconds) of the backup's group snapshot the last sync used; 0 before the first",
+                () -> origin.snapshotTimeMs / 1000);
+        sync.start(config.groupsIntervalMs());
+        return new ChainSourceGroupSync(store, target, sync, metrics);
+    }
+
+    private static PluginMetrics pluginMetrics(ConnectorContext context) {
+        try {
+            return context.pluginMetrics();
+        } catch (LinkageError | UnsupportedOperationException e) {
+            log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the group sync exports no metrics ({})", e.toString());
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        sync.close();
+        metrics.close();
+        target.close(Duration.ofSeconds(5));
+        store.close();
+    }
+
+    /** The newest group snapshot's offsets on the followed partitions, keyed by their target partitions. */
+    static final class SnapshotOrigin implements GroupOffsetSync.Origin {
+        private final MetaSnapshots snapshots;
+        private final ChainSourceConfig config;
+        private final String name;
+        volatile long snapshotTimeMs;
+        private boolean toldNone;
+
+        SnapshotOrigin(MetaSnapshots snapshots, ChainSourceConfig config, String name) {
+            this.snapshots = snapshots;
+            this.config = config;
+            this.name = name;
+        }
+
+        @Override
+        public Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets(GroupSelection selection) {
+            Optional<MetaSnapshots.Stored<GroupSnapshot>> newest = snapshots.newestGroups();
+            if (newest.isEmpty()) {
+                if (!toldNone) {
+                    log.info("{}: no consumer-group snapshot in {} yet (the blob sink writes them with groups snapshots on):"
+                            + " nothing to sync", name, snapshots.location(MetaSnapshots.GROUPS_DIR));
+                    toldNone = true;
+                }
+                return Map.of();
+            }
+            GroupSnapshot s = newest.get().snapshot();
+            if (s.timeMs() != snapshotTimeMs) {
+                log.info("{}: syncing consumer groups from {} ({} group(s), taken at {})", name, newest.get().location(), s.groups().size(),
+                        java.time.Instant.ofEpochMilli(s.timeMs()));
+            }
+            toldNone = false;
+            Set<Integer> followed = config.partitions().isEmpty() ? null : Set.copyOf(config.partitions());
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> out = new LinkedHashMap<>();
+            s.groups().forEach((group, offsets) -> {
+                if (!selection.selected(group)) {
+                    return;
+                }
+                Map<TopicPartition, OffsetAndMetadata> mapped = new HashMap<>();
+                offsets.forEach((p, o) -> {
+                    if (followed == null || followed.contains(p)) {
+                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)), new OffsetAndMetadata(o.offset(), o.metadata()));
+                    }
+                });
+                if (!mapped.isEmpty()) {
+                    out.put(group, mapped);
+                }
+            });
+            snapshotTimeMs = s.timeMs();
+            return out;
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.mirrorv3.connect.source;
+
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.createTopic;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.highWatermark;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.records;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.sourceConfig;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.writeObject;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * groups.sync on the chain source: the groups of the backup's newest snapshot reach the standby, clamped to what has
+ * been restored so far and to the standby's log start, never for a group active there, filtered by include/exclude; a
+ * reset in a newer snapshot moves the standby back; a group missing from a newer snapshot (deleted) stays.
+ */
+class ChainSourceGroupSyncIT {
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final String TOPIC = "orders";
+    private static final String BACKUP = "orders-backup";
+    private static final String STANDBY = "orders-standby";
+    private static final TopicPartition T0 = new TopicPartition(STANDBY, 0);
+    private static final TopicPartition T1 = new TopicPartition(STANDBY, 1);
+
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
+
+    @TempDir
+    static Path root;
+
+    @Test
+    void snapshotGroupsReachTheStandbyClampedToWhatIsRestored() throws Exception {
+        String name = "orders-follow";
+        String bootstrap = cluster.bootstrapServers();
+        createTopic(bootstrap, STANDBY, 2);
+        long t1 = System.currentTimeMillis() - 10_000;
+        try (Store store = new FilesystemStore(root, BACKUP);
+             Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
+             KafkaConsumer<byte[], byte[]> live = liveConsumer(bootstrap, "live", T0)) {
+            for (int p = 0; p < 2; p++) {
+                writeObject(store, p, 0, 99, records(TOPIC, p, 0, 99, o -> true));
+            }
+            MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+            meta.writeGroups(snapshot(t1, Map.of(
+                    "app-a", Map.of(0, at(40), 1, at(60)),
+                    "app-b", Map.of(0, at(100), 1, at(100)),
+                    "ahead", Map.of(0, at(150)),          // beyond what is restored: clamped, and follows the restore
+                    "old", Map.of(1, at(5)),              // below the standby's log start after its retention
+                    "excluded-x", Map.of(0, at(7)),       // include matches, exclude wins
+                    "live", Map.of(0, at(50)))));         // active on the standby: its consumer owns it
+
+            Map<String, String> config = sourceConfig(TOPIC, root, BACKUP, STANDBY, "preserve", bootstrap);
+            config.put("groups.sync", "true");
+            config.put("groups.interval.ms", "300");
+            config.put("groups.exclude", "excluded-.*");
+            cluster.deploy(name, config);
+            Awaitility.await("both partitions restored").atMost(WAIT)
+                    .until(() -> highWatermark(bootstrap, STANDBY, 0) == 100 && highWatermark(bootstrap, STANDBY, 1) == 100);
+            admin.deleteRecords(Map.of(T1, RecordsToDelete.beforeOffset(20))).all().get(30, TimeUnit.SECONDS);
+
+            awaitGroup(admin, "app-a", Map.of(T0, 40L, T1, 60L));
+            awaitGroup(admin, "app-b", Map.of(T0, 100L, T1, 100L));
+            awaitGroup(admin, "ahead", Map.of(T0, 100L));
+            awaitGroup(admin, "old", Map.of(T1, 20L));
+            assertThat(offsets(admin, "live")).as("a group active on the standby is never written").isEqualTo(Map.of(T0, 3L));
+            assertThat(offsets(admin, "excluded-x")).as("exclude wins").isEmpty();
+            awaitMetric(name, "groups-skipped", 1);
+            awaitMetric(name, "groups-synced", 4);
+            assertThat(metric(name, "groups-snapshot-timestamp-seconds")).isEqualTo(t1 / 1000);
+            // What Prometheus gets through config/jmx-exporter.yaml (the connector's MBean, no task label).
+            Map<String, Double> series = ObservabilityFiles.mirrorSeries(ObservabilityFiles.scrape(ObservabilityFiles.exporter()));
+            String mine = "{mirror=\"" + name + "\"}";
+            assertThat(series).containsEntry("mirror_v3_groups_synced" + mine, 4.0).containsEntry("mirror_v3_groups_skipped" + mine, 1.0)
+                    .containsEntry("mirror_v3_groups_snapshot_timestamp_seconds" + mine, (double) (t1 / 1000))
+                    .containsKeys("mirror_v3_group_offsets_clamped" + mine, "mirror_v3_group_commits_total" + mine,
+                            "mirror_v3_groups_sync_timestamp_seconds" + mine);
+
+            // The backup grows: the clamped group follows what is restored, up to its snapshot position.
+            writeObject(store, 0, 100, 199, records(TOPIC, 0, 100, 199, o -> true));
+            awaitGroup(admin, "ahead", Map.of(T0, 150L));
+
+            // A newer snapshot: app-a reset backwards, app-b deleted on the source.
+            long t2 = t1 + 5_000;
+            meta.writeGroups(snapshot(t2, Map.of(
+                    "app-a", Map.of(0, at(10), 1, at(60)),
+                    "ahead", Map.of(0, at(150)),
+                    "old", Map.of(1, at(5)),
+                    "excluded-x", Map.of(0, at(7)),
+                    "live", Map.of(0, at(50)))));
+            awaitGroup(admin, "app-a", Map.of(T0, 10L, T1, 60L));
+            awaitMetric(name, "groups-snapshot-timestamp-seconds", t2 / 1000);
+            awaitMetric(name, "groups-synced", 3);
+            assertThat(offsets(admin, "app-b")).as("gone from the snapshot, kept on the standby").isEqualTo(Map.of(T0, 100L, T1, 100L));
+
+            live.close();
+            awaitGroup(admin, "live", Map.of(T0, 50L));
+        }
+        cluster.awaitRunning(name, WAIT);
+        cluster.delete(name);
+    }
+
+    @Test
+    void renumberIsRefused() {
+        Map<String, String> config = sourceConfig(TOPIC, root, BACKUP, STANDBY, "renumber", cluster.bootstrapServers());
+        config.put("groups.sync", "true");
+        assertThat(ChainSourceTestSupport.errors(cluster.validate(ChainSourceConnector.class.getName(), config)).get("groups.sync"))
+                .as("validate() errors of groups.sync").anySatisfy(m -> assertThat(m).contains("groups.sync=true needs offsets=preserve"));
+    }
+
+    private static CommittedOffset at(long offset) {
+        return new CommittedOffset(offset, "m" + offset);
+    }
+
+    private static GroupSnapshot snapshot(long timeMs, Map<String, Map<Integer, CommittedOffset>> groups) {
+        return new GroupSnapshot(timeMs, TOPIC, Map.of(0, 100L, 1, 100L), groups);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> liveConsumer(String bootstrap, String group, TopicPartition tp) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("group.id", group);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("enable.auto.commit", false);
+        c.put("auto.offset.reset", "earliest");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        consumer.subscribe(List.of(tp.topic()));
+        Awaitility.await("consumer of " + group + " joined").atMost(WAIT).until(() -> {
+            consumer.poll(Duration.ofMillis(100));
+            return !consumer.assignment().isEmpty();
+        });
+        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(3)));
+        return consumer;
+    }
+
+    private static Map<TopicPartition, Long> offsets(Admin admin, String group) throws Exception {
+        Map<TopicPartition, Long> m = new HashMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
+            if (o != null) {
+                m.put(tp, o.offset());
+            }
+        });
+        return m;
+    }
+
+    private static void awaitGroup(Admin admin, String group, Map<TopicPartition, Long> expected) {
+        Awaitility.await("group " + group + " on the standby at " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions().until(() -> offsets(admin, group).equals(expected));
+    }
+
+    private static long metric(String connector, String attribute) throws Exception {
+        ObjectName on = new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",mirror=" + connector);
+        return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(on, attribute)).longValue();
+    }
+
+    private static void awaitMetric(String connector, String attribute, long expected) {
+        Awaitility.await(attribute + " = " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> metric(connector, attribute) == expected);
+    }
+}
