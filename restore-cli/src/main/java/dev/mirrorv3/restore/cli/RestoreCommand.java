@@ -65,6 +65,9 @@ final class RestoreCommand implements Callable<Integer> {
     @Mixin
     TargetOptions target;
 
+    @Mixin
+    DisasterRecoveryOptions dr;
+
     @Option(names = "--topic", paramLabel = "TOPIC", description = {"The target topic: it must exist, have the backup's partitions and be"
             + " empty (high watermark 0).", "e.g. --topic orders"})
     String topic;
@@ -117,7 +120,10 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!verifyOnly && (target.bootstrapServers == null || topic == null)) {
+        if (dr.allTopics) {
+            return AllTopicsRestore.run(spec, backup, topic, hook);
+        }
+        if (!verifyOnly && !dr.dryRun && (target.bootstrapServers == null || topic == null)) {
             throw new ParameterException(spec.commandLine(), "restore needs --bootstrap-servers and --topic (or --verify-only)");
         }
         if (originalOffsetHeader != null && originalOffsetHeader.isEmpty()) {
@@ -161,10 +167,16 @@ final class RestoreCommand implements Callable<Integer> {
             if (failed) {
                 return ExitCodes.CHECK_FAILED;
             }
-            if (verifyOnly) {
+            DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
+                    Duration.ofMillis(timeoutMs), store, b, out);
+            if (!verifyOnly) {
+                recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
+            }
+            if (verifyOnly || dr.dryRun) {
+                recovery.dryRun(ok, verifier);
                 return ExitCodes.OK;
             }
-            return produce(out, err, verifier, ok);
+            return produce(out, err, verifier, ok, recovery);
         }
     }
 
@@ -195,7 +207,8 @@ final class RestoreCommand implements Callable<Integer> {
         return results;
     }
 
-    private int produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions) {
+    private int produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions,
+            DisasterRecovery recovery) throws Exception {
         Map<String, Object> client = target.clientConfig();
         Map<String, Object> adminConfig = new LinkedHashMap<>(client);
         adminConfig.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-restore-admin");
@@ -203,6 +216,7 @@ final class RestoreCommand implements Callable<Integer> {
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         Duration timeout = Duration.ofMillis(timeoutMs);
         try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+            recovery.beforeRecords(offsetsOfTarget, "target " + target.bootstrapServers);
             TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,
                     Clock.systemUTC(), hook);
@@ -218,6 +232,7 @@ final class RestoreCommand implements Callable<Integer> {
                     + " (--offsets " + offsets.cliName() + ") in " + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
                     + " s; batches of at most " + result.batchSizeMaxBytes() + " bytes, " + result.requests() + " produce requests");
             out.flush();
+            recovery.afterRecords(offsetsOfTarget, "target " + target.bootstrapServers, partitions, verifier);
             return ExitCodes.OK;
         }
     }
