@@ -44,8 +44,9 @@ final class AllTopicsRestore {
                 continue;
             }
             List<String> values = o.originalStringValues();
-            if (values.isEmpty()) {
+            if (o.arity().max() == 0) { // a flag: its value is not spelled on the command line
                 common.add(o.longestName());
+                continue;
             }
             for (String v : values) {
                 common.add(o.longestName());
@@ -58,14 +59,12 @@ final class AllTopicsRestore {
         Map<String, StringWriter[]> outputs = new LinkedHashMap<>();
         try {
             for (String t : topics) {
-                List<String> args = new ArrayList<>(common);
+                List<String> args = new ArrayList<>(List.of("restore"));
+                args.addAll(common);
                 args.addAll(List.of("--source-topic", t, "--topic", t));
                 StringWriter[] w = {new StringWriter(), new StringWriter()};
                 outputs.put(t, w);
-                CommandLine cl = new CommandLine(new RestoreCommand(hook));
-                cl.setOut(new PrintWriter(w[0], true));
-                cl.setErr(new PrintWriter(w[1], true));
-                cl.setExecutionExceptionHandler(spec.commandLine().getExecutionExceptionHandler());
+                CommandLine cl = Main.commandLine(new PrintWriter(w[0], true), new PrintWriter(w[1], true), hook);
                 runs.put(t, pool.submit(() -> cl.execute(args.toArray(String[]::new))));
             }
             Map<String, Integer> codes = new LinkedHashMap<>();
