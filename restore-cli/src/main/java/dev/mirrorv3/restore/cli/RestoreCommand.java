@@ -40,8 +40,9 @@ import picocli.CommandLine.Spec;
         description = {"Reads a blob sink connector's backup back into a Kafka topic: first the verify pass (list and validate the"
                 + " chain, read and check every object, print the summary), then, unless --verify-only, the records in order into"
                 + " the same-numbered partitions of an existing, empty topic, every delivery checked to be at the offset it was"
-                + " sent for. Restore never creates or deletes topics and does not resume: after a failed restore, delete the"
-                + " topic, create it again and restore again."},
+                + " sent for. Restore creates a topic only with --create-topic (from the backed-up topic metadata), never"
+                + " deletes one and does not resume: after a failed restore, delete the topic, create it again and restore"
+                + " again. --groups then commits the backed-up consumer-group offsets."},
         footerHeading = "%nExamples:%n",
         footer = {"  # Is the backup complete, and can it be restored with its offsets? (the scheduled check)",
                 "  mirror-v3 restore --connector-config orders-backup.json --offsets preserve --verify-only",
