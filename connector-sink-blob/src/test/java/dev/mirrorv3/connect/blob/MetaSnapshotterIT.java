@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
@@ -138,6 +139,30 @@ class MetaSnapshotterIT {
             assertThat(meta.newestGroups().orElseThrow().snapshot().groups().get(group(5)))
                     .isEqualTo(Map.of(2, new CommittedOffset(9, "")));
         }
+    }
+
+    @Test
+    void snapshotsAreEncryptedLikeTheChainWithTheKeyIdInTheirName() throws Exception {
+        byte[] key = new byte[32];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = (byte) (i + 7);
+        }
+        KeyRing ring = KeyRing.of("test keys", Map.of("k1", key));
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, new ObjectEncryption(ring, "k1"),
+                        GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC())) {
+            s.durable(new TopicPartition("orders", 0), 10);
+            String topicName = s.snapshotTopics().get(0).fileName();
+            String groupsName = s.snapshotGroups().get(0).fileName();
+            assertThat(topicName).endsWith(".k-k1.json");
+            assertThat(groupsName).endsWith(".k-k1.json");
+            byte[] stored = java.nio.file.Files.readAllBytes(root.resolve("orders/_meta/groups").resolve(groupsName));
+            assertThat(new String(stored, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("app-0003");
+        }
+        MetaSnapshots reader = new MetaSnapshots(store, ObjectEncryption.readOnly(ring));
+        assertThat(reader.newestTopic().orElseThrow().snapshot().partitions()).isEqualTo(3);
+        assertThat(reader.newestGroups().orElseThrow().snapshot().groups()).containsKey("app-0003");
     }
 
     private static double requests(Admin admin) {

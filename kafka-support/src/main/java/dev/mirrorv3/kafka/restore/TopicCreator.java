@@ -83,6 +83,25 @@ public final class TopicCreator {
     }
 
     /**
+     * The retention the created topic really has (the cluster's default where the backed-up topic set none): why it
+     * would delete restored records, or empty.
+     */
+    public static java.util.Optional<String> effectiveRetentionProblem(TargetTopic created, List<VerifiedPartition> partitions,
+            boolean acceptRetention, Clock clock) {
+        if (acceptRetention || created.retentionMs() < 0) {
+            return java.util.Optional.empty();
+        }
+        for (VerifiedPartition vp : partitions) {
+            if (vp.minTimestampMs() != Long.MAX_VALUE && vp.minTimestampMs() < clock.millis() - created.retentionMs()) {
+                return java.util.Optional.of("the target cluster's default retention.ms is " + created.retentionMs() + " (the backed-up"
+                        + " topic set none), and the oldest record of partition " + vp.partition() + " is from "
+                        + Instant.ofEpochMilli(vp.minTimestampMs()) + ": retention would delete restored records");
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Creates the topic; refuses when it exists or the cluster has fewer brokers than the replication factor.
      *
      * @throws RestoreCheckException naming what to do

@@ -13,6 +13,7 @@ import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.restore.GroupRestorer;
 import dev.mirrorv3.kafka.restore.RestoreCheckException;
+import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.kafka.restore.TopicCreator;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -21,7 +22,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 
@@ -40,6 +43,8 @@ final class DisasterRecovery {
     private TopicCreator.Plan topicPlan;
     private MetaSnapshots.Stored<GroupSnapshot> groupSnapshot;
     private Set<String> groups = Set.of();
+    private List<VerifiedPartition> partitions = List.of();
+    private boolean acceptRetention;
 
     DisasterRecovery(DisasterRecoveryOptions options, OffsetMode mode, String targetTopic, Duration timeout, Store store, Backup backup,
             PrintWriter out) {
@@ -53,6 +58,8 @@ final class DisasterRecovery {
 
     /** After the verify pass: reads the snapshots and makes every check that needs no cluster. */
     void prepare(List<VerifiedPartition> partitions, boolean acceptRetention, boolean acceptLogAppendTime) {
+        this.partitions = partitions;
+        this.acceptRetention = acceptRetention;
         if (options.createTopic) {
             MetaSnapshots.Stored<TopicSnapshot> t = meta.newestTopic().orElseThrow(() -> new RestoreCheckException("no topic snapshot in "
                     + meta.location(MetaSnapshots.TOPIC_DIR) + ": --create-topic needs one (the blob sink writes it at start and every"
@@ -107,6 +114,15 @@ final class DisasterRecovery {
         }
         if (topicPlan != null) {
             TopicCreator.create(target.admin(), topicPlan, timeout);
+            TargetTopic created = TargetTopic.inspect(target.admin(), targetTopic, timeout);
+            Optional<String> problem = TopicCreator.effectiveRetentionProblem(created, partitions, acceptRetention, Clock.systemUTC());
+            if (problem.isPresent()) {
+                // Created by this run and still empty: removing it leaves the cluster as the run found it.
+                target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                throw new RestoreCheckException(problem.get() + ". " + targetTopic + " was created by this restore and deleted"
+                        + " again; pass --accept-retention, or create it by hand with a longer retention.ms and restore without"
+                        + " --create-topic");
+            }
             out.println("created: " + targetTopic);
             out.flush();
         }
@@ -123,7 +139,13 @@ final class DisasterRecovery {
         Map<Integer, GroupRestorer.Range> ranges = new TreeMap<>();
         tps.forEach(tp -> ranges.put(tp.partition(), new GroupRestorer.Range(starts.get(tp), ends.get(tp))));
         List<GroupRestorer.Row> rows = plan(partitions, verifier, ranges);
-        GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
+        try {
+            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
+        } catch (RestoreCheckException e) {
+            printTable(rows, "NOT committed");
+            throw new RestoreCheckException(e.getMessage().replace("and restore the groups again", "then commit the offsets"
+                    + " of the table above with kafka-consumer-groups.sh --reset-offsets --to-offset: the records are restored"), e);
+        }
         GroupRestorer.commit(target.admin(), targetTopic, rows, timeout);
         printTable(rows, "committed");
     }
