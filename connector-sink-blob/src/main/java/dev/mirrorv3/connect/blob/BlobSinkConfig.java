@@ -11,6 +11,8 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.RegexValidator;
+import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +33,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
     private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_METADATA = "Topic and group metadata";
 
     // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
     public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
@@ -101,6 +104,26 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
             + " look replaces that task. Not with topics.regex.";
 
+    public static final String METADATA_INTERVAL_MS = "metadata.interval.ms";
+    static final String METADATA_INTERVAL_MS_DOC = "How often the backed-up topics' metadata (partition count, replication factor,"
+            + " topic id, the configs set on the topic) is read from the source cluster; a new snapshot is written beside the"
+            + " chains (_meta/topic/) only when something changed. 'mirror-v3 restore --create-topic' creates the topic from the"
+            + " newest one. 0 turns topic snapshots off.";
+
+    public static final String GROUPS_INTERVAL_MS = "groups.interval.ms";
+    static final String GROUPS_INTERVAL_MS_DOC = "How often the committed offsets of the consumer groups on the backed-up partitions"
+            + " are read (batched: a few requests however many groups) and, when they changed, written beside the chains"
+            + " (_meta/groups/) with each partition's durable next offset. 'mirror-v3 restore --groups' commits them after the"
+            + " records. 0 turns group snapshots off.";
+
+    public static final String GROUPS_INCLUDE = "groups.include";
+    static final String GROUPS_INCLUDE_DOC = "The consumer groups whose offsets are snapshotted: a Java regular expression matched"
+            + " against the whole group id.";
+
+    public static final String GROUPS_EXCLUDE = "groups.exclude";
+    static final String GROUPS_EXCLUDE_DOC = "Consumer groups never snapshotted, even when groups.include matches them (exclude wins):"
+            + " a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.";
+
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
@@ -133,6 +156,16 @@ public final class BlobSinkConfig extends AbstractConfig {
                 SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
+
+        o = 0;
+        def.define(METADATA_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                METADATA_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Topic metadata interval (ms)");
+        def.define(GROUPS_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                GROUPS_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Group offsets interval (ms)");
+        def.define(GROUPS_INCLUDE, Type.STRING, ".*", new RegexValidator(), Importance.MEDIUM, GROUPS_INCLUDE_DOC,
+                GROUP_METADATA, ++o, Width.MEDIUM, "Groups include");
+        def.define(GROUPS_EXCLUDE, Type.STRING, "", new RegexValidator(), Importance.MEDIUM, GROUPS_EXCLUDE_DOC,
+                GROUP_METADATA, ++o, Width.MEDIUM, "Groups exclude");
         return def;
     }
 
@@ -221,6 +254,19 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public long sourceLagIntervalMs() {
         return getLong(SOURCE_LAG_INTERVAL_MS);
+    }
+
+    public long metadataIntervalMs() {
+        return getLong(METADATA_INTERVAL_MS);
+    }
+
+    public long groupsIntervalMs() {
+        return getLong(GROUPS_INTERVAL_MS);
+    }
+
+    /** The groups to snapshot; the connector's own consumer group is never one of them. */
+    public GroupSelection groupSelection(String connectorName) {
+        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE), List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
     /** Prints the configuration reference as Markdown (used to generate the README section). */

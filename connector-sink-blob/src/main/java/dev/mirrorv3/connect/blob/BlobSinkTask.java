@@ -52,6 +52,9 @@ public class BlobSinkTask extends SinkTask {
     private PartitionOpener opener;
     private BlobSinkMetrics metrics;
     private SourceLagRefresher lagRefresher;
+    private MetaSnapshotter metaSnapshotter;
+    /** The snapshotter's own stores: it runs on a thread of its own. */
+    private final Map<String, Store> metaStores = new java.util.concurrent.ConcurrentHashMap<>();
     private Backoff backoff;
     /** Open retries back off on their own: put() succeeding for the other partitions says nothing about them. */
     private Backoff openBackoff;
@@ -99,6 +102,12 @@ public class BlobSinkTask extends SinkTask {
             encryption = config.encryption();
         } catch (KeysDirException e) {
             throw new ConnectException(e.getMessage(), e);
+        }
+        if (config.metadataIntervalMs() > 0 || config.groupsIntervalMs() > 0) {
+            metaSnapshotter = new MetaSnapshotter(sourceOffsets.admin(),
+                    t -> metaStores.computeIfAbsent(t, x -> createStore(config, config.destinationName(connectorName, x))), encryption,
+                    config.groupSelection(connectorName), config.adminTimeout(), clock)
+                    .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
         }
         opener = new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(props);
@@ -191,6 +200,9 @@ public class BlobSinkTask extends SinkTask {
             recordsSinceHeartbeat.put(tp, 0L);
             context.offset(tp, w.durableNext());
             metrics.opened(tp, w.durableNext());
+            if (metaSnapshotter != null) {
+                metaSnapshotter.durable(tp, w.durableNext());
+            }
             if (fromPut) {
                 repositioned.add(tp); // the rest of this batch predates the seek
             }
@@ -201,6 +213,9 @@ public class BlobSinkTask extends SinkTask {
         }
         if (lagRefresher != null && !opened.isEmpty()) {
             lagRefresher.refreshSoon();
+        }
+        if (metaSnapshotter != null && !opened.isEmpty()) {
+            metaSnapshotter.topicsSoon(config.metadataIntervalMs() > 0);
         }
     }
 
@@ -285,6 +300,9 @@ public class BlobSinkTask extends SinkTask {
             totalBuffered -= r.payloadBytes();
             metrics.bufferedBytes(totalBuffered);
             metrics.flushed(tp, w.durableNext(), r.records(), r.objectBytes(), clock.millis());
+            if (metaSnapshotter != null) {
+                metaSnapshotter.durable(tp, w.durableNext());
+            }
             if (!everything && w.sizeTrigger().isEmpty() && w.msUntilTimeTrigger(clock.millis()) > 0) {
                 return;
             }
@@ -354,6 +372,9 @@ public class BlobSinkTask extends SinkTask {
                 }
             }
             metrics.closed(tp);
+            if (metaSnapshotter != null) {
+                metaSnapshotter.closed(tp);
+            }
             recordsSinceHeartbeat.remove(tp);
         }
         metrics.bufferedBytes(totalBuffered);
@@ -367,6 +388,11 @@ public class BlobSinkTask extends SinkTask {
         if (lagRefresher != null) {
             lagRefresher.close();
         }
+        if (metaSnapshotter != null) {
+            metaSnapshotter.close(); // before the admin client and the stores it uses
+        }
+        metaStores.values().forEach(Store::close);
+        metaStores.clear();
         if (metrics != null) {
             metrics.close();
         }

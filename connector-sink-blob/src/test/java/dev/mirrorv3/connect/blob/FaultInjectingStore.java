@@ -82,6 +82,27 @@ final class FaultInjectingStore implements Store {
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
     }
 
+    // Metadata snapshots pass through: the faults are about chain objects.
+    @Override
+    public String besideLocation(String dir) {
+        return delegate.besideLocation(dir);
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return delegate.listBeside(dir);
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return delegate.readBeside(dir, name);
+    }
+
+    @Override
+    public void createBeside(String dir, String name, byte[] data) {
+        delegate.createBeside(dir, name, data);
+    }
+
     @Override
     public int removeTemporaryFiles(int partition) {
         return delegate.removeTemporaryFiles(partition);

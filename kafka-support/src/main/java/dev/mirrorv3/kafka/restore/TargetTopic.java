@@ -15,7 +15,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What restore needs to know of its target topic: partitions and the effective (topic or broker default)
- * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore never creates a topic.
+ * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore creates a topic only with {@code --create-topic} (TopicCreator), before this inspection.
  */
 public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted) {
 
@@ -38,8 +38,9 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
             throw new org.apache.kafka.common.errors.TimeoutException("describing target topic " + topic + " timed out after " + timeout, e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new RestoreCheckException("target topic " + topic + " does not exist: restore never creates topics; create it"
-                        + " with the partitions, cleanup.policy and retention it should have, then restore again");
+                throw new RestoreCheckException("target topic " + topic + " does not exist: restore never creates topics without --create-topic; pass"
+                        + " --create-topic to create it from the backed-up topic metadata, or create it with the partitions,"
+                        + " cleanup.policy and retention it should have, then restore again");
             }
             if (e.getCause() instanceof KafkaException ke) {
                 throw ke;

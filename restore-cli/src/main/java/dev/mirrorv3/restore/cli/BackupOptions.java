@@ -40,6 +40,11 @@ final class BackupOptions {
     Path keysDir;
 
     Backup load() {
+        return Backup.of(config(), sourceTopic, keysDir);
+    }
+
+    /** The connector's config, from the file or the Connect cluster. */
+    ConnectorConfig config() {
         if ((connectorConfig == null) == (connectUrl == null)) {
             throw new ParameterException(spec.commandLine(), "give either --connector-config FILE or --connect-url URL --connector NAME");
         }
@@ -52,6 +57,6 @@ final class BackupOptions {
         } else {
             c = ConnectorConfig.fromFile(connectorConfig, connector);
         }
-        return Backup.of(c, sourceTopic, keysDir);
+        return c;
     }
 }

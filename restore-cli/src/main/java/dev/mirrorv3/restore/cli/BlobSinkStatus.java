@@ -4,6 +4,10 @@ import static dev.mirrorv3.restore.cli.StatusRow.Column.number;
 import static dev.mirrorv3.restore.cli.StatusRow.Column.text;
 
 import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.meta.MetaName;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import java.time.Instant;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
@@ -15,10 +19,14 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
-/** Blob sink rows: per backed-up partition, the source's high watermark, the backup's next offset and the lag. */
+/**
+ * Blob sink rows: per backed-up partition, the source's high watermark, the backup's next offset and the lag, and the
+ * times of the topic's newest metadata snapshots (topic metadata, consumer-group offsets) beside the chains.
+ */
 final class BlobSinkStatus implements StatusReader {
     static final List<StatusRow.Column> COLUMNS = List.of(text("TOPIC", "topic"), number("PARTITION", "partition"),
-            number("SOURCE_HWM", "source_high_watermark"), number("BACKUP_NEXT", "backup_next_offset"), number("LAG", "lag"));
+            number("SOURCE_HWM", "source_high_watermark"), number("BACKUP_NEXT", "backup_next_offset"), number("LAG", "lag"),
+            text("TOPIC_SNAPSHOT", "topic_snapshot"), text("GROUPS_SNAPSHOT", "groups_snapshot"));
 
     @Override
     public List<StatusRow.Column> columns() {
@@ -62,11 +70,20 @@ final class BlobSinkStatus implements StatusReader {
             if (partitions.isEmpty()) {
                 return List.of(row(c, topic, null, null, null, StatusRow.errors(hwms.error(), "no partition in the source topic or the backup")));
             }
+            String[] snapshots = new String[2];
+            String metaError = null;
+            try {
+                MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.readOnly(b.keys()));
+                snapshots[0] = newest(meta.topicNames());
+                snapshots[1] = newest(meta.groupNames());
+            } catch (RuntimeException e) {
+                metaError = "snapshots: " + Failures.describe(e);
+            }
             ChainReader reader = new ChainReader(store, b.envelope(), b.keys());
             for (int p : partitions) {
                 Long hwm = hwms.highWatermarks().get(p);
                 Long next = null;
-                String error = hwms.error();
+                String error = StatusRow.errors(hwms.error(), metaError);
                 try {
                     Chain chain = reader.listChain(p, OptionalLong.empty());
                     next = chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L;
@@ -76,7 +93,8 @@ final class BlobSinkStatus implements StatusReader {
                 if (error == null && hwm == null) {
                     error = "partition " + p + " is not in the source topic";
                 }
-                rows.add(row(c, topic, p, hwm, next, error));
+                rows.add(new StatusRow(ConnectorKind.BLOB_SINK, c.name(), StatusRow.values(COLUMNS, topic, p, hwm, next,
+                        StatusRow.lag(hwm, next), snapshots[0], snapshots[1]), error));
             }
         }
         return rows;
@@ -84,7 +102,12 @@ final class BlobSinkStatus implements StatusReader {
 
     private static StatusRow row(ConnectorConfig c, String topic, Integer partition, Long hwm, Long next, String error) {
         return new StatusRow(ConnectorKind.BLOB_SINK, c.name(),
-                StatusRow.values(COLUMNS, topic, partition, hwm, next, StatusRow.lag(hwm, next)), error);
+                StatusRow.values(COLUMNS, topic, partition, hwm, next, StatusRow.lag(hwm, next), null, null), error);
+    }
+
+    /** The time of the newest snapshot, e.g. 2026-05-04T10:15:00.123Z; null if there is none. */
+    private static String newest(List<MetaName> names) {
+        return names.isEmpty() ? null : Instant.ofEpochMilli(names.get(names.size() - 1).timeMs()).toString();
     }
 
     static List<String> topics(ConnectorConfig c) {

@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
         description = {"Reads a blob sink connector's backup back into a Kafka topic: first the verify pass (list and validate the"
                 + " chain, read and check every object, print the summary), then, unless --verify-only, the records in order into"
                 + " the same-numbered partitions of an existing, empty topic, every delivery checked to be at the offset it was"
-                + " sent for. Restore never creates or deletes topics and does not resume: after a failed restore, delete the"
-                + " topic, create it again and restore again."},
+                + " sent for. Restore creates a topic only with --create-topic (from the backed-up topic metadata), never"
+                + " deletes one and does not resume: after a failed restore, delete the topic, create it again and restore"
+                + " again. --groups then commits the backed-up consumer-group offsets."},
         footerHeading = "%nExamples:%n",
         footer = {"  # Is the backup complete, and can it be restored with its offsets? (the scheduled check)",
                 "  mirror-v3 restore --connector-config orders-backup.json --offsets preserve --verify-only",
@@ -75,6 +76,9 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Mixin
     ReportOptions report;
+
+    @Mixin
+    DisasterRecoveryOptions dr;
 
     @Option(names = "--topic", paramLabel = "TOPIC", description = {"The target topic: it must exist, have the backup's partitions and be"
             + " empty (high watermark 0).", "e.g. --topic orders"})
@@ -128,7 +132,10 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!verifyOnly && (target.bootstrapServers == null || topic == null)) {
+        if (dr.allTopics) {
+            return AllTopicsRestore.run(spec, backup, topic, hook);
+        }
+        if (!verifyOnly && !dr.dryRun && (target.bootstrapServers == null || topic == null)) {
             throw new ParameterException(spec.commandLine(), "restore needs --bootstrap-servers and --topic (or --verify-only)");
         }
         if (originalOffsetHeader != null && originalOffsetHeader.isEmpty()) {
@@ -180,17 +187,25 @@ final class RestoreCommand implements Callable<Integer> {
                 report.write(evidence, err);
                 return ExitCodes.CHECK_FAILED;
             }
-            if (verifyOnly) {
+            DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
+                    Duration.ofMillis(timeoutMs), store, b, out);
+            if (!verifyOnly) {
+                recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
+            }
+            if (verifyOnly || dr.dryRun) {
+                recovery.dryRun(ok, verifier);
                 return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
             }
+            int code;
             try {
-                produce(out, err, verifier, ok, evidence);
-            } catch (RuntimeException e) {
+                code = produce(out, err, verifier, ok, evidence, recovery);
+            } catch (Exception e) {
                 evidence.restoreFailed(topic, target.bootstrapServers, e);
                 report.write(evidence, err);
                 throw e;
             }
-            return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+            boolean written = report.write(evidence, err);
+            return code != ExitCodes.OK ? code : written ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
         }
     }
 
@@ -223,8 +238,8 @@ final class RestoreCommand implements Callable<Integer> {
         return results;
     }
 
-    private void produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions,
-            RestoreEvidence evidence) {
+    private int produce(PrintWriter out, PrintWriter err, BackupVerifier verifier, List<VerifiedPartition> partitions,
+            RestoreEvidence evidence, DisasterRecovery recovery) throws Exception {
         Map<String, Object> client = target.clientConfig();
         Map<String, Object> adminConfig = new LinkedHashMap<>(client);
         adminConfig.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-restore-admin");
@@ -232,6 +247,7 @@ final class RestoreCommand implements Callable<Integer> {
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         Duration timeout = Duration.ofMillis(timeoutMs);
         try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+            recovery.beforeRecords(offsetsOfTarget, "target " + target.bootstrapServers);
             TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,
                     Clock.systemUTC(), hook);
@@ -248,6 +264,8 @@ final class RestoreCommand implements Callable<Integer> {
                     + " s; batches of at most " + result.batchSizeMaxBytes() + " bytes, " + result.requests() + " produce requests");
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);
+            recovery.afterRecords(offsetsOfTarget, "target " + target.bootstrapServers, partitions, verifier);
+            return ExitCodes.OK;
         }
     }
 

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
+import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,6 +62,10 @@ class StatusIT {
         backups = dir.resolve("backups");
         TestBackups.write(backups, "events-backup", 0, 0, TestBackups.records("events", 0, 0, 499, o -> true), 250);
         config = TestBackups.connectorJson(dir, "events-backup", "events", backups).toString();
+        MetaSnapshots meta = new MetaSnapshots(new FilesystemStore(backups, "events-backup"), ObjectEncryption.none());
+        meta.writeTopic(new TopicSnapshot(1_700_000_000_000L, "events", "", 2, 1, Map.of()));
+        meta.writeGroups(new GroupSnapshot(1_699_000_000_000L, "events", Map.of(0, 400L), Map.of()));
+        meta.writeGroups(new GroupSnapshot(1_700_000_060_000L, "events", Map.of(0, 500L), Map.of()));
     }
 
     @Test
@@ -64,9 +73,9 @@ class StatusIT {
         CliRun table = CliRun.run("status", "--connector-config", config, "--bootstrap-servers", cluster.bootstrapServers());
         assertThat(table.exitCode()).as(table.toString()).isZero();
         assertThat(table.out()).isEqualTo(
-                "CONNECTOR      TOPIC   PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  ERROR\n"
-                        + "events-backup  events          0         700          500  200\n"
-                        + "events-backup  events          1          10            0   10\n");
+                "CONNECTOR      TOPIC   PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  TOPIC_SNAPSHOT        GROUPS_SNAPSHOT       ERROR\n"
+                        + "events-backup  events          0         700          500  200  2023-11-14T22:13:20Z  2023-11-14T22:14:20Z\n"
+                        + "events-backup  events          1          10            0   10  2023-11-14T22:13:20Z  2023-11-14T22:14:20Z\n");
         CliRun json = CliRun.run("status", "--connector-config", config, "--bootstrap-servers", cluster.bootstrapServers(), "--format", "json");
         assertThat(json.exitCode()).as(json.toString()).isZero();
         JsonNode rows = JSON.readTree(json.out());
@@ -75,6 +84,7 @@ class StatusIT {
         assertThat(rows.get(0).get("source_high_watermark").asLong()).isEqualTo(700);
         assertThat(rows.get(0).get("backup_next_offset").asLong()).isEqualTo(500);
         assertThat(rows.get(0).get("lag").asLong()).isEqualTo(200);
+        assertThat(rows.get(0).get("groups_snapshot").asText()).as("the newest").isEqualTo("2023-11-14T22:14:20Z");
         assertThat(rows.get(1).get("lag").asLong()).isEqualTo(10);
         assertThat(rows.get(1).get("error").isNull()).isTrue();
         assertThat(rows.get(1).has("connector_state")).isFalse();

@@ -1,0 +1,213 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaName;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.groups.CommittedOffsets;
+import dev.mirrorv3.kafka.groups.GroupSelection;
+import dev.mirrorv3.kafka.meta.TopicMetadata;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshots the backed-up topics' metadata and their consumer groups' committed offsets beside the chains
+ * ({@link MetaSnapshots}), on a thread of its own so that a slow source cluster or store never stalls {@code put()}.
+ * The blob sink runs one task, which owns the one snapshotter: every backed-up partition is covered once. A snapshot is
+ * written only when it differs from the newest one in the store (read back once per topic, so a restarted task does
+ * not write a duplicate). Group snapshots carry the chains' durable next offsets the task reported. A failed pass is
+ * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
+ */
+final class MetaSnapshotter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(MetaSnapshotter.class);
+
+    private final Admin admin;
+    private final Function<String, Store> storeFor;
+    private final ObjectEncryption encryption;
+    private final GroupSelection selection;
+    private final CommittedOffsets committed;
+    private final Duration timeout;
+    private final Clock clock;
+    private final Map<TopicPartition, Long> durableNext = new ConcurrentHashMap<>();
+    private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
+    private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
+    private final Map<String, GroupSnapshot> lastGroups = new HashMap<>();
+    private final ScheduledExecutorService timer;
+    private boolean topicFailing;
+    private boolean groupsFailing;
+
+    /**
+     * @param admin the source cluster's admin client (not owned)
+     * @param storeFor the store of a topic's backup, used from this snapshotter's thread only
+     */
+    MetaSnapshotter(Admin admin, Function<String, Store> storeFor, ObjectEncryption encryption, GroupSelection selection,
+            Duration timeout, Clock clock) {
+        this.admin = admin;
+        this.storeFor = storeFor;
+        this.encryption = encryption;
+        this.selection = selection;
+        this.committed = new CommittedOffsets(admin, timeout);
+        this.timeout = timeout;
+        this.clock = clock;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mirror-v3-meta-snapshots");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts the periodic passes; an interval of 0 turns that kind off. */
+    MetaSnapshotter schedule(long metadataIntervalMs, long groupsIntervalMs) {
+        if (metadataIntervalMs > 0) {
+            timer.scheduleWithFixedDelay(this::snapshotTopicsQuietly, metadataIntervalMs, metadataIntervalMs, TimeUnit.MILLISECONDS);
+        }
+        if (groupsIntervalMs > 0) {
+            timer.scheduleWithFixedDelay(this::snapshotGroupsQuietly, groupsIntervalMs, groupsIntervalMs, TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /** The chain of {@code tp} is durable up to (excluding) {@code next}. */
+    void durable(TopicPartition tp, long next) {
+        durableNext.put(tp, next);
+    }
+
+    void closed(TopicPartition tp) {
+        durableNext.remove(tp);
+    }
+
+    /** Takes the topic snapshots soon (after partitions were opened: the topic's metadata is known at start). */
+    void topicsSoon(boolean enabled) {
+        if (enabled && !timer.isShutdown()) {
+            timer.execute(this::snapshotTopicsQuietly);
+        }
+    }
+
+    private void snapshotTopicsQuietly() {
+        try {
+            snapshotTopics();
+            if (topicFailing) {
+                log.info("topic metadata snapshots are taken again");
+                topicFailing = false;
+            }
+        } catch (Exception e) {
+            if (!topicFailing) {
+                log.warn("cannot snapshot the metadata of {} (tried again every interval): {}", topics(), Failures.describe(e));
+                topicFailing = true;
+            }
+        }
+    }
+
+    private void snapshotGroupsQuietly() {
+        try {
+            snapshotGroups();
+            if (groupsFailing) {
+                log.info("consumer-group snapshots are taken again");
+                groupsFailing = false;
+            }
+        } catch (Exception e) {
+            if (!groupsFailing) {
+                log.warn("cannot snapshot the consumer groups of {} (tried again every interval): {}", topics(), Failures.describe(e));
+                groupsFailing = true;
+            }
+        }
+    }
+
+    private Set<String> topics() {
+        Set<String> topics = new java.util.TreeSet<>();
+        durableNext.keySet().forEach(tp -> topics.add(tp.topic()));
+        return topics;
+    }
+
+    /** One pass over the backed-up topics' metadata; returns the snapshots written. */
+    synchronized List<MetaName> snapshotTopics() throws Exception {
+        List<MetaName> written = new java.util.ArrayList<>();
+        for (String topic : topics()) {
+            TopicSnapshot now = TopicMetadata.read(admin, topic, clock.millis(), timeout);
+            MetaSnapshots meta = snapshots(topic);
+            TopicSnapshot last = lastTopic.computeIfAbsent(topic, t -> meta.newestTopic().map(MetaSnapshots.Stored::snapshot).orElse(null));
+            if (!now.sameMetadataAs(last)) {
+                MetaName name = meta.writeTopic(now);
+                lastTopic.put(topic, now);
+                written.add(name);
+                log.info("topic metadata of {} written to {}/{}", topic, meta.location(MetaSnapshots.TOPIC_DIR), name);
+            }
+        }
+        return written;
+    }
+
+    /**
+     * One pass over the consumer groups: one listing of the groups, then their committed offsets on every backed-up
+     * partition in batched calls ({@link CommittedOffsets}); returns the snapshots written.
+     */
+    synchronized List<MetaName> snapshotGroups() throws Exception {
+        Map<TopicPartition, Long> next = Map.copyOf(durableNext); // before the offsets: the chains can only be further on
+        if (next.isEmpty()) {
+            return List.of();
+        }
+        List<String> groups = committed.listGroups().stream().filter(selection::selected).toList();
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = committed.read(groups, next::containsKey);
+        long time = clock.millis();
+        Map<String, Map<String, Map<Integer, CommittedOffset>>> byTopic = new TreeMap<>();
+        offsets.forEach((group, perPartition) -> perPartition.forEach((tp, o) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>())
+                .computeIfAbsent(group, g -> new TreeMap<>()).put(tp.partition(), new CommittedOffset(o.offset(), o.metadata()))));
+        List<MetaName> written = new java.util.ArrayList<>();
+        for (String topic : topics()) {
+            Map<Integer, Long> chainNext = new TreeMap<>();
+            next.forEach((tp, o) -> {
+                if (tp.topic().equals(topic)) {
+                    chainNext.put(tp.partition(), o);
+                }
+            });
+            GroupSnapshot now = new GroupSnapshot(time, topic, chainNext, byTopic.getOrDefault(topic, Map.of()));
+            MetaSnapshots meta = snapshots(topic);
+            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> meta.newestGroups().map(MetaSnapshots.Stored::snapshot).orElse(null));
+            if (!now.sameOffsetsAs(last)) {
+                MetaName name = meta.writeGroups(now);
+                lastGroups.put(topic, now);
+                written.add(name);
+                log.info("offsets of {} consumer group(s) on {} written to {}/{}", now.groups().size(), topic,
+                        meta.location(MetaSnapshots.GROUPS_DIR), name);
+            }
+        }
+        return written;
+    }
+
+    /** listConsumerGroupOffsets calls made so far. */
+    long offsetCalls() {
+        return committed.calls();
+    }
+
+    private MetaSnapshots snapshots(String topic) {
+        return snapshots.computeIfAbsent(topic, t -> new MetaSnapshots(storeFor.apply(t), encryption));
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.mirrorv3.connect.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.kafka.groups.GroupSelection;
+import dev.mirrorv3.testsupport.KafkaTestBroker;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The blob sink's metadata snapshots against a real broker: topic configs, thousands of groups, exclude wins. */
+class MetaSnapshotterIT {
+    private static final int GROUPS = 2_000;
+    private static KafkaTestBroker broker;
+
+    @TempDir
+    Path root;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = KafkaTestBroker.start();
+        broker.createTopic("orders", 3, Map.of("cleanup.policy", "compact", "max.message.bytes", "200000"));
+        broker.createTopic("other", 1, Map.of());
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer",
+                "value.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer"))) {
+            for (int i = 0; i < 30; i++) {
+                p.send(new ProducerRecord<>("orders", i % 3, ("k" + i).getBytes(), new byte[] {(byte) i}));
+            }
+            p.send(new ProducerRecord<>("other", 0, "k".getBytes(), new byte[1]));
+        }
+        // app-0000..app-1999 at different offsets, plus the connector's own group; every commit in flight at once.
+        List<KafkaFuture<Void>> commits = new ArrayList<>();
+        for (int g = 0; g < GROUPS; g++) {
+            commits.add(broker.admin().alterConsumerGroupOffsets(group(g), Map.of(new TopicPartition("orders", g % 3),
+                    new OffsetAndMetadata(g % 10, "m" + g), new TopicPartition("other", 0), new OffsetAndMetadata(1))).all());
+        }
+        commits.add(broker.admin().alterConsumerGroupOffsets("connect-blob", Map.of(new TopicPartition("orders", 0),
+                new OffsetAndMetadata(7))).all());
+        for (KafkaFuture<Void> f : commits) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    private static String group(int g) {
+        return String.format("app-%04d", g);
+    }
+
+    private MetaSnapshotter snapshotter(Admin admin, FilesystemStore store, String include, String exclude) {
+        MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
+                GroupSelection.of(include, exclude, List.of("connect-blob")), Duration.ofSeconds(30), Clock.systemUTC());
+        for (int p = 0; p < 3; p++) {
+            s.durable(new TopicPartition("orders", p), 10L + p);
+        }
+        return s;
+    }
+
+    @Test
+    void topicMetadataHoldsTheTopicsOwnConfigsAndIsWrittenOnlyWhenItChanged() throws Exception {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = snapshotter(admin, store, ".*", "")) {
+            assertThat(s.snapshotTopics()).hasSize(1);
+            TopicSnapshot t = meta.newestTopic().orElseThrow().snapshot();
+            assertThat(t.partitions()).isEqualTo(3);
+            assertThat(t.replicationFactor()).isEqualTo(1);
+            assertThat(t.topicId()).isEqualTo(admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders").topicId().toString());
+            assertThat(t.configs()).isEqualTo(Map.of("cleanup.policy", "compact", "max.message.bytes", "200000"));
+            assertThat(s.snapshotTopics()).as("nothing changed").isEmpty();
+
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, "orders"), List.of(
+                    new AlterConfigOp(new ConfigEntry("retention.ms", "604800001"), AlterConfigOp.OpType.SET)))).all().get();
+            assertThat(s.snapshotTopics()).hasSize(1);
+            assertThat(meta.newestTopic().orElseThrow().snapshot().configs()).containsEntry("retention.ms", "604800001");
+        }
+        // A restarted task reads the newest snapshot back instead of writing the same again.
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = snapshotter(admin, store, ".*", "")) {
+            assertThat(s.snapshotTopics()).isEmpty();
+        }
+    }
+
+    @Test
+    void twoThousandGroupsAreSnapshottedInABoundedNumberOfRequestsAndExcludeWins() throws Exception {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = snapshotter(admin, store, "app-.*|connect-blob", "app-1.*")) {
+            admin.describeCluster().nodes().get(); // connected: the count below is the snapshot's alone
+            double before = requests(admin);
+            assertThat(s.snapshotGroups()).hasSize(1);
+            double requests = requests(admin) - before;
+            // One ListGroups, batched FindCoordinator and OffsetFetch calls (500 groups each): not 2,000 requests.
+            assertThat(requests).as("admin requests for one snapshot of %d groups", GROUPS).isBetween(1.0, 20.0);
+            assertThat(s.offsetCalls()).isEqualTo(2); // 1,000 selected groups, 500 per call
+
+            GroupSnapshot g = meta.newestGroups().orElseThrow().snapshot();
+            assertThat(g.groups()).hasSize(GROUPS / 2).allSatisfy((id, offsets) -> assertThat(id).startsWith("app-0"));
+            assertThat(g.groups()).doesNotContainKey("connect-blob"); // the connector's own group, although included
+            assertThat(g.groups().get(group(17))).as("only the backed-up topic's partitions")
+                    .isEqualTo(Map.of(17 % 3, new CommittedOffset(17 % 10, "m17")));
+            assertThat(g.chainNextOffsets()).isEqualTo(Map.of(0, 10L, 1, 11L, 2, 12L));
+
+            assertThat(s.snapshotGroups()).as("no group moved").isEmpty();
+            admin.alterConsumerGroupOffsets(group(5), Map.of(new TopicPartition("orders", 2), new OffsetAndMetadata(9))).all().get();
+            assertThat(s.snapshotGroups()).hasSize(1);
+            assertThat(meta.newestGroups().orElseThrow().snapshot().groups().get(group(5)))
+                    .isEqualTo(Map.of(2, new CommittedOffset(9, "")));
+        }
+    }
+
+    @Test
+    void snapshotsAreEncryptedLikeTheChainWithTheKeyIdInTheirName() throws Exception {
+        byte[] key = new byte[32];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = (byte) (i + 7);
+        }
+        KeyRing ring = KeyRing.of("test keys", Map.of("k1", key));
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, new ObjectEncryption(ring, "k1"),
+                        GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC())) {
+            s.durable(new TopicPartition("orders", 0), 10);
+            String topicName = s.snapshotTopics().get(0).fileName();
+            String groupsName = s.snapshotGroups().get(0).fileName();
+            assertThat(topicName).endsWith(".k-k1.json");
+            assertThat(groupsName).endsWith(".k-k1.json");
+            byte[] stored = java.nio.file.Files.readAllBytes(root.resolve("orders/_meta/groups").resolve(groupsName));
+            assertThat(new String(stored, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("app-0003");
+        }
+        MetaSnapshots reader = new MetaSnapshots(store, ObjectEncryption.readOnly(ring));
+        assertThat(reader.newestTopic().orElseThrow().snapshot().partitions()).isEqualTo(3);
+        assertThat(reader.newestGroups().orElseThrow().snapshot().groups()).containsKey("app-0003");
+    }
+
+    private static double requests(Admin admin) {
+        double total = 0;
+        for (Map.Entry<MetricName, ? extends Metric> e : admin.metrics().entrySet()) {
+            if (e.getKey().name().equals("request-total") && e.getKey().group().equals("admin-client-metrics")) {
+                total += (double) e.getValue().metricValue();
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,186 @@
+package dev.mirrorv3.restore.cli;
+
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.restore.BackupVerifier;
+import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.groups.ActiveGroups;
+import dev.mirrorv3.kafka.groups.GroupSelection;
+import dev.mirrorv3.kafka.restore.GroupRestorer;
+import dev.mirrorv3.kafka.restore.RestoreCheckException;
+import dev.mirrorv3.kafka.restore.TargetTopic;
+import dev.mirrorv3.kafka.restore.TopicCreator;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The disaster-recovery steps of one restore, around the record restore: before it, read the newest snapshots, plan
+ * the topic ({@code --create-topic}) and refuse live groups; then create the topic; after it, commit the groups'
+ * offsets ({@code --groups}) and print the table. Every refusal happens before anything is created or produced.
+ */
+final class DisasterRecovery {
+    private final DisasterRecoveryOptions options;
+    private final OffsetMode mode;
+    private final String targetTopic;
+    private final Duration timeout;
+    private final MetaSnapshots meta;
+    private final PrintWriter out;
+    private TopicCreator.Plan topicPlan;
+    private MetaSnapshots.Stored<GroupSnapshot> groupSnapshot;
+    private Set<String> groups = Set.of();
+    private List<VerifiedPartition> partitions = List.of();
+    private boolean acceptRetention;
+
+    DisasterRecovery(DisasterRecoveryOptions options, OffsetMode mode, String targetTopic, Duration timeout, Store store, Backup backup,
+            PrintWriter out) {
+        this.options = options;
+        this.mode = mode;
+        this.targetTopic = targetTopic;
+        this.timeout = timeout;
+        this.meta = new MetaSnapshots(store, ObjectEncryption.readOnly(backup.keys()));
+        this.out = out;
+    }
+
+    /** After the verify pass: reads the snapshots and makes every check that needs no cluster. */
+    void prepare(List<VerifiedPartition> partitions, boolean acceptRetention, boolean acceptLogAppendTime) {
+        this.partitions = partitions;
+        this.acceptRetention = acceptRetention;
+        if (options.createTopic) {
+            MetaSnapshots.Stored<TopicSnapshot> t = meta.newestTopic().orElseThrow(() -> new RestoreCheckException("no topic snapshot in "
+                    + meta.location(MetaSnapshots.TOPIC_DIR) + ": --create-topic needs one (the blob sink writes it at start and every"
+                    + " metadata.interval.ms); create the topic by hand and restore without --create-topic"));
+            out.println("topic metadata: " + t.location() + " (taken " + Instant.ofEpochMilli(t.snapshot().timeMs()) + ")");
+            topicPlan = TopicCreator.plan(t.snapshot(), targetTopic, options.replicationFactor, partitions, t.location());
+            TopicCreator.check(topicPlan, partitions, acceptRetention, acceptLogAppendTime, Clock.systemUTC());
+            out.println((options.dryRun ? "would create: " : "create: ") + topicPlan.topic() + " with " + topicPlan.partitions()
+                    + " partitions, replication factor " + topicPlan.replicationFactor() + ", configs " + topicPlan.configs());
+        }
+        if (options.groups != null) {
+            groupSnapshot = meta.newestGroups().orElseThrow(() -> new RestoreCheckException("no consumer-group snapshot in "
+                    + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them every"
+                    + " groups.interval.ms); restore without --groups"));
+            GroupSnapshot s = groupSnapshot.snapshot();
+            out.println("consumer-group offsets: " + groupSnapshot.location() + " (taken " + Instant.ofEpochMilli(s.timeMs()) + ")");
+            for (VerifiedPartition vp : partitions) {
+                Long next = s.chainNextOffsets().get(vp.partition());
+                if (next != null && next < vp.lastOffset() + 1) {
+                    out.println("note: partition " + vp.partition() + " was backed up to offset " + next + " when the snapshot was taken,"
+                            + " and the backup now ends at " + (vp.lastOffset() + 1) + ": the group positions are from that time");
+                }
+            }
+            GroupSelection selection;
+            try {
+                selection = GroupSelection.of(options.groups, options.groupsExclude, List.of());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+            groups = GroupRestorer.selected(s, selection, partitions);
+            out.println("groups: " + groups.size() + " of " + s.groups().size() + " in the snapshot selected (" + selection + ")");
+        }
+        out.flush();
+    }
+
+    /** A dry run: the table as the restored topic will hold the records (from its start to the chain's end). */
+    void dryRun(List<VerifiedPartition> partitions, BackupVerifier verifier) {
+        if (groupSnapshot == null) {
+            return;
+        }
+        Map<Integer, GroupRestorer.Range> ranges = new TreeMap<>();
+        for (VerifiedPartition vp : partitions) {
+            ranges.put(vp.partition(), new GroupRestorer.Range(0, mode == OffsetMode.PRESERVE ? vp.lastOffset() + 1 : vp.records()));
+        }
+        printTable(plan(partitions, verifier, ranges), "would commit (dry run, nothing committed)");
+    }
+
+    /** Before the records: the topic, and the live-group refusal. */
+    void beforeRecords(SourceOffsets target, String cluster) throws Exception {
+        if (!groups.isEmpty()) {
+            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
+        }
+        if (topicPlan != null) {
+            TopicCreator.create(target.admin(), topicPlan, timeout);
+            TargetTopic created = TargetTopic.inspect(target.admin(), targetTopic, timeout);
+            Optional<String> problem = TopicCreator.effectiveRetentionProblem(created, partitions, acceptRetention, Clock.systemUTC());
+            if (problem.isPresent()) {
+                // Created by this run and still empty: removing it leaves the cluster as the run found it.
+                target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                throw new RestoreCheckException(problem.get() + ". " + targetTopic + " was created by this restore and deleted"
+                        + " again; pass --accept-retention, or create it by hand with a longer retention.ms and restore without"
+                        + " --create-topic");
+            }
+            out.println("created: " + targetTopic);
+            out.flush();
+        }
+    }
+
+    /** After the records of every partition are restored and their high watermarks checked: the groups. */
+    void afterRecords(SourceOffsets target, String cluster, List<VerifiedPartition> partitions, BackupVerifier verifier) throws Exception {
+        if (groupSnapshot == null) {
+            return;
+        }
+        List<TopicPartition> tps = partitions.stream().map(vp -> new TopicPartition(targetTopic, vp.partition())).toList();
+        Map<TopicPartition, Long> starts = target.logStartOffsets(tps);
+        Map<TopicPartition, Long> ends = target.highWatermarks(tps);
+        Map<Integer, GroupRestorer.Range> ranges = new TreeMap<>();
+        tps.forEach(tp -> ranges.put(tp.partition(), new GroupRestorer.Range(starts.get(tp), ends.get(tp))));
+        List<GroupRestorer.Row> rows = plan(partitions, verifier, ranges);
+        try {
+            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
+        } catch (RestoreCheckException e) {
+            printTable(rows, "NOT committed");
+            throw new RestoreCheckException(e.getMessage().replace("and restore the groups again", "then commit the offsets"
+                    + " of the table above with kafka-consumer-groups.sh --reset-offsets --to-offset: the records are restored"), e);
+        }
+        GroupRestorer.commit(target.admin(), targetTopic, rows, timeout);
+        printTable(rows, "committed");
+    }
+
+    private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier, Map<Integer, GroupRestorer.Range> ranges) {
+        return GroupRestorer.plan(groupSnapshot.snapshot(), groups, partitions, mode, ranges, verifier::reread);
+    }
+
+    private void printTable(List<GroupRestorer.Row> rows, String what) {
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"GROUP", "PARTITION", "BACKED-UP", "APPLIED", "CLAMPED"});
+        for (GroupRestorer.Row r : rows) {
+            lines.add(new String[] {r.group(), Integer.toString(r.partition()), Long.toString(r.backedUp()), Long.toString(r.applied()),
+                    switch (r.bound()) {
+                        case NONE -> "no";
+                        case LOG_START -> "to log start";
+                        case LOG_END -> "to high watermark";
+                    }});
+        }
+        int[] width = new int[5];
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                width[i] = Math.max(width[i], l[i].length());
+            }
+        }
+        for (String[] l : lines) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < l.length; i++) {
+                sb.append(String.format("%-" + (width[i] + 2) + "s", l[i]));
+            }
+            out.println(sb.toString().stripTrailing());
+        }
+        long groupCount = rows.stream().map(GroupRestorer.Row::group).distinct().count();
+        out.println("groups: " + what + " " + rows.size() + " offset(s) of " + groupCount + " group(s) on " + targetTopic
+                + " (--offsets " + mode.cliName() + ", snapshot " + groupSnapshot.location() + ")");
+        out.flush();
+    }
+}
