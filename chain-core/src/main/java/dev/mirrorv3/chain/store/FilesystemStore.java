@@ -105,33 +105,70 @@ public final class FilesystemStore implements Store {
     }
 
     @Override
+    public void readTo(int partition, String name, Path target) {
+        Path file = partitionDir(partition).resolve(name);
+        try {
+            Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
     public void create(int partition, String name, byte[] data) {
-        commit(partition, name, data, false);
+        commit(partition, name, ch -> writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), false);
     }
 
     @Override
     public void recommit(int partition, String name, byte[] data) {
-        commit(partition, name, data, true);
+        commit(partition, name, ch -> writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), true);
     }
 
-    private void commit(int partition, String name, byte[] data, boolean reissued) {
+    /** Streams the file into the temporary file: a snapshot never passes through the heap whole. */
+    @Override
+    public void createFrom(int partition, String name, Path file, boolean reissue) {
+        commit(partition, name, ch -> {
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                for (long done = 0; done < size;) {
+                    done += in.transferTo(done, size - done, ch);
+                }
+            }
+        }, target -> Files.mismatch(target, file) == -1, reissue);
+    }
+
+    private interface Content {
+        void writeTo(FileChannel ch) throws IOException;
+    }
+
+    private interface SameContent {
+        boolean at(Path target) throws IOException;
+    }
+
+    private static void writeAll(FileChannel ch, byte[] data) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(data);
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+
+    private void commit(int partition, String name, Content content, SameContent same, boolean reissued) {
         Path dir = partitionDir(partition);
         Path target = dir.resolve(name);
         Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
         try {
             ensureDirectory(dir);
             try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(data);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
+                content.writeTo(ch);
                 ch.force(true);
             }
             try {
                 Files.createLink(target, temp);
             } catch (FileAlreadyExistsException e) {
                 // A re-issue: ours if the failed attempt linked it before failing (temp delete, fsync).
-                if (!reissued || !Arrays.equals(Files.readAllBytes(target), data)) {
+                if (!reissued || !same.at(target)) {
                     throw new ObjectExistsException(target.toString());
                 }
             }

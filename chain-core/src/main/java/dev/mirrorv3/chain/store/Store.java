@@ -1,5 +1,9 @@
 package dev.mirrorv3.chain.store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -43,6 +47,38 @@ public interface Store extends AutoCloseable {
      */
     default void recommit(int partition, String name, byte[] data) {
         create(partition, name, data);
+    }
+
+    /**
+     * Copies an object into a local file (replacing it), for objects too large to hold on the heap (snapshots). The
+     * default goes through {@link #read}; stores that can stream override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default void readTo(int partition, String name, Path target) {
+        try {
+            Files.write(target, read(partition, name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target, e);
+        }
+    }
+
+    /**
+     * As {@link #create}, or {@link #recommit} when {@code reissue}, with the object's bytes in a local file that the
+     * caller keeps unchanged until the commit is known durable. The default goes through the byte-array methods.
+     */
+    default void createFrom(int partition, String name, Path file, boolean reissue) {
+        byte[] data;
+        try {
+            data = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        if (reissue) {
+            recommit(partition, name, data);
+        } else {
+            create(partition, name, data);
+        }
     }
 
     /** Removes temporary files left by an earlier writer of this partition; returns how many. */

@@ -188,6 +188,23 @@ public final class S3Store implements Store {
         }
     }
 
+    /** Streams the object to the file (a snapshot never passes through the heap whole). */
+    @Override
+    public void readTo(int partition, String name, java.nio.file.Path target) {
+        String where = location(partition) + "/" + name;
+        try {
+            java.nio.file.Files.deleteIfExists(target);
+            reader.getObject(r -> r.bucket(settings.bucket()).key(key(partition, name)),
+                    software.amazon.awssdk.core.sync.ResponseTransformer.toFile(target));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot replace " + target, e);
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "GetObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
     @Override
     public void create(int partition, String name, byte[] data) {
         String where = location(partition) + "/" + name;
