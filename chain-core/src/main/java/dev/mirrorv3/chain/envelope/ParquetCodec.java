@@ -159,20 +159,46 @@ public final class ParquetCodec implements EnvelopeCodec {
         return out;
     }
 
-    private void withKey(ReaderBuilder builder, String keyId, String objectDescription) {
-        if (keyId != null) {
-            byte[] key = encryption.keys().key(keyId).orElseThrow(() -> new EnvelopeDecodeException("cannot read Parquet object "
-                    + objectDescription + ": its name says it is encrypted with key id " + keyId + ", and " + encryption.keys().source()
-                    + " has no key file " + keyId));
-            builder.withDecryption(FileDecryptionProperties.builder().withKeyRetriever(metadata -> {
-                String inFile = new String(metadata, StandardCharsets.UTF_8);
-                if (!keyId.equals(inFile)) {
-                    throw new EnvelopeDecodeException("its footer names key id '" + inFile + "', and its name says " + keyId
-                            + ": renamed or not written by this product");
-                }
-                return key.clone();
-            }).build());
+    /**
+     * The number of rows of an object held in a local file, from its footer alone (a snapshot's keys, without reading its
+     * records), with the key its name carries ({@code null}: plain).
+     */
+    public long rowCount(java.nio.file.Path file, String keyId, String objectDescription) {
+        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            options.withDecryption(decryption);
         }
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(file), options.build())) {
+            return reader.getRecordCount();
+        } catch (IOException | RuntimeException e) {
+            throw decodeFailure(objectDescription, keyId, e);
+        }
+    }
+
+    private void withKey(ReaderBuilder builder, String keyId, String objectDescription) {
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            builder.withDecryption(decryption);
+        }
+    }
+
+    private FileDecryptionProperties decryption(String keyId, String objectDescription) {
+        if (keyId == null) {
+            return null;
+        }
+        byte[] key = encryption.keys().key(keyId).orElseThrow(() -> new EnvelopeDecodeException("cannot read Parquet object "
+                + objectDescription + ": its name says it is encrypted with key id " + keyId + ", and " + encryption.keys().source()
+                + " has no key file " + keyId));
+        return FileDecryptionProperties.builder().withKeyRetriever(metadata -> {
+            String inFile = new String(metadata, StandardCharsets.UTF_8);
+            if (!keyId.equals(inFile)) {
+                throw new EnvelopeDecodeException("its footer names key id '" + inFile + "', and its name says " + keyId
+                        + ": renamed or not written by this product");
+            }
+            return key.clone();
+        }).build();
     }
 
     private ParquetWriter<BackupRecord> writer(OutputFile file, long rowGroupBytes, java.util.Map<String, String> extraMetadata)

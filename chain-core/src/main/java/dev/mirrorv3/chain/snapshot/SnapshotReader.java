@@ -51,13 +51,7 @@ public final class SnapshotReader {
      */
     public CheckedSnapshot open(int partition, ObjectName name, String topic, Path tempDir) {
         String where = store.location(partition) + "/" + name;
-        Path local;
-        try {
-            Files.createDirectories(tempDir);
-            local = Files.createTempFile(tempDir, "snapshot-", ".parquet");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary file in " + tempDir + " to read " + where, e);
-        }
+        Path local = tempFile(tempDir, where);
         try {
             store.readTo(partition, name.fileName(), local);
             long size = Files.size(local);
@@ -74,6 +68,60 @@ public final class SnapshotReader {
         } catch (RuntimeException e) {
             deleteQuietly(local);
             throw e;
+        }
+    }
+
+    /**
+     * The number of keys of one snapshot, from its footer (its records are not read, so not checked either): what
+     * {@code status} shows. The object is copied into {@code tempDir} and removed again.
+     */
+    public long keys(int partition, ObjectName name, Path tempDir) {
+        String where = store.location(partition) + "/" + name;
+        Path local = tempFile(tempDir, where);
+        try {
+            store.readTo(partition, name.fileName(), local);
+            return codec.rowCount(local, name.keyId(), where);
+        } catch (EnvelopeDecodeException e) {
+            throw unreadable(where, name, e);
+        } finally {
+            deleteQuietly(local);
+        }
+    }
+
+    /**
+     * Writes a plain copy of one snapshot into {@code target} (which must not exist yet), streaming: an encrypted snapshot is
+     * read record by record, each checked ({@link CheckedSnapshot}), and written again without encryption in the same order,
+     * with the snapshot footer; a plain one is copied as it is. Returns the records of a decrypted one, 0 for a copy.
+     */
+    public long plainCopy(int partition, ObjectName name, String topic, Path target, Path tempDir, ParquetCodec plain) {
+        if (!name.encrypted()) {
+            store.readTo(partition, name.fileName(), target);
+            return 0;
+        }
+        long n = 0;
+        try (CheckedSnapshot s = open(partition, name, topic, tempDir);
+             org.apache.parquet.hadoop.ParquetWriter<dev.mirrorv3.chain.envelope.BackupRecord> out =
+                     plain.openWriter(target, SnapshotWriter.ROW_GROUP_BYTES, SnapshotWriter.FOOTER)) {
+            for (dev.mirrorv3.chain.envelope.BackupRecord r = s.next(); r != null; r = s.next()) {
+                out.write(r);
+                n++;
+            }
+        } catch (IOException e) {
+            deleteQuietly(target);
+            throw new UncheckedIOException("cannot write " + target, e);
+        } catch (RuntimeException e) {
+            deleteQuietly(target);
+            throw e;
+        }
+        return n;
+    }
+
+    private static Path tempFile(Path tempDir, String where) {
+        try {
+            Files.createDirectories(tempDir);
+            return Files.createTempFile(tempDir, "snapshot-", ".parquet");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary file in " + tempDir + " to read " + where, e);
         }
     }
 

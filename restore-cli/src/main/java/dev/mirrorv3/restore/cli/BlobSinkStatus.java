@@ -4,21 +4,29 @@ import static dev.mirrorv3.restore.cli.StatusRow.Column.number;
 import static dev.mirrorv3.restore.cli.StatusRow.Column.text;
 
 import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
-/** Blob sink rows: per backed-up partition, the source's high watermark, the backup's next offset and the lag. */
+/**
+ * Blob sink rows: per backed-up partition, the source's high watermark, the backup's next offset and the lag; for a
+ * compaction=log backup also the newest snapshot's keys (from its footer) and its {@code to}.
+ */
 final class BlobSinkStatus implements StatusReader {
     static final List<StatusRow.Column> COLUMNS = List.of(text("TOPIC", "topic"), number("PARTITION", "partition"),
-            number("SOURCE_HWM", "source_high_watermark"), number("BACKUP_NEXT", "backup_next_offset"), number("LAG", "lag"));
+            number("SOURCE_HWM", "source_high_watermark"), number("BACKUP_NEXT", "backup_next_offset"), number("LAG", "lag"),
+            number("KEYS", "snapshot_keys").whenPresent(), number("SNAPSHOT_TO", "snapshot_to").whenPresent());
 
     @Override
     public List<StatusRow.Column> columns() {
@@ -63,20 +71,33 @@ final class BlobSinkStatus implements StatusReader {
                 return List.of(row(c, topic, null, null, null, StatusRow.errors(hwms.error(), "no partition in the source topic or the backup")));
             }
             ChainReader reader = new ChainReader(store, b.envelope(), b.keys());
+            SnapshotReader snapshots = SnapshotRestoreRun.applies(b) ? new SnapshotReader(store, b.envelope(), b.keys()) : null;
             for (int p : partitions) {
                 Long hwm = hwms.highWatermarks().get(p);
                 Long next = null;
+                Long keys = null;
+                Long snapshotTo = null;
                 String error = hwms.error();
                 try {
-                    Chain chain = reader.listChain(p, OptionalLong.empty());
-                    next = chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L;
+                    if (snapshots != null) {
+                        Optional<ObjectName> newest = snapshots.list(p).newest();
+                        next = newest.map(o -> o.to() + 1).orElse(0L);
+                        if (newest.isPresent()) {
+                            snapshotTo = newest.get().to();
+                            keys = snapshots.keys(p, newest.get(), Path.of(System.getProperty("java.io.tmpdir")));
+                        }
+                    } else {
+                        Chain chain = reader.listChain(p, OptionalLong.empty());
+                        next = chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L;
+                    }
                 } catch (RuntimeException e) {
                     error = StatusRow.errors(error, "backup: " + Failures.describe(e));
                 }
                 if (error == null && hwm == null) {
                     error = "partition " + p + " is not in the source topic";
                 }
-                rows.add(row(c, topic, p, hwm, next, error));
+                rows.add(new StatusRow(ConnectorKind.BLOB_SINK, c.name(),
+                        StatusRow.values(COLUMNS, topic, p, hwm, next, StatusRow.lag(hwm, next), keys, snapshotTo), error));
             }
         }
         return rows;
