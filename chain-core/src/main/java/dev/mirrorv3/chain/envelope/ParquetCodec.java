@@ -160,17 +160,16 @@ public final class ParquetCodec implements EnvelopeCodec {
     }
 
     /**
-     * The number of rows of an object held in a local file, from its footer alone (a snapshot's keys, without reading its
-     * records), with the key its name carries ({@code null}: plain).
+     * The number of rows of an object, from its footer alone (a snapshot's keys, without reading its records), with the
+     * key its name carries ({@code null}: plain).
      */
-    public long rowCount(java.nio.file.Path file, String keyId, String objectDescription) {
+    public long rowCount(InputFile file, String keyId, String objectDescription) {
         org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
         FileDecryptionProperties decryption = decryption(keyId, objectDescription);
         if (decryption != null) {
             options.withDecryption(decryption);
         }
-        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
-                new org.apache.parquet.io.LocalInputFile(file), options.build())) {
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
             return reader.getRecordCount();
         } catch (IOException | RuntimeException e) {
             throw decodeFailure(objectDescription, keyId, e);

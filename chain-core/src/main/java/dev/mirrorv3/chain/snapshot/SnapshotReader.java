@@ -72,19 +72,15 @@ public final class SnapshotReader {
     }
 
     /**
-     * The number of keys of one snapshot, from its footer (its records are not read, so not checked either): what
-     * {@code status} shows. The object is copied into {@code tempDir} and removed again.
+     * The number of keys of one snapshot, from its footer, fetched by ranges (its records are neither fetched nor
+     * checked): what {@code status} shows.
      */
-    public long keys(int partition, ObjectName name, Path tempDir) {
+    public long keys(int partition, ObjectName name) {
         String where = store.location(partition) + "/" + name;
-        Path local = tempFile(tempDir, where);
         try {
-            store.readTo(partition, name.fileName(), local);
-            return codec.rowCount(local, name.keyId(), where);
+            return codec.rowCount(new StoreInputFile(store, partition, name.fileName()), name.keyId(), where);
         } catch (EnvelopeDecodeException e) {
             throw unreadable(where, name, e);
-        } finally {
-            deleteQuietly(local);
         }
     }
 

@@ -105,6 +105,34 @@ public final class FilesystemStore implements Store {
     }
 
     @Override
+    public long size(int partition, String name) {
+        Path file = partitionDir(partition).resolve(name);
+        try {
+            return Files.size(file);
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        Path file = partitionDir(partition).resolve(name);
+        try (FileChannel ch = FileChannel.open(file)) {
+            ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(length, ch.size() - offset)));
+            while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
+                // positional reads until the range is full
+            }
+            return buf.array();
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
     public void readTo(int partition, String name, Path target) {
         Path file = partitionDir(partition).resolve(name);
         try {

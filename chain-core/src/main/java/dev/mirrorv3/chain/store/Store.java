@@ -64,6 +64,27 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * The object's size in bytes. The default reads it whole; stores that can ask for it override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default long size(int partition, String name) {
+        return read(partition, name).length;
+    }
+
+    /**
+     * Up to {@code length} bytes of the object from {@code offset} (fewer at its end): a Parquet footer without the rest
+     * of a large object. The default reads it whole; stores that can read a range override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default byte[] readRange(int partition, String name, long offset, int length) {
+        byte[] all = read(partition, name);
+        int from = (int) Math.min(offset, all.length);
+        return java.util.Arrays.copyOfRange(all, from, (int) Math.min(all.length, (long) from + length));
+    }
+
+    /**
      * As {@link #create}, or {@link #recommit} when {@code reissue}, with the object's bytes in a local file that the
      * caller keeps unchanged until the commit is known durable. The default goes through the byte-array methods.
      */

@@ -9,7 +9,6 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -84,7 +83,7 @@ final class BlobSinkStatus implements StatusReader {
                         next = newest.map(o -> o.to() + 1).orElse(0L);
                         if (newest.isPresent()) {
                             snapshotTo = newest.get().to();
-                            keys = snapshots.keys(p, newest.get(), Path.of(System.getProperty("java.io.tmpdir")));
+                            keys = snapshots.keys(p, newest.get());
                         }
                     } else {
                         Chain chain = reader.listChain(p, OptionalLong.empty());

@@ -188,6 +188,40 @@ public final class S3Store implements Store {
         }
     }
 
+    @Override
+    public long size(int partition, String name) {
+        String where = location(partition) + "/" + name;
+        try {
+            return reader.headObject(r -> r.bucket(settings.bucket()).key(key(partition, name))).contentLength();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (AwsServiceException e) {
+            if (e.statusCode() == 404) { // a HEAD reply has no body, so no NoSuchKey code
+                throw new ObjectMissingException(where);
+            }
+            throw S3Errors.translate(e, "HeadObject " + where, settings.read(), settings.bucket());
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "HeadObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
+    /** One ranged GetObject (a snapshot's footer, without the rest). */
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        String where = location(partition) + "/" + name;
+        if (length <= 0) {
+            return new byte[0];
+        }
+        try {
+            return reader.getObjectAsBytes(r -> r.bucket(settings.bucket()).key(key(partition, name))
+                    .range("bytes=" + offset + "-" + (offset + length - 1))).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "GetObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
     /** Streams the object to the file (a snapshot never passes through the heap whole). */
     @Override
     public void readTo(int partition, String name, java.nio.file.Path target) {

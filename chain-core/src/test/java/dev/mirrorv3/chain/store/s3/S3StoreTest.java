@@ -87,6 +87,19 @@ class S3StoreTest {
                 new S3Identity("read", READER_ID, READER_SECRET)), name);
     }
 
+    /** What a snapshot's footer read needs: the size (HeadObject) and ranges (ranged GetObject), by the read identity. */
+    @Test
+    void sizeAndRangesOfAnObject() {
+        try (S3Store store = leastPrivilegeStore("ranges", "m")) {
+            store.create(0, name(0, 9), bytes("0123456789"));
+            assertThat(store.size(0, name(0, 9))).isEqualTo(10);
+            assertThat(new String(store.readRange(0, name(0, 9), 2, 3), StandardCharsets.UTF_8)).isEqualTo("234");
+            assertThat(new String(store.readRange(0, name(0, 9), 8, 10), StandardCharsets.UTF_8)).as("fewer at the end").isEqualTo("89");
+            assertThatThrownBy(() -> store.size(0, name(10, 19))).isInstanceOf(ObjectMissingException.class);
+            assertThatThrownBy(() -> store.readRange(0, name(10, 19), 0, 4)).isInstanceOf(ObjectMissingException.class);
+        }
+    }
+
     /**
      * A snapshot is committed from its local file without its bytes on the heap: when the PutObject goes out, the heap
      * holds no copy of the object (reading the file into an array, which the SDK copies again, would hold it twice); the
