@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */
-final class PartitionOpener {
+final class PartitionOpener implements WriterOpener {
     private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
 
     private final Function<String, Store> storeForTopic;
@@ -45,7 +45,8 @@ final class PartitionOpener {
         this.clock = clock;
     }
 
-    Map<TopicPartition, ChainWriter> open(Collection<TopicPartition> partitions) {
+    @Override
+    public Map<TopicPartition, ChainWriter> open(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Chain> chains = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());

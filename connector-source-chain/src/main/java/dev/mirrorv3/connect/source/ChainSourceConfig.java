@@ -61,6 +61,14 @@ public final class ChainSourceConfig extends AbstractConfig {
     static final String ENCRYPTION_KEY_ID_DOC = "Not used to read (each object names its own key); accepted so the blob sink's"
             + " configuration can be reused as it is.";
 
+    public static final String COMPACTION = "compaction";
+    static final String COMPACTION_DOC = "The backup's compaction as the blob sink's config gives it. Only 'none' (a chain) can be"
+            + " followed: a compaction=log backup holds snapshots of the latest record per key, which have no history to follow;"
+            + " restore one with mirror-v3 restore --offsets renumber.";
+    static final String COMPACTION_REFUSED = "compaction=log: this backup holds snapshots (the latest record per key), not a chain,"
+            + " and following a snapshot has no meaning; restore the newest snapshot with mirror-v3 restore --offsets renumber instead,"
+            + " and follow only chains (compaction=none)";
+
     public static final String OFFSETS = "offsets";
     static final String OFFSETS_DOC = "How records are placed in the target. 'preserve': every record at its original offset (the"
             + " chain must start at 0; a hole fails the task when it is reached, after the records before it). 'renumber': the"
@@ -140,6 +148,11 @@ public final class ChainSourceConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
     }
 
+    /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
+    public boolean snapshotBackup() {
+        return "log".equalsIgnoreCase(getString(COMPACTION));
+    }
+
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         StoreConfigFragment.define(def, GROUP_BACKUP, Map.of(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC,
@@ -159,6 +172,8 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
         def.define(UNTIL_OFFSET, Type.LIST, "", untilOffsetValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
                 GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
+        def.define(COMPACTION, Type.STRING, "none", ConfigValidators.oneOf("none", "log"), Importance.LOW, COMPACTION_DOC,
+                GROUP_BACKUP, 15, Width.SHORT, "Backup compaction");
 
         int o = 0;
         def.define(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,

@@ -50,6 +50,9 @@ final class ChainSourceConfigValidator {
     }
 
     Config validate() {
+        if ("log".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.COMPACTION, "").trim())) {
+            error(ChainSourceConfig.COMPACTION, ChainSourceConfig.COMPACTION_REFUSED);
+        }
         if (!"true".equalsIgnoreCase(props.getOrDefault("producer.override.enable.idempotence", "").trim())) {
             error("producer.override.enable.idempotence", "set producer.override.enable.idempotence=true (found "
                     + props.getOrDefault("producer.override.enable.idempotence", "nothing") + "): Connect's source producer is not"

@@ -71,4 +71,13 @@ class ChainSourceConfigValidatorTest {
         backupPartitions(0, 1);
         assertThat(errors(config("0", "0:1"), "partition.mapping")).as("backup partition 1 is not followed").isEmpty();
     }
+
+    @org.junit.jupiter.api.Test
+    void aSnapshotBackupIsRefusedNamingTheMode() {
+        Map<String, String> c = config("", "");
+        c.put("compaction", "log");
+        assertThat(errors(c, "compaction")).singleElement().asString()
+                .contains("compaction=log", "following a snapshot has no meaning", "mirror-v3 restore --offsets renumber");
+        assertThat(errors(config("", ""), "compaction")).as("a chain").isEmpty();
+    }
 }
