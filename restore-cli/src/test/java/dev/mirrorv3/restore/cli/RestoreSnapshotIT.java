@@ -261,7 +261,7 @@ class RestoreSnapshotIT {
         Files.writeString(config, Files.readString(TestBackups.connectorJson(dir, "kv-pit-backup", "kv-pit", root))
                 .replace("\"tasks.max\"", "\"compaction\":\"log\",\"tasks.max\""));
 
-        broker.createTopic("kv-pit-offset", 1, Map.of("cleanup.policy", "compact"));
+        broker.createTopic("kv-pit-offset", 1, Map.of("cleanup.policy", "compact", "retention.ms", "-1"));
         long offsetCut = olderTo + 500; // records after the older snapshot's end up to here are in no snapshot at or before it
         Path report = dir.resolve("offset-cut.json");
         CliRun byOffset = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--until-offset",
@@ -289,7 +289,7 @@ class RestoreSnapshotIT {
         assertThat(verifyJson.at("/partitions/0/sha256").asText()).as("same records as the offset cut restored")
                 .isEqualTo(json.at("/partitions/0/sha256").asText());
 
-        broker.createTopic("kv-pit-ts", 1, Map.of("cleanup.policy", "compact"));
+        broker.createTopic("kv-pit-ts", 1, Map.of("cleanup.policy", "compact", "retention.ms", "-1"));
         CliRun byTime = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--until-timestamp",
                 untilTimestamp, "--bootstrap-servers", broker.bootstrapServers(), "--topic", "kv-pit-ts", "--progress", "none");
         assertThat(byTime.exitCode()).as(byTime.toString()).isZero();
