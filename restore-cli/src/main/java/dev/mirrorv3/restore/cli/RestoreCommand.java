@@ -147,7 +147,7 @@ final class RestoreCommand implements Callable<Integer> {
         Backup b = backup.load();
         if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
             return new SnapshotRestoreRun(b, out, err).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
-                    acceptRetention, timeoutMs, java.util.OptionalLong.empty());
+                    acceptRetention, timeoutMs, cut, report);
         }
         try (Store store = b.openStore()) {
             List<Integer> partitions = partition != null ? List.of(partition) : store.partitions();
