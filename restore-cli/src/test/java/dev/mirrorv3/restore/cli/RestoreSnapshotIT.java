@@ -271,6 +271,7 @@ class RestoreSnapshotIT {
         assertThat(restoredMap("kv-pit-offset")).as("key -> value restored with --until-offset 0:" + offsetCut).isEqualTo(atOlder);
         assertThat(byOffset.out()).contains("snapshot: " + older + " (state up to offset " + olderTo, "offset " + offsetCut,
                 "restored state is as of offset " + olderTo);
+        PointInTimeRestoreTest.assertValid(report);
         var json = RestoreReport.read(report);
         assertThat(json.at("/partitions/0/snapshot").asText()).isEqualTo(older);
         assertThat(json.at("/partitions/0/records").asLong()).isEqualTo(atOlder.size());
