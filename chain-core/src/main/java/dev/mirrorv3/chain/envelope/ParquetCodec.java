@@ -176,6 +176,39 @@ public final class ParquetCodec implements EnvelopeCodec {
         }
     }
 
+    /**
+     * The largest {@code timestamp_ms} of an object from its footer's column statistics (only the footer is read):
+     * {@link Long#MIN_VALUE} when no record has one, null when a row group's footer lacks the statistics (written without
+     * them), so the caller reads the records instead.
+     */
+    public Long maxTimestampFromFooter(InputFile file, String keyId, String objectDescription) {
+        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            options.withDecryption(decryption);
+        }
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
+            long max = Long.MIN_VALUE;
+            for (org.apache.parquet.hadoop.metadata.BlockMetaData block : reader.getFooter().getBlocks()) {
+                org.apache.parquet.column.statistics.Statistics<?> stats = null;
+                for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column : block.getColumns()) {
+                    if (column.getPath().toDotString().equals(EnvelopeSchema.TIMESTAMP_MS)) {
+                        stats = column.getStatistics();
+                    }
+                }
+                if (stats == null || stats.isEmpty()) {
+                    return null;
+                }
+                if (stats.hasNonNullValue()) {
+                    max = Math.max(max, ((Number) stats.genericGetMax()).longValue());
+                }
+            }
+            return max;
+        } catch (IOException | RuntimeException e) {
+            throw decodeFailure(objectDescription, keyId, e);
+        }
+    }
+
     private void withKey(ReaderBuilder builder, String keyId, String objectDescription) {
         FileDecryptionProperties decryption = decryption(keyId, objectDescription);
         if (decryption != null) {

@@ -85,6 +85,34 @@ public final class SnapshotReader {
     }
 
     /**
+     * The newest record timestamp of one snapshot (records without one, or stamped before the epoch, do not count; empty
+     * when none has one), what a {@code --until-timestamp} restore compares: from the footer's column statistics, fetched by
+     * ranges; a footer without them (a snapshot not written by this product's writer) costs reading the whole snapshot.
+     *
+     * @param topic the source topic every record must be of, checked when the records are read
+     */
+    public java.util.OptionalLong maxTimestamp(int partition, ObjectName name, String topic, Path tempDir) {
+        String where = store.location(partition) + "/" + name;
+        Long max;
+        try {
+            max = codec.maxTimestampFromFooter(new StoreInputFile(store, partition, name.fileName()), name.keyId(), where);
+        } catch (EnvelopeDecodeException e) {
+            throw unreadable(where, name, e);
+        }
+        if (max == null) {
+            max = Long.MIN_VALUE;
+            try (CheckedSnapshot s = open(partition, name, topic, tempDir)) {
+                for (dev.mirrorv3.chain.envelope.BackupRecord r = s.next(); r != null; r = s.next()) {
+                    if (r.timestampMs() != null) {
+                        max = Math.max(max, r.timestampMs());
+                    }
+                }
+            }
+        }
+        return max < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(max);
+    }
+
+    /**
      * Writes a plain copy of one snapshot into {@code target} (which must not exist yet), streaming: an encrypted snapshot is
      * read record by record, each checked ({@link CheckedSnapshot}), and written again without encryption in the same order,
      * with the snapshot footer; a plain one is copied as it is. Returns the records of a decrypted one, 0 for a copy.

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** What {@code status} reads of a snapshot: its keys from the footer, without fetching the object's records. */
+/**
+ * What {@code status} and a point-in-time restore read of a snapshot: its keys and newest record stamp from the footer,
+ * without fetching the object's records.
+ */
 class SnapshotReaderTest {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
 
@@ -35,7 +38,7 @@ class SnapshotReaderTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"", "k1"})
-    void keysComeFromTheFooterAloneOfAPlainOrEncryptedSnapshot(String keyId) throws Exception {
+    void keysAndNewestStampComeFromTheFooterAloneOfAPlainOrEncryptedSnapshot(String keyId) throws Exception {
         Path keys = Files.createDirectory(root.resolve("keys"));
         byte[] key = new byte[32];
         new Random(1).nextBytes(key);
@@ -60,6 +63,12 @@ class SnapshotReaderTest {
 
         assertThat(new SnapshotReader(store, SETTINGS, ring).keys(0, name)).isEqualTo(keysWritten);
         assertThat(store.bytesRead.get()).as("bytes fetched from the store to count the keys of a %d-byte snapshot", size)
+                .isLessThan(size / 20);
+
+        store.bytesRead.set(0);
+        assertThat(new SnapshotReader(store, SETTINGS, ring).maxTimestamp(0, name, "states", root.resolve("tmp")))
+                .as("newest record stamp, what --until-timestamp compares").hasValue(1_000L + keysWritten - 1);
+        assertThat(store.bytesRead.get()).as("bytes fetched from the store for the newest stamp of a %d-byte snapshot", size)
                 .isLessThan(size / 20);
     }
 

@@ -1,6 +1,5 @@
 package dev.mirrorv3.kafka.restore;
 
-import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
@@ -8,7 +7,10 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.restore.RecordDigest;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.snapshot.CheckedSnapshot;
+import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
@@ -19,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
@@ -31,7 +32,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * Restores a compaction=log backup: per partition one snapshot (the newest, or the newest at or before an offset bound),
+ * Restores a compaction=log backup: per partition one snapshot (the newest, or the newest at or before a point-in-time cut),
  * checked whole first, then produced in key order at offsets 0, 1, 2, ... of an empty partition, each delivery checked to
  * be at the offset it was sent for. A snapshot cannot keep its records' offsets: it holds one record per key, so its
  * offsets have holes by construction.
@@ -41,9 +42,15 @@ public final class SnapshotRestorer {
             + " so its offsets have holes by construction and --offsets preserve cannot restore it; use --offsets renumber (the"
             + " records at 0, 1, 2, ... in key order; --original-offset-header keeps each record's offset)";
 
-    /** One partition's chosen snapshot, checked. */
-    public record Verified(int partition, String location, ObjectName snapshot, int snapshots, long keys, long sizeBytes,
-                           long maxRecordSize, long maxRecordOffset, long minTimestampMs) {
+    /**
+     * One partition's chosen snapshot, checked.
+     *
+     * @param reason why this snapshot ({@link SnapshotChoice.Choice#reason()})
+     * @param maxTimestampMs the newest record timestamp, or null when none has one
+     * @param sha256 {@link RecordDigest} of its records in key order: what the restore produces
+     */
+    public record Verified(int partition, String location, ObjectName snapshot, String reason, int snapshots, long keys, long sizeBytes,
+                           long maxRecordSize, long maxRecordOffset, long minTimestampMs, Long maxTimestampMs, String sha256) {
     }
 
     private final Store store;
@@ -61,26 +68,15 @@ public final class SnapshotRestorer {
     }
 
     /**
-     * The snapshot restore produces: the newest one, or with {@code upTo} the newest whose state is at or before that
-     * offset (its {@code to <= upTo}).
-     *
-     * @throws ChainException if there is none
+     * Lists the partition's snapshots, chooses one ({@link SnapshotChoice}: the newest, or the newest at or before the cut)
+     * and checks it record by record (sorted unique keys, no tombstone, offsets up to its end, keys and values of their
+     * declared types); with {@code all}, every other snapshot too.
      */
-    public ObjectName choose(SnapshotChain chain, OptionalLong upTo) {
-        if (chain.isEmpty()) {
-            throw new ChainException(chain.location() + ": the directory holds no snapshots");
-        }
-        return chain.newest(upTo).orElseThrow(() -> new ChainException(chain.location() + ": no snapshot ends at or before offset "
-                + upTo.getAsLong() + " (the oldest left is " + chain.objects().get(0) + ")"));
-    }
-
-    /**
-     * Lists the partition's snapshots and checks the chosen one record by record (sorted unique keys, no tombstone, offsets
-     * up to its end, keys and values of their declared types); with {@code all}, every other snapshot too.
-     */
-    public Verified verify(int partition, OptionalLong upTo, boolean all, LongConsumer keysRead) {
+    public Verified verify(int partition, RestoreCut cut, boolean all, LongConsumer keysRead) {
         SnapshotChain chain = reader.list(partition);
-        ObjectName chosen = choose(chain, upTo);
+        SnapshotChoice.Choice choice = SnapshotChoice.choose(chain, cut.untilOffsets().get(partition), cut.untilTimestampMs(),
+                o -> reader.maxTimestamp(partition, o, topic, tempDir));
+        ObjectName chosen = choice.snapshot();
         if (all) {
             for (ObjectName o : chain.objects()) {
                 if (!o.equals(chosen)) {
@@ -94,6 +90,8 @@ public final class SnapshotRestorer {
         long maxSize = -1;
         long maxSizeOffset = -1;
         long minTs = Long.MAX_VALUE;
+        Long maxTs = null;
+        RecordDigest digest = new RecordDigest();
         try (CheckedSnapshot s = reader.open(partition, chosen, topic, tempDir)) {
             for (BackupRecord r = s.next(); r != null; r = s.next()) {
                 types.check(r);
@@ -104,13 +102,16 @@ public final class SnapshotRestorer {
                 }
                 if (r.timestampMs() != null && r.timestampMs() >= 0) {
                     minTs = Math.min(minTs, r.timestampMs());
+                    maxTs = maxTs == null ? r.timestampMs() : Math.max(maxTs, r.timestampMs());
                 }
+                digest.add(r);
                 if (s.keys() % 10_000 == 0) {
                     keysRead.accept(10_000);
                 }
             }
             keysRead.accept(s.keys() % 10_000);
-            return new Verified(partition, chain.location(), chosen, chain.objects().size(), s.keys(), s.sizeBytes(), maxSize, maxSizeOffset, minTs);
+            return new Verified(partition, chain.location(), chosen, choice.reason(), chain.objects().size(), s.keys(), s.sizeBytes(), maxSize,
+                    maxSizeOffset, minTs, maxTs, digest.hex());
         }
     }
 

@@ -38,8 +38,9 @@ final class ReportMarkdown {
             }
             md.append("| ").append(p.partition()).append(" | ").append(p.status()).append(p.error() == null ? "" : ": "
                     + p.error().replace("|", "\\|"))
-                    .append(" | ").append(p.objects()).append(" | ").append(p.records()).append(" | ").append(p.holes())
-                    .append(" | ").append(p.firstOffset()).append("–").append(p.lastOffset())
+                    .append(" | ").append(p.snapshot() != null ? "snapshot " + p.snapshot() : p.objects())
+                    .append(" | ").append(p.records()).append(" | ").append(p.holes() == null ? "-" : p.holes())
+                    .append(" | ").append(p.snapshot() != null ? "state up to " + p.lastOffset() : p.firstOffset() + "–" + p.lastOffset())
                     .append(" | ").append(Objects.toString(p.lastTimestamp(), "-"))
                     .append(" | ").append(p.firstExcludedOffset() == null ? "-" : p.firstExcludedOffset() + " @ "
                             + Objects.toString(p.firstExcludedTimestamp(), "-"))

@@ -88,7 +88,7 @@ final class RestoreCommand implements Callable<Integer> {
             description = {"preserve: every record at its original offset (the chain must start at 0 and have no hole; the first"
                     + " hole is named otherwise). renumber: the records at 0, 1, 2, ... in their original order (for compacted"
                     + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with renumber only:"
-                    + " the newest snapshot, in key order."})
+                    + " the newest snapshot (or the newest at or before --until-offset/--until-timestamp), in key order."})
     OffsetMode offsets;
 
     @Option(names = "--verify-only", description = "Stop after the verify pass; exit 1 if the backup cannot be restored with --offsets.")
@@ -147,7 +147,7 @@ final class RestoreCommand implements Callable<Integer> {
         Backup b = backup.load();
         if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
             return new SnapshotRestoreRun(b, out, err).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
-                    acceptRetention, timeoutMs, java.util.OptionalLong.empty());
+                    acceptRetention, timeoutMs, cut, report);
         }
         try (Store store = b.openStore()) {
             List<Integer> partitions = partition != null ? List.of(partition) : store.partitions();

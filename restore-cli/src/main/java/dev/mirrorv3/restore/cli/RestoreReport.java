@@ -45,10 +45,11 @@ record RestoreReport(int reportVersion, String tool, String toolVersion, String 
      *
      * @param lastOffset the last restored offset (the cut, or the chain's end)
      * @param sha256 {@link dev.mirrorv3.chain.restore.RecordDigest} of the restored records, hex
+     * @param snapshot the snapshot restored (a compaction=log backup), or null for a chain
      */
     record Partition(int partition, String status, String error, String location, Integer objects, Long records, Long holes,
             Long firstOffset, Long lastOffset, String lastTimestamp, Long firstExcludedOffset, String firstExcludedTimestamp,
-            String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter) {
+            String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter, String snapshot) {
     }
 
     /** A consumer group's committed offset the restore applied (none yet: group restore is its own option). */

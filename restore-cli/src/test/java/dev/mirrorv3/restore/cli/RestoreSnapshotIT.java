@@ -205,4 +205,109 @@ class RestoreSnapshotIT {
         }
         assertThat(got).as("key -> value of the restored topic").isEqualTo(expected);
     }
+
+    /**
+     * Point-in-time restore of snapshots: an offset cut between the two snapshots and a timestamp cut between their records'
+     * stamps each restore the older snapshot (the key -> value map of the topic as of its end), --verify-only and --report name
+     * it, and a cut before the oldest snapshot fails naming it.
+     */
+    @Test
+    void untilOffsetAndUntilTimestampRestoreTheOlderSnapshot() throws Exception {
+        broker.createTopic("kv-pit", 1, Map.of("cleanup.policy", "compact"));
+        long early = 1_700_000_000_000L;
+        long late = early + 3_600_000;
+        Random random = new Random(11);
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "key.serializer", ByteArraySerializer.class, "value.serializer", ByteArraySerializer.class))) {
+            for (int i = 0; i < 2_000; i++) {
+                byte[] value = random.nextInt(6) == 0 ? null : ("p" + i).getBytes(StandardCharsets.UTF_8);
+                // the first half stamped an hour before the second half
+                p.send(new ProducerRecord<>("kv-pit", 0, (i < 1_000 ? early : late) + i,
+                        ("key-" + random.nextInt(400)).getBytes(StandardCharsets.UTF_8), value));
+            }
+        }
+        List<ConsumerRecord<byte[], byte[]>> source = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-pit", 0),
+                Duration.ofSeconds(60)).records();
+        assertThat(source).hasSize(2_000);
+
+        Path root = dir.resolve("backups");
+        FilesystemStore store = new FilesystemStore(root, "kv-pit-backup");
+        SnapshotWriter w = new SnapshotWriter(store, "kv-pit", 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
+                new SnapshotReader(store, SETTINGS, KeyRing.empty()), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
+                Clock.systemUTC(), SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"), 64 * 1024);
+        List<String> snapshots = new ArrayList<>();
+        Map<String, String> atOlder = new TreeMap<>();
+        Map<String, String> state = new TreeMap<>();
+        for (int i = 0; i < source.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = source.get(i);
+            w.append(new BackupRecord("kv-pit", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
+            String k = new String(r.key(), StandardCharsets.UTF_8);
+            if (r.value() == null) {
+                state.remove(k);
+            } else {
+                state.put(k, new String(r.value(), StandardCharsets.UTF_8));
+            }
+            if (i == 999 || i == source.size() - 1) {
+                snapshots.add(w.flush(FlushTrigger.TIME).orElseThrow().name().toString());
+                if (i == 999) {
+                    atOlder.putAll(state);
+                }
+            }
+        }
+        String older = snapshots.get(0);
+        long olderTo = source.get(999).offset();
+        assertThat(atOlder).as("the older snapshot's state differs from the newest").isNotEqualTo(state);
+        Path config = dir.resolve("kv-pit-backup.json");
+        Files.writeString(config, Files.readString(TestBackups.connectorJson(dir, "kv-pit-backup", "kv-pit", root))
+                .replace("\"tasks.max\"", "\"compaction\":\"log\",\"tasks.max\""));
+
+        broker.createTopic("kv-pit-offset", 1, Map.of("cleanup.policy", "compact", "retention.ms", "-1"));
+        long offsetCut = olderTo + 500; // records after the older snapshot's end up to here are in no snapshot at or before it
+        Path report = dir.resolve("offset-cut.json");
+        CliRun byOffset = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--until-offset",
+                "0:" + offsetCut, "--bootstrap-servers", broker.bootstrapServers(), "--topic", "kv-pit-offset", "--progress", "none",
+                "--report", report.toString());
+        assertThat(byOffset.exitCode()).as(byOffset.toString()).isZero();
+        assertThat(restoredMap("kv-pit-offset")).as("key -> value restored with --until-offset 0:" + offsetCut).isEqualTo(atOlder);
+        assertThat(byOffset.out()).contains("snapshot: " + older + " (state up to offset " + olderTo, "offset " + offsetCut,
+                "restored state is as of offset " + olderTo);
+        PointInTimeRestoreTest.assertValid(report);
+        var json = RestoreReport.read(report);
+        assertThat(json.at("/partitions/0/snapshot").asText()).isEqualTo(older);
+        assertThat(json.at("/partitions/0/records").asLong()).isEqualTo(atOlder.size());
+        assertThat(json.at("/partitions/0/lastOffset").asLong()).isEqualTo(olderTo);
+        assertThat(json.at("/partitions/0/targetHighWatermarkAfter").asLong()).isEqualTo(atOlder.size());
+        assertThat(json.at("/cut/untilOffsets/0").asLong()).isEqualTo(offsetCut);
+
+        String untilTimestamp = java.time.Instant.ofEpochMilli(early + 1_000 + 60_000).toString(); // after every early stamp
+        CliRun verify = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--verify-only",
+                "--until-timestamp", untilTimestamp, "--report", dir.resolve("verify.json").toString());
+        assertThat(verify.exitCode()).as(verify.toString()).isZero();
+        assertThat(verify.out()).contains("snapshot: " + older, "keys: " + atOlder.size(), "timestamp " + untilTimestamp,
+                "the newer " + snapshots.get(1) + " holds a record stamped");
+        var verifyJson = RestoreReport.read(dir.resolve("verify.json"));
+        assertThat(verifyJson.at("/partitions/0/snapshot").asText()).isEqualTo(older);
+        assertThat(verifyJson.at("/partitions/0/sha256").asText()).as("same records as the offset cut restored")
+                .isEqualTo(json.at("/partitions/0/sha256").asText());
+
+        broker.createTopic("kv-pit-ts", 1, Map.of("cleanup.policy", "compact", "retention.ms", "-1"));
+        CliRun byTime = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--until-timestamp",
+                untilTimestamp, "--bootstrap-servers", broker.bootstrapServers(), "--topic", "kv-pit-ts", "--progress", "none");
+        assertThat(byTime.exitCode()).as(byTime.toString()).isZero();
+        assertThat(restoredMap("kv-pit-ts")).as("key -> value restored with --until-timestamp " + untilTimestamp).isEqualTo(atOlder);
+
+        CliRun tooEarly = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "renumber", "--verify-only",
+                "--until-offset", "0:" + (olderTo - 1));
+        assertThat(tooEarly.exitCode()).as(tooEarly.toString()).isEqualTo(1);
+        assertThat(tooEarly.err()).contains("no snapshot is at or before offset " + (olderTo - 1), "the oldest kept is " + older);
+    }
+
+    private static Map<String, String> restoredMap(String topic) {
+        Map<String, String> got = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> g : TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, 0),
+                Duration.ofSeconds(60)).records()) {
+            got.put(new String(g.key(), StandardCharsets.UTF_8), new String(g.value(), StandardCharsets.UTF_8));
+        }
+        return got;
+    }
 }
