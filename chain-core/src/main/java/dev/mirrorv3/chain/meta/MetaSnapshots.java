@@ -91,6 +91,14 @@ public final class MetaSnapshots {
         return Optional.empty();
     }
 
+    /**
+     * Removes the temporary files a writer killed before its commit left in both snapshot directories (the snapshot
+     * writer does so when it starts; every reader ignores them anyway); returns how many.
+     */
+    public int removeTemporaryFiles() {
+        return store.removeTemporaryFilesBeside(TOPIC_DIR) + store.removeTemporaryFilesBeside(GROUPS_DIR);
+    }
+
     /** Where the snapshots of a kind live ({@link #TOPIC_DIR} or {@link #GROUPS_DIR}), for messages. */
     public String location(String dir) {
         return store.besideLocation(dir);
