@@ -93,7 +93,11 @@ class ChainSourceGroupSyncIT {
             awaitMetric(name, "groups-synced", 4);
             assertThat(metric(name, "groups-snapshot-timestamp-seconds")).isEqualTo(t1 / 1000);
             // What Prometheus gets through config/jmx-exporter.yaml (the connector's MBean, no task label).
-            Map<String, Double> series = ObservabilityFiles.mirrorSeries(ObservabilityFiles.scrape(ObservabilityFiles.exporter()));
+            String scrape = ObservabilityFiles.scrape(ObservabilityFiles.exporter());
+            // The group sync's series as the alerts and the dashboard use them (MirrorV3GroupSyncBehind).
+            assertThat(ObservabilityFiles.assertScrapeServesTheQueries(scrape, ObservabilityFiles::groupSyncSeries))
+                    .contains("mirror_v3_groups_sync_timestamp_seconds");
+            Map<String, Double> series = ObservabilityFiles.mirrorSeries(scrape);
             String mine = "{mirror=\"" + name + "\"}";
             assertThat(series).containsEntry("mirror_v3_groups_synced" + mine, 4.0).containsEntry("mirror_v3_groups_skipped" + mine, 1.0)
                     .containsEntry("mirror_v3_groups_snapshot_timestamp_seconds" + mine, (double) (t1 / 1000))
