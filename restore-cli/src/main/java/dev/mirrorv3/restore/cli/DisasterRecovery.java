@@ -81,7 +81,8 @@ final class DisasterRecovery {
                 Long next = s.chainNextOffsets().get(vp.partition());
                 if (next != null && next < vp.lastOffset() + 1) {
                     out.println("note: partition " + vp.partition() + " was backed up to offset " + next + " when the snapshot was taken,"
-                            + " and the backup now ends at " + (vp.lastOffset() + 1) + ": the group positions are from that time");
+                            + (cut.isNone() ? " and the backup now ends at " : " and the restored prefix ends at ") + (vp.lastOffset() + 1)
+                            + ": the group positions are from that time");
                 }
             }
             GroupSelection selection;
