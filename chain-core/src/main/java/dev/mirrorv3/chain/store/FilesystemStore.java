@@ -249,7 +249,15 @@ public final class FilesystemStore implements Store {
 
     @Override
     public int removeTemporaryFiles(int partition) {
-        Path dir = partitionDir(partition);
+        return removeTemporaryFilesIn(partitionDir(partition));
+    }
+
+    @Override
+    public int removeTemporaryFilesBeside(String dir) {
+        return removeTemporaryFilesIn(besideDir(dir));
+    }
+
+    private int removeTemporaryFilesIn(Path dir) {
         if (!Files.isDirectory(dir)) {
             return 0;
         }

@@ -77,6 +77,15 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * Removes the temporary files an earlier writer left in a directory beside the partition directories (a writer
+     * killed before its commit); returns how many. Stores whose commit leaves nothing behind (an S3 PUT is atomic) keep
+     * this default.
+     */
+    default int removeTemporaryFilesBeside(String dir) {
+        return 0;
+    }
+
+    /**
      * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, so it can never be
      * a partition directory nor leave the backup's directory.
      */

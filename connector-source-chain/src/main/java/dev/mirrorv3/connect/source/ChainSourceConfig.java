@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -243,17 +244,30 @@ public final class ChainSourceConfig extends AbstractConfig {
      * @throws ConfigException when until.offset names no offset for a followed partition and until.timestamp is empty
      */
     public RestoreCut restoreCut(List<Integer> followed) {
-        String ts = getString(UNTIL_TIMESTAMP);
-        RestoreCut cut = new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
-                RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
-        if (cut.untilTimestampMs() == null && !cut.untilOffsets().isEmpty()) {
-            List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).toList();
-            if (!missing.isEmpty()) {
-                throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), "names no offset for backup partitions " + missing
-                        + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
-            }
-        }
+        RestoreCut cut = configuredCut();
+        untilOffsetProblem(cut, followed).ifPresent(problem -> {
+            throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), problem);
+        });
         return cut;
+    }
+
+    /** until.timestamp and until.offset as configured, before the rule over the followed partitions. */
+    RestoreCut configuredCut() {
+        String ts = getString(UNTIL_TIMESTAMP);
+        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts), RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
+    }
+
+    /**
+     * The until.offset rule, checked by {@code validate()} and again by each task at start: without until.timestamp an
+     * offset cut must name every followed partition (a partition without one would be followed on, past the point).
+     */
+    static Optional<String> untilOffsetProblem(RestoreCut cut, List<Integer> followed) {
+        if (cut.untilTimestampMs() != null || cut.untilOffsets().isEmpty()) {
+            return Optional.empty();
+        }
+        List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).sorted().toList();
+        return missing.isEmpty() ? Optional.empty() : Optional.of("names no offset for backup partitions " + missing
+                + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
     }
 
     private static ConfigDef.Validator mappingValidator() {

@@ -48,6 +48,14 @@ final class ReportMarkdown {
                             + p.targetHighWatermarkAfter())
                     .append(" | `").append(p.sha256()).append("` |\n");
         }
+        if (!r.groupOffsets().isEmpty()) {
+            md.append("\nConsumer-group offsets committed (snapshot `").append(r.groupSnapshot()).append("`):\n\n")
+                    .append("| group | partition | backed up | applied | clamped |\n|---|---|---|---|---|\n");
+            for (RestoreReport.GroupOffset g : r.groupOffsets()) {
+                md.append("| ").append(g.group()).append(" | ").append(g.partition()).append(" | ").append(g.backedUpOffset())
+                        .append(" | ").append(g.offset()).append(" | ").append(g.clamped()).append(" |\n");
+            }
+        }
         md.append("\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same records in the same"
                 + " order, same digests).\n");
         return md.toString();

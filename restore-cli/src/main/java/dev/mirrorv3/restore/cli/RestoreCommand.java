@@ -193,7 +193,7 @@ final class RestoreCommand implements Callable<Integer> {
                 return ExitCodes.CHECK_FAILED;
             }
             DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
-                    Duration.ofMillis(timeoutMs), store, b, out);
+                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out);
             if (!verifyOnly) {
                 recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
             }
@@ -270,6 +270,7 @@ final class RestoreCommand implements Callable<Integer> {
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);
             recovery.afterRecords(offsetsOfTarget, "target " + target.bootstrapServers, partitions, verifier);
+            evidence.groupsCommitted(recovery.groupSnapshotLocation(), recovery.committed());
             return ExitCodes.OK;
         }
     }

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.restore.PartitionCut;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.restore.GroupRestorer;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.SnapshotRestorer;
 import java.time.Clock;
@@ -28,6 +29,8 @@ final class RestoreEvidence {
     private RestoreReport.Target target;
     private Map<Integer, Long> produced;
     private String error;
+    private String groupSnapshot;
+    private List<RestoreReport.GroupOffset> groupOffsets = List.of();
 
     RestoreEvidence(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly, Clock clock) {
         this.backup = backup;
@@ -59,6 +62,17 @@ final class RestoreEvidence {
         target = new RestoreReport.Target(topic, bootstrapServers);
         produced = result.recordsPerPartition();
         restoreMs = result.elapsedMs();
+    }
+
+    /** The consumer-group offsets committed after the records, and the snapshot they came from. */
+    void groupsCommitted(String snapshotLocation, List<GroupRestorer.Row> rows) {
+        groupSnapshot = snapshotLocation;
+        groupOffsets = rows.stream().map(r -> new RestoreReport.GroupOffset(r.group(), r.partition(), r.applied(), r.backedUp(),
+                switch (r.bound()) {
+                    case NONE -> "no";
+                    case LOG_START -> "log-start";
+                    case LOG_END -> "high-watermark";
+                })).toList();
     }
 
     /** The restore failed after the verify pass (the target's checks or the produce pass). */
@@ -129,7 +143,7 @@ final class RestoreEvidence {
         return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
                 ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
                 backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
-                List.of());
+                groupSnapshot, groupOffsets);
     }
 
     private static String time(Long ms) {

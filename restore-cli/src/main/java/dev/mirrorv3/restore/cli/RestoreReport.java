@@ -16,11 +16,12 @@ import java.util.Map;
  * @param mode verify-only or restore
  * @param result ok or failed
  * @param error why it failed, or null
+ * @param groupSnapshot the consumer-group snapshot the group offsets came from, or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
         BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
-        List<GroupOffset> groupOffsets) {
+        String groupSnapshot, List<GroupOffset> groupOffsets) {
 
     static final int VERSION = 1;
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -52,8 +53,14 @@ record RestoreReport(int reportVersion, String tool, String toolVersion, String 
             String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter, String snapshot) {
     }
 
-    /** A consumer group's committed offset the restore applied (none yet: group restore is its own option). */
-    record GroupOffset(String group, int partition, long offset) {
+    /**
+     * A consumer group's committed offset the restore applied ({@code --groups}).
+     *
+     * @param offset the offset committed on the target
+     * @param backedUpOffset the offset in the group snapshot
+     * @param clamped no, log-start or high-watermark: which bound of the restored partition moved it
+     */
+    record GroupOffset(String group, int partition, long offset, long backedUpOffset, String clamped) {
     }
 
     void writeJson(Path file) throws IOException {

@@ -75,6 +75,9 @@ class StatusIT {
         meta.writeTopic(new TopicSnapshot(1_700_000_000_000L, "events", "", 2, 1, Map.of()));
         meta.writeGroups(new GroupSnapshot(1_699_000_000_000L, "events", Map.of(0, 400L), Map.of()));
         meta.writeGroups(new GroupSnapshot(1_700_000_060_000L, "events", Map.of(0, 500L), Map.of()));
+        // A newer snapshot whose writer was killed before its commit: its temporary file is not a snapshot.
+        Files.writeString(backups.resolve("events-backup/_meta/groups")
+                .resolve(dev.mirrorv3.chain.TemporaryFiles.temporaryNameFor("00000001800000000000.json")), "{\"format_ver");
     }
 
     @Test
