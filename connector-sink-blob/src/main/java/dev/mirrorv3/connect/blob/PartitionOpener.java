@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.SourceOffsets;
 import java.time.Clock;
 import java.util.Collection;
@@ -69,14 +70,8 @@ final class PartitionOpener implements WriterOpener {
             Chain chain = chains.get(tp);
             long logStart = logStarts.get(tp);
             long hwm = highWatermarks.get(tp);
-            long next = chain.nextOffset().orElse(logStart);
             String location = store.location(tp.partition());
-            if (next < logStart) {
-                throw PositionException.lost(tp.toString(), location, next, logStart);
-            }
-            if (next > hwm) {
-                throw PositionException.ahead(tp.toString(), location, next, hwm);
-            }
+            long next = PositionRule.check(tp, new PositionRule.BlobChain(location), chain.nextOffset(), logStart, hwm);
             log.info("starting mirror {}: destination {} chain {} objects, last {}, position from {}, resolved next offset {}"
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),

@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.SourceOffsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -78,14 +79,8 @@ final class SnapshotOpener implements WriterOpener {
             SnapshotChain chain = chains.get(tp);
             long logStart = logStarts.get(tp);
             long hwm = highWatermarks.get(tp);
-            long next = chain.nextOffset().orElse(logStart);
             String location = store.location(tp.partition());
-            if (next < logStart) {
-                throw PositionException.lost(tp.toString(), location, next, logStart);
-            }
-            if (next > hwm) {
-                throw PositionException.ahead(tp.toString(), location, next, hwm);
-            }
+            long next = PositionRule.check(tp, new PositionRule.BlobChain(location), chain.nextOffset(), logStart, hwm);
             log.info("starting snapshots of {} (compaction=log): destination {}, {} snapshot(s), newest {}, resolved next offset {}"
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.newest().map(ObjectName::toString).orElse("none"), next, logStart, hwm);
