@@ -156,8 +156,8 @@ class StatusIT {
         CliRun table = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", cluster.bootstrapServers());
         assertThat(table.exitCode()).as(table.toString()).isZero();
         assertThat(table.out()).isEqualTo(
-                "CONNECTOR  TOPIC  PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  KEYS  SNAPSHOT_TO  ERROR\n"
-                        + "kv-backup  kv             0         300          200  100    33          199\n");
+                "CONNECTOR  TOPIC  PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  TOPIC_SNAPSHOT  GROUPS_SNAPSHOT  KEYS  SNAPSHOT_TO  ERROR\n"
+                        + "kv-backup  kv             0         300          200  100  -               -                  33          199\n");
         CliRun json = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", cluster.bootstrapServers(),
                 "--format", "json");
         JsonNode row = JSON.readTree(json.out()).get(0);
