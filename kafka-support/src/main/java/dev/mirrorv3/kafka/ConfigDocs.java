@@ -7,8 +7,8 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares: the README's
- * configuration reference of every connector and SMT (kafka-clients only, so any plugin module can use it).
+ * Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares: docs/configuration.md, the
+ * connectors' settings, and docs/transforms.md, the SMTs' (kafka-clients only, so any plugin module can use it).
  */
 public final class ConfigDocs {
     private ConfigDocs() {

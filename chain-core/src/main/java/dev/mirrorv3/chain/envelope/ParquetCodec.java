@@ -28,7 +28,7 @@ import org.apache.parquet.io.OutputFile;
  * footer entry for arrow-based readers, ZSTD level 1 by default. Thread-safe: every call builds its own
  * writer or reader over an in-memory file.
  *
- * <p>Encrypted objects (README: Encryption at rest) use Parquet modular encryption as the Parquet spec defines it: AES_GCM_V1 (with the
+ * <p>Encrypted objects (docs/blob-sink.md, Encryption at rest) use Parquet modular encryption as the Parquet spec defines it: AES_GCM_V1 (with the
  * spec's AAD), an encrypted footer, the footer and every column with the one key, and the key id as the footer's key
  * metadata, so parquet-mr, Spark and Arrow C++ read them given the key. Each object is read with the key its name carries.
  */

@@ -311,7 +311,7 @@ public final class BlobSinkConfig extends AbstractConfig {
         return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE), List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
 /**
- * Cross-field rules of the blob sink (README: Back up a topic, Decisions), each error attached to the setting it concerns, so that
+ * Cross-field rules of the blob sink (docs/blob-sink.md, docs/decisions.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class BlobSinkConfigValidator {

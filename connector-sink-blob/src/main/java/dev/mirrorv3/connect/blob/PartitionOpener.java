@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves where each opened partition's chain continues (README: Back up a topic): removes our temporary files, lists and
+ * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our temporary files, lists and
  * validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */

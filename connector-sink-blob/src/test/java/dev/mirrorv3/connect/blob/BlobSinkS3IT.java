@@ -50,7 +50,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * What only S3 has: a real Connect worker and an in-process S3 server that checks SigV4 signatures of a
  * write-only and a read-only identity. Secrets reach the connector through Connect's FileConfigProvider, as the
- * README recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
+ * docs/blob-sink.md recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
  * every attempt's reply lost, a store without conditional writes, a 20 s outage, validate() and wrong or swapped identities. The spine's scenarios (round trip, restart, holes,
  * adversarial objects, lost position, destination ahead) run on S3 in their own classes, parameterized over
  * {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.

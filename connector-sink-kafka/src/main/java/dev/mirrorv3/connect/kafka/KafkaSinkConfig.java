@@ -277,7 +277,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
         return getLong(GROUPS_INTERVAL_MS);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

@@ -14,7 +14,7 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Cross-field rules of the Kafka sink (README: Kafka sink), each error attached to the setting it concerns, so that
+ * Cross-field rules of the Kafka sink (docs/kafka-sink.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class KafkaSinkConfigValidator {

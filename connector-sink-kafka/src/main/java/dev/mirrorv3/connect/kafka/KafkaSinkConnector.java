@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies topics to another Kafka cluster with every record at its source offset, exactly once across restarts
- * (README: Kafka sink). Each partition has one writer at a time (Connect's assignment of the consumer group); {@code tasks.max} tasks
+ * (docs/kafka-sink.md). Each partition has one writer at a time (Connect's assignment of the consumer group); {@code tasks.max} tasks
  * share the partitions. Watches the partition counts of its topics: when one grows, adds the same partitions to its
  * destination topic and restarts the tasks, so that new partitions are mirrored with no action.
  */

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
  * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
  * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
- * drops the rest of the batch and backs off; the task stays RUNNING (README, "Transient failures"). That recovery is
+ * drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient failures"). That recovery is
  * {@link DestinationRecovery}'s; this class is the Connect glue: positioning on open, the batch loop, commits, close.
  */
 public class KafkaSinkTask extends SinkTask {

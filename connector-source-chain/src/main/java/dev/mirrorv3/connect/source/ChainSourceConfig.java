@@ -435,7 +435,7 @@ public final class ChainSourceConfig extends AbstractConfig {
         return getLong(GroupSyncConfigFragment.GROUPS_INTERVAL_MS);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

@@ -21,7 +21,7 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Cross-field rules of the chain source (README: Follow-restore), each error attached to the setting it concerns and saying how
+ * Cross-field rules of the chain source (docs/chain-source.md), each error attached to the setting it concerns and saying how
  * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
  */
 final class ChainSourceConfigValidator {

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follow-restores a growing backup (a blob sink's chains) into a standby topic, stateless and exactly once (README: Follow-restore):
+ * Follow-restores a growing backup (a blob sink's chains) into a standby topic, stateless and exactly once (docs/chain-source.md):
  * one task per backed-up partition, spread over {@code tasks.max}; the target's high watermark is the position.
  */
 public class ChainSourceConnector extends SourceConnector {

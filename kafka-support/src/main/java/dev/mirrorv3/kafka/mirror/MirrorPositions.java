@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Where a Kafka → Kafka copy with preserved offsets continues (README: Kafka sink): the destination partition's high watermark,
+ * Where a Kafka → Kafka copy with preserved offsets continues (docs/kafka-sink.md): the destination partition's high watermark,
  * checked against the source partition's log start and high watermark by {@link PositionRule}. Connect-free: the sink task asks it in
  * {@code open()} and again after a transient destination failure.
  */

@@ -40,7 +40,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The produce pass of a one-shot restore (README: Restore), Connect-free so the chain source connector can reuse it: checks
+ * The produce pass of a one-shot restore (docs/restore-cli.md), Connect-free so the chain source connector can reuse it: checks
  * the target (empty, large enough, retention and timestamp type) before anything is sent, then produces every
  * verified partition in parallel through one idempotent producer (acks=all, many in flight, batches as large as the
  * topic's {@code max.message.bytes}), re-reading each object and requiring the bytes the verify pass read, and

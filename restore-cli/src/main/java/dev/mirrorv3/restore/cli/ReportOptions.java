@@ -9,7 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** Evidence of a restore or verify run: the report file and the verify metrics (README: Restore evidence). */
+/** Evidence of a restore or verify run: the report file and the verify metrics (docs/restore-cli.md: Restore evidence). */
 final class ReportOptions {
     enum Format { json, md }
 

@@ -73,7 +73,7 @@ final class S3Errors {
             return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), store + " does not support conditional"
                     + " writes: it refused " + operation + " with If-None-Match: *" + said(s) + ". The sink commits every object"
                     + " that way so that it never overwrites one; point s3.endpoint at a store that answers 412 to an existing key"
-                    + " (AWS S3 does; see the README on S3-compatible stores), or use destination.type=filesystem", e);
+                    + " (AWS S3 does; see docs/blob-sink.md on S3-compatible stores), or use destination.type=filesystem", e);
         }
         return translate(e, operation, identity, bucket);
     }

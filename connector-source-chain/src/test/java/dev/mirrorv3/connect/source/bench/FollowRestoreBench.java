@@ -162,7 +162,7 @@ public final class FollowRestoreBench {
         c.put("target.admin.bootstrap.servers", bootstrap);
         c.put("producer.override.enable.idempotence", "true");
         c.put("producer.override.acks", "all");
-        // The README's recommended throughput settings: as the one-shot restore's producer.
+        // The recommended throughput settings (docs/chain-source.md): as the one-shot restore's producer.
         c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("producer.override.linger.ms", "20");
         c.put("producer.override.batch.size", "1000000");
