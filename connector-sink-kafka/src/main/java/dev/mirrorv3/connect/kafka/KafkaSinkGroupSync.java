@@ -4,6 +4,7 @@ import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
 import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props), config::destinationTopic),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
                 null, config.adminTimeout(), name);
-        GroupSyncMetrics metrics = new GroupSyncMetrics(KafkaSinkMetrics.pluginMetrics(context), name, sync);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
         sync.start(config.groupsIntervalMs());
         return new KafkaSinkGroupSync(source, destination, sync, metrics);
     }

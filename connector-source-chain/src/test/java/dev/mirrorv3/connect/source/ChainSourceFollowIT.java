@@ -369,6 +369,10 @@ class ChainSourceFollowIT {
             assertThat(caused).as("retries keep the position, reading nothing from the store while it is down")
                     .contains("outage-target-0 resumes at target offset 100 (the target's high watermark; its last record is the"
                             + " backup's offset 99), where it stopped");
+            javax.management.ObjectName task = new javax.management.ObjectName(
+                    "kafka.connect:type=plugins,connector=outage,task=0,mirror=outage");
+            assertThat((Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(task, "mirror-restarts-total"))
+                    .as("each retry counts in the task's restarts (mirror_v3_mirror_restarts_total)").isPositive();
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");
