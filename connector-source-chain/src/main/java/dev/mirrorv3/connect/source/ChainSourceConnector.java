@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
