@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.Arrays;
@@ -59,6 +60,7 @@ final class BlobSinkConfigValidator {
             checkS3Access();
         }
         checkSourceCluster();
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
         BlobSinkConfig.DEPRECATED.report(props, config, LOG);
         return config;
     }

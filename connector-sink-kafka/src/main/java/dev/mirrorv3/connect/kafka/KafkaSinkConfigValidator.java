@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,6 +57,7 @@ final class KafkaSinkConfigValidator {
         checkTopics(topics);
         checkSourceCluster();
         checkDestination(topics);
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
         return config;
     }
 

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
@@ -89,6 +90,7 @@ final class ChainSourceConfigValidator {
         checkStore();
         checkFollowedPartitions();
         checkTarget();
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
         ChainSourceConfig.DEPRECATED.report(props, config, LOG);
         return config;
     }

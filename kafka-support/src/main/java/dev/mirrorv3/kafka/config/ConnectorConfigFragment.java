@@ -32,9 +32,12 @@ public final class ConnectorConfigFragment {
             + " failure.";
     static final long ADMIN_TIMEOUT_MS_DEFAULT = 15_000L;
     static final long ADMIN_TIMEOUT_MS_MIN = 100L;
+    static final long RETRY_BACKOFF_INITIAL_MS_DEFAULT = 1_000L;
+    static final long RETRY_BACKOFF_MAX_MS_DEFAULT = 60_000L;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
             + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure; at least"
+            + " retry.backoff.initial.ms.";
     static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
             + " last heartbeat); 0 turns it off.";
 
@@ -90,12 +93,37 @@ public final class ConnectorConfigFragment {
      * @return the order after the last setting defined
      */
     public static int defineRetryBackoff(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, RETRY_BACKOFF_INITIAL_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
                 docs.getOrDefault(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC), group, order++, Width.SHORT,
                 "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, RETRY_BACKOFF_MAX_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
                 docs.getOrDefault(RETRY_BACKOFF_MAX_MS, RETRY_BACKOFF_MAX_MS_DOC), group, order++, Width.SHORT, "Retry backoff max (ms)");
         return order;
+    }
+
+    /**
+     * retry.backoff.max.ms is at least retry.backoff.initial.ms: the delay doubles from the first up to the largest
+     * ({@code dev.mirrorv3.kafka.Backoff}), which refuses the reverse when a task starts. The error goes on the one of
+     * the two that is set (max when both are). Values that are not numbers yet (config provider references) are left
+     * to the worker.
+     */
+    public static void validateRetryBackoff(Map<String, String> props, ConnectorChecks checks) {
+        if (checks.hasErrors(RETRY_BACKOFF_INITIAL_MS) || checks.hasErrors(RETRY_BACKOFF_MAX_MS)) {
+            return;
+        }
+        long initial;
+        long max;
+        try {
+            initial = Long.parseLong(props.getOrDefault(RETRY_BACKOFF_INITIAL_MS, "" + RETRY_BACKOFF_INITIAL_MS_DEFAULT).trim());
+            max = Long.parseLong(props.getOrDefault(RETRY_BACKOFF_MAX_MS, "" + RETRY_BACKOFF_MAX_MS_DEFAULT).trim());
+        } catch (NumberFormatException e) {
+            return;
+        }
+        if (max < initial) {
+            checks.error(props.containsKey(RETRY_BACKOFF_MAX_MS) ? RETRY_BACKOFF_MAX_MS : RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_MAX_MS
+                    + "=" + max + " is below " + RETRY_BACKOFF_INITIAL_MS + "=" + initial + ": the delay doubles from the initial one"
+                    + " up to the maximum; raise " + RETRY_BACKOFF_MAX_MS + " or lower " + RETRY_BACKOFF_INITIAL_MS);
+        }
     }
 
     /**
