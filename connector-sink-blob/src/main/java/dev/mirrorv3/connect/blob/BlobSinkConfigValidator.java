@@ -124,17 +124,13 @@ final class BlobSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        BlobSinkConfig parsed;
-        try {
-            parsed = new BlobSinkConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are already reported
-        }
-        checks.checkSourceReachable(parsed.sourceAdminConfig(), bootstrap);
+        ConnectorConfigFragment.validateSourceAdmin(checks, offline, () -> {
+            try {
+                return new BlobSinkConfig(props).sourceAdminConfig();
+            } catch (RuntimeException e) {
+                return null; // single-field errors are already reported
+            }
+        });
     }
 
     private boolean hasErrors(String key) {

@@ -106,15 +106,10 @@ final class KafkaSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        KafkaSinkConfig parsed = parsed();
-        if (parsed == null) {
-            return;
-        }
-        checks.checkSourceReachable(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate"), bootstrap);
+        ConnectorConfigFragment.validateSourceAdmin(checks, offline, () -> {
+            KafkaSinkConfig parsed = parsed();
+            return parsed == null ? null : parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate");
+        });
     }
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */
