@@ -32,8 +32,10 @@ public final class ConfigDocs {
                 if (dflt.isEmpty() || "[]".equals(dflt)) {
                     dflt = "\"\"";
                 }
-                sb.append("| `").append(k.name).append("` | ").append(k.type.name().toLowerCase()).append(" | `")
-                        .append(dflt).append("` | ").append(k.validator == null ? "" : cell(k.validator.toString()))
+                // A null default is "not set" (a deprecated alias, which yields to its current name's default).
+                dflt = k.hasDefault() && k.defaultValue == null ? "(not set)" : "`" + dflt + "`";
+                sb.append("| `").append(k.name).append("` | ").append(k.type.name().toLowerCase()).append(" | ")
+                        .append(dflt).append(" | ").append(k.validator == null ? "" : cell(k.validator.toString()))
                         .append(" | ").append(cell(k.documentation)).append(" |\n");
             }
             sb.append('\n');

@@ -11,6 +11,7 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.RegexValidator;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
@@ -113,7 +114,11 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
             + " on a thread of its own; 0 turns the metric off.";
 
-    public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
+    /** The former name of admin.timeout.ms. */
+    public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
+    /** Old setting names that still work (validate() warns about them). */
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
 
     public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
@@ -146,7 +151,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(CONFIG_DEF, DEPRECATED.translate(props));
     }
 
     private static ConfigDef configDef() {
@@ -167,9 +172,10 @@ public final class BlobSinkConfig extends AbstractConfig {
         def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
                 "Snapshot spill directory");
 
-        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS, Map.of());
+        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, Map.of());
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_SOURCE, o, Width.MEDIUM, "Partitions");
+                GROUP_SOURCE, o++, Width.MEDIUM, "Partitions");
+        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE, o);
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
         def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
@@ -267,7 +273,7 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** As {@link #sourceAdminConfig()}, with this client id unless source.admin.client.id is set. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
+        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
     public long partitionsWatchIntervalMs() {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;

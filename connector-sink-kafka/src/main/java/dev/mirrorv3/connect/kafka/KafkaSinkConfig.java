@@ -88,7 +88,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
             + " same 'source.admin.' prefix; feed secrets through config providers.";
 
-    public static final String ADMIN_TIMEOUT_MS = "admin.timeout.ms";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
 
@@ -170,7 +170,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
         def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
                 GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
 
-        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS,
+        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
                 Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
@@ -246,7 +246,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
+        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
     public Duration adminTimeout() {

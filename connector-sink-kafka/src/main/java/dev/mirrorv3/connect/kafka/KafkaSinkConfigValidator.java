@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,6 +57,7 @@ final class KafkaSinkConfigValidator {
         checkTopics(topics);
         checkSourceCluster();
         checkDestination(topics);
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
         return config;
     }
 
@@ -104,15 +106,10 @@ final class KafkaSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        KafkaSinkConfig parsed = parsed();
-        if (parsed == null) {
-            return;
-        }
-        checks.checkSourceReachable(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate"), bootstrap);
+        ConnectorConfigFragment.validateSourceAdmin(checks, offline, () -> {
+            KafkaSinkConfig parsed = parsed();
+            return parsed == null ? null : parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate");
+        });
     }
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
 import dev.mirrorv3.kafka.mirror.DestinationGrowth;
 import java.util.ArrayList;
@@ -28,9 +29,9 @@ public class KafkaSinkConnector extends SinkConnector {
     private Admin destinationAdmin;
     private KafkaSinkGroupSync groupSync;
 
+    /** {@link Version#get()}, for the task. */
     static String versionString() {
-        String v = KafkaSinkConnector.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return Version.get();
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
@@ -99,8 +100,12 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " settings (security) go under the same 'target.admin.' prefix, e.g. target.admin.security.protocol; feed secrets"
             + " through config providers.";
 
-    public static final String TARGET_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
-    static final String TARGET_ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
+    /** The former name of admin.timeout.ms. */
+    public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
+    /** Old setting names that still work (validate() warns about them). */
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
+    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
 
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
     static final String POLL_INTERVAL_MS_DOC = "After the last object listed so far, how often the backup is listed again for new"
@@ -146,7 +151,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public ChainSourceConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(CONFIG_DEF, DEPRECATED.translate(props));
     }
 
     /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
@@ -187,8 +192,8 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
         def.define(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, TARGET_ADMIN_BOOTSTRAP_DOC,
                 GROUP_TARGET, ++o, Width.LONG, "Target bootstrap servers");
-        ConnectorConfigFragment.defineAdminTimeout(def, TARGET_ADMIN_TIMEOUT_MS, TARGET_ADMIN_TIMEOUT_MS_DOC, GROUP_TARGET, ++o,
-                "Target admin timeout (ms)");
+        o = ConnectorConfigFragment.defineAdminTimeout(def, GROUP_TARGET, ++o, ADMIN_TIMEOUT_MS_DOC);
+        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_TARGET, o);
 
         o = 0;
         def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
@@ -402,13 +407,13 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(TARGET_ADMIN_TIMEOUT_MS));
+        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
     }
 
     /** Target cluster client settings: everything under target.admin., bootstrap defaulting to the producer override. */
     public Map<String, Object> targetClientConfig() {
         Map<String, Object> c = new HashMap<>(originalsWithPrefix(TARGET_ADMIN_PREFIX));
-        c.remove("timeout.ms");
+        c.remove("timeout.ms"); // target.admin.timeout.ms, the former name of admin.timeout.ms, is not a client setting
         c.put("bootstrap.servers", targetBootstrap(originalsStrings()));
         return c;
     }

@@ -91,7 +91,27 @@ public final class StoreConfigFragment {
             + " fails the task, naming topic, partition and offset.";
     static final String VALUES_TYPE_DOC = "How values are stored; as keys.type.";
 
+    /** What a connector does with the store: the blob sink writes a backup, the chain source reads one. */
+    public enum Access {
+        WRITE, READ
+    }
+
     private StoreConfigFragment() {
+    }
+
+    /**
+     * The rules of these settings beyond each one's own (validate(), and {@code mirror-v3 validate} with
+     * {@code offline}): the location (filesystem root, or S3 bucket, region, the identities {@code access} needs, endpoint)
+     * and the encryption (keys dir, and the writer's key id and format). Errors go to {@code checks} per setting.
+     *
+     * @param offline contact and read nothing (the root and the keys dir are the worker's)
+     * @return whether the location settings are complete and well-formed, so that an S3 store can be tried
+     */
+    public static boolean validate(Map<String, String> props, ConnectorChecks checks, Access access, boolean offline) {
+        StoreValidator validator = new StoreValidator(props, checks, access, offline);
+        boolean location = validator.checkLocation();
+        validator.checkEncryption();
+        return location;
     }
 
     /**

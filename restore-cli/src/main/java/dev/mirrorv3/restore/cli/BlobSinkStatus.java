@@ -135,7 +135,7 @@ final class BlobSinkStatus implements StatusReader {
     private static Map<String, Object> adminConfig(ConnectorConfig c, Context context) {
         Map<String, Object> admin = new HashMap<>();
         c.settings().forEach((k, v) -> {
-            if (k.startsWith("source.admin.") && !k.equals("source.admin.timeout.ms")) {
+            if (k.startsWith("source.admin.") && !k.equals(dev.mirrorv3.connect.blob.BlobSinkConfig.DEPRECATED_ADMIN_TIMEOUT_MS)) {
                 admin.put(k.substring("source.admin.".length()), v);
             }
         });

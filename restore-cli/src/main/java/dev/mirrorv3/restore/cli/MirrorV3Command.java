@@ -21,8 +21,7 @@ public final class MirrorV3Command {
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = MirrorV3Command.class.getPackage().getImplementationVersion();
-            return new String[] {"mirror-v3 " + (v == null ? "dev" : v)};
+            return new String[] {"mirror-v3 " + dev.mirrorv3.chain.Version.get()};
         }
     }
 }

@@ -89,6 +89,21 @@ class ValidateExamplesTest {
         }
     }
 
+    @Test
+    void aFirstRetryDelayAboveTheLargestIsRefusedByEachConnector() throws Exception {
+        String slow = "\"retry.backoff.initial.ms\": \"120000\", \"connector.class\"";
+        List<Path> configs = List.of(edited("blob-sink-filesystem.json", "\"connector.class\"", slow),
+                edited("kafka-sink/orders-dr.json", "\"connector.class\"", slow),
+                edited("chain-source/chain-source-filesystem.json", "\"connector.class\"", slow));
+        CliRun r = CliRun.run("validate", "--offline", "--connector-config", configs.get(0).toString(), configs.get(1).toString(),
+                configs.get(2).toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        for (Path config : configs) {
+            assertThat(r.err()).as(r.toString()).contains(config + ": retry.backoff.initial.ms: retry.backoff.max.ms=60000 is below"
+                    + " retry.backoff.initial.ms=120000");
+        }
+    }
+
     /** A copy of an example with each (old, new) pair replaced; the old text must be there. */
     private Path edited(String example, String... pairs) throws IOException {
         String json = Files.readString(EXAMPLES.resolve(example));
