@@ -23,6 +23,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.junit.jupiter.api.BeforeEach;
@@ -161,6 +162,100 @@ class PositionedSinkTaskTest {
         assertThat(context.timeouts.getLast()).isEqualTo(50L);
     }
 
+    @Test
+    void aPartitionWhosePositionTheTaskCannotTellYetStaysPendingWhileTheOthersAreResumed() {
+        task.positions.remove(P1);
+        task.failures.add(new TimeoutException("injected: unreachable"));
+        task.open(List.of(P0, P1));
+        assertThat(context.paused).containsExactlyInAnyOrder(P0, P1);
+
+        clock.advance(100);
+        task.put(List.of());
+        assertThat(context.offsets).isEqualTo(Map.of(P0, 10L));
+        assertThat(context.paused).as("P0 is positioned and fetches; P1 stays pending and paused").containsExactly(P1);
+        assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(50), P1, new OffsetAndMetadata(50))))
+                .as("a pending partition has no durable offset: Connect's consumer position is never committed")
+                .isEqualTo(Map.of(P0, new OffsetAndMetadata(10)));
+
+        task.positions.put(P1, 20L);
+        task.open(List.of(P1)); // a rebalance gives it again: no wait for the backoff
+        assertThat(context.offsets).isEqualTo(Map.of(P0, 10L, P1, 20L));
+        assertThat(context.paused).isEmpty();
+        assertThat(task.retryPauses().count()).isZero();
+    }
+
+    @Test
+    void aPartitionTheTaskDoesNotPositionStaysPausedAndIsNeverResolved() {
+        task.skipped.add(P1);
+        task.open(List.of(P0, P1));
+        assertThat(task.resolved).containsExactly(P0);
+        assertThat(context.paused).as("paused by the task for good, not for a retry").containsExactly(P1);
+        assertThat(task.retryPauses().count()).isZero();
+    }
+
+    @Test
+    void partitionsPositionedWhileTheTaskHoldsThemStayPausedUntilItResumesThem() {
+        task.hold = true;
+        task.open(List.of(P0));
+        assertThat(context.offsets).isEqualTo(Map.of(P0, 10L));
+        assertThat(context.paused).as("records fetched now would be dropped").containsExactly(P0);
+        assertThat(task.retryPauses().count()).as("counted as paused for a retry").isEqualTo(1);
+
+        task.hold = false;
+        task.retryPauses().resume(List.of(P0));
+        assertThat(context.paused).isEmpty();
+    }
+
+    @Test
+    void aRecoveringTaskUsesPutForItsRecoveryAndNeitherPositionsNorWrites() {
+        task.failures.add(new TimeoutException("injected: unreachable"));
+        task.open(List.of(P0));
+        task.recovering = true;
+        clock.advance(100);
+        task.put(List.of(record(P0, 10)));
+        assertThat(task.recoverySteps).isEqualTo(1);
+        assertThat(task.resolves).as("no positioning during a recovery").isEqualTo(1);
+        assertThat(task.written).isEmpty();
+
+        task.recovering = false;
+        task.put(List.of(record(P0, 10)));
+        assertThat(task.resolves).isEqualTo(2);
+        assertThat(task.written).as("positioned from this put(): its record predates the seek").isEmpty();
+    }
+
+    @Test
+    void theRepositionedGuardLastsOneBatchAlsoWhenWritingItFails() {
+        task.failures.add(new TimeoutException("injected: unreachable"));
+        task.open(List.of(P0));
+        clock.advance(100);
+        task.writeFailure = new RetriableException("injected: the store is away");
+        assertThatThrownBy(() -> task.put(List.of(record(P0, 3)))).isInstanceOf(RetriableException.class);
+
+        task.put(List.of(record(P0, 10))); // Connect re-delivers from the seek
+        assertThat(task.written).as("the guard did not outlive its batch").containsExactly(P0 + "@10");
+    }
+
+    @Test
+    void aFatalFailureOfAPositioningRetryFailsThatPutAndEveryLaterOne() {
+        task.failures.add(new TimeoutException("injected: unreachable"));
+        task.failures.add(new IllegalStateException("injected: t-0's position 10 is below the source's log start 12"));
+        task.open(List.of(P0));
+        clock.advance(100);
+        assertThatThrownBy(() -> task.put(List.of())).isInstanceOf(ConnectException.class)
+                .isNotInstanceOf(RetriableException.class).hasMessageContaining("below the source's log start 12");
+        assertThatThrownBy(() -> task.put(List.of())).hasMessageContaining("below the source's log start 12");
+        assertThat(task.resolves).as("not retried").isEqualTo(2);
+    }
+
+    @Test
+    void aFatalFailureRecordedByTheTaskWhileWritingFailsItOnceAndWithTheFirstCause() {
+        task.open(List.of(P0));
+        task.writeFailure = task.fatalFailure().fail(new IllegalStateException("injected: first"));
+        task.fatalFailure().record(new IllegalStateException("injected: second"));
+        assertThatThrownBy(() -> task.put(List.of(record(P0, 10)))).hasMessageContaining("first");
+        assertThatThrownBy(() -> task.put(List.of())).hasMessageContaining("first");
+    }
+
     private static SinkRecord record(TopicPartition tp, long offset) {
         return new SinkRecord(tp.topic(), tp.partition(), Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA, null, offset);
     }
@@ -172,6 +267,12 @@ class PositionedSinkTaskTest {
         final Map<TopicPartition, Long> durable = new HashMap<>();
         final List<String> written = new ArrayList<>();
         final List<TopicPartition> closed = new ArrayList<>();
+        final List<TopicPartition> resolved = new ArrayList<>();
+        final Set<TopicPartition> skipped = new HashSet<>();
+        boolean hold;
+        boolean recovering;
+        RuntimeException writeFailure;
+        int recoverySteps;
         int resolves;
         int retried;
         int heartbeats;
@@ -196,6 +297,7 @@ class PositionedSinkTaskTest {
         @Override
         protected Map<TopicPartition, Long> resolve(List<TopicPartition> partitions) {
             resolves++;
+            resolved.addAll(partitions);
             if (!failures.isEmpty()) {
                 throw failures.poll();
             }
@@ -212,6 +314,11 @@ class PositionedSinkTaskTest {
 
         @Override
         protected void write(Collection<SinkRecord> records) {
+            if (writeFailure != null) {
+                RuntimeException e = writeFailure;
+                writeFailure = null;
+                throw e;
+            }
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
                 if (durable.containsKey(tp) && !repositioned(tp) && r.kafkaOffset() >= durable.get(tp)) {
@@ -243,6 +350,26 @@ class PositionedSinkTaskTest {
         @Override
         protected void retried() {
             retried++;
+        }
+
+        @Override
+        protected Collection<TopicPartition> toPosition(Collection<TopicPartition> assigned) {
+            List<TopicPartition> others = assigned.stream().filter(skipped::contains).toList();
+            context.pause(others.toArray(new TopicPartition[0]));
+            return assigned.stream().filter(tp -> !skipped.contains(tp)).toList();
+        }
+
+        @Override
+        protected boolean holdPositioned() {
+            return hold;
+        }
+
+        @Override
+        protected boolean continueRecovery() {
+            if (recovering) {
+                recoverySteps++;
+            }
+            return recovering;
         }
     }
 
