@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPipeline;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * pause, retry and commit skeleton is {@link PositionedSinkTask}'s.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
  * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what to do.
+ * A chain's objects are encoded and committed on {@link FlushPipeline}'s threads (flush.threads); a commit's outcome is
+ * taken on the task thread at the next {@code put()} or {@code close()}, and only then counts (docs/blob-sink.md,
+ * "Pipelined flush").
  */
 public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
@@ -60,6 +65,9 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
+    private FlushPipeline<TopicPartition> pipeline;
+    /** Failed commits taken but not thrown yet (taken while closing other partitions): thrown from the next put(). */
+    private final Map<TopicPartition, RuntimeException> commitFailures = new LinkedHashMap<>();
     private long totalBuffered;
     private long nextChainCheckMs;
 
@@ -107,10 +115,12 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
+        pipeline = new FlushPipeline<>(config.flushThreads(), "mirror-v3-flush-" + connectorName);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
-                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy(),
+                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
+                        + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"),
                 encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
                         : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
@@ -174,6 +184,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     protected void write(Collection<SinkRecord> records) {
         long now;
         try {
+            takeFinished(null);
+            throwCommitFailure();
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
                 PartitionWriter w = writers.get(tp);
@@ -182,9 +194,14 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
                 makeRoomFor(br.payloadBytes());
-                long before = w.bufferedBytes();
-                w.append(br);
-                totalBuffered += w.bufferedBytes() - before; // a snapshot's builder may replace a key's record, or spill
+                if (pipelined(w)) {
+                    // not read back from the writer: a commit running on another thread may shrink its buffer meanwhile
+                    totalBuffered += w.append(br) ? br.payloadBytes() : 0;
+                } else {
+                    long before = w.bufferedBytes();
+                    w.append(br);
+                    totalBuffered += w.bufferedBytes() - before; // a snapshot's builder may replace a key's record, or spill
+                }
                 recordsSinceHeartbeat.merge(tp, 1L, Long::sum);
                 metrics.bufferedBytes(totalBuffered);
                 Optional<FlushTrigger> trigger = w.sizeTrigger();
@@ -198,8 +215,12 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                     flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
                 }
             }
+            takeFinished(null);
+            throwCommitFailure();
             periodicChecks(now);
-            backoff.reset();
+            if (pipeline.runningBytes() == 0) {
+                backoff.reset(); // (with commits running, a commit's success resets it: takeFinished)
+            }
         } catch (RuntimeException e) {
             if (Failures.isTransient(e)) {
                 long delay = backoff.next();
@@ -214,45 +235,136 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         pollWithin(nextTimerDelay(clock.millis()));
     }
 
-    /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
+    /**
+     * Frees buffer space until a record of {@code bytes} fits under the task-wide cap, which counts buffers being
+     * written too: starts the largest buffers not being written until the running commits would free enough, then
+     * waits for them (a wait on the pipeline, never a spin), at most retry.backoff.max.ms; after that the batch is
+     * delivered again after a pause (the records appended so far are skipped then).
+     */
     private void makeRoomFor(long bytes) {
+        long waitUntil = -1;
         while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
+            long need = totalBuffered + bytes - config.bufferMaxBytes();
             Map.Entry<TopicPartition, PartitionWriter> largest = null;
-            for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                if (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes()) {
-                    largest = e;
+            if (pipeline.runningBytes() < need) {
+                for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
+                    if (e.getValue().bufferedRecords() > 0 && !pipeline.running(e.getKey())
+                            && (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes())) {
+                        largest = e;
+                    }
                 }
             }
-            if (largest.getValue() instanceof SnapshotWriter s && s.spill() > 0) {
-                totalBuffered = writers.values().stream().mapToLong(PartitionWriter::bufferedBytes).sum();
-                metrics.bufferedBytes(totalBuffered);
-                continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
+            if (largest != null) {
+                if (largest.getValue() instanceof SnapshotWriter s && s.spill() > 0) {
+                    totalBuffered = writers.values().stream().mapToLong(PartitionWriter::bufferedBytes).sum();
+                    metrics.bufferedBytes(totalBuffered);
+                    continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
+                }
+                flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
+            } else {
+                long now = clock.millis();
+                waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;
+                if (now >= waitUntil || !awaitFinished(waitUntil - now)) {
+                    throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached and "
+                            + pipeline.runningBytes() + " bytes being written did not become durable within "
+                            + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " (" + config.retryBackoffMaxMs() + " ms); check the destination's"
+                            + " latency, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
+                }
             }
-            flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
+            takeFinished(null);
+            throwCommitFailure();
+        }
+    }
+
+    private boolean awaitFinished(long ms) {
+        try {
+            return pipeline.awaitFinished(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while waiting for a commit", e);
         }
     }
 
     /**
-     * Writes the partition's buffer. A commit that failed earlier goes first, as it was; the records that came
-     * since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
+     * Starts writing the partition's buffer: a chain's next object on the pipeline (unless one of its commits is
+     * running: a later put() starts the rest); a snapshot, or anything with flush.threads=0, on the task thread.
      */
     private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
+        if (pipelined(w)) {
+            pipeline.start(tp, (ChainWriter) w, trigger);
+        } else {
+            flushOnTaskThread(tp, w, trigger);
+        }
+    }
+
+    private boolean pipelined(PartitionWriter w) {
+        return w instanceof ChainWriter && config.flushThreads() > 0;
+    }
+
+    /**
+     * Writes the partition's buffer on the task thread. A commit that failed earlier goes first, as it was; the records
+     * that came since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
+     */
+    private void flushOnTaskThread(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
         boolean everything = trigger == FlushTrigger.CLOSE || trigger == FlushTrigger.BUFFER_CAP;
         while (w.bufferedRecords() > 0) {
             FlushResult r = w.flush(trigger).orElseThrow();
-            totalBuffered -= r.payloadBytes();
-            metrics.bufferedBytes(totalBuffered);
-            metrics.flushed(tp, w.durableNext(), r.records(), r.objectBytes(), clock.millis());
-            if (metaSnapshotter != null) {
-                metaSnapshotter.durable(tp, w.durableNext());
-            }
-            if (w instanceof SnapshotWriter s) {
-                s.lastSnapshot().ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
-            }
+            durable(tp, w, r);
             if (!everything && w.sizeTrigger().isEmpty() && w.msUntilTimeTrigger(clock.millis()) > 0) {
                 return;
             }
         }
+    }
+
+    /** An object is durable: only now do its offsets reach the metrics and the metadata snapshots (preCommit reads the writer). */
+    private void durable(TopicPartition tp, PartitionWriter w, FlushResult r) {
+        long next = r.name().to() + 1;
+        totalBuffered -= r.payloadBytes();
+        metrics.bufferedBytes(totalBuffered);
+        metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
+        if (metaSnapshotter != null) {
+            metaSnapshotter.durable(tp, next);
+        }
+        if (w instanceof SnapshotWriter s) {
+            s.lastSnapshot().ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
+        }
+    }
+
+    /**
+     * Takes the pipeline's finished commits: successes count as durable, failures are kept for {@link #throwCommitFailure}.
+     * Returns the failure of {@code closing}'s commit instead, for the close that waits for it.
+     */
+    private RuntimeException takeFinished(TopicPartition closing) {
+        RuntimeException closingFailure = null;
+        boolean succeeded = false;
+        for (FlushPipeline.Finished<TopicPartition> f : pipeline.finished()) {
+            if (f.failed() && f.key().equals(closing)) {
+                closingFailure = f.failure();
+            } else if (f.failed()) {
+                commitFailures.put(f.key(), f.failure());
+            } else {
+                durable(f.key(), writers.get(f.key()), f.result());
+                succeeded = true;
+            }
+        }
+        if (succeeded && commitFailures.isEmpty()) {
+            backoff.reset();
+        }
+        return closingFailure;
+    }
+
+    /**
+     * Throws the taken failures: one that fails the task if there is one, else a transient one (its partition's commit
+     * stays frozen and is re-issued by a later put(), after the pause the retry protocol asks for).
+     */
+    private void throwCommitFailure() {
+        if (commitFailures.isEmpty()) {
+            return;
+        }
+        RuntimeException worst = commitFailures.values().stream().filter(e -> !Failures.isTransient(e)).findFirst()
+                .orElse(commitFailures.values().iterator().next());
+        commitFailures.clear();
+        throw worst;
     }
 
     private void periodicChecks(long now) {
@@ -285,19 +397,30 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         return w == null ? OptionalLong.empty() : OptionalLong.of(w.durableNext());
     }
 
-    /** Flushes each partition's buffer; a fatal failure of one is recorded and thrown once all are closed. */
+    /**
+     * Flushes each partition's buffer, after the commit it has running; a fatal failure of one is recorded and thrown
+     * once all are closed. The other partitions' commits keep running.
+     */
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
+        takeFinished(null);
         for (TopicPartition tp : partitions) {
-            PartitionWriter w = writers.remove(tp);
+            PartitionWriter w = writers.get(tp);
             if (w == null) {
                 continue;
             }
+            commitFailures.remove(tp); // its frozen commit is re-issued now
             try {
-                flush(tp, w, FlushTrigger.CLOSE);
+                if (pipelined(w)) {
+                    closeChain(tp, (ChainWriter) w);
+                } else {
+                    flushOnTaskThread(tp, w, FlushTrigger.CLOSE);
+                }
             } catch (RuntimeException e) {
-                totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
-                w.discardBuffer();
+                if (!pipeline.running(tp)) {
+                    totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
+                    w.discardBuffer();
+                }
                 if (Failures.isTransient(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
@@ -305,6 +428,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                     fatal(e); // the first one is thrown
                 }
             }
+            writers.remove(tp);
             metrics.closed(tp);
             if (metaSnapshotter != null) {
                 metaSnapshotter.closed(tp);
@@ -314,8 +438,36 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         metrics.bufferedBytes(totalBuffered);
     }
 
+    /**
+     * Waits for the partition's running commit, then commits the rest of its buffer; throws the first failure. No
+     * timer of its own: each store call is bounded by the store's timeouts, as a flush on the task thread was.
+     */
+    private void closeChain(TopicPartition tp, ChainWriter chain) {
+        while (true) {
+            try {
+                pipeline.awaitIdle(tp, Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectException("interrupted while waiting for the commit of " + tp, e);
+            }
+            RuntimeException failed = takeFinished(tp);
+            if (failed != null) {
+                throw failed;
+            }
+            if (chain.bufferedRecords() == 0) {
+                return;
+            }
+            pipeline.start(tp, chain, FlushTrigger.CLOSE);
+        }
+    }
+
     @Override
     public void stop() {
+        if (pipeline != null) {
+            // Connect closes the partitions (which waits for their commits) before stop(); what still runs here is
+            // given Connect's default task.shutdown.graceful.timeout.ms and is never reported durable.
+            pipeline.close(5_000);
+        }
         if (lagRefresher != null) {
             lagRefresher.close();
         }
