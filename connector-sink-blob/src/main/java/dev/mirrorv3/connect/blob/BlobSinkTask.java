@@ -66,8 +66,14 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
     private FlushPipeline<TopicPartition> pipeline;
-    /** Failed commits taken but not thrown yet (taken while closing other partitions): thrown from the next put(). */
+    /** Failed commits that fail the task, taken but not thrown yet (taken while closing others): thrown from the next put(). */
     private final Map<TopicPartition, RuntimeException> commitFailures = new LinkedHashMap<>();
+    /**
+     * Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given, each with
+     * its own backoff, while the other partitions go on.
+     */
+    private final Map<TopicPartition, Long> commitRetryAt = new HashMap<>();
+    private final Map<TopicPartition, Backoff> commitBackoffs = new HashMap<>();
     private long totalBuffered;
     private long nextChainCheckMs;
 
@@ -211,16 +217,17 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             }
             now = clock.millis();
             for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                if (e.getValue().msUntilTimeTrigger(now) == 0) {
+                Optional<FlushTrigger> sizeTrigger = e.getValue().sizeTrigger(); // it may have tripped while a commit ran
+                if (sizeTrigger.isPresent() && pipelined(e.getValue())) {
+                    flush(e.getKey(), e.getValue(), sizeTrigger.get());
+                } else if (e.getValue().msUntilTimeTrigger(now) == 0) {
                     flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
                 }
             }
             takeFinished(null);
             throwCommitFailure();
             periodicChecks(now);
-            if (pipeline.runningBytes() == 0) {
-                backoff.reset(); // (with commits running, a commit's success resets it: takeFinished)
-            }
+            backoff.reset();
         } catch (RuntimeException e) {
             if (Failures.isTransient(e)) {
                 long delay = backoff.next();
@@ -248,7 +255,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             Map.Entry<TopicPartition, PartitionWriter> largest = null;
             if (pipeline.runningBytes() < need) {
                 for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                    if (e.getValue().bufferedRecords() > 0 && !pipeline.running(e.getKey())
+                    if (e.getValue().bufferedRecords() > 0 && !pipeline.running(e.getKey()) && !commitRetryAt.containsKey(e.getKey())
                             && (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes())) {
                         largest = e;
                     }
@@ -265,10 +272,10 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 long now = clock.millis();
                 waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;
                 if (now >= waitUntil || !awaitFinished(waitUntil - now)) {
-                    throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached and "
-                            + pipeline.runningBytes() + " bytes being written did not become durable within "
-                            + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " (" + config.retryBackoffMaxMs() + " ms); check the destination's"
-                            + " latency, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
+                    throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
+                            + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
+                            + commitRetryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
+                            + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
                 }
             }
             takeFinished(null);
@@ -291,7 +298,10 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
      */
     private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
         if (pipelined(w)) {
-            pipeline.start(tp, (ChainWriter) w, trigger);
+            Long retryAt = commitRetryAt.get(tp);
+            if (retryAt == null || clock.millis() >= retryAt || trigger == FlushTrigger.CLOSE) {
+                pipeline.start(tp, (ChainWriter) w, trigger);
+            }
         } else {
             flushOnTaskThread(tp, w, trigger);
         }
@@ -331,40 +341,47 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     }
 
     /**
-     * Takes the pipeline's finished commits: successes count as durable, failures are kept for {@link #throwCommitFailure}.
-     * Returns the failure of {@code closing}'s commit instead, for the close that waits for it.
+     * Takes the pipeline's finished commits: successes count as durable (and resume a partition paused for a retry); a
+     * transient failure pauses its partition until its frozen commit is re-issued after a backoff of its own; other
+     * failures are kept for {@link #throwCommitFailure}. Returns the failure of {@code closing}'s commit instead, for the
+     * close that waits for it.
      */
     private RuntimeException takeFinished(TopicPartition closing) {
         RuntimeException closingFailure = null;
-        boolean succeeded = false;
         for (FlushPipeline.Finished<TopicPartition> f : pipeline.finished()) {
-            if (f.failed() && f.key().equals(closing)) {
+            TopicPartition tp = f.key();
+            if (f.failed() && tp.equals(closing)) {
                 closingFailure = f.failure();
+            } else if (f.failed() && Failures.isTransient(f.failure()) && writers.containsKey(tp)) {
+                long delay = commitBackoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
+                        Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()))).next();
+                commitRetryAt.put(tp, clock.millis() + delay);
+                retryPauses().pause(List.of(tp));
+                metrics.restart();
+                log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
+                        + " (attempt {}), the other partitions go on: {}", tp, writers.get(tp).bufferedRecords(), delay,
+                        commitBackoffs.get(tp).attempts(), Failures.describe(f.failure()));
             } else if (f.failed()) {
-                commitFailures.put(f.key(), f.failure());
+                commitFailures.put(tp, f.failure());
             } else {
-                durable(f.key(), writers.get(f.key()), f.result());
-                succeeded = true;
+                durable(tp, writers.get(tp), f.result());
+                if (commitRetryAt.remove(tp) != null) {
+                    commitBackoffs.remove(tp);
+                    retryPauses().resume(List.of(tp));
+                    log.info("wrote {} after a retry: resumed", tp);
+                }
             }
-        }
-        if (succeeded && commitFailures.isEmpty()) {
-            backoff.reset();
         }
         return closingFailure;
     }
 
-    /**
-     * Throws the taken failures: one that fails the task if there is one, else a transient one (its partition's commit
-     * stays frozen and is re-issued by a later put(), after the pause the retry protocol asks for).
-     */
+    /** Throws the first taken failure that fails the task. */
     private void throwCommitFailure() {
-        if (commitFailures.isEmpty()) {
-            return;
+        if (!commitFailures.isEmpty()) {
+            RuntimeException first = commitFailures.values().iterator().next();
+            commitFailures.clear();
+            throw first;
         }
-        RuntimeException worst = commitFailures.values().stream().filter(e -> !Failures.isTransient(e)).findFirst()
-                .orElse(commitFailures.values().iterator().next());
-        commitFailures.clear();
-        throw worst;
     }
 
     private void periodicChecks(long now) {
@@ -385,8 +402,9 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private long nextTimerDelay(long now) {
         long delay = Math.min(nextChainCheckMs - now, msUntilHeartbeat(now));
-        for (PartitionWriter w : writers.values()) {
-            delay = Math.min(delay, w.msUntilTimeTrigger(now));
+        for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
+            Long retryAt = commitRetryAt.get(e.getKey());
+            delay = Math.min(delay, retryAt != null ? retryAt - now : e.getValue().msUntilTimeTrigger(now));
         }
         return delay;
     }
@@ -410,6 +428,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 continue;
             }
             commitFailures.remove(tp); // its frozen commit is re-issued now
+            commitRetryAt.remove(tp);
+            commitBackoffs.remove(tp);
             try {
                 if (pipelined(w)) {
                     closeChain(tp, (ChainWriter) w);
