@@ -152,7 +152,7 @@ public final class ChainWriter implements PartitionWriter {
 
     /**
      * Writes one object on the calling thread: {@link #cut} and {@link Commit#run()}. The pending commit if an earlier
-     * flush failed (re-issued as it was), else the whole buffer. Call again while {@link #bufferedRecords()} is not 0 to
+     * flush failed (re-issued as it was), else the buffer up to the size limits. Call again while {@link #bufferedRecords()} is not 0 to
      * write everything. On any exception the buffer is kept, and the object is kept as the pending commit once
      * encoded, so the caller can retry.
      *
@@ -165,8 +165,8 @@ public final class ChainWriter implements PartitionWriter {
     }
 
     /**
-     * Takes the next object's records (task thread): the pending commit if an earlier one failed, else the whole
-     * buffer. Records appended from now on go into a later object. Empty if nothing is buffered.
+     * Takes the next object's records (task thread): the pending commit if an earlier one failed, else the buffer up
+     * to the size limits. Records appended from now on go into a later object. Empty if nothing is buffered.
      *
      * @throws IllegalStateException if a commit of this chain is still running
      */
@@ -182,9 +182,21 @@ public final class ChainWriter implements PartitionWriter {
         if (pending != null) {
             c = new Commit(trigger, null, pending.name(), pending.records(), pending.payloadBytes(), firstBufferedAtMs);
         } else {
-            ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
-            c = new Commit(trigger, List.copyOf(buffer), name, buffer.size(), bufferedBytes, firstBufferedAtMs);
-            firstBufferedAtMs = -1;
+            // At most what the size triggers allow: records that came while an earlier commit ran go into later objects,
+            // so objects keep the sizes a flush on the task thread gave them.
+            int n = 0;
+            long bytes = 0;
+            while (n < buffer.size()) {
+                bytes += buffer.get(n++).payloadBytes();
+                if (n >= policy.maxRecords() || bytes >= policy.maxBytes()) {
+                    break;
+                }
+            }
+            ObjectName name = new ObjectName(durableNext, buffer.get(n - 1).offset(), codec.format(), codec.writeKeyId());
+            c = new Commit(trigger, List.copyOf(buffer.subList(0, n)), name, n, bytes, firstBufferedAtMs);
+            if (n == buffer.size()) {
+                firstBufferedAtMs = -1;
+            } // else the rest keeps the oldest record's time: its time trigger may fire early, never late
         }
         frozenRecords = c.records;
         frozenBytes = c.payloadBytes;
