@@ -156,6 +156,30 @@ class BlobSinkPipelineIT {
         produceVaried(cluster.bootstrapServers(), topic, 3, 20, 20);
         assertChainsComplete(topic, topic, 3);
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(faults.createThreads).as("commits run on the pool").isNotEmpty()
+                .allMatch(t -> t.startsWith("mirror-v3-flush-" + topic + "-"));
+        cluster.delete(topic);
+    }
+
+    @Test
+    void zeroFlushThreadsCommitOnTheTaskThreadAndATransientFailureRetriesTheBatchAsBefore() {
+        String topic = "pipezero";
+        cluster.kafka().createTopic(topic, 2);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = config(topic);
+        config.put("flush.threads", "0");
+        config.put("flush.max.records", "30");
+        faults.failNextCreates.set(2);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 100, 40);
+        cluster.deploy(topic, config);
+        assertChainsComplete(topic, topic, 2);
+        assertThat(faults.failNextCreates.get()).as("both injected failures were hit").isZero();
+        assertThat(faults.createThreads).as("every commit on the task thread").isNotEmpty()
+                .noneMatch(t -> t.startsWith("mirror-v3-flush-"));
+        for (int p = 0; p < 2; p++) {
+            assertThat(chain(root, topic, p, PARQUET).objects()).extracting(ObjectName::to).startsWith(29L, 59L, 89L);
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         cluster.delete(topic);
     }
 

@@ -52,6 +52,7 @@ final class FaultInjectingStore implements Store {
     public void create(int partition, String name, byte[] data) {
         faults.creates.incrementAndGet();
         faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        faults.createThreads.add(Thread.currentThread().getName());
         failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "create " + name + " of partition " + partition);
         CountDownLatch hold = faults.holdNextCreateOf.remove(partition);
         if (hold != null) {
@@ -99,6 +100,7 @@ final class FaultInjectingStore implements Store {
     public void recommit(int partition, String name, byte[] data) {
         faults.creates.incrementAndGet();
         faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        faults.createThreads.add(Thread.currentThread().getName());
         failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "recommit " + name + " of partition " + partition);
         failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
         delegate.recommit(partition, name, data);

@@ -49,6 +49,8 @@ public final class Faults {
     public final Map<Integer, String> heldCreateOutcomes = new ConcurrentHashMap<>();
     /** Per partition: while true, its creates fail with a transient error. */
     public final Map<Integer, Boolean> failCreatesOf = new ConcurrentHashMap<>();
+    /** The names of the threads that ran creates and recommits. */
+    public final Set<String> createThreads = ConcurrentHashMap.newKeySet();
     /** Per partition: creates attempted. */
     public final Map<Integer, AtomicInteger> createsOf = new ConcurrentHashMap<>();
     /** The partitions of each close() of the task, when it started, and again when it returned. */
