@@ -123,7 +123,8 @@ final class KafkaSinkConfigValidator {
             return;
         }
         String bootstrap = parsed.destinationBootstrap();
-        try (Admin admin = Admin.create(ConnectorChecks.withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
+        try (Admin admin = Admin.create(
+                ConnectorChecks.withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
                         .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
@@ -150,7 +151,8 @@ final class KafkaSinkConfigValidator {
                 }
             }
             if (!missing.isEmpty()) {
-                error(KafkaSinkConfig.DESTINATION_TOPIC, "destination topic(s) " + String.join(", ", missing) + " do not exist on " + bootstrap
+                error(KafkaSinkConfig.DESTINATION_TOPIC, "destination topic(s) " + String.join(", ", missing)
+                        + " do not exist on " + bootstrap
                         + ": the Kafka sink never creates topics; create each with at least the source topic's partitions");
             }
         }

@@ -58,7 +58,8 @@ public final class ConnectorConfigFragment {
      * @return the order after the last setting defined
      */
     public static int defineSourceAdmin(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+                docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
                 group, order++, Width.LONG, "Source bootstrap servers");
         return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
     }
@@ -152,7 +153,8 @@ public final class ConnectorConfigFragment {
      */
     public static int defineHeartbeat(ConfigDef def, String group, int order, Map<String, String> docs) {
         def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
+                docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT,
+                "Heartbeat interval (ms)");
         return order;
     }
 
