@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
@@ -100,6 +101,10 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " read the target's high watermark and last record. Empty means producer.override.bootstrap.servers. Other client"
             + " settings (security) go under the same 'target.admin.' prefix, e.g. target.admin.security.protocol; feed secrets"
             + " through config providers.";
+    /** The target cluster: its client takes the target.admin.* settings, its bootstrap falls back to the producer's. */
+    static final ClusterAccess TARGET = new ClusterAccess("target", TARGET_ADMIN_BOOTSTRAP, "producer.override.bootstrap.servers",
+            TARGET_ADMIN_PREFIX + "*", "the task reads the target's high watermark, its position, and the target's last record,"
+            + " to resume exactly there");
 
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
@@ -418,11 +423,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     static String targetBootstrap(Map<String, String> props) {
-        String bootstrap = props.getOrDefault(TARGET_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("producer.override.bootstrap.servers", "");
-        }
-        return bootstrap.trim();
+        return TARGET.bootstrap(props);
     }
 
     /** Backup partitions of one task. */

@@ -2,7 +2,6 @@ package dev.mirrorv3.kafka.config;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -59,24 +58,6 @@ public final class ConnectorConfigFragment {
         def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
                 group, order++, Width.LONG, "Source bootstrap servers");
         return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
-    }
-
-    /**
-     * The source admin settings' rules: a source bootstrap (source.admin.bootstrap.servers, else
-     * consumer.override.bootstrap.servers) and, online, the source cluster answering within 5 s.
-     *
-     * @param adminConfig the admin client settings of the parsed config; null when it does not parse (its single-field
-     *     errors are reported already)
-     */
-    public static void validateSourceAdmin(ConnectorChecks checks, boolean offline, Supplier<Map<String, Object>> adminConfig) {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        Map<String, Object> admin = adminConfig.get();
-        if (admin != null) {
-            checks.checkSourceReachable(admin, bootstrap);
-        }
     }
 
     /**
