@@ -11,6 +11,7 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.RegexValidator;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -33,7 +34,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
     // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
@@ -102,7 +103,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
     public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
@@ -181,7 +182,7 @@ public final class BlobSinkConfig extends AbstractConfig {
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
         def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = HeartbeatConfigFragment.define(def, o);
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
@@ -298,7 +299,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public long sourceLagIntervalMs() {

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
@@ -124,7 +125,7 @@ final class BlobSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        ConnectorConfigFragment.validateSourceAdmin(checks, offline, () -> {
+        ClusterAccess.SOURCE.validate(props, checks, offline, () -> {
             try {
                 return new BlobSinkConfig(props).sourceAdminConfig();
             } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_SECURITY = "Destination security";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String DESTINATION_PREFIX = "destination.";
@@ -97,7 +98,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
 
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
@@ -178,7 +179,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
                 Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = HeartbeatConfigFragment.define(def, o);
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
@@ -270,7 +271,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public boolean groupsSync() {

@@ -10,9 +10,11 @@ import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
@@ -35,7 +37,7 @@ import org.apache.kafka.common.config.ConfigException;
 public final class ChainSourceConfig extends AbstractConfig {
     private static final String GROUP_BACKUP = "Backup";
     private static final String GROUP_TARGET = "Target";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String TOPICS = "topics";
@@ -99,6 +101,10 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " read the target's high watermark and last record. Empty means producer.override.bootstrap.servers. Other client"
             + " settings (security) go under the same 'target.admin.' prefix, e.g. target.admin.security.protocol; feed secrets"
             + " through config providers.";
+    /** The target cluster: its client takes the target.admin.* settings, its bootstrap falls back to the producer's. */
+    static final ClusterAccess TARGET = new ClusterAccess("target", TARGET_ADMIN_BOOTSTRAP, "producer.override.bootstrap.servers",
+            TARGET_ADMIN_PREFIX + "*", "the task reads the target's high watermark, its position, and the target's last record,"
+            + " to resume exactly there");
 
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
@@ -121,9 +127,7 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
 
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
-            + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String UNTIL_TIMESTAMP = "until.timestamp";
     static final String UNTIL_TIMESTAMP_DOC = "Follow only up to this time (a standby frozen at a point, e.g. for forensics): per partition"
@@ -200,7 +204,7 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o,
                 Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC));
+        HeartbeatConfigFragment.define(def, o);
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
                 Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
         return def;
@@ -405,7 +409,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public Duration adminTimeout() {
@@ -421,11 +425,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     static String targetBootstrap(Map<String, String> props) {
-        String bootstrap = props.getOrDefault(TARGET_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("producer.override.bootstrap.servers", "");
-        }
-        return bootstrap.trim();
+        return TARGET.bootstrap(props);
     }
 
     /** Backup partitions of one task. */

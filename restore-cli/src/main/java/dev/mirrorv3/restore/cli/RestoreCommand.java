@@ -62,6 +62,9 @@ import picocli.CommandLine.Spec;
                 "",
                 "Exit codes: 0 ok, 1 a check failed (the message says which), 2 usage."})
 final class RestoreCommand implements Callable<Integer> {
+    /** The one clock of a restore: the evidence's times, the retention checks, the wait for a created topic. */
+    private final Clock clock = Clock.systemUTC();
+
     @Spec
     CommandSpec spec;
 
@@ -147,7 +150,7 @@ final class RestoreCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Backup b = backup.load();
         if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
-            return new SnapshotRestoreRun(b, out, err).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
+            return new SnapshotRestoreRun(b, out, err, clock).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
                     acceptRetention, timeoutMs, cut, report);
         }
         try (Store store = b.openStore()) {
@@ -158,7 +161,7 @@ final class RestoreCommand implements Callable<Integer> {
                         + " destination.name)");
             }
             RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, Clock.systemUTC());
+            RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, clock);
             BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
             long verifyStart = System.nanoTime();
             Map<Integer, Object> verified = verifyAll(verifier, partitions, restoreCut, err);
@@ -194,7 +197,7 @@ final class RestoreCommand implements Callable<Integer> {
                 return ExitCodes.CHECK_FAILED;
             }
             DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
-                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out);
+                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out, clock);
             if (!verifyOnly) {
                 recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
             }
@@ -256,7 +259,7 @@ final class RestoreCommand implements Callable<Integer> {
             recovery.beforeRecords(offsetsOfTarget, "target " + target.bootstrapServers);
             TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,
-                    Clock.systemUTC(), hook);
+                    clock, hook);
             Restorer restorer = new Restorer(verifier, offsetsOfTarget, t, client, options);
             Map<Integer, Long> totals = new TreeMap<>();
             partitions.forEach(vp -> totals.put(vp.partition(), vp.records()));
