@@ -48,12 +48,14 @@ class SnapshotWriterTest {
         SnapshotChain chain = reader.list(0);
         long start = chain.nextOffset().orElse(0);
         return new SnapshotWriter(store, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, start, root.resolve("spill"), memoryCap);
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, start,
+                root.resolve("spill"), memoryCap);
     }
 
     private static BackupRecord record(long offset, String key, String value) {
-        return new BackupRecord(TOPIC, 0, offset, 1_000L + offset, TimestampType.CREATE_TIME, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8), List.of(new RecordHeader("h", Long.toString(offset).getBytes(StandardCharsets.UTF_8))));
+        return new BackupRecord(TOPIC, 0, offset, 1_000L + offset, TimestampType.CREATE_TIME,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8), value == null ? null : value.getBytes(StandardCharsets.UTF_8),
+                List.of(new RecordHeader("h", Long.toString(offset).getBytes(StandardCharsets.UTF_8))));
     }
 
     /** The newest snapshot read back: key -> record. */
@@ -139,7 +141,8 @@ class SnapshotWriterTest {
     void overlapsAreRefusedAndTheNewestSnapshotCanBeBoundedByAnOffset() {
         assertThatThrownBy(() -> SnapshotChain.validate("loc", List.of(ObjectName.plain(0, 10, EnvelopeFormat.PARQUET).fileName(),
                 ObjectName.plain(5, 20, EnvelopeFormat.PARQUET).fileName()))).isInstanceOf(ChainException.Overlap.class);
-        SnapshotChain chain = SnapshotChain.validate("loc", new ArrayList<>(List.of(ObjectName.plain(100, 200, EnvelopeFormat.PARQUET).fileName(),
+        SnapshotChain chain = SnapshotChain.validate("loc",
+                new ArrayList<>(List.of(ObjectName.plain(100, 200, EnvelopeFormat.PARQUET).fileName(),
                 ObjectName.plain(0, 10, EnvelopeFormat.PARQUET).fileName())));
         assertThat(chain.newest().orElseThrow().to()).isEqualTo(200);
         assertThat(chain.newest(OptionalLong.of(199)).orElseThrow().to()).isEqualTo(10);

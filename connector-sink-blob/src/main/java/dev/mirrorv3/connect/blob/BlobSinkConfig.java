@@ -169,7 +169,8 @@ public final class BlobSinkConfig extends AbstractConfig {
         def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
         def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
-                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(), dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
+                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
+                dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
         def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
                 "Snapshot spill directory");
 
@@ -315,7 +316,8 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** The groups to snapshot; the connector's own consumer group is never one of them. */
     public GroupSelection groupSelection(String connectorName) {
-        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE), List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
+        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE),
+                List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */

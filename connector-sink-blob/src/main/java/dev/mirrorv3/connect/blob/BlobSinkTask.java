@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes; the open,
  * pause, retry and commit skeleton is {@link PositionedSinkTask}'s.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
- * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what to do.
+ * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what
+ * to do.
  */
 public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
@@ -111,8 +112,10 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
                         + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy(),
-                encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
-                        : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
+                encryption.encryptsNewObjects()
+                        ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
+                        : "none" + (encryption.keys().ids().isEmpty() ? ""
+                                : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */

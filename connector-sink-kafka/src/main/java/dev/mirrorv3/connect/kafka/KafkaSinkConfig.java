@@ -143,13 +143,16 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
         def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
-        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
+        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE,
+                ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
                 Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
                 ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
         def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
         def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
 
         o = 0;
         def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
@@ -174,7 +177,8 @@ public final class KafkaSinkConfig extends AbstractConfig {
         ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
                 Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
+                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         o = HeartbeatConfigFragment.define(def, o);
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));

@@ -82,7 +82,8 @@ public class KafkaSinkConnector extends SinkConnector {
         for (int i = 0; i < maxTasks; i++) {
             Map<String, String> c = new HashMap<>(props);
             if (watch != null) {
-                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts())); // differs after growth: Connect restarts the tasks
+                // differs after growth: Connect restarts the tasks
+                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts()));
             }
             configs.add(c);
         }

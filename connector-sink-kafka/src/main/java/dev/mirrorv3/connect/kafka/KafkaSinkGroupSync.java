@@ -39,7 +39,8 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         Admin destination = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-groups-destination-" + name));
         // The connector's own group positions the connector, not an application.
         String ownGroup = props.getOrDefault("consumer.override.group.id", "connect-" + name);
-        GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props), config::destinationTopic),
+        GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
+                config::destinationTopic),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
                 null, config.adminTimeout(), name, clock);
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);

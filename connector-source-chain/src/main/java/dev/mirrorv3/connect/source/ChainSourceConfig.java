@@ -202,7 +202,8 @@ public final class ChainSourceConfig extends AbstractConfig {
         o = 0;
         def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o,
+                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         HeartbeatConfigFragment.define(def, o);
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
                 Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
@@ -263,7 +264,8 @@ public final class ChainSourceConfig extends AbstractConfig {
     /** until.timestamp and until.offset as configured, before the rule over the followed partitions. */
     RestoreCut configuredCut() {
         String ts = getString(UNTIL_TIMESTAMP);
-        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts), RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
+        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
+                RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
     }
 
     /**

@@ -120,7 +120,8 @@ final class ChainSourceGroupSync implements AutoCloseable {
                 Map<TopicPartition, OffsetAndMetadata> mapped = new HashMap<>();
                 offsets.forEach((p, o) -> {
                     if (followed == null || followed.contains(p)) {
-                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)), new OffsetAndMetadata(o.offset(), o.metadata()));
+                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)),
+                                new OffsetAndMetadata(o.offset(), o.metadata()));
                     }
                 });
                 if (!mapped.isEmpty()) {

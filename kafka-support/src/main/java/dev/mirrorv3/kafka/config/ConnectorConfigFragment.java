@@ -55,7 +55,8 @@ public final class ConnectorConfigFragment {
      * @return the order after the last setting defined
      */
     public static int defineSourceAdmin(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+                docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
                 group, order++, Width.LONG, "Source bootstrap servers");
         return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
     }

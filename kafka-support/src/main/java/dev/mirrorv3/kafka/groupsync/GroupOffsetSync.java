@@ -179,7 +179,8 @@ public final class GroupOffsetSync implements AutoCloseable {
         last = p;
         if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
             log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
-                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups), written > writtenGroups.size() ? ", ..." : "",
+                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups),
+                    written > writtenGroups.size() ? ", ..." : "",
                     synced, skipped, clamped);
         }
         return p;

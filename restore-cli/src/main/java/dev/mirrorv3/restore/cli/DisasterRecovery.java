@@ -180,7 +180,8 @@ final class DisasterRecovery {
         });
         List<GroupRestorer.Row> rows = plan(partitions, verifier, ranges);
         try {
-            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
+            // again: consumers may have started
+            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         } catch (RestoreCheckException e) {
             printTable(rows, "NOT committed");
             throw new RestoreCheckException(e.getMessage().replace("and restore the groups again", "then commit the offsets"
@@ -196,7 +197,8 @@ final class DisasterRecovery {
         return mode == OffsetMode.PRESERVE ? vp.lastOffset() + 1 : vp.records();
     }
 
-    private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier, Map<Integer, GroupRestorer.Range> ranges) {
+    private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier,
+            Map<Integer, GroupRestorer.Range> ranges) {
         return GroupRestorer.plan(groupSnapshot.snapshot(), groups, partitions, mode, ranges, verifier::reread);
     }
 

@@ -90,7 +90,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--offsets", required = true, paramLabel = "preserve|renumber",
             description = {"preserve: every record at its original offset (the chain must start at 0 and have no hole; the first"
                     + " hole is named otherwise). renumber: the records at 0, 1, 2, ... in their original order (for compacted"
-                    + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with renumber only:"
+                    + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with"
+                    + " renumber only:"
                     + " the newest snapshot (or the newest at or before --until-offset/--until-timestamp), in key order."})
     OffsetMode offsets;
 
@@ -268,7 +269,8 @@ final class RestoreCommand implements Callable<Integer> {
                 result = restorer.restore(partitions, progress);
             }
             out.println("restored: " + result.records() + " records into " + topic + " partitions " + result.recordsPerPartition().keySet()
-                    + " (--offsets " + offsets.cliName() + ") in " + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
+                    + " (--offsets " + offsets.cliName() + ") in "
+                    + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
                     + " s; batches of at most " + result.batchSizeMaxBytes() + " bytes, " + result.requests() + " produce requests");
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);

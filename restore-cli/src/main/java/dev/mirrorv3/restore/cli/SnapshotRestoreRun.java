@@ -25,7 +25,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * {@code mirror-v3 restore} of a compaction=log backup (the connector's {@code compaction} setting says so): the verify
  * pass checks each partition's chosen snapshot (the newest, or the newest at or before --until-offset/--until-timestamp;
- * with --verify-only, every snapshot), then the snapshot is produced in key order into the empty target. --offsets preserve is refused: a snapshot has holes by construction.
+ * with --verify-only, every snapshot), then the snapshot is produced in key order into the empty target. --offsets preserve is refused: a
+ * snapshot has holes by construction.
  */
 final class SnapshotRestoreRun {
     private final Backup backup;

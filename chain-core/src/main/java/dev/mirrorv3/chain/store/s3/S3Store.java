@@ -335,7 +335,8 @@ public final class S3Store implements Store {
             } catch (NoSuchKeyException gone) {
                 throw new ObjectExistsException(where + " (refused with 412, then gone)");
             } catch (java.io.IOException io) {
-                throw new dev.mirrorv3.chain.store.TransientStoreException("cannot read " + where + " back after a 412: " + io.getMessage(), io);
+                throw new dev.mirrorv3.chain.store.TransientStoreException("cannot read " + where + " back after a 412: "
+                        + io.getMessage(), io);
             } catch (SdkException read) {
                 throw S3Errors.translate(read, "GetObject " + where, settings.read(), settings.bucket());
             }
@@ -356,7 +357,8 @@ public final class S3Store implements Store {
 
     /** The store for messages: the endpoint's scheme, host and port (no user info), or AWS S3 and the region. */
     private String describeStore() {
-        return settings.endpoint().map(u -> "the S3 store at " + u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort()))
+        return settings.endpoint().map(u -> "the S3 store at " + u.getScheme() + "://" + u.getHost()
+                + (u.getPort() < 0 ? "" : ":" + u.getPort()))
                 .orElse("AWS S3 (region " + settings.region() + ")");
     }
 
@@ -376,7 +378,8 @@ public final class S3Store implements Store {
             if (token != null) {
                 req.continuationToken(token);
             }
-            ListObjectsV2Response page = read("ListObjectsV2 s3://" + settings.bucket() + "/" + prefix, () -> reader.listObjectsV2(req.build()));
+            ListObjectsV2Response page = read("ListObjectsV2 s3://" + settings.bucket() + "/" + prefix,
+                    () -> reader.listObjectsV2(req.build()));
             for (CommonPrefix p : page.commonPrefixes()) {
                 String segment = p.prefix().substring(prefix.length(), p.prefix().length() - 1);
                 if (segment.matches("\\d{1,9}")) {
