@@ -8,6 +8,7 @@ import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.Arrays;
 import java.util.Map;
@@ -44,16 +45,7 @@ final class BlobSinkConfigValidator {
     }
 
     Config validate() {
-        checks.requireSetting("consumer.override.auto.offset.reset", "none",
-                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
-                        + " before they were backed up; with 'none' a lost position fails the task");
-        checks.requireSetting("consumer.override.isolation.level", "read_committed",
-                "only committed records may be backed up; aborted records and transaction markers become holes");
-        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records and leave holes that look like compaction;"
-                + " the backup must hold every record. Remove errors.tolerance or set it to none");
-        checks.requireByteArrayConverters("the backup keeps the records' exact bytes");
-        checks.refuseTransforms("no transform may run in front of the blob sink: a changed record would not be the source's,"
-                + " and a dropped one would look like a hole. Remove transforms");
+        SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
         if (StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.WRITE, offline) && !offline

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,17 +44,7 @@ final class KafkaSinkConfigValidator {
     }
 
     Config validate() {
-        checks.requireSetting("consumer.override.auto.offset.reset", "none",
-                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
-                        + " before they were copied; with 'none' a lost position fails the task");
-        checks.requireSetting("consumer.override.isolation.level", "read_committed",
-                "only committed records may be copied; aborted records and transaction markers become holes, which fail the task"
-                        + " instead of being copied");
-        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records, and a skipped record is a hole that a copy with the"
-                + " source's offsets cannot have. Remove errors.tolerance or set it to none");
-        checks.requireByteArrayConverters("the copy keeps the records' exact bytes");
-        checks.refuseTransforms("no transform may run in front of the Kafka sink: a changed record would not be the source's, and a"
-                + " dropped one would be a hole. Remove transforms");
+        SinkConsumerRules.validate(checks, "Kafka sink", "copy");
         checkProducerOverrides();
         List<String> topics = topics();
         checkTopics(topics);

@@ -21,8 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -178,9 +176,9 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_BACKUP, 11, Width.SHORT, "Chain start");
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
                 GROUP_BACKUP, 12, Width.MEDIUM, "Partitions");
-        def.define(UNTIL_TIMESTAMP, Type.STRING, "", untilTimestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
+        def.define(UNTIL_TIMESTAMP, Type.STRING, "", RestoreCutSettings.timestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
                 GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
-        def.define(UNTIL_OFFSET, Type.LIST, "", untilOffsetValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
+        def.define(UNTIL_OFFSET, Type.LIST, "", RestoreCutSettings.offsetsValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
                 GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
         def.define(COMPACTION, Type.STRING, "none", ConfigValidators.oneOf("none", "log"), Importance.LOW, COMPACTION_DOC,
                 GROUP_BACKUP, 15, Width.SHORT, "Backup compaction");
@@ -190,7 +188,7 @@ public final class ChainSourceConfig extends AbstractConfig {
                 TARGET_TOPIC_DOC, GROUP_TARGET, ++o, Width.MEDIUM, "Target topic");
         def.define(OFFSETS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.oneOf("preserve", "renumber"), Importance.HIGH,
                 OFFSETS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Offsets", List.of(), ConfigRecommenders.fixed("preserve", "renumber"));
-        def.define(PARTITION_MAPPING, Type.LIST, "", mappingValidator(), Importance.LOW, PARTITION_MAPPING_DOC,
+        def.define(PARTITION_MAPPING, Type.LIST, "", PartitionMapping.validator(), Importance.LOW, PARTITION_MAPPING_DOC,
                 GROUP_TARGET, ++o, Width.MEDIUM, "Partition mapping");
         def.define(ORIGINAL_OFFSET_HEADER, Type.STRING, "", Importance.LOW, ORIGINAL_OFFSET_HEADER_DOC,
                 GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
@@ -210,44 +208,6 @@ public final class ChainSourceConfig extends AbstractConfig {
         return def;
     }
 
-    private static ConfigDef.Validator untilTimestampValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                if (value != null && !value.toString().isBlank()) {
-                    try {
-                        RestoreCut.parseTimestamp(value.toString());
-                    } catch (IllegalArgumentException e) {
-                        throw new ConfigException(name, value, e.getMessage());
-                    }
-                }
-            }
-
-            @Override
-            public String toString() {
-                return "ISO-8601 with an offset or epoch ms, e.g. 2026-11-30T14:02:00Z; empty for none";
-            }
-        };
-    }
-
-    private static ConfigDef.Validator untilOffsetValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                try {
-                    RestoreCut.parseOffsets(value == null ? List.of() : ((List<?>) value).stream().map(Object::toString).toList());
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigException(name, value, e.getMessage());
-                }
-            }
-
-            @Override
-            public String toString() {
-                return "partition:offset pairs, e.g. 0:41999,1:40210; empty for none";
-            }
-        };
-    }
-
     /**
      * The cut of the followed partitions (until.timestamp, until.offset).
      *
@@ -255,7 +215,7 @@ public final class ChainSourceConfig extends AbstractConfig {
      */
     public RestoreCut restoreCut(List<Integer> followed) {
         RestoreCut cut = configuredCut();
-        untilOffsetProblem(cut, followed).ifPresent(problem -> {
+        RestoreCutSettings.untilOffsetProblem(cut, followed).ifPresent(problem -> {
             throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), problem);
         });
         return cut;
@@ -266,57 +226,6 @@ public final class ChainSourceConfig extends AbstractConfig {
         String ts = getString(UNTIL_TIMESTAMP);
         return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
                 RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
-    }
-
-    /**
-     * The until.offset rule, checked by {@code validate()} and again by each task at start: without until.timestamp an
-     * offset cut must name every followed partition (a partition without one would be followed on, past the point).
-     */
-    static Optional<String> untilOffsetProblem(RestoreCut cut, List<Integer> followed) {
-        if (cut.untilTimestampMs() != null || cut.untilOffsets().isEmpty()) {
-            return Optional.empty();
-        }
-        List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).sorted().toList();
-        return missing.isEmpty() ? Optional.empty() : Optional.of("names no offset for backup partitions " + missing
-                + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
-    }
-
-    private static ConfigDef.Validator mappingValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                parseMapping(name, value == null ? List.of() : (List<?>) value);
-            }
-
-            @Override
-            public String toString() {
-                return "backup:target partition pairs, e.g. 0:3,1:4";
-            }
-        };
-    }
-
-    static Map<Integer, Integer> parseMapping(String name, List<?> pairs) {
-        Map<Integer, Integer> mapping = new TreeMap<>();
-        for (Object o : pairs) {
-            String s = o.toString().trim();
-            String[] parts = s.split(":");
-            try {
-                if (parts.length != 2) {
-                    throw new NumberFormatException();
-                }
-                int from = Integer.parseInt(parts[0].trim());
-                int to = Integer.parseInt(parts[1].trim());
-                if (from < 0 || to < 0) {
-                    throw new NumberFormatException();
-                }
-                if (mapping.put(from, to) != null) {
-                    throw new ConfigException(name, pairs, "backup partition " + from + " is mapped twice");
-                }
-            } catch (NumberFormatException e) {
-                throw new ConfigException(name, pairs, "'" + s + "' is not a backup:target partition pair; use e.g. 0:3,1:4");
-            }
-        }
-        return mapping;
     }
 
     public String sourceTopic() {
@@ -384,7 +293,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     PartitionMapping partitionMapping() {
-        return new PartitionMapping(parseMapping(PARTITION_MAPPING, getList(PARTITION_MAPPING)));
+        return PartitionMapping.parse(PARTITION_MAPPING, getList(PARTITION_MAPPING));
     }
 
     public String originalOffsetHeader() {

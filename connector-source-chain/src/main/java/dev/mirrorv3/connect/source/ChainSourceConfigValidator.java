@@ -118,7 +118,8 @@ final class ChainSourceConfigValidator {
             parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
         }
         if (cut) {
-            ChainSourceConfig.untilOffsetProblem(parsed.configuredCut(), followed).ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
+            RestoreCutSettings.untilOffsetProblem(parsed.configuredCut(), followed)
+                    .ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
         }
     }
 
