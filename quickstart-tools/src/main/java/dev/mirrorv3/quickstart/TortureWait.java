@@ -100,23 +100,23 @@ public final class TortureWait {
             List<TopicPartition> tps = c.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList();
             Map<TopicPartition, Long> begin = c.beginningOffsets(tps);
             Map<TopicPartition, Long> end = c.endOffsets(tps);
-            for (TopicPartition tp : tps) {
-                // Transactions hold at most 50 records: the last committed one is near the end; read back further if not.
-                long last = -1;
-                for (long back = 1000; last < 0; back *= 4) {
-                    long from = Math.max(begin.get(tp), end.get(tp) - back);
-                    c.assign(List.of(tp));
-                    c.seek(tp, from);
-                    while (c.position(tp) < end.get(tp)) {
-                        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                            last = Math.max(last, r.offset());
-                        }
-                    }
-                    if (from == begin.get(tp)) {
-                        break;
+            c.assign(tps);
+            // Transactions hold at most 50 records: the last committed one is near the end; read back further if not.
+            for (long back = 1000; out.size() < tps.size(); back *= 4) {
+                Map<TopicPartition, Long> last = new java.util.HashMap<>();
+                for (TopicPartition tp : tps) {
+                    c.seek(tp, Math.max(begin.get(tp), end.get(tp) - back));
+                }
+                while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                    for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+                        last.merge(new TopicPartition(topic, r.partition()), r.offset(), Math::max);
                     }
                 }
-                out.put(tp.partition(), last + 1);
+                for (TopicPartition tp : tps) {
+                    if (last.containsKey(tp) || end.get(tp) - back <= begin.get(tp)) {
+                        out.putIfAbsent(tp.partition(), last.getOrDefault(tp, -1L) + 1);
+                    }
+                }
             }
         }
         return out;
