@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.kafka.PluginGauges;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,6 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
@@ -114,7 +114,7 @@ final class BlobSinkMetrics implements AutoCloseable {
         if (metrics != null && pm.lagName == null) {
             MetricName mn = metrics.metricName(SOURCE_LAG, "Source high watermark minus the next durable offset (refreshed on a"
                     + " timer): records in the source not yet durable in the destination", partitionTags(tp));
-            metrics.addMetric(mn, (Gauge<Long>) (config, now) -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
+            PluginGauges.add(metrics, mn, () -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
             pm.lagName = mn;
         }
     }
@@ -122,9 +122,9 @@ final class BlobSinkMetrics implements AutoCloseable {
     synchronized void closed(TopicPartition tp) {
         PartitionMetrics pm = partitions.remove(tp);
         if (pm != null && metrics != null) {
-            pm.names.forEach(metrics::removeMetric);
+            pm.names.forEach(n -> PluginGauges.remove(metrics, n));
             if (pm.lagName != null) {
-                metrics.removeMetric(pm.lagName);
+                PluginGauges.remove(metrics, pm.lagName);
             }
         }
     }
@@ -133,7 +133,7 @@ final class BlobSinkMetrics implements AutoCloseable {
     public synchronized void close() {
         List.copyOf(partitions.keySet()).forEach(this::closed);
         if (metrics != null) {
-            taskMetricNames.forEach(metrics::removeMetric);
+            taskMetricNames.forEach(n -> PluginGauges.remove(metrics, n));
         }
     }
 
@@ -166,7 +166,7 @@ final class BlobSinkMetrics implements AutoCloseable {
 
     private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
         MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
+        PluginGauges.add(metrics, mn, value);
         return mn;
     }
 

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.PluginGauges;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,6 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.slf4j.Logger;
@@ -96,7 +96,7 @@ final class KafkaSinkMetrics implements AutoCloseable {
     void closed(TopicPartition tp) {
         List<MetricName> names = partitions.remove(tp);
         if (names != null && metrics != null) {
-            names.forEach(metrics::removeMetric);
+            names.forEach(n -> PluginGauges.remove(metrics, n));
         }
     }
 
@@ -104,13 +104,13 @@ final class KafkaSinkMetrics implements AutoCloseable {
     public void close() {
         List.copyOf(partitions.keySet()).forEach(this::closed);
         if (metrics != null) {
-            taskMetricNames.forEach(metrics::removeMetric);
+            taskMetricNames.forEach(n -> PluginGauges.remove(metrics, n));
         }
     }
 
     private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
         MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
+        PluginGauges.add(metrics, mn, value);
         return mn;
     }
 }

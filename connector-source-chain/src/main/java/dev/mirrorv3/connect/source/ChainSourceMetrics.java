@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.kafka.PluginGauges;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.slf4j.Logger;
@@ -91,7 +91,7 @@ final class ChainSourceMetrics implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (metrics != null) {
-            names.forEach(metrics::removeMetric);
+            names.forEach(n -> PluginGauges.remove(metrics, n));
         }
         names.clear();
     }
@@ -101,7 +101,7 @@ final class ChainSourceMetrics implements AutoCloseable {
             return;
         }
         MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
+        PluginGauges.add(metrics, mn, value);
         names.add(mn);
     }
 

@@ -1,11 +1,11 @@
 package dev.mirrorv3.kafka.groupsync;
 
+import dev.mirrorv3.kafka.PluginGauges;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
 
 /**
@@ -44,14 +44,14 @@ public final class GroupSyncMetrics implements AutoCloseable {
             return;
         }
         MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
+        PluginGauges.add(metrics, mn, value);
         names.add(mn);
     }
 
     @Override
     public void close() {
         if (metrics != null) {
-            names.forEach(metrics::removeMetric);
+            names.forEach(n -> PluginGauges.remove(metrics, n));
         }
         names.clear();
     }
