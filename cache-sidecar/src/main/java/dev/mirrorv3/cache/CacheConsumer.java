@@ -1,5 +1,6 @@
 package dev.mirrorv3.cache;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -19,6 +23,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +37,9 @@ import dev.mirrorv3.cache.store.Utf8Keys;
 
 /**
  * The consume loop of one cache: assigns its partitions (no group membership, so a replica always gets them all),
- * reads them from the low watermark, applies each record to the store, and hands changes to the notifier.
+ * reads them from the low watermark, applies each record to the store, and hands changes to the notifier. Two
+ * threads: the consumer thread polls (and commits), the applier thread applies each poll's records in order and
+ * publishes the positions reached, so the next fetch overlaps the store's work.
  *
  * <p>Notification eligibility: a change at an offset at or after the group's committed offset (or, without one,
  * the high watermark at startup for {@code offset-reset: latest}, the low watermark for {@code earliest}).
@@ -49,11 +56,24 @@ final class CacheConsumer implements Runnable {
     private final Consumer<String> fatal;
     private final MemoryBudget budget;
     private final Consumer<String> overBudget;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaConsumer<byte[], ByteBuffer> consumer;
     private final Map<Integer, Long> notifyFrom = new HashMap<>();
+    /** Records per group whose index slots are loaded before any of them is applied ({@link KeyValueStore#prefetch}). */
+    private static final int PREFETCH = 16;
+
+    /** One poll's records and the positions and lags the consumer reached with them. */
+    private record Batch(ConsumerRecords<byte[], ByteBuffer> records, Map<Integer, Long> positions,
+                         Map<Integer, Long> lags) {
+    }
+
+    /** Two polls at most between the consumer and the applier: memory stays bounded, fetching goes on. */
+    private final BlockingQueue<Batch> batches = new ArrayBlockingQueue<>(2);
     private volatile boolean running = true;
+    /** Set when the store is over its budget or the applier failed: the consumer stops reading. */
+    private volatile boolean stopReading;
     private volatile Duration drainDeadline = Duration.ZERO;
     private final Thread thread;
+    private final Thread applier;
     private Map<TopicPartition, OffsetAndMetadata> lastCommitted = Map.of();
     private long lastCommitMs;
 
@@ -83,8 +103,9 @@ final class CacheConsumer implements Runnable {
         if (config.groupId() != null) {
             props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         }
-        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteBufferDeserializer());
         this.thread = new Thread(this, "cache-" + config.name());
+        this.applier = new Thread(this::applyBatches, "cache-" + config.name() + "-apply");
     }
 
     void start() {
@@ -179,50 +200,114 @@ final class CacheConsumer implements Runnable {
     }
 
     private void consume(List<TopicPartition> tps) {
-        Map<Integer, Long> positions = new HashMap<>();
-        while (running) {
-            ConsumerRecords<byte[], byte[]> records;
+        applier.start();
+        while (running && !stopReading) {
+            ConsumerRecords<byte[], ByteBuffer> records;
             try {
                 records = consumer.poll(POLL);
             } catch (WakeupException e) {
                 break;
             }
-            List<KeyChange> changes = new ArrayList<>();
-            KeyValueStore store = cache.store();
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                PartitionState state = cache.partition(r.partition());
-                byte[] k = r.key();
-                if (k == null) {
-                    state.seen(r.offset());
-                    continue; // null keys are not cached (kkv)
-                }
-                byte[] key = Utf8Keys.normalize(k);
-                KeyValueStore.Change change;
-                try {
-                    change = store.apply(key, r.value());
-                } catch (MemoryBudgetExceededException e) {
-                    stopOverBudget(r);
-                    return;
-                }
-                state.seen(r.offset());
-                if (change != KeyValueStore.Change.UNCHANGED && change != KeyValueStore.Change.ABSENT
-                        && r.offset() >= notifyFrom.get(r.partition())) {
-                    changes.add(new KeyChange(new String(key, StandardCharsets.UTF_8), r.partition(), r.offset()));
-                }
-            }
+            // KafkaConsumer is single-threaded: positions are read here, with the poll they belong to.
+            Map<Integer, Long> positions = new HashMap<>();
+            Map<Integer, Long> lags = new HashMap<>();
             for (TopicPartition tp : tps) {
-                long pos = consumer.position(tp, Duration.ofSeconds(5));
-                long lag = consumer.currentLag(tp).orElse(0L);
-                cache.partition(tp.partition()).position(pos, lag);
-                positions.put(tp.partition(), pos);
+                positions.put(tp.partition(), consumer.position(tp, Duration.ofSeconds(5)));
+                lags.put(tp.partition(), consumer.currentLag(tp).orElse(0L));
             }
-            // Header and readiness first, then the notifier: a notified value is already served with its offset.
-            if (cache.publishOffsets()) {
-                becameReady();
+            Batch batch = new Batch(records, positions, lags);
+            try {
+                while (running && !stopReading && !batches.offer(batch, POLL.toMillis(), TimeUnit.MILLISECONDS)) {
+                    // the applier is behind: wait for it instead of buffering more (bounded memory)
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
-            notifier.append(changes, positions);
             commitIfDue(false);
         }
+        // Over the budget or failed in the applier: keep the consumer (and its group) as they are until stopped.
+        while (running) {
+            sleep(100);
+        }
+    }
+
+    /**
+     * The applier thread: applies each poll's records to the store in order, then publishes the positions the
+     * consumer reached with them (readiness, the offsets header) and hands the changes to the notifier. It runs
+     * beside the consumer thread so that the next fetch is under way while a batch is applied: the store's work
+     * no longer adds to the time of reading the topic.
+     */
+    private void applyBatches() {
+        try {
+            while (running && !stopReading) {
+                Batch batch = batches.poll(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                if (batch != null && !apply(batch)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            stopReading = true;
+            if (running) {
+                LOG.error("Cache {}: applying records of topic {} failed", config.name(), config.topic(), e);
+                fatal.accept("cache " + config.name() + " failed: " + e);
+            }
+        }
+    }
+
+    /** Returns false when the store is over the memory budget (reading stopped). */
+    private boolean apply(Batch batch) {
+        List<KeyChange> changes = new ArrayList<>();
+        KeyValueStore store = cache.store();
+        ConsumerRecords<byte[], ByteBuffer> records = batch.records();
+        for (TopicPartition tp : records.partitions()) {
+            PartitionState state = cache.partition(tp.partition());
+            long notifyFromOffset = notifyFrom.get(tp.partition());
+            List<ConsumerRecord<byte[], ByteBuffer>> list = records.records(tp);
+            long last = -1;
+            byte[][] keys = new byte[PREFETCH][];
+            for (int from = 0; from < list.size(); from += PREFETCH) {
+                int to = Math.min(list.size(), from + PREFETCH);
+                for (int i = from; i < to; i++) {
+                    byte[] k = list.get(i).key();
+                    keys[i - from] = k == null ? null : Utf8Keys.normalize(k);
+                    if (k != null) {
+                        store.prefetch(keys[i - from]);
+                    }
+                }
+                for (int i = from; i < to; i++) {
+                    ConsumerRecord<byte[], ByteBuffer> r = list.get(i);
+                    byte[] key = keys[i - from];
+                    if (key != null) { // null keys are not cached (kkv)
+                        KeyValueStore.Change change;
+                        try {
+                            change = store.apply(key, r.value());
+                        } catch (MemoryBudgetExceededException e) {
+                            state.seen(last);
+                            stopOverBudget(r);
+                            return false;
+                        }
+                        if (change != KeyValueStore.Change.UNCHANGED && change != KeyValueStore.Change.ABSENT
+                                && r.offset() >= notifyFromOffset) {
+                            changes.add(new KeyChange(new String(key, StandardCharsets.UTF_8), r.partition(),
+                                    r.offset()));
+                        }
+                    }
+                    last = r.offset();
+                }
+            }
+            // Once per batch: a volatile write per record costs a fence each on the hot path.
+            state.seen(last);
+        }
+        batch.positions().forEach((p, pos) -> cache.partition(p).position(pos, batch.lags().get(p)));
+        // Header and readiness first, then the notifier: a notified value is already served with its offset.
+        if (cache.publishOffsets()) {
+            becameReady();
+        }
+        notifier.append(changes, batch.positions());
+        return true;
     }
 
     private void becameReady() {
@@ -235,9 +320,9 @@ final class CacheConsumer implements Runnable {
 
     /**
      * The record {@code r} does not fit the memory budget: stop reading (so the heap stays where it is, instead of
-     * filling up into back-to-back full collections), report why, and idle until the sidecar stops.
+     * filling up into back-to-back full collections) and report why; the consumer thread idles until the sidecar stops.
      */
-    private void stopOverBudget(ConsumerRecord<byte[], byte[]> r) {
+    private void stopOverBudget(ConsumerRecord<byte[], ByteBuffer> r) {
         KeyValueStore store = cache.store();
         String message = "cache " + config.name() + " exceeds memory.max-bytes: " + store.size() + " keys, "
                 + store.bytes() + " bytes of keys and values in a store of " + store.footprint()
@@ -246,11 +331,9 @@ final class CacheConsumer implements Runnable {
                 + " at partition " + r.partition() + " offset " + r.offset() + " of "
                 + cache.partition(r.partition()).endOffsetAtStart() + ". Give the sidecar a larger heap (-Xmx) "
                 + "or memory.max-bytes, or cache a smaller topic";
+        stopReading = true;
         cache.memoryExceeded(message);
         overBudget.accept(message);
-        while (running) {
-            sleep(100);
-        }
     }
 
     private void commitIfDue(boolean sync) {
@@ -287,6 +370,7 @@ final class CacheConsumer implements Runnable {
 
     private void finish() {
         try {
+            stopApplier();
             notifier.drain(drainDeadline);
             if (config.groupId() != null && cache.ready()) {
                 try {
@@ -298,6 +382,18 @@ final class CacheConsumer implements Runnable {
             }
         } finally {
             consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+
+    /** Stops the applier; batches it did not take are dropped unnotified, so their offsets are never committed. */
+    private void stopApplier() {
+        stopReading = true;
+        if (applier.isAlive()) {
+            try {
+                applier.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

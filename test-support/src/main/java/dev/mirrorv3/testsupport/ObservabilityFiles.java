@@ -28,7 +28,7 @@ import org.yaml.snakeyaml.Yaml;
  * JVM's MBeans through jmx_exporter's collector loaded with the shipped rules (the 1.0.1 agent's own code, in-process
  * because the embedded worker runs in this JVM). Each series a query uses is checked against a scrape of a worker
  * running the connector that exports it: the chain source's ({@link #CHAIN_SOURCE_SERIES}) by its observability IT,
- * every other one by the blob sink's; the verify run's ({@link #VERIFY_SERIES}) by its own test. Needs
+ * the group sync's ({@link #GROUP_SYNC_SERIES}) by the chain source's group sync IT, every other one by the blob sink's; the verify run's ({@link #VERIFY_SERIES}) by its own test. Needs
  * {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
  */
 public final class ObservabilityFiles {
@@ -37,6 +37,11 @@ public final class ObservabilityFiles {
     public static final String CHAIN_SOURCE_SERIES = "mirror_v3_follow_";
     /** The chain source's MBean attributes, each the source of one {@link #CHAIN_SOURCE_SERIES} series. */
     public static final String CHAIN_SOURCE_ATTRIBUTES = "follow-";
+    /**
+     * The prefixes of the group sync's series (groups.sync of the Kafka sink and the chain source, per connector):
+     * checked against a scrape of a worker running a sync by the chain source's ChainSourceGroupSyncIT.
+     */
+    public static final List<String> GROUP_SYNC_SERIES = List.of("mirror_v3_groups_", "mirror_v3_group_");
     /**
      * The series of a scheduled {@code mirror-v3 restore --verify-only} (its textfile or Pushgateway push, not a Connect
      * worker's scrape): checked against the CLI's own output by restore-cli's VerifyMetricsTest.
@@ -141,6 +146,11 @@ public final class ObservabilityFiles {
     /** Whether the chain source exports the series (the blob sink exports every other one the queries use). */
     public static boolean chainSourceSeries(String name) {
         return name.startsWith(CHAIN_SOURCE_SERIES);
+    }
+
+    /** Whether a group sync exports the series ({@link #GROUP_SYNC_SERIES}). */
+    public static boolean groupSyncSeries(String name) {
+        return GROUP_SYNC_SERIES.stream().anyMatch(name::startsWith);
     }
 
     /** Whether the verify run exports the series ({@link #VERIFY_SERIES}). */

@@ -210,7 +210,7 @@ class KeyValueStorePropertiesTest {
                     int k = op.key() % keySpace;
                     Integer length = k < stable && op.valueLength() == null ? Integer.valueOf(1) : op.valueLength();
                     if (length == null) {
-                        store.apply(key(k), null);
+                        store.apply(key(k), (byte[]) null);
                     } else {
                         int v = version.incrementAndGet(k);
                         store.apply(key(k), versioned(k, v, length));

@@ -3,6 +3,7 @@ package dev.mirrorv3.cache.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -26,6 +27,27 @@ class KeyValueStoreTest {
         assertThat(s.size()).isEqualTo(1);
         assertThat(s.get("k")).isNull();
         assertThat(s.get("blå")).isEmpty();
+    }
+
+    @Test
+    void aValueIsTheRemainingBytesOfItsBufferWhichIsLeftAsItWas() {
+        // The consumer hands over slices of its fetch buffer (ByteBufferDeserializer): position and limit mark the
+        // value inside a larger array.
+        byte[] fetch = {9, 9, 1, 2, 3, 9};
+        ByteBuffer slice = ByteBuffer.wrap(fetch, 2, 3);
+        KeyValueStore s = new KeyValueStore();
+        assertThat(s.apply("k".getBytes(StandardCharsets.UTF_8), slice)).isEqualTo(KeyValueStore.Change.ADDED);
+        assertThat(slice.position()).isEqualTo(2);
+        assertThat(slice.remaining()).isEqualTo(3);
+        assertThat(s.get("k")).containsExactly(1, 2, 3);
+        assertThat(s.bytes()).isEqualTo(4);
+        assertThat(s.apply("k".getBytes(StandardCharsets.UTF_8), ByteBuffer.wrap(fetch, 1, 4).slice().position(1)))
+                .as("the same bytes at another place of another buffer").isEqualTo(KeyValueStore.Change.UNCHANGED);
+        assertThat(s.apply("k".getBytes(StandardCharsets.UTF_8), ByteBuffer.wrap(fetch, 2, 4)))
+                .isEqualTo(KeyValueStore.Change.CHANGED);
+        assertThat(s.get("k")).containsExactly(1, 2, 3, 9);
+        fetch[2] = 0; // the store copied the value: a reused fetch buffer does not change it
+        assertThat(s.get("k")).containsExactly(1, 2, 3, 9);
     }
 
     @Test

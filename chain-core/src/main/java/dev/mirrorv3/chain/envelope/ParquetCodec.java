@@ -87,6 +87,154 @@ public final class ParquetCodec implements EnvelopeCodec {
     }
 
     private ParquetWriter<BackupRecord> writer(OutputFile file) throws IOException {
+        return writer(file, ROW_GROUP_BYTES, java.util.Map.of());
+    }
+
+    /**
+     * A streaming writer of one object into a local file, rows in the caller's order (a snapshot's key order), row groups
+     * cut at {@code rowGroupBytes} so that a large object never sits whole on the heap; {@code extraMetadata} goes into
+     * the footer's key-value metadata beside {@code ARROW:schema}.
+     */
+    public ParquetWriter<BackupRecord> openWriter(java.nio.file.Path file, long rowGroupBytes, java.util.Map<String, String> extraMetadata) {
+        try {
+            return writer(new org.apache.parquet.io.LocalOutputFile(file), rowGroupBytes, extraMetadata);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the Parquet object " + file, e);
+        }
+    }
+
+    /**
+     * Streams the records of an object held in a local file, with the key its name carries ({@code null}: plain). Every
+     * failure, also one found while reading on, is an {@link EnvelopeDecodeException} (or
+     * {@link ObjectAuthenticationException}) naming {@code objectDescription}.
+     */
+    public RecordStream openReader(java.nio.file.Path file, String keyId, String objectDescription) {
+        byte[] head = new byte[4];
+        byte[] tail = new byte[4];
+        long length;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            length = ch.size();
+            if (length >= 12) {
+                ch.read(java.nio.ByteBuffer.wrap(head), 0);
+                ch.read(java.nio.ByteBuffer.wrap(tail), length - 4);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        byte[] framing = length < 12 ? new byte[(int) length] : concat(head, tail);
+        checkFraming(framing, keyId, objectDescription);
+        ReaderBuilder builder = new ReaderBuilder(new org.apache.parquet.io.LocalInputFile(file));
+        withKey(builder, keyId, objectDescription);
+        ParquetReader<BackupRecord> reader;
+        try {
+            reader = builder.build();
+        } catch (IOException | RuntimeException e) {
+            throw decodeFailure(objectDescription, keyId, e);
+        }
+        return new RecordStream() {
+            @Override
+            public BackupRecord next() {
+                try {
+                    return reader.read();
+                } catch (IOException | RuntimeException e) {
+                    throw decodeFailure(objectDescription, keyId, e);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    reader.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
+    private static byte[] concat(byte[] head, byte[] tail) {
+        byte[] out = new byte[12];
+        System.arraycopy(head, 0, out, 0, 4);
+        System.arraycopy(tail, 0, out, 8, 4); // the middle is never looked at
+        return out;
+    }
+
+    /**
+     * The number of rows of an object, from its footer alone (a snapshot's keys, without reading its records), with the
+     * key its name carries ({@code null}: plain).
+     */
+    public long rowCount(InputFile file, String keyId, String objectDescription) {
+        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            options.withDecryption(decryption);
+        }
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
+            return reader.getRecordCount();
+        } catch (IOException | RuntimeException e) {
+            throw decodeFailure(objectDescription, keyId, e);
+        }
+    }
+
+    /**
+     * The largest {@code timestamp_ms} of an object from its footer's column statistics (only the footer is read):
+     * {@link Long#MIN_VALUE} when no record has one, null when a row group's footer lacks the statistics (written without
+     * them), so the caller reads the records instead.
+     */
+    public Long maxTimestampFromFooter(InputFile file, String keyId, String objectDescription) {
+        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            options.withDecryption(decryption);
+        }
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
+            long max = Long.MIN_VALUE;
+            for (org.apache.parquet.hadoop.metadata.BlockMetaData block : reader.getFooter().getBlocks()) {
+                org.apache.parquet.column.statistics.Statistics<?> stats = null;
+                for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column : block.getColumns()) {
+                    if (column.getPath().toDotString().equals(EnvelopeSchema.TIMESTAMP_MS)) {
+                        stats = column.getStatistics();
+                    }
+                }
+                if (stats == null || stats.isEmpty()) {
+                    return null;
+                }
+                if (stats.hasNonNullValue()) {
+                    max = Math.max(max, ((Number) stats.genericGetMax()).longValue());
+                }
+            }
+            return max;
+        } catch (IOException | RuntimeException e) {
+            throw decodeFailure(objectDescription, keyId, e);
+        }
+    }
+
+    private void withKey(ReaderBuilder builder, String keyId, String objectDescription) {
+        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
+        if (decryption != null) {
+            builder.withDecryption(decryption);
+        }
+    }
+
+    private FileDecryptionProperties decryption(String keyId, String objectDescription) {
+        if (keyId == null) {
+            return null;
+        }
+        byte[] key = encryption.keys().key(keyId).orElseThrow(() -> new EnvelopeDecodeException("cannot read Parquet object "
+                + objectDescription + ": its name says it is encrypted with key id " + keyId + ", and " + encryption.keys().source()
+                + " has no key file " + keyId));
+        return FileDecryptionProperties.builder().withKeyRetriever(metadata -> {
+            String inFile = new String(metadata, StandardCharsets.UTF_8);
+            if (!keyId.equals(inFile)) {
+                throw new EnvelopeDecodeException("its footer names key id '" + inFile + "', and its name says " + keyId
+                        + ": renamed or not written by this product");
+            }
+            return key.clone();
+        }).build();
+    }
+
+    private ParquetWriter<BackupRecord> writer(OutputFile file, long rowGroupBytes, java.util.Map<String, String> extraMetadata)
+            throws IOException {
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, ZSTD_LEVEL);
         WriterBuilder builder = new WriterBuilder(file, settings.keysType(), settings.valuesType());
@@ -99,7 +247,8 @@ public final class ParquetCodec implements EnvelopeCodec {
         return builder
                 .withConf(conf)
                 .withCompressionCodec(codecName(settings.compression()))
-                .withRowGroupSize(ROW_GROUP_BYTES)
+                .withRowGroupSize(rowGroupBytes)
+                .withExtraMetaData(extraMetadata)
                 // Offsets, keys and values are (nearly) all distinct: a dictionary there only costs time
                 // until parquet-mr falls back. Low-cardinality columns (topic, partition, timestamp_type,
                 // header keys) keep theirs. Min/max statistics of random bytes help no query either.
@@ -131,19 +280,7 @@ public final class ParquetCodec implements EnvelopeCodec {
     public List<BackupRecord> decode(byte[] data, String keyId, String objectDescription) {
         checkFraming(data, keyId, objectDescription);
         ReaderBuilder builder = new ReaderBuilder(new InMemoryInputFile(data));
-        if (keyId != null) {
-            byte[] key = encryption.keys().key(keyId).orElseThrow(() -> new EnvelopeDecodeException("cannot read Parquet object "
-                    + objectDescription + ": its name says it is encrypted with key id " + keyId + ", and " + encryption.keys().source()
-                    + " has no key file " + keyId));
-            builder.withDecryption(FileDecryptionProperties.builder().withKeyRetriever(metadata -> {
-                String inFile = new String(metadata, StandardCharsets.UTF_8);
-                if (!keyId.equals(inFile)) {
-                    throw new EnvelopeDecodeException("its footer names key id '" + inFile + "', and its name says " + keyId
-                            + ": renamed or not written by this product");
-                }
-                return key.clone();
-            }).build());
-        }
+        withKey(builder, keyId, objectDescription);
         try (ParquetReader<BackupRecord> reader = builder.build()) {
             List<BackupRecord> out = new ArrayList<>();
             for (BackupRecord r = reader.read(); r != null; r = reader.read()) {

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 /**
  * A backup's metadata snapshots beside its partition directories: {@code _meta/topic/} (the topic's partitions,
@@ -69,6 +70,33 @@ public final class MetaSnapshots {
 
     public Optional<Stored<GroupSnapshot>> newestGroupsAtOrBefore(long timeMs) {
         return newest(GROUPS_DIR, t -> t <= timeMs, MetaCodec::decodeGroups);
+    }
+
+    /**
+     * The newest group snapshot whose time and content the rule accepts (a point-in-time restore's cut): names are
+     * filtered by time first, then snapshots are read newest first until one is accepted.
+     */
+    public Optional<Stored<GroupSnapshot>> newestGroups(LongPredicate time, Predicate<GroupSnapshot> accept) {
+        List<MetaName> names = names(GROUPS_DIR);
+        for (int i = names.size() - 1; i >= 0; i--) {
+            MetaName name = names.get(i);
+            if (time.test(name.timeMs())) {
+                String where = store.besideLocation(GROUPS_DIR) + "/" + name.fileName();
+                GroupSnapshot s = MetaCodec.decodeGroups(plain(GROUPS_DIR, name, where), where);
+                if (accept.test(s)) {
+                    return Optional.of(new Stored<>(where, name, s));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Removes the temporary files a writer killed before its commit left in both snapshot directories (the snapshot
+     * writer does so when it starts; every reader ignores them anyway); returns how many.
+     */
+    public int removeTemporaryFiles() {
+        return store.removeTemporaryFilesBeside(TOPIC_DIR) + store.removeTemporaryFilesBeside(GROUPS_DIR);
     }
 
     /** Where the snapshots of a kind live ({@link #TOPIC_DIR} or {@link #GROUPS_DIR}), for messages. */

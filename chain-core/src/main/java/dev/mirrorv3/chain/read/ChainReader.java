@@ -97,7 +97,8 @@ public final class ChainReader {
             }
             if (r.offset() <= previous) {
                 throw new ObjectCheckException(where + ": record offsets are not strictly increasing inside " + name.from()
-                        + "-" + name.to() + " (offset " + r.offset() + " after " + previous + ")");
+                        + "-" + name.to() + " (offset " + r.offset() + " after " + previous + "); if this backup was written with"
+                        + " compaction=log, its objects are snapshots sorted by key: read it as such (compaction=log in the config)");
             }
             previous = r.offset();
         }

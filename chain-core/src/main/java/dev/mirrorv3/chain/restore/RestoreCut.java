@@ -33,6 +33,31 @@ public record RestoreCut(Long untilTimestampMs, Map<Integer, Long> untilOffsets)
         return new CutFinder(describe(partition), untilTimestampMs, untilOffsets.get(partition));
     }
 
+    /**
+     * Whether a consumer-group snapshot describes the groups at or before this cut, so a point-in-time restore never
+     * commits a position taken after it. A timestamp cut takes a snapshot taken at or before the timestamp; an offset
+     * cut takes one taken while the backup had not passed the cut: its recorded chain next offset is at most
+     * {@code cut + 1} on every partition with an offset cut (a partition it has no entry for had not been backed up).
+     * With both, both must hold. Without a cut, every snapshot does.
+     */
+    public boolean admitsGroupSnapshot(long timeMs, Map<Integer, Long> chainNextOffsets) {
+        if (untilTimestampMs != null && timeMs > untilTimestampMs) {
+            return false;
+        }
+        return untilOffsets.entrySet().stream().allMatch(e -> chainNextOffsets.getOrDefault(e.getKey(), 0L) <= e.getValue() + 1);
+    }
+
+    /** Why {@link #admitsGroupSnapshot} took a snapshot, in words, or null without a cut. */
+    public String groupSnapshotRule() {
+        String ts = untilTimestampMs == null ? null : "taken at or before the cut " + Instant.ofEpochMilli(untilTimestampMs);
+        String off = untilOffsets.isEmpty() ? null : "taken when the backup had not passed the cut (its recorded chain next offset"
+                + " at most the until offset + 1 on partitions " + new TreeMap<>(untilOffsets).keySet() + ")";
+        if (ts == null && off == null) {
+            return null;
+        }
+        return "the newest " + (ts != null && off != null ? ts + " and " + off : ts != null ? ts : off);
+    }
+
     /** The cut of one partition in words, or null without one. */
     public String describe(int partition) {
         Long offset = untilOffsets.get(partition);

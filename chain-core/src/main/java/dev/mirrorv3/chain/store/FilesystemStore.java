@@ -111,13 +111,53 @@ public final class FilesystemStore implements Store {
     }
 
     @Override
+    public long size(int partition, String name) {
+        Path file = partitionDir(partition).resolve(name);
+        try {
+            return Files.size(file);
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        Path file = partitionDir(partition).resolve(name);
+        try (FileChannel ch = FileChannel.open(file)) {
+            ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(length, ch.size() - offset)));
+            while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
+                // positional reads until the range is full
+            }
+            return buf.array();
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
+    public void readTo(int partition, String name, Path target) {
+        Path file = partitionDir(partition).resolve(name);
+        try {
+            Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (NoSuchFileException e) {
+            throw new ObjectMissingException(file.toString());
+        } catch (IOException e) {
+            throw transientFailure("read " + file, e);
+        }
+    }
+
+    @Override
     public void create(int partition, String name, byte[] data) {
-        commit(partitionDir(partition), name, data, false);
+        commitBytes(partitionDir(partition), name, data, false);
     }
 
     @Override
     public void recommit(int partition, String name, byte[] data) {
-        commit(partitionDir(partition), name, data, true);
+        commitBytes(partitionDir(partition), name, data, true);
     }
 
     /** A directory beside the partition directories, e.g. {@code <root>/<name>/_meta/topic}. */
@@ -142,26 +182,55 @@ public final class FilesystemStore implements Store {
 
     @Override
     public void createBeside(String dir, String name, byte[] data) {
-        commit(besideDir(dir), name, data, false);
+        commitBytes(besideDir(dir), name, data, false);
     }
 
-    private void commit(Path dir, String name, byte[] data, boolean reissued) {
+    /** Streams the file into the temporary file: a snapshot never passes through the heap whole. */
+    @Override
+    public void createFrom(int partition, String name, Path file, boolean reissue) {
+        commit(partitionDir(partition), name, ch -> {
+            try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+                long size = in.size();
+                for (long done = 0; done < size;) {
+                    done += in.transferTo(done, size - done, ch);
+                }
+            }
+        }, target -> Files.mismatch(target, file) == -1, reissue);
+    }
+
+    private interface Content {
+        void writeTo(FileChannel ch) throws IOException;
+    }
+
+    private interface SameContent {
+        boolean at(Path target) throws IOException;
+    }
+
+    private void commitBytes(Path dir, String name, byte[] data, boolean reissued) {
+        commit(dir, name, ch -> writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), reissued);
+    }
+
+    private static void writeAll(FileChannel ch, byte[] data) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap(data);
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+
+    private void commit(Path dir, String name, Content content, SameContent same, boolean reissued) {
         Path target = dir.resolve(name);
         Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
         try {
             ensureDirectory(dir);
             try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(data);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
+                content.writeTo(ch);
                 ch.force(true);
             }
             try {
                 Files.createLink(target, temp);
             } catch (FileAlreadyExistsException e) {
                 // A re-issue: ours if the failed attempt linked it before failing (temp delete, fsync).
-                if (!reissued || !Arrays.equals(Files.readAllBytes(target), data)) {
+                if (!reissued || !same.at(target)) {
                     throw new ObjectExistsException(target.toString());
                 }
             }
@@ -180,7 +249,15 @@ public final class FilesystemStore implements Store {
 
     @Override
     public int removeTemporaryFiles(int partition) {
-        Path dir = partitionDir(partition);
+        return removeTemporaryFilesIn(partitionDir(partition));
+    }
+
+    @Override
+    public int removeTemporaryFilesBeside(String dir) {
+        return removeTemporaryFilesIn(besideDir(dir));
+    }
+
+    private int removeTemporaryFilesIn(Path dir) {
         if (!Files.isDirectory(dir)) {
             return 0;
         }

@@ -1,5 +1,9 @@
 package dev.mirrorv3.chain.store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -73,6 +77,15 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * Removes the temporary files an earlier writer left in a directory beside the partition directories (a writer
+     * killed before its commit); returns how many. Stores whose commit leaves nothing behind (an S3 PUT is atomic) keep
+     * this default.
+     */
+    default int removeTemporaryFilesBeside(String dir) {
+        return 0;
+    }
+
+    /**
      * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, so it can never be
      * a partition directory nor leave the backup's directory.
      */
@@ -81,6 +94,59 @@ public interface Store extends AutoCloseable {
             throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind>)");
         }
         return dir;
+    }
+
+    /**
+     * Copies an object into a local file (replacing it), for objects too large to hold on the heap (snapshots). The
+     * default goes through {@link #read}; stores that can stream override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default void readTo(int partition, String name, Path target) {
+        try {
+            Files.write(target, read(partition, name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target, e);
+        }
+    }
+
+    /**
+     * The object's size in bytes. The default reads it whole; stores that can ask for it override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default long size(int partition, String name) {
+        return read(partition, name).length;
+    }
+
+    /**
+     * Up to {@code length} bytes of the object from {@code offset} (fewer at its end): a Parquet footer without the rest
+     * of a large object. The default reads it whole; stores that can read a range override it.
+     *
+     * @throws ObjectMissingException if there is no such object
+     */
+    default byte[] readRange(int partition, String name, long offset, int length) {
+        byte[] all = read(partition, name);
+        int from = (int) Math.min(offset, all.length);
+        return java.util.Arrays.copyOfRange(all, from, (int) Math.min(all.length, (long) from + length));
+    }
+
+    /**
+     * As {@link #create}, or {@link #recommit} when {@code reissue}, with the object's bytes in a local file that the
+     * caller keeps unchanged until the commit is known durable. The default goes through the byte-array methods.
+     */
+    default void createFrom(int partition, String name, Path file, boolean reissue) {
+        byte[] data;
+        try {
+            data = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        if (reissue) {
+            recommit(partition, name, data);
+        } else {
+            create(partition, name, data);
+        }
     }
 
     /** Removes temporary files left by an earlier writer of this partition; returns how many. */

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * would not match: a grown buffer, random encryption nonces). Records appended meanwhile go into the next
  * object. Only an object that is not the pending one is another writer's.
  */
-public final class ChainWriter {
+public final class ChainWriter implements PartitionWriter {
     private static final Logger log = LoggerFactory.getLogger(ChainWriter.class);
 
     private final Store store;
@@ -68,22 +68,26 @@ public final class ChainWriter {
     }
 
     /** The offset after the last durable record: what the backup holds, and where a restart continues. */
+    @Override
     public long durableNext() {
         return durableNext;
     }
 
     /** The next offset this writer accepts: after the last buffered record, or {@link #durableNext()}. */
+    @Override
     public long expectedNext() {
         return buffer.isEmpty() ? durableNext : buffer.get(buffer.size() - 1).offset() + 1;
     }
 
     /** Payload bytes of every buffered record, a pending commit's included. */
+    @Override
     public long bufferedBytes() {
         return bufferedBytes;
     }
 
     /** Buffered records, a pending commit's included. */
-    public int bufferedRecords() {
+    @Override
+    public long bufferedRecords() {
         return buffer.size();
     }
 
@@ -96,6 +100,7 @@ public final class ChainWriter {
     }
 
     /** Buffers a record; false if it lies below the next expected offset (a re-delivery) and was skipped. */
+    @Override
     public boolean append(BackupRecord record) {
         if (record.offset() < expectedNext()) {
             return false;
@@ -109,6 +114,7 @@ public final class ChainWriter {
     }
 
     /** The size or count trigger that has tripped, if any. */
+    @Override
     public Optional<FlushTrigger> sizeTrigger() {
         if (buffer.size() >= policy.maxRecords()) {
             return Optional.of(FlushTrigger.RECORDS);
@@ -123,6 +129,7 @@ public final class ChainWriter {
      * Milliseconds until the time trigger trips (0 if it has, or if a failed commit is waiting to be re-issued);
      * {@code Long.MAX_VALUE} with an empty buffer.
      */
+    @Override
     public long msUntilTimeTrigger(long nowMs) {
         if (pending != null) {
             return 0;
@@ -141,6 +148,7 @@ public final class ChainWriter {
      * @return the committed object, or empty if nothing was buffered
      * @throws ChainChangedException if the chain's tail is not the one this writer left
      */
+    @Override
     public Optional<FlushResult> flush(FlushTrigger trigger) {
         if (buffer.isEmpty()) {
             return Optional.empty();
@@ -181,6 +189,7 @@ public final class ChainWriter {
      * Drops the buffer and any pending commit (the records are not known durable; the chain stays the truth, a
      * pending object that did land is found there when the partition is opened again, the rest is read again).
      */
+    @Override
     public void discardBuffer() {
         buffer.clear();
         bufferedBytes = 0;
@@ -195,6 +204,7 @@ public final class ChainWriter {
     /**
      * The full check (on a timer): the whole listing is a valid chain that ends exactly where this writer's does.
      */
+    @Override
     public void fullCheck(EnvelopeFormat format) {
         Chain chain;
         try {

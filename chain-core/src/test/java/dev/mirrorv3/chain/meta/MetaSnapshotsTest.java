@@ -115,6 +115,12 @@ class MetaSnapshotsTest {
         assertThat(meta.newestGroups().orElseThrow().snapshot()).isEqualTo(groups(1_000, 5));
         meta.writeGroups(groups(2_000, 6)); // the restarted writer commits the same name
         assertThat(meta.newestGroups().orElseThrow().snapshot()).isEqualTo(groups(2_000, 6));
+        // The restarted writer removes the leftover (the blob sink's snapshotter does at start).
+        assertThat(meta.removeTemporaryFiles()).isEqualTo(1);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("00000000000000001000.json", "00000000000000002000.json");
+        }
+        assertThat(meta.removeTemporaryFiles()).isZero();
     }
 
     @Test

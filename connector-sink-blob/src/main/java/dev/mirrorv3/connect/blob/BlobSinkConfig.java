@@ -75,6 +75,25 @@ public final class BlobSinkConfig extends AbstractConfig {
     static final String BUFFER_MAX_BYTES_DOC = "Task-wide cap on buffered payload bytes over all partitions. When a record would exceed"
             + " it, the largest buffer is written early, so heap stays bounded however many partitions are busy.";
 
+    public static final String COMPACTION = "compaction";
+    public static final String COMPACTION_NONE = "none";
+    public static final String COMPACTION_LOG = "log";
+    static final String COMPACTION_DOC = "What each object holds. 'none': a chain, every record of a slice of the partition's history"
+            + " (restorable with its offsets). 'log': a snapshot, the latest record of every live key up to the object's end offset,"
+            + " sorted by key bytes (a null value deletes its key; a null key fails the task), for compacted topics whose history"
+            + " is not needed: its size follows the number of keys. Parquet only. Each flush writes a whole snapshot, so in this"
+            + " mode flush.max.time.ms defaults to one hour and flush.max.records/flush.max.bytes to no limit; keep the flush"
+            + " interval well below the topic's delete.retention.ms, or a tombstone removed by compaction before it was read"
+            + " leaves its key in the snapshots. Restore with --offsets renumber.";
+    /** Flush interval of compaction=log when flush.max.time.ms is not set: a snapshot costs a pass over every key. */
+    static final long COMPACTION_LOG_FLUSH_MAX_TIME_MS = 3_600_000L;
+
+    public static final String COMPACTION_SPILL_DIR = "compaction.spill.dir";
+    static final String COMPACTION_SPILL_DIR_DOC = "With compaction=log, the local directory where records gathered for the next"
+            + " snapshot are spilled once buffer.max.bytes is reached, and where the previous snapshot is copied to be merged"
+            + " (it needs about twice the size of a snapshot, plus the records of one flush interval). Empty means the JVM's"
+            + " temporary directory; a subdirectory per connector and partition is used either way.";
+
     public static final String PARTITIONS = "partitions";
     static final String PARTITIONS_DOC = "Back up only these partitions (comma-separated); empty means all. The others are paused.";
 
@@ -143,6 +162,10 @@ public final class BlobSinkConfig extends AbstractConfig {
                 GROUP_FLUSH, ++o, Width.SHORT, "Flush max time (ms)");
         def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
+        def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
+                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(), dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
+        def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
+                "Snapshot spill directory");
 
         o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS, Map.of());
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
@@ -183,8 +206,27 @@ public final class BlobSinkConfig extends AbstractConfig {
         return ObjectEncryption.fromSettings(originalsStrings());
     }
 
+    /** The flush limits; with compaction=log, the ones the user did not set are the snapshot mode's (see COMPACTION_DOC). */
     public FlushPolicy flushPolicy() {
-        return new FlushPolicy(getLong(FLUSH_MAX_RECORDS), getLong(FLUSH_MAX_BYTES), getLong(FLUSH_MAX_TIME_MS));
+        if (!snapshots()) {
+            return new FlushPolicy(getLong(FLUSH_MAX_RECORDS), getLong(FLUSH_MAX_BYTES), getLong(FLUSH_MAX_TIME_MS));
+        }
+        Map<String, Object> set = originals();
+        return new FlushPolicy(set.containsKey(FLUSH_MAX_RECORDS) ? getLong(FLUSH_MAX_RECORDS) : Long.MAX_VALUE,
+                set.containsKey(FLUSH_MAX_BYTES) ? getLong(FLUSH_MAX_BYTES) : Long.MAX_VALUE,
+                set.containsKey(FLUSH_MAX_TIME_MS) ? getLong(FLUSH_MAX_TIME_MS) : COMPACTION_LOG_FLUSH_MAX_TIME_MS);
+    }
+
+    /** compaction=log: each object is a snapshot of the latest record per key. */
+    public boolean snapshots() {
+        return COMPACTION_LOG.equalsIgnoreCase(getString(COMPACTION));
+    }
+
+    /** Where a connector's snapshot spill files go: compaction.spill.dir or the JVM's temporary directory, per connector. */
+    public Path spillDir(String connectorName) {
+        String dir = getString(COMPACTION_SPILL_DIR);
+        Path base = dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "mirror-v3-snapshots") : Path.of(dir);
+        return base.resolve(connectorName.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
     public long bufferMaxBytes() {

@@ -54,6 +54,7 @@ final class BlobSinkConfigValidator {
         checks.refuseTransforms("no transform may run in front of the blob sink: a changed record would not be the source's,"
                 + " and a dropped one would look like a hole. Remove transforms");
         checkTopics();
+        checkCompaction();
         checkDestination();
         checkEncryption();
         checkSourceCluster();
@@ -73,6 +74,20 @@ final class BlobSinkConfigValidator {
             error("topics", "several topics would share one chain directory per partition; set destination.name to a name"
                     + " containing ${topic} (e.g. ${topic}), or deploy one connector per topic");
         }
+    }
+
+    private void checkCompaction() {
+        if (!BlobSinkConfig.COMPACTION_LOG.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.COMPACTION, "").trim())) {
+            return;
+        }
+        if ("ndjson".equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.FORMAT, "").trim())) {
+            error(BlobSinkConfig.COMPACTION, "compaction=log writes Parquet snapshots sorted by key; set format=parquet, or back this"
+                    + " topic up as an NDJSON chain with compaction=none. Note that every flush of compaction=log rewrites the whole"
+                    + " snapshot (a pass over every key): flush.max.time.ms defaults to one hour in this mode; keep it well below the"
+                    + " topic's delete.retention.ms");
+        }
+        // Each flush of this mode rewrites the whole snapshot: the flush interval trades backup freshness against a pass over
+        // every key and one snapshot-sized object per flush (COMPACTION_DOC says so in the settings reference).
     }
 
     private void checkDestination() {

@@ -36,6 +36,10 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String SOURCE_LAG = "source-lag-offsets";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
     static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
+    static final String SNAPSHOT_KEYS = "snapshot-keys";
+    static final String SNAPSHOT_BYTES = "snapshot-bytes";
+    static final String SNAPSHOT_DURATION_MS = "snapshot-duration-ms";
+    static final String SNAPSHOT_TOMBSTONES_TOTAL = "snapshot-tombstones-applied-total";
 
     private final PluginMetrics metrics;
     private final String mirror;
@@ -96,6 +100,27 @@ final class BlobSinkMetrics implements AutoCloseable {
         pm.lastFlushSeconds.set(nowMs / 1000);
     }
 
+    /**
+     * compaction=log: what the newest snapshot holds and what it cost. Registered with the partition's first snapshot, so a
+     * chain never shows them.
+     */
+    synchronized void snapshot(TopicPartition tp, long keys, long bytes, long durationMs, long tombstones) {
+        PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
+        if (metrics != null && pm.snapshotNames.isEmpty()) {
+            LinkedHashMap<String, String> tags = partitionTags(tp);
+            pm.snapshotNames = List.of(
+                    register(SNAPSHOT_KEYS, "Live keys in the newest snapshot (compaction=log)", tags, pm.snapshotKeys),
+                    register(SNAPSHOT_BYTES, "Object bytes of the newest snapshot (compaction=log)", tags, pm.snapshotBytes),
+                    register(SNAPSHOT_DURATION_MS, "Time to build the newest snapshot: merge of the previous one with the records"
+                            + " since (compaction=log)", tags, pm.snapshotDurationMs),
+                    register(SNAPSHOT_TOMBSTONES_TOTAL, "Tombstones applied to snapshots (compaction=log)", tags, pm.snapshotTombstones));
+        }
+        pm.snapshotKeys.set(keys);
+        pm.snapshotBytes.set(bytes);
+        pm.snapshotDurationMs.set(durationMs);
+        pm.snapshotTombstones.addAndGet(tombstones);
+    }
+
     /** The partitions whose metrics are registered (the open ones). */
     Set<TopicPartition> openPartitions() {
         return Set.copyOf(partitions.keySet());
@@ -123,6 +148,7 @@ final class BlobSinkMetrics implements AutoCloseable {
         PartitionMetrics pm = partitions.remove(tp);
         if (pm != null && metrics != null) {
             pm.names.forEach(n -> PluginGauges.remove(metrics, n));
+            pm.snapshotNames.forEach(n -> PluginGauges.remove(metrics, n));
             if (pm.lagName != null) {
                 PluginGauges.remove(metrics, pm.lagName);
             }
@@ -177,7 +203,12 @@ final class BlobSinkMetrics implements AutoCloseable {
         final AtomicLong flushes = new AtomicLong();
         final AtomicLong lastFlushSeconds = new AtomicLong();
         final AtomicLong highWatermark = new AtomicLong();
+        final AtomicLong snapshotKeys = new AtomicLong();
+        final AtomicLong snapshotBytes = new AtomicLong();
+        final AtomicLong snapshotDurationMs = new AtomicLong();
+        final AtomicLong snapshotTombstones = new AtomicLong();
         List<MetricName> names = List.of();
+        List<MetricName> snapshotNames = List.of();
         MetricName lagName;
     }
 }

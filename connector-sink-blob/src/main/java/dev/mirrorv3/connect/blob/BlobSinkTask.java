@@ -6,9 +6,11 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
@@ -49,7 +51,7 @@ public class BlobSinkTask extends SinkTask {
     private Set<Integer> allowedPartitions;
     private final Map<String, Store> stores = new HashMap<>();
     private SourceOffsets sourceOffsets;
-    private PartitionOpener opener;
+    private WriterOpener opener;
     private BlobSinkMetrics metrics;
     private SourceLagRefresher lagRefresher;
     private MetaSnapshotter metaSnapshotter;
@@ -60,7 +62,7 @@ public class BlobSinkTask extends SinkTask {
     private Backoff openBackoff;
     private RetryPauses retryPauses;
 
-    private final Map<TopicPartition, ChainWriter> writers = new HashMap<>();
+    private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Set<TopicPartition> pending = new LinkedHashSet<>();
     private final Set<TopicPartition> repositioned = new HashSet<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
@@ -109,14 +111,18 @@ public class BlobSinkTask extends SinkTask {
                     config.groupSelection(connectorName), config.adminTimeout(), clock)
                     .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
         }
-        opener = new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
+        opener = config.snapshots()
+                ? new SnapshotOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock,
+                        config.spillDir(connectorName), config.bufferMaxBytes())
+                : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(props);
         long now = clock.millis();
         nextChainCheckMs = now + config.chainCheckIntervalMs();
         nextHeartbeatMs = now + config.heartbeatIntervalMs();
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
-        log.info("blob sink task of {} started: destination {}, format {}, flush {}, encryption {}", connectorName,
-                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.envelope(), config.flushPolicy(),
+        log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
+                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
+                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy(),
                 encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
                         : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
@@ -177,7 +183,7 @@ public class BlobSinkTask extends SinkTask {
             return;
         }
         List<TopicPartition> batch = List.copyOf(pending);
-        Map<TopicPartition, ChainWriter> opened;
+        Map<TopicPartition, ? extends PartitionWriter> opened;
         try {
             opened = opener.open(batch);
         } catch (RuntimeException e) {
@@ -229,14 +235,15 @@ public class BlobSinkTask extends SinkTask {
             openPending(true);
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
-                ChainWriter w = writers.get(tp);
+                PartitionWriter w = writers.get(tp);
                 if (w == null || repositioned.contains(tp) || r.originalKafkaOffset() < w.expectedNext()) {
                     continue; // not ours, not positioned yet, or already buffered or durable (a re-delivery)
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
                 makeRoomFor(br.payloadBytes());
+                long before = w.bufferedBytes();
                 w.append(br);
-                totalBuffered += br.payloadBytes();
+                totalBuffered += w.bufferedBytes() - before; // a snapshot's builder may replace a key's record, or spill
                 recordsSinceHeartbeat.merge(tp, 1L, Long::sum);
                 metrics.bufferedBytes(totalBuffered);
                 Optional<FlushTrigger> trigger = w.sizeTrigger();
@@ -246,7 +253,7 @@ public class BlobSinkTask extends SinkTask {
             }
             repositioned.clear();
             now = clock.millis();
-            for (Map.Entry<TopicPartition, ChainWriter> e : writers.entrySet()) {
+            for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
                 if (e.getValue().msUntilTimeTrigger(now) == 0) {
                     flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
                 }
@@ -279,11 +286,16 @@ public class BlobSinkTask extends SinkTask {
     /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
     private void makeRoomFor(long bytes) {
         while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
-            Map.Entry<TopicPartition, ChainWriter> largest = null;
-            for (Map.Entry<TopicPartition, ChainWriter> e : writers.entrySet()) {
+            Map.Entry<TopicPartition, PartitionWriter> largest = null;
+            for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
                 if (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes()) {
                     largest = e;
                 }
+            }
+            if (largest.getValue() instanceof SnapshotWriter s && s.spill() > 0) {
+                totalBuffered = writers.values().stream().mapToLong(PartitionWriter::bufferedBytes).sum();
+                metrics.bufferedBytes(totalBuffered);
+                continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
             }
             flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
         }
@@ -293,7 +305,7 @@ public class BlobSinkTask extends SinkTask {
      * Writes the partition's buffer. A commit that failed earlier goes first, as it was; the records that came
      * since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
      */
-    private void flush(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
+    private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
         boolean everything = trigger == FlushTrigger.CLOSE || trigger == FlushTrigger.BUFFER_CAP;
         while (w.bufferedRecords() > 0) {
             FlushResult r = w.flush(trigger).orElseThrow();
@@ -303,6 +315,9 @@ public class BlobSinkTask extends SinkTask {
             if (metaSnapshotter != null) {
                 metaSnapshotter.durable(tp, w.durableNext());
             }
+            if (w instanceof SnapshotWriter s) {
+                s.lastSnapshot().ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
+            }
             if (!everything && w.sizeTrigger().isEmpty() && w.msUntilTimeTrigger(clock.millis()) > 0) {
                 return;
             }
@@ -311,7 +326,7 @@ public class BlobSinkTask extends SinkTask {
 
     private void periodicChecks(long now) {
         if (now >= nextChainCheckMs) {
-            for (ChainWriter w : writers.values()) {
+            for (PartitionWriter w : writers.values()) {
                 w.fullCheck(format);
             }
             nextChainCheckMs = now + config.chainCheckIntervalMs();
@@ -331,7 +346,7 @@ public class BlobSinkTask extends SinkTask {
         if (!pending.isEmpty()) {
             delay = Math.min(delay, nextOpenAttemptMs - now);
         }
-        for (ChainWriter w : writers.values()) {
+        for (PartitionWriter w : writers.values()) {
             delay = Math.min(delay, w.msUntilTimeTrigger(now));
         }
         return delay;
@@ -341,7 +356,7 @@ public class BlobSinkTask extends SinkTask {
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
         for (TopicPartition tp : currentOffsets.keySet()) {
-            ChainWriter w = writers.get(tp);
+            PartitionWriter w = writers.get(tp);
             if (w != null) {
                 durable.put(tp, new OffsetAndMetadata(w.durableNext()));
             }
@@ -355,7 +370,7 @@ public class BlobSinkTask extends SinkTask {
         retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
             pending.remove(tp);
-            ChainWriter w = writers.remove(tp);
+            PartitionWriter w = writers.remove(tp);
             if (w == null) {
                 continue;
             }

@@ -197,8 +197,22 @@ final class MetaSnapshotter implements AutoCloseable {
         return committed.calls();
     }
 
+    /** A topic's snapshots; the first use removes what a writer lost mid-write left (a worker that died in a write). */
     private MetaSnapshots snapshots(String topic) {
-        return snapshots.computeIfAbsent(topic, t -> new MetaSnapshots(storeFor.apply(t), encryption));
+        return snapshots.computeIfAbsent(topic, t -> {
+            MetaSnapshots meta = new MetaSnapshots(storeFor.apply(t), encryption);
+            try {
+                int removed = meta.removeTemporaryFiles();
+                if (removed > 0) {
+                    log.info("removed {} temporary file(s) of an interrupted snapshot write under {}", removed,
+                            meta.location(MetaSnapshots.TOPIC_DIR).replaceAll("/topic$", ""));
+                }
+            } catch (RuntimeException e) {
+                // Housekeeping only: readers ignore temporary files, and the next task start tries again.
+                log.warn("cannot remove temporary files of an interrupted snapshot write of {}: {}", t, Failures.describe(e));
+            }
+            return meta;
+        });
     }
 
     @Override

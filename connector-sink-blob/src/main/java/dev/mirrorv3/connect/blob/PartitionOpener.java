@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.SourceOffsets;
 import java.time.Clock;
 import java.util.Collection;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */
-final class PartitionOpener {
+final class PartitionOpener implements WriterOpener {
     private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
 
     private final Function<String, Store> storeForTopic;
@@ -45,7 +46,8 @@ final class PartitionOpener {
         this.clock = clock;
     }
 
-    Map<TopicPartition, ChainWriter> open(Collection<TopicPartition> partitions) {
+    @Override
+    public Map<TopicPartition, ChainWriter> open(Collection<TopicPartition> partitions) {
         Map<TopicPartition, Chain> chains = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());
@@ -68,14 +70,8 @@ final class PartitionOpener {
             Chain chain = chains.get(tp);
             long logStart = logStarts.get(tp);
             long hwm = highWatermarks.get(tp);
-            long next = chain.nextOffset().orElse(logStart);
             String location = store.location(tp.partition());
-            if (next < logStart) {
-                throw PositionException.lost(tp.toString(), location, next, logStart);
-            }
-            if (next > hwm) {
-                throw PositionException.ahead(tp.toString(), location, next, hwm);
-            }
+            long next = PositionRule.check(tp, new PositionRule.BlobChain(location), chain.nextOffset(), logStart, hwm);
             log.info("starting mirror {}: destination {} chain {} objects, last {}, position from {}, resolved next offset {}"
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),

@@ -248,8 +248,15 @@ class BlobSinkEncryptionIT {
         List<S3Object> s3Objects = admin.listObjectsV2(r -> r.bucket(BUCKET).prefix("enc-s3/")).contents();
         assertThat(s3Objects).isNotEmpty();
         for (S3Object o : s3Objects) {
-            assertThat(o.key()).matches("enc-s3/\\d/\\d{20}-\\d{20}\\.k-k1\\.parquet");
-            assertNoPlaintext(o.key(), admin.getObjectAsBytes(r -> r.bucket(BUCKET).key(o.key())).asByteArray());
+            // chain objects, and the topic/group metadata snapshots beside them: every one sealed with k1
+            assertThat(o.key()).matches("enc-s3/(\\d/\\d{20}-\\d{20}\\.k-k1\\.parquet|_meta/(topic|groups)/\\d{20}\\.k-k1\\.json)");
+            byte[] bytes = admin.getObjectAsBytes(r -> r.bucket(BUCKET).key(o.key())).asByteArray();
+            if (o.key().contains("/_meta/")) { // AES-GCM sealed JSON: neither the topic's name nor any JSON in clear
+                assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).as(o.key() + " holds plaintext")
+                        .doesNotContain(topic).doesNotContain("format_version");
+            } else {
+                assertNoPlaintext(o.key(), bytes);
+            }
         }
         assertThat(objects).isGreaterThanOrEqualTo(4);
         cluster.delete("enc-fs");

@@ -81,7 +81,9 @@ class BlobSinkRoundTripIT {
         awaitChainNext(cluster, d.stores(), parquetName, PARQUET, nextAfterLast(expected), WAIT);
         awaitChainNext(cluster, d.stores(), ndjsonName, NDJSON, nextAfterLast(expected), WAIT);
         for (int p = 0; p < 3; p++) {
-            assertThat(expected.get(p)).hasSize(10_000);
+            // At least what was produced: a send that timed out on a loaded broker may have been stored before
+            // produceVaried sent it again. The chain must equal whatever the topic holds.
+            assertThat(expected.get(p)).hasSizeGreaterThanOrEqualTo(10_000);
             assertChainEquals(expected.get(p), readChain(d.stores(), parquetName, topic, p, PARQUET));
             assertChainEquals(expected.get(p), readChain(d.stores(), ndjsonName, topic, p, NDJSON));
             assertContiguous(chain(d.stores(), parquetName, p, PARQUET), 0);

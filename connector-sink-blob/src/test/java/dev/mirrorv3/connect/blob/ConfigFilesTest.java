@@ -73,7 +73,7 @@ class ConfigFilesTest {
                     .isSubsetOf(exportedNames());
         }
         assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3DestinationFailing", "MirrorV3FlushOverdue",
-                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified");
+                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified", "MirrorV3GroupSyncBehind");
     }
 
     @Test
@@ -83,7 +83,7 @@ class ConfigFilesTest {
         assertThat(used).contains("mirror_v3_source_lag_offsets", "mirror_v3_destination_offset_verified",
                 "mirror_v3_destination_flushes_total", "mirror_v3_destination_last_flush_timestamp_seconds",
                 "mirror_v3_mirror_restarts_total", "kafka_connect_connector_task_status", "mirror_v3_follow_lag_offsets",
-                "mirror_v3_follow_lag_seconds", "mirror_v3_follow_records_total");
+                "mirror_v3_follow_lag_seconds", "mirror_v3_follow_records_total", "mirror_v3_groups_sync_timestamp_seconds");
     }
 
     @Test
@@ -114,6 +114,7 @@ class ConfigFilesTest {
                 .contains("mirror", "topic", "partition");
         assertThat(used.get("kafka_connect_connector_task_status")).contains("status");
         assertThat(used.get("mirror_v3_follow_records_total")).as("the standby alert's join").contains("mirror", "topic", "partition");
+        assertThat(used.get("mirror_v3_groups_sync_timestamp_seconds")).as("the dashboard's selector").contains("mirror");
     }
 
     private static String read(Path p) {

@@ -1,8 +1,13 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -82,7 +87,7 @@ final class FaultInjectingStore implements Store {
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
     }
 
-    // Metadata snapshots pass through: the faults are about chain objects.
+    // Metadata snapshots pass through, but for a killed write (killNextSnapshotWrite).
     @Override
     public String besideLocation(String dir) {
         return delegate.besideLocation(dir);
@@ -100,7 +105,32 @@ final class FaultInjectingStore implements Store {
 
     @Override
     public void createBeside(String dir, String name, byte[] data) {
+        CountDownLatch kill = faults.killNextSnapshotWrite.getAndSet(null);
+        if (kill != null) {
+            // A filesystem commit writes a temporary file, then links it: a writer that dies before the link leaves this.
+            Path temp = Path.of(delegate.besideLocation(dir)).resolve(TemporaryFiles.temporaryNameFor(name));
+            try {
+                Files.createDirectories(temp.getParent());
+                Files.write(temp, Arrays.copyOf(data, data.length / 2));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            faults.snapshotWriteKilled.countDown();
+            while (kill.getCount() > 0) {
+                try {
+                    kill.await();
+                } catch (InterruptedException e) {
+                    // swallowed on purpose: a thread stuck in I/O does not see the worker's interrupt
+                }
+            }
+            throw new TransientStoreException("injected fault: the writer of " + name + " was lost", new IOException("injected"));
+        }
         delegate.createBeside(dir, name, data);
+    }
+
+    @Override
+    public int removeTemporaryFilesBeside(String dir) {
+        return delegate.removeTemporaryFilesBeside(dir);
     }
 
     @Override

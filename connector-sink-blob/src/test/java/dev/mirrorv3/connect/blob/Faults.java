@@ -27,6 +27,13 @@ public final class Faults {
     public final AtomicReference<String> blockedCreateOutcome = new AtomicReference<>();
     public final CountDownLatch blockedCreateDone = new CountDownLatch(1);
     public final AtomicInteger creates = new AtomicInteger();
+    /**
+     * When set, the next metadata snapshot write leaves what a writer killed before its commit leaves (half a temporary
+     * file, no snapshot) and hangs until the latch opens; then it fails without committing: that writer is gone.
+     */
+    public final AtomicReference<CountDownLatch> killNextSnapshotWrite = new AtomicReference<>();
+    /** Counts down when a snapshot write has been killed. */
+    public final CountDownLatch snapshotWriteKilled = new CountDownLatch(1);
 
     public static Faults forDestination(String name) {
         return BY_DESTINATION.computeIfAbsent(name, n -> new Faults());

@@ -221,7 +221,7 @@ class KafkaSinkOutageIT {
         switch (outage) {
             case STOPPED -> destination.startBrokers();
             // What the producer sent before it gave its connections up lands after the rest, but within the settle time.
-            case FROZEN -> destination.proxy().thaw(Duration.ofMillis(KafkaSinkTask.SETTLE_MS / 2));
+            case FROZEN -> destination.proxy().thaw(Duration.ofMillis(DestinationRecovery.SETTLE_MS / 2));
         }
     }
 

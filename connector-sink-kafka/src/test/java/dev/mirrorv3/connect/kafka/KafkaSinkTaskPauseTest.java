@@ -187,7 +187,7 @@ class KafkaSinkTaskPauseTest {
         clock.advance(100);
         task.put(List.of()); // after its backoff the recovery reads the destination's high watermarks ...
         assertThat(context.consumerPaused()).as("still recovering: records were lost in flight").containsExactlyInAnyOrder(P0, P1);
-        clock.advance(KafkaSinkTask.SETTLE_MS);
+        clock.advance(DestinationRecovery.SETTLE_MS);
         task.put(List.of()); // ... and again: they have not moved, so it continues from them
         assertThat(context.consumerPaused()).as("the recovery is over").isEmpty();
         assertThat(context.metric("partitions-paused-for-retry", Map.of("mirror", "pause-test"))).isEqualTo(0L);

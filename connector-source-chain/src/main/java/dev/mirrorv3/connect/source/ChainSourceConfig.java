@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -60,6 +61,14 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " loads it and names the file that is not a key.";
     static final String ENCRYPTION_KEY_ID_DOC = "Not used to read (each object names its own key); accepted so the blob sink's"
             + " configuration can be reused as it is.";
+
+    public static final String COMPACTION = "compaction";
+    static final String COMPACTION_DOC = "The backup's compaction as the blob sink's config gives it. Only 'none' (a chain) can be"
+            + " followed: a compaction=log backup holds snapshots of the latest record per key, which have no history to follow;"
+            + " restore one with mirror-v3 restore --offsets renumber.";
+    static final String COMPACTION_REFUSED = "compaction=log: this backup holds snapshots (the latest record per key), not a chain,"
+            + " and following a snapshot has no meaning; restore the newest snapshot with mirror-v3 restore --offsets renumber instead,"
+            + " and follow only chains (compaction=none)";
 
     public static final String OFFSETS = "offsets";
     static final String OFFSETS_DOC = "How records are placed in the target. 'preserve': every record at its original offset (the"
@@ -140,6 +149,11 @@ public final class ChainSourceConfig extends AbstractConfig {
         super(CONFIG_DEF, props);
     }
 
+    /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
+    public boolean snapshotBackup() {
+        return "log".equalsIgnoreCase(getString(COMPACTION));
+    }
+
     private static ConfigDef configDef() {
         ConfigDef def = new ConfigDef();
         StoreConfigFragment.define(def, GROUP_BACKUP, Map.of(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC,
@@ -159,6 +173,8 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
         def.define(UNTIL_OFFSET, Type.LIST, "", untilOffsetValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
                 GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
+        def.define(COMPACTION, Type.STRING, "none", ConfigValidators.oneOf("none", "log"), Importance.LOW, COMPACTION_DOC,
+                GROUP_BACKUP, 15, Width.SHORT, "Backup compaction");
 
         int o = 0;
         def.define(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -228,17 +244,30 @@ public final class ChainSourceConfig extends AbstractConfig {
      * @throws ConfigException when until.offset names no offset for a followed partition and until.timestamp is empty
      */
     public RestoreCut restoreCut(List<Integer> followed) {
-        String ts = getString(UNTIL_TIMESTAMP);
-        RestoreCut cut = new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
-                RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
-        if (cut.untilTimestampMs() == null && !cut.untilOffsets().isEmpty()) {
-            List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).toList();
-            if (!missing.isEmpty()) {
-                throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), "names no offset for backup partitions " + missing
-                        + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
-            }
-        }
+        RestoreCut cut = configuredCut();
+        untilOffsetProblem(cut, followed).ifPresent(problem -> {
+            throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), problem);
+        });
         return cut;
+    }
+
+    /** until.timestamp and until.offset as configured, before the rule over the followed partitions. */
+    RestoreCut configuredCut() {
+        String ts = getString(UNTIL_TIMESTAMP);
+        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts), RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
+    }
+
+    /**
+     * The until.offset rule, checked by {@code validate()} and again by each task at start: without until.timestamp an
+     * offset cut must name every followed partition (a partition without one would be followed on, past the point).
+     */
+    static Optional<String> untilOffsetProblem(RestoreCut cut, List<Integer> followed) {
+        if (cut.untilTimestampMs() != null || cut.untilOffsets().isEmpty()) {
+            return Optional.empty();
+        }
+        List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).sorted().toList();
+        return missing.isEmpty() ? Optional.empty() : Optional.of("names no offset for backup partitions " + missing
+                + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
     }
 
     private static ConfigDef.Validator mappingValidator() {

@@ -50,6 +50,9 @@ final class ChainSourceConfigValidator {
     }
 
     Config validate() {
+        if ("log".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.COMPACTION, "").trim())) {
+            error(ChainSourceConfig.COMPACTION, ChainSourceConfig.COMPACTION_REFUSED);
+        }
         if (!"true".equalsIgnoreCase(props.getOrDefault("producer.override.enable.idempotence", "").trim())) {
             error("producer.override.enable.idempotence", "set producer.override.enable.idempotence=true (found "
                     + props.getOrDefault("producer.override.enable.idempotence", "nothing") + "): Connect's source producer is not"
@@ -84,19 +87,22 @@ final class ChainSourceConfigValidator {
             error(ChainSourceConfig.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
         }
         checkStore();
-        checkMapping();
+        checkFollowedPartitions();
         checkKeysDir();
         checkTarget();
         return config;
     }
 
     /**
-     * Two backup partitions never go to one target partition: checked over the partitions that will be followed, which
-     * without {@code partitions} are the backup's directories when the store answers (the connector checks again at start
-     * and when partitions appear), and over those partition.mapping lists.
+     * Two backup partitions never go to one target partition, and an offset cut names every followed partition: checked
+     * over the partitions that will be followed, which without {@code partitions} are the backup's directories when the
+     * store answers (the connector and its tasks check again at start and when partitions appear), and over those
+     * partition.mapping lists.
      */
-    private void checkMapping() {
-        if (hasErrors(ChainSourceConfig.PARTITION_MAPPING) || hasErrors(ChainSourceConfig.PARTITIONS)) {
+    private void checkFollowedPartitions() {
+        boolean mapping = !hasErrors(ChainSourceConfig.PARTITION_MAPPING);
+        boolean cut = !hasErrors(ChainSourceConfig.UNTIL_OFFSET) && !hasErrors(ChainSourceConfig.UNTIL_TIMESTAMP);
+        if (hasErrors(ChainSourceConfig.PARTITIONS) || (!mapping && !cut)) {
             return;
         }
         ChainSourceConfig parsed;
@@ -106,7 +112,12 @@ final class ChainSourceConfigValidator {
             return; // single-field errors are reported already
         }
         List<Integer> followed = parsed.partitions().isEmpty() && !offline ? backupPartitions(parsed) : parsed.partitions();
-        parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
+        if (mapping) {
+            parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
+        }
+        if (cut) {
+            ChainSourceConfig.untilOffsetProblem(parsed.configuredCut(), followed).ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
+        }
     }
 
     /** The backup's partition directories; empty when the store settings are wrong or the store does not answer in time. */

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The chain source's consumer-group sync (groups.sync): the groups of the backup's newest group snapshot
- * ({@code _meta/groups/}, written by the blob sink) committed on the target, each offset clamped into what the target
+ * ({@code _meta/groups/}, written by the blob sink; with until.timestamp/until.offset the newest one at or before the
+ * cut, {@link RestoreCut#admitsGroupSnapshot}) committed on the target, each offset clamped into what the target
  * holds: its log start up to its high watermark, i.e. what this connector has restored so far. With offsets=preserve
  * only: the restored records keep their offsets, so the backed-up positions mean the same on the target. One per
  * connector, on the connector's own thread and admin client, off the tasks' path.
@@ -85,6 +87,8 @@ final class ChainSourceGroupSync implements AutoCloseable {
         private final MetaSnapshots snapshots;
         private final ChainSourceConfig config;
         private final String name;
+        /** A standby frozen at a cut syncs the positions as they were at it: never a snapshot taken after it. */
+        private final RestoreCut cut;
         volatile long snapshotTimeMs;
         private boolean toldNone;
 
@@ -92,15 +96,19 @@ final class ChainSourceGroupSync implements AutoCloseable {
             this.snapshots = snapshots;
             this.config = config;
             this.name = name;
+            this.cut = config.configuredCut();
         }
 
         @Override
         public Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets(GroupSelection selection) {
-            Optional<MetaSnapshots.Stored<GroupSnapshot>> newest = snapshots.newestGroups();
+            Optional<MetaSnapshots.Stored<GroupSnapshot>> newest = cut.isNone() ? snapshots.newestGroups()
+                    : snapshots.newestGroups(t -> cut.untilTimestampMs() == null || t <= cut.untilTimestampMs(),
+                            g -> cut.admitsGroupSnapshot(g.timeMs(), g.chainNextOffsets()));
             if (newest.isEmpty()) {
                 if (!toldNone) {
-                    log.info("{}: no consumer-group snapshot in {} yet (the blob sink writes them with groups snapshots on):"
-                            + " nothing to sync", name, snapshots.location(MetaSnapshots.GROUPS_DIR));
+                    log.info("{}: no consumer-group snapshot in {} yet{} (the blob sink writes them with groups snapshots on):"
+                            + " nothing to sync", name, snapshots.location(MetaSnapshots.GROUPS_DIR),
+                            cut.isNone() ? "" : " that fits the cut (" + cut.groupSnapshotRule() + ")");
                     toldNone = true;
                 }
                 return Map.of();

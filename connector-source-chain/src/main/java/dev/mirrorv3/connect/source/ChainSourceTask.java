@@ -66,6 +66,9 @@ public class ChainSourceTask extends SourceTask {
     public void start(Map<String, String> props) {
         config = new ChainSourceConfig(props);
         name = props.getOrDefault("name", "chain-source");
+        if (config.snapshotBackup()) {
+            throw new org.apache.kafka.connect.errors.ConnectException(ChainSourceConfig.COMPACTION_REFUSED);
+        }
         store = openStore(config);
         targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());

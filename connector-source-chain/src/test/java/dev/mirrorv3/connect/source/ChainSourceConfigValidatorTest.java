@@ -71,4 +71,30 @@ class ChainSourceConfigValidatorTest {
         backupPartitions(0, 1);
         assertThat(errors(config("0", "0:1"), "partition.mapping")).as("backup partition 1 is not followed").isEmpty();
     }
+
+    @Test
+    void aSnapshotBackupIsRefusedNamingTheMode() {
+        Map<String, String> c = config("", "");
+        c.put("compaction", "log");
+        assertThat(errors(c, "compaction")).singleElement().asString()
+                .contains("compaction=log", "following a snapshot has no meaning", "mirror-v3 restore --offsets renumber");
+        assertThat(errors(config("", ""), "compaction")).as("a chain").isEmpty();
+    }
+
+    @Test
+    void untilOffsetMustNameEveryFollowedPartitionUnlessUntilTimestampIsSet() throws Exception {
+        backupPartitions(0, 1, 2);
+        Map<String, String> c = config("", "");
+        c.put("until.offset", "0:10,1:20");
+        assertThat(errors(c, "until.offset")).as("the backup's partitions are followed").singleElement().asString()
+                .contains("names no offset for backup partitions [2]", "set until.timestamp too");
+        c.put("until.offset", "0:10,1:20,2:30");
+        assertThat(errors(c, "until.offset")).isEmpty();
+
+        Map<String, String> some = config("0,1", "");
+        some.put("until.offset", "0:10");
+        assertThat(errors(some, "until.offset")).singleElement().asString().contains("names no offset for backup partitions [1]");
+        some.put("until.timestamp", "2026-11-30T14:02:00Z");
+        assertThat(errors(some, "until.offset")).as("a timestamp cuts the others").isEmpty();
+    }
 }

@@ -93,7 +93,11 @@ class ChainSourceGroupSyncIT {
             awaitMetric(name, "groups-synced", 4);
             assertThat(metric(name, "groups-snapshot-timestamp-seconds")).isEqualTo(t1 / 1000);
             // What Prometheus gets through config/jmx-exporter.yaml (the connector's MBean, no task label).
-            Map<String, Double> series = ObservabilityFiles.mirrorSeries(ObservabilityFiles.scrape(ObservabilityFiles.exporter()));
+            String scrape = ObservabilityFiles.scrape(ObservabilityFiles.exporter());
+            // The group sync's series as the alerts and the dashboard use them (MirrorV3GroupSyncBehind).
+            assertThat(ObservabilityFiles.assertScrapeServesTheQueries(scrape, ObservabilityFiles::groupSyncSeries))
+                    .contains("mirror_v3_groups_sync_timestamp_seconds");
+            Map<String, Double> series = ObservabilityFiles.mirrorSeries(scrape);
             String mine = "{mirror=\"" + name + "\"}";
             assertThat(series).containsEntry("mirror_v3_groups_synced" + mine, 4.0).containsEntry("mirror_v3_groups_skipped" + mine, 1.0)
                     .containsEntry("mirror_v3_groups_snapshot_timestamp_seconds" + mine, (double) (t1 / 1000))
@@ -121,6 +125,41 @@ class ChainSourceGroupSyncIT {
             awaitGroup(admin, "live", Map.of(T0, 50L));
         }
         cluster.awaitRunning(name, WAIT);
+        cluster.delete(name);
+    }
+
+    /**
+     * A standby frozen at a cut (until.offset) syncs the groups of the newest snapshot taken before the backup passed
+     * the cut, never a newer one, clamped to what it restored: the positions as they were at the cut.
+     */
+    @Test
+    void aStandbyFrozenAtACutSyncsTheGroupsOfTheSnapshotAtOrBeforeIt() throws Exception {
+        String name = "pit-follow";
+        String bootstrap = cluster.bootstrapServers();
+        TopicPartition tp = new TopicPartition("pit-standby", 0);
+        createTopic(bootstrap, "pit-standby", 1);
+        long t1 = System.currentTimeMillis() - 10_000;
+        try (Store store = new FilesystemStore(root, "pit-backup");
+             Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            writeObject(store, 0, 0, 99, records(TOPIC, 0, 0, 99, o -> true));
+            MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+            // Taken when the backup ended at 50 (before the cut at 59), then at 100 (after it).
+            meta.writeGroups(new GroupSnapshot(t1, TOPIC, Map.of(0, 50L), Map.of("g", Map.of(0, at(45)), "g-ahead", Map.of(0, at(80)))));
+            meta.writeGroups(new GroupSnapshot(t1 + 5_000, TOPIC, Map.of(0, 100L), Map.of("g", Map.of(0, at(90)), "g-late", Map.of(0, at(70)))));
+
+            Map<String, String> config = sourceConfig(TOPIC, root, "pit-backup", "pit-standby", "preserve", bootstrap);
+            config.put("groups.sync", "true");
+            config.put("groups.interval.ms", "300");
+            config.put("until.offset", "0:59");
+            cluster.deploy(name, config);
+            Awaitility.await("the first group sync").atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .until(() -> metric(name, "groups-snapshot-timestamp-seconds") > 0);
+            assertThat(metric(name, "groups-snapshot-timestamp-seconds")).as("the snapshot synced from").isEqualTo(t1 / 1000);
+            Awaitility.await("restored up to the cut").atMost(WAIT).until(() -> highWatermark(bootstrap, "pit-standby", 0) == 60);
+            awaitGroup(admin, "g", Map.of(tp, 45L));
+            awaitGroup(admin, "g-ahead", Map.of(tp, 60L));
+            assertThat(offsets(admin, "g-late")).as("only in the snapshot after the cut").isEmpty();
+        }
         cluster.delete(name);
     }
 

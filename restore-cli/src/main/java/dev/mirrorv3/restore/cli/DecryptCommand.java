@@ -3,12 +3,15 @@ package dev.mirrorv3.restore.cli;
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -38,7 +41,8 @@ import picocli.CommandLine.Spec;
                 + " Each encrypted object"
                 + " (<from>-<to>.k-<key id>.parquet) is read with the key its name carries, checked against its name, topic and"
                 + " partition, and written again without encryption (same columns, compression and footer); plain objects of the"
-                + " chain are copied as they are, so the output is the whole chosen range. Existing files are never overwritten."
+                + " chain are copied as they are, so the output is the whole chosen range. A compaction=log backup's snapshots are"
+                + " each decrypted (or copied) as they are, streamed through a local file. Existing files are never overwritten."
                 + " The copies hold the backup's records in clear text: keep them where the backup's readers may read them, and"
                 + " delete them when done."},
         footerHeading = "%nExamples:%n",
@@ -101,16 +105,35 @@ final class DecryptCommand implements Callable<Integer> {
             partitions.forEach(p -> unknown.put(p, -1L));
             Progress progress = new Progress("decrypt", unknown);
             try (ProgressPrinter printer = ProgressPrinter.start(progressMode, spec.commandLine().getErr(), progress)) {
+                boolean snapshots = SnapshotRestoreRun.applies(b);
+                SnapshotReader snapshotReader = new SnapshotReader(store, b.envelope(), b.keys());
                 for (int p : partitions) {
+                    if (snapshots) { // compaction=log: each snapshot stands alone, there is no contiguous chain to check
+                        SnapshotChain chain = snapshotReader.list(p);
+                        List<ObjectName> chosen = chain.objects().stream().filter(o -> o.to() >= from && o.from() <= to).toList();
+                        Path dir = output.resolve(Integer.toString(p));
+                        for (ObjectName o : chosen) {
+                            Path target = targetOf(dir, o);
+                            Path tmp = tempFor(dir, target);
+                            long n = snapshotReader.plainCopy(p, o, b.sourceTopic(), tmp, Path.of(System.getProperty("java.io.tmpdir")),
+                                    new ParquetCodec(b.envelope()));
+                            move(tmp, target);
+                            if (o.encrypted()) {
+                                decrypted++;
+                            } else {
+                                copied++;
+                            }
+                            records += n;
+                            progress.add(p, n);
+                        }
+                        continue;
+                    }
                     Chain chain = reader.listNames(p, OptionalLong.empty());
                     List<ObjectName> chosen = chain.objects().stream().filter(o -> o.to() >= from && o.from() <= to).toList();
                     b.keys().requireKeysFor(chain.location(), chosen); // every missing key id at once, before writing anything
                     Path dir = output.resolve(Integer.toString(p));
                     for (ObjectName o : chosen) {
-                        Path target = dir.resolve(ObjectName.plain(o.from(), o.to(), EnvelopeFormat.PARQUET).fileName());
-                        if (Files.exists(target)) {
-                            throw new UsageException(target + " exists: decrypt never overwrites; remove it or choose another --output");
-                        }
+                        Path target = targetOf(dir, o);
                         byte[] bytes;
                         long n;
                         if (o.encrypted()) {
@@ -134,6 +157,34 @@ final class DecryptCommand implements Callable<Integer> {
                 + records + " records decrypted) into " + output);
         out.flush();
         return ExitCodes.OK;
+    }
+
+    private static Path targetOf(Path dir, ObjectName o) {
+        Path target = dir.resolve(ObjectName.plain(o.from(), o.to(), EnvelopeFormat.PARQUET).fileName());
+        if (Files.exists(target)) {
+            throw new UsageException(target + " exists: decrypt never overwrites; remove it or choose another --output");
+        }
+        return target;
+    }
+
+    /** A name beside the target for the copy while it is written (a snapshot may be large: it goes to disk, not the heap). */
+    private static Path tempFor(Path dir, Path target) {
+        try {
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            Files.delete(tmp); // the writers create it themselves
+            return tmp;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write into " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void move(Path tmp, Path target) {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        }
     }
 
     private static void write(Path dir, Path target, byte[] bytes) {

@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
+import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.SourceOffsets;
@@ -40,20 +41,23 @@ final class DisasterRecovery {
     private final Duration timeout;
     private final MetaSnapshots meta;
     private final PrintWriter out;
+    private final RestoreCut cut;
     private TopicCreator.Plan topicPlan;
     private MetaSnapshots.Stored<GroupSnapshot> groupSnapshot;
     private Set<String> groups = Set.of();
     private List<VerifiedPartition> partitions = List.of();
     private boolean acceptRetention;
+    private List<GroupRestorer.Row> committed = List.of();
 
     DisasterRecovery(DisasterRecoveryOptions options, OffsetMode mode, String targetTopic, Duration timeout, Store store, Backup backup,
-            PrintWriter out) {
+            RestoreCut cut, PrintWriter out) {
         this.options = options;
         this.mode = mode;
         this.targetTopic = targetTopic;
         this.timeout = timeout;
         this.meta = new MetaSnapshots(store, ObjectEncryption.readOnly(backup.keys()));
         this.out = out;
+        this.cut = cut;
     }
 
     /** After the verify pass: reads the snapshots and makes every check that needs no cluster. */
@@ -71,16 +75,14 @@ final class DisasterRecovery {
                     + " partitions, replication factor " + topicPlan.replicationFactor() + ", configs " + topicPlan.configs());
         }
         if (options.groups != null) {
-            groupSnapshot = meta.newestGroups().orElseThrow(() -> new RestoreCheckException("no consumer-group snapshot in "
-                    + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them every"
-                    + " groups.interval.ms); restore without --groups"));
+            groupSnapshot = cut.isNone() ? newestGroups() : groupsAtCut();
             GroupSnapshot s = groupSnapshot.snapshot();
-            out.println("consumer-group offsets: " + groupSnapshot.location() + " (taken " + Instant.ofEpochMilli(s.timeMs()) + ")");
             for (VerifiedPartition vp : partitions) {
                 Long next = s.chainNextOffsets().get(vp.partition());
                 if (next != null && next < vp.lastOffset() + 1) {
                     out.println("note: partition " + vp.partition() + " was backed up to offset " + next + " when the snapshot was taken,"
-                            + " and the backup now ends at " + (vp.lastOffset() + 1) + ": the group positions are from that time");
+                            + (cut.isNone() ? " and the backup now ends at " : " and the restored prefix ends at ") + (vp.lastOffset() + 1)
+                            + ": the group positions are from that time");
                 }
             }
             GroupSelection selection;
@@ -95,6 +97,38 @@ final class DisasterRecovery {
         out.flush();
     }
 
+    private MetaSnapshots.Stored<GroupSnapshot> newestGroups() {
+        MetaSnapshots.Stored<GroupSnapshot> g = meta.newestGroups().orElseThrow(() -> new RestoreCheckException("no consumer-group"
+                + " snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them every"
+                + " groups.interval.ms); restore without --groups"));
+        out.println("consumer-group offsets: " + g.location() + " (taken " + Instant.ofEpochMilli(g.snapshot().timeMs()) + ")");
+        return g;
+    }
+
+    /** A point-in-time restore: the groups as they were at the cut, never a position taken after it. */
+    private MetaSnapshots.Stored<GroupSnapshot> groupsAtCut() {
+        Long until = cut.untilTimestampMs();
+        MetaSnapshots.Stored<GroupSnapshot> g = meta.newestGroups(t -> until == null || t <= until,
+                s -> cut.admitsGroupSnapshot(s.timeMs(), s.chainNextOffsets())).orElseThrow(() -> new RestoreCheckException("no"
+                        + " consumer-group snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + " fits the cut: --groups with a"
+                        + " cut needs " + cut.groupSnapshotRule() + ", and every snapshot there was taken later (or the bucket"
+                        + " lifecycle removed the older ones); restore without --groups, or with a later cut"));
+        long newer = meta.groupNames().stream().filter(n -> n.compareTo(g.name()) > 0).count();
+        out.println("consumer-group offsets: " + g.location() + " (taken " + Instant.ofEpochMilli(g.snapshot().timeMs()) + "): "
+                + cut.groupSnapshotRule() + "; " + newer + " newer snapshot(s) ignored; every offset is clamped to the restored prefix");
+        return g;
+    }
+
+    /** The applied rows of the last commit, for the report. */
+    List<GroupRestorer.Row> committed() {
+        return committed;
+    }
+
+    /** Where the group offsets came from, or null without --groups. */
+    String groupSnapshotLocation() {
+        return groupSnapshot == null ? null : groupSnapshot.location();
+    }
+
     /** A dry run: the table as the restored topic will hold the records (from its start to the chain's end). */
     void dryRun(List<VerifiedPartition> partitions, BackupVerifier verifier) {
         if (groupSnapshot == null) {
@@ -102,7 +136,7 @@ final class DisasterRecovery {
         }
         Map<Integer, GroupRestorer.Range> ranges = new TreeMap<>();
         for (VerifiedPartition vp : partitions) {
-            ranges.put(vp.partition(), new GroupRestorer.Range(0, mode == OffsetMode.PRESERVE ? vp.lastOffset() + 1 : vp.records()));
+            ranges.put(vp.partition(), new GroupRestorer.Range(0, prefixEnd(vp)));
         }
         printTable(plan(partitions, verifier, ranges), "would commit (dry run, nothing committed)");
     }
@@ -137,7 +171,11 @@ final class DisasterRecovery {
         Map<TopicPartition, Long> starts = target.logStartOffsets(tps);
         Map<TopicPartition, Long> ends = target.highWatermarks(tps);
         Map<Integer, GroupRestorer.Range> ranges = new TreeMap<>();
-        tps.forEach(tp -> ranges.put(tp.partition(), new GroupRestorer.Range(starts.get(tp), ends.get(tp))));
+        // The target holds exactly the restored prefix; the prefix's end bounds the clamp all the same.
+        partitions.forEach(vp -> {
+            TopicPartition tp = new TopicPartition(targetTopic, vp.partition());
+            ranges.put(vp.partition(), new GroupRestorer.Range(starts.get(tp), Math.min(ends.get(tp), prefixEnd(vp))));
+        });
         List<GroupRestorer.Row> rows = plan(partitions, verifier, ranges);
         try {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
@@ -147,7 +185,13 @@ final class DisasterRecovery {
                     + " of the table above with kafka-consumer-groups.sh --reset-offsets --to-offset: the records are restored"), e);
         }
         GroupRestorer.commit(target.admin(), targetTopic, rows, timeout);
+        committed = rows;
         printTable(rows, "committed");
+    }
+
+    /** Where the restored prefix ends on the target: the next offset after it (preserve) or its record count (renumber). */
+    private long prefixEnd(VerifiedPartition vp) {
+        return mode == OffsetMode.PRESERVE ? vp.lastOffset() + 1 : vp.records();
     }
 
     private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier, Map<Integer, GroupRestorer.Range> ranges) {

@@ -38,14 +38,23 @@ final class ReportMarkdown {
             }
             md.append("| ").append(p.partition()).append(" | ").append(p.status()).append(p.error() == null ? "" : ": "
                     + p.error().replace("|", "\\|"))
-                    .append(" | ").append(p.objects()).append(" | ").append(p.records()).append(" | ").append(p.holes())
-                    .append(" | ").append(p.firstOffset()).append("–").append(p.lastOffset())
+                    .append(" | ").append(p.snapshot() != null ? "snapshot " + p.snapshot() : p.objects())
+                    .append(" | ").append(p.records()).append(" | ").append(p.holes() == null ? "-" : p.holes())
+                    .append(" | ").append(p.snapshot() != null ? "state up to " + p.lastOffset() : p.firstOffset() + "–" + p.lastOffset())
                     .append(" | ").append(Objects.toString(p.lastTimestamp(), "-"))
                     .append(" | ").append(p.firstExcludedOffset() == null ? "-" : p.firstExcludedOffset() + " @ "
                             + Objects.toString(p.firstExcludedTimestamp(), "-"))
                     .append(" | ").append(p.targetHighWatermarkAfter() == null ? "-" : p.targetHighWatermarkBefore() + " → "
                             + p.targetHighWatermarkAfter())
                     .append(" | `").append(p.sha256()).append("` |\n");
+        }
+        if (!r.groupOffsets().isEmpty()) {
+            md.append("\nConsumer-group offsets committed (snapshot `").append(r.groupSnapshot()).append("`):\n\n")
+                    .append("| group | partition | backed up | applied | clamped |\n|---|---|---|---|---|\n");
+            for (RestoreReport.GroupOffset g : r.groupOffsets()) {
+                md.append("| ").append(g.group()).append(" | ").append(g.partition()).append(" | ").append(g.backedUpOffset())
+                        .append(" | ").append(g.offset()).append(" | ").append(g.clamped()).append(" |\n");
+            }
         }
         md.append("\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same records in the same"
                 + " order, same digests).\n");

@@ -87,7 +87,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--offsets", required = true, paramLabel = "preserve|renumber",
             description = {"preserve: every record at its original offset (the chain must start at 0 and have no hole; the first"
                     + " hole is named otherwise). renumber: the records at 0, 1, 2, ... in their original order (for compacted"
-                    + " or transactional topics, whose chains have holes)."})
+                    + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with renumber only:"
+                    + " the newest snapshot (or the newest at or before --until-offset/--until-timestamp), in key order."})
     OffsetMode offsets;
 
     @Option(names = "--verify-only", description = "Stop after the verify pass; exit 1 if the backup cannot be restored with --offsets.")
@@ -144,6 +145,10 @@ final class RestoreCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Backup b = backup.load();
+        if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
+            return new SnapshotRestoreRun(b, out, err).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
+                    acceptRetention, timeoutMs, cut, report);
+        }
         try (Store store = b.openStore()) {
             List<Integer> partitions = partition != null ? List.of(partition) : store.partitions();
             if (partitions.isEmpty()) {
@@ -188,7 +193,7 @@ final class RestoreCommand implements Callable<Integer> {
                 return ExitCodes.CHECK_FAILED;
             }
             DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
-                    Duration.ofMillis(timeoutMs), store, b, out);
+                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out);
             if (!verifyOnly) {
                 recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
             }
@@ -265,6 +270,7 @@ final class RestoreCommand implements Callable<Integer> {
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);
             recovery.afterRecords(offsetsOfTarget, "target " + target.bootstrapServers, partitions, verifier);
+            evidence.groupsCommitted(recovery.groupSnapshotLocation(), recovery.committed());
             return ExitCodes.OK;
         }
     }

@@ -4,7 +4,9 @@ import dev.mirrorv3.chain.restore.PartitionCut;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.restore.GroupRestorer;
 import dev.mirrorv3.kafka.restore.RestoreResult;
+import dev.mirrorv3.kafka.restore.SnapshotRestorer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,12 +22,15 @@ final class RestoreEvidence {
     private final boolean verifyOnly;
     private final Instant started;
     private final Map<Integer, VerifiedPartition> verified = new TreeMap<>();
+    private final Map<Integer, SnapshotRestorer.Verified> snapshots = new TreeMap<>();
     private final Map<Integer, String> failed = new TreeMap<>();
     private long verifyMs;
     private Long restoreMs;
     private RestoreReport.Target target;
     private Map<Integer, Long> produced;
     private String error;
+    private String groupSnapshot;
+    private List<RestoreReport.GroupOffset> groupOffsets = List.of();
 
     RestoreEvidence(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly, Clock clock) {
         this.backup = backup;
@@ -37,6 +42,11 @@ final class RestoreEvidence {
 
     void verified(VerifiedPartition vp) {
         verified.put(vp.partition(), vp);
+    }
+
+    /** A compaction=log backup's partition: its chosen snapshot, checked. */
+    void verified(SnapshotRestorer.Verified v) {
+        snapshots.put(v.partition(), v);
     }
 
     /** The partition cannot be restored; the first reason counts. */
@@ -52,6 +62,17 @@ final class RestoreEvidence {
         target = new RestoreReport.Target(topic, bootstrapServers);
         produced = result.recordsPerPartition();
         restoreMs = result.elapsedMs();
+    }
+
+    /** The consumer-group offsets committed after the records, and the snapshot they came from. */
+    void groupsCommitted(String snapshotLocation, List<GroupRestorer.Row> rows) {
+        groupSnapshot = snapshotLocation;
+        groupOffsets = rows.stream().map(r -> new RestoreReport.GroupOffset(r.group(), r.partition(), r.applied(), r.backedUp(),
+                switch (r.bound()) {
+                    case NONE -> "no";
+                    case LOG_START -> "log-start";
+                    case LOG_END -> "high-watermark";
+                })).toList();
     }
 
     /** The restore failed after the verify pass (the target's checks or the produce pass). */
@@ -83,14 +104,24 @@ final class RestoreEvidence {
     RestoreReport report(String toolVersion, Instant now) {
         List<RestoreReport.Partition> partitions = new ArrayList<>();
         TreeMap<Integer, Object> all = new TreeMap<>(verified);
+        all.putAll(snapshots);
         all.putAll(failed);
         for (Map.Entry<Integer, Object> e : all.entrySet()) {
             int p = e.getKey();
             VerifiedPartition vp = verified.get(p);
             String why = failed.get(p);
+            SnapshotRestorer.Verified sv = snapshots.get(p);
+            if (sv != null) {
+                Long after = produced == null ? null : produced.get(p);
+                // one object, one record per key in key order: no holes to count, and the state is as of the snapshot's end
+                partitions.add(new RestoreReport.Partition(p, why == null ? "ok" : "failed", why, sv.location(), 1, sv.keys(), null,
+                        null, sv.snapshot().to(), time(sv.maxTimestampMs()), null, null, sv.sha256(), after == null ? null : 0L, after,
+                        sv.snapshot().toString()));
+                continue;
+            }
             if (vp == null) {
                 partitions.add(new RestoreReport.Partition(p, "failed", why, null, null, null, null, null, null, null, null, null, null,
-                        null, null));
+                        null, null, null));
                 continue;
             }
             PartitionCut c = vp.cut();
@@ -99,7 +130,7 @@ final class RestoreEvidence {
             partitions.add(new RestoreReport.Partition(p, why == null ? "ok" : "failed", why, vp.location(), vp.objects().size(),
                     vp.records(), vp.holes(), vp.firstOffset(), vp.lastOffset(), time(c.lastTimestampMs()),
                     excluded ? c.firstExcludedOffset() : null, excluded ? time(c.firstExcludedTimestampMs()) : null, c.sha256(),
-                    after == null ? null : 0L, after)); // the restore requires an empty target (high watermark 0) and checks it after
+                    after == null ? null : 0L, after, null)); // the restore requires an empty target (high watermark 0) and checks it after
         }
         RestoreReport.Cut reportCut = null;
         if (!cut.isNone()) {
@@ -107,11 +138,12 @@ final class RestoreEvidence {
             cut.untilOffsets().forEach((p, o) -> until.put(Integer.toString(p), o));
             reportCut = new RestoreReport.Cut(time(cut.untilTimestampMs()), until);
         }
-        String location = verified.isEmpty() ? null : verified.values().iterator().next().location().replaceAll("/[0-9]+$", "");
+        String location = !verified.isEmpty() ? verified.values().iterator().next().location().replaceAll("/[0-9]+$", "")
+                : !snapshots.isEmpty() ? snapshots.values().iterator().next().location().replaceAll("/[0-9]+$", "") : null;
         return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
                 ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
                 backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
-                List.of());
+                groupSnapshot, groupOffsets);
     }
 
     private static String time(Long ms) {

@@ -16,11 +16,12 @@ import java.util.Map;
  * @param mode verify-only or restore
  * @param result ok or failed
  * @param error why it failed, or null
+ * @param groupSnapshot the consumer-group snapshot the group offsets came from, or null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
         BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
-        List<GroupOffset> groupOffsets) {
+        String groupSnapshot, List<GroupOffset> groupOffsets) {
 
     static final int VERSION = 1;
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -45,14 +46,21 @@ record RestoreReport(int reportVersion, String tool, String toolVersion, String 
      *
      * @param lastOffset the last restored offset (the cut, or the chain's end)
      * @param sha256 {@link dev.mirrorv3.chain.restore.RecordDigest} of the restored records, hex
+     * @param snapshot the snapshot restored (a compaction=log backup), or null for a chain
      */
     record Partition(int partition, String status, String error, String location, Integer objects, Long records, Long holes,
             Long firstOffset, Long lastOffset, String lastTimestamp, Long firstExcludedOffset, String firstExcludedTimestamp,
-            String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter) {
+            String sha256, Long targetHighWatermarkBefore, Long targetHighWatermarkAfter, String snapshot) {
     }
 
-    /** A consumer group's committed offset the restore applied (none yet: group restore is its own option). */
-    record GroupOffset(String group, int partition, long offset) {
+    /**
+     * A consumer group's committed offset the restore applied ({@code --groups}).
+     *
+     * @param offset the offset committed on the target
+     * @param backedUpOffset the offset in the group snapshot
+     * @param clamped no, log-start or high-watermark: which bound of the restored partition moved it
+     */
+    record GroupOffset(String group, int partition, long offset, long backedUpOffset, String clamped) {
     }
 
     void writeJson(Path file) throws IOException {

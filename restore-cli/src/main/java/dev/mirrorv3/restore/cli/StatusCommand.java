@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
                         + " watermarks, backup ends and lags, with the columns of its class; with --connect-url every mirror-v3"
                         + " connector of a Connect cluster, and the connectors' and tasks' states.",
                 "Blob sink: the source topic's high watermark, the backup's next offset (the chain's last object + 1, read from the"
-                        + " store) and the lag between them.",
+                        + " store) and the lag between them. A compaction=log backup (snapshots) also shows KEYS, the newest"
+                        + " snapshot's keys (read from its footer), and SNAPSHOT_TO, its end offset; its next offset is SNAPSHOT_TO + 1.",
                 "Kafka sink: the source's and the destination topic's high watermarks and the lag between them (the copy keeps the"
                         + " source's offsets).",
                 "Chain source: the backup's end (the offset after its newest object), the target partition's high watermark, the"

@@ -42,7 +42,8 @@ final class StatusPrinter {
                 out.println();
             }
             first = false;
-            List<StatusRow.Column> columns = StatusReader.of(kind).columns();
+            List<StatusRow.Column> columns = StatusReader.of(kind).columns().stream()
+                    .filter(c -> !c.optional() || ofKind.stream().anyMatch(r -> r.values().get(c.json()) != null)).toList();
             List<String[]> cells = new ArrayList<>();
             boolean[] numeric = new boolean[columns.size() + 2];
             String[] header = new String[columns.size() + 2];
@@ -101,6 +102,9 @@ final class StatusPrinter {
             o.put("connector", r.connector());
             o.put("type", r.kind().label());
             for (StatusRow.Column c : StatusReader.of(r.kind()).columns()) {
+                if (c.optional() && r.values().get(c.json()) == null) {
+                    continue;
+                }
                 put(o, c.json(), r.values().get(c.json()));
             }
             o.put("error", r.error());

@@ -10,14 +10,22 @@ import java.util.Map;
  */
 record StatusRow(ConnectorKind kind, String connector, Map<String, Object> values, String error) {
 
-    /** A column: its table header, its JSON name, and whether it is a number (right-aligned). */
-    record Column(String header, String json, boolean numeric) {
+    /**
+     * A column: its table header, its JSON name, whether it is a number (right-aligned), and whether it is shown only
+     * where some row has a value (a column of one kind of backup, e.g. the snapshots' keys).
+     */
+    record Column(String header, String json, boolean numeric, boolean optional) {
         static Column text(String header, String json) {
-            return new Column(header, json, false);
+            return new Column(header, json, false, false);
         }
 
         static Column number(String header, String json) {
-            return new Column(header, json, true);
+            return new Column(header, json, true, false);
+        }
+
+        /** This column, left out of a table whose rows have no value in it and out of a JSON row without one. */
+        Column whenPresent() {
+            return new Column(header, json, numeric, true);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.mirrorv3.restore.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
@@ -10,6 +11,7 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +55,7 @@ class DisasterRecoveryIT {
             "min.insync.replicas", "1", "compression.type", "lz4", "segment.ms", "3600000");
     /** users: batches of 4 records and a commit or abort marker; batches 2 and 5 aborted. */
     private static final int USER_BATCHES = 8;
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @RegisterExtension
     static final ConnectTestCluster source = ConnectTestCluster.perClass(1);
@@ -63,6 +66,8 @@ class DisasterRecoveryIT {
     private static KafkaTestBroker target;
     private static Path root;
     private static String config;
+    private static String encConfig;
+    private static Path keys;
     private static final List<Long> userRecordOffsets = new ArrayList<>();
     private static long usersEnd;
 
@@ -129,20 +134,34 @@ class DisasterRecoveryIT {
         c.put("retry.backoff.initial.ms", "100");
         c.put("metadata.interval.ms", "300");
         c.put("groups.interval.ms", "300");
+        c.put("groups.exclude", "connect-dr.*"); // two backup connectors of orders: neither snapshots the other's group
         source.deploy("dr", c);
-        Path file = dir.resolve("dr.json");
-        StringBuilder json = new StringBuilder("{\"name\":\"dr\",\"config\":{");
-        c.forEach((k, v) -> json.append('"').append(k).append("\":\"").append(v).append("\","));
-        json.setLength(json.length() - 1);
-        Files.writeString(file, json.append("}}").toString());
-        config = file.toString();
+        config = connectorJson("dr", c);
+
+        // The same topic backed up encrypted: chain objects and metadata snapshots sealed with key k1.
+        keys = Files.createDirectory(dir.resolve("keys"));
+        byte[] k1 = new byte[32];
+        new java.security.SecureRandom().nextBytes(k1);
+        Files.writeString(keys.resolve("k1"), java.util.Base64.getEncoder().encodeToString(k1) + "\n");
+        Map<String, String> e = new HashMap<>(c);
+        e.put("topics", "orders");
+        e.put("destination.name", "enc-orders");
+        e.put("encryption", "parquet");
+        e.put("encryption.keys.dir", keys.toString());
+        e.put("encryption.key.id", "k1");
+        source.deploy("dr-enc", e);
+        encConfig = connectorJson("dr-enc", e);
 
         Awaitility.await("the backup and its snapshots").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() ->
                 chainNext("dr-orders", 0) == 200 && chainNext("dr-orders", 1) == 50 && chainNext("dr-users", 0) == usersEnd - 1
                         && meta("dr-orders").newestTopic().isPresent() && meta("dr-users").newestTopic().isPresent()
                         && meta("dr-orders").newestGroups().map(s -> s.snapshot().groups().keySet())
                                 .filter(g -> g.containsAll(Set.of("billing", "audit", "search", "live"))).isPresent()
-                        && meta("dr-users").newestGroups().filter(s -> s.snapshot().groups().size() == usersEnd + 1).isPresent());
+                        && meta("dr-users").newestGroups().filter(s -> s.snapshot().groups().size() == usersEnd + 1).isPresent()
+                        && chainNext("enc-orders", 0) == 200 && chainNext("enc-orders", 1) == 50 && encMeta().newestTopic().isPresent()
+                        && encMeta().newestGroups().map(s -> s.snapshot().groups().keySet())
+                                .filter(g -> g.containsAll(Set.of("billing", "audit", "search", "live"))).isPresent());
+        source.delete("dr-enc");
         source.delete("dr"); // the source cluster is lost from here on: only the backup and the target are used
     }
 
@@ -252,6 +271,78 @@ class DisasterRecoveryIT {
         assertThat(target.admin().listTopics().names().get()).doesNotContain("orders-rf3");
     }
 
+    /** Both topics of the ${topic} backup into a cluster of their own (the target has an orders of the first test). */
+    @Test
+    void allTopicsCreatesAndRestoresBothTopicsEqualToTheirSources() throws Exception {
+        try (KafkaTestBroker second = KafkaTestBroker.start()) {
+            CliRun r = CliRun.run("restore", "--connector-config", config, "--bootstrap-servers", second.bootstrapServers(),
+                    "--progress", "none", "--all-topics", "--offsets", "renumber", "--create-topic");
+            assertThat(r.exitCode()).as(r.toString()).isZero();
+            assertThat(r.out()).contains("=== summary: 2 topics", "orders: ok, restored: 250 records into orders",
+                    "users: ok, restored: " + userRecordOffsets.size() + " records into users", "created: orders", "created: users");
+            assertThat(second.admin().describeTopics(List.of("orders")).allTopicNames().get().get("orders").partitions()).hasSize(2);
+            assertThat(ownConfigs(second.admin(), "orders")).isEqualTo(ORDERS_CONFIGS);
+            assertThat(ownConfigs(second.admin(), "users")).isEqualTo(Map.of("cleanup.policy", "compact"));
+
+            // orders has no hole: renumber writes every record at its source offset.
+            for (int p = 0; p < 2; p++) {
+                List<ConsumerRecord<byte[], byte[]>> want = TestRecords.readToEnd(source.bootstrapServers(), tp("orders", p), WAIT).records();
+                List<ConsumerRecord<byte[], byte[]>> got = TestRecords.readToEnd(second.bootstrapServers(), tp("orders", p), WAIT).records();
+                assertThat(want).hasSize(p == 0 ? 200 : 50);
+                assertSameRecords(got, want, true);
+            }
+            // users: the committed records of the source, in order, at 0, 1, 2, ... (aborted ones and markers are holes).
+            List<ConsumerRecord<byte[], byte[]>> want = TestRecords.readToEnd(source.bootstrapServers(), tp("users", 0), WAIT).records()
+                    .stream().filter(rec -> userRecordOffsets.contains(rec.offset())).toList();
+            assertThat(want).hasSize(userRecordOffsets.size());
+            assertSameRecords(TestRecords.readToEnd(second.bootstrapServers(), tp("users", 0), WAIT).records(), want, false);
+        }
+    }
+
+    private static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> got, List<ConsumerRecord<byte[], byte[]>> want,
+            boolean sameOffsets) {
+        assertThat(got).hasSize(want.size());
+        for (int i = 0; i < want.size(); i++) {
+            ConsumerRecord<byte[], byte[]> g = got.get(i);
+            ConsumerRecord<byte[], byte[]> w = want.get(i);
+            assertThat(g.offset()).isEqualTo(sameOffsets ? w.offset() : i);
+            assertThat(g.key()).as("key at %d", w.offset()).isEqualTo(w.key());
+            assertThat(g.value()).as("value at %d", w.offset()).isEqualTo(w.value());
+            assertThat(g.timestamp()).as("timestamp at %d", w.offset()).isEqualTo(w.timestamp());
+        }
+    }
+
+    /** encryption=parquet through Connect: the snapshots are sealed and named by their key id, and restore reads them. */
+    @Test
+    void anEncryptedBackupsSnapshotsRestoreTheTopicAndTheGroups() throws Exception {
+        for (String kind : List.of("topic", "groups")) {
+            try (var names = Files.list(root.resolve("enc-orders/_meta/" + kind))) {
+                List<Path> files = names.toList();
+                assertThat(files).isNotEmpty().allSatisfy(f -> {
+                    assertThat(f.getFileName().toString()).matches("\\d{20}\\.k-k1\\.json");
+                    assertThat(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)).doesNotContain("orders", "billing");
+                });
+            }
+        }
+        CliRun r = CliRun.run("restore", "--connector-config", encConfig, "--bootstrap-servers", target.bootstrapServers(), "--progress",
+                "none", "--topic", "orders-enc", "--offsets", "preserve", "--create-topic", "--groups", ".*");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).containsPattern("topic metadata: .*enc-orders/_meta/topic/\\d{20}\\.k-k1\\.json")
+                .containsPattern("consumer-group offsets: .*enc-orders/_meta/groups/\\d{20}\\.k-k1\\.json")
+                .contains("created: orders-enc", "restored: 250 records into orders-enc", "groups: committed 6 offset(s) of 4 group(s)");
+        assertThat(ownConfigs(target.admin(), "orders-enc")).isEqualTo(ORDERS_CONFIGS);
+        Map<String, Map<Integer, Long>> expected = Map.of("billing", Map.of(0, 5L), "audit", Map.of(0, 150L, 1, 30L),
+                "search", Map.of(0, 200L, 1, 50L), "live", Map.of(0, 10L));
+        for (Map.Entry<String, Map<Integer, Long>> g : expected.entrySet()) {
+            assertThat(committed(g.getKey(), "orders-enc")).as(g.getKey()).isEqualTo(g.getValue());
+        }
+        for (String group : List.of("billing", "audit")) {
+            Map<Integer, ConsumerRecord<byte[], byte[]>> first = firstRecords(group, "orders-enc", expected.get(group).keySet());
+            expected.get(group).forEach((p, o) -> assertThat(new String(first.get(p).value(), StandardCharsets.UTF_8))
+                    .isEqualTo("o-" + p + "-" + o));
+        }
+    }
+
     private static CliRun restore(RestoreOptions.PartitionHook hook, String... extra) {
         List<String> args = new ArrayList<>(List.of("restore", "--connector-config", config, "--bootstrap-servers",
                 target.bootstrapServers(), "--progress", "none"));
@@ -331,6 +422,19 @@ class DisasterRecoveryIT {
     private static long chainNext(String name, int partition) {
         FilesystemStore store = new FilesystemStore(root, name);
         return store.list(partition).stream().map(ObjectName::parse).flatMap(Optional::stream).mapToLong(o -> o.to() + 1).max().orElse(0);
+    }
+
+    private static MetaSnapshots encMeta() throws Exception {
+        return new MetaSnapshots(new FilesystemStore(root, "enc-orders"), ObjectEncryption.readOnly(KeyRing.load(keys)));
+    }
+
+    private static String connectorJson(String name, Map<String, String> c) throws Exception {
+        Path file = dir.resolve(name + ".json");
+        StringBuilder json = new StringBuilder("{\"name\":\"" + name + "\",\"config\":{");
+        c.forEach((k, v) -> json.append('"').append(k).append("\":\"").append(v).append("\","));
+        json.setLength(json.length() - 1);
+        Files.writeString(file, json.append("}}").toString());
+        return file.toString();
     }
 
     private static MetaSnapshots meta(String name) {

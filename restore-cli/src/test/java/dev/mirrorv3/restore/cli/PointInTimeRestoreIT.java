@@ -9,6 +9,10 @@ import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaName;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestRecords;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -114,6 +119,79 @@ class PointInTimeRestoreIT {
         List<BackupRecord> prefix = records.stream().filter(x -> x.offset() <= 777).toList();
         assertThat(r.out()).contains("offsets: 0-777\nrecords: " + prefix.size() + "\n");
         assertPrefix("states-pitr", 0, prefix, true);
+    }
+
+    /**
+     * Group snapshots before and after the cut: the one taken at or before it is used (timestamp cut: its time; offset
+     * cut: the backup had not passed the cut when it was taken), and every offset is clamped to the restored prefix.
+     */
+    @Test
+    void groupOffsetsComeFromTheSnapshotAtOrBeforeTheCutClampedToThePrefixInBothModes() throws Exception {
+        TestBackups.write(root(), "pay-backup", 0, 0, TestBackups.records("pay", 0, 0, 1999, o -> true), 500);
+        List<BackupRecord> compacted = TestBackups.records("pay", 0, 0, 1999, o -> o % 10 != 3);
+        TestBackups.write(root(), "payc-backup", 0, 0, compacted, 500);
+        for (String name : List.of("pay-backup", "payc-backup")) {
+            MetaSnapshots meta = new MetaSnapshots(new FilesystemStore(root(), name), ObjectEncryption.none());
+            meta.writeGroups(new GroupSnapshot(TestBackups.BASE_TS + 900, "pay", Map.of(0, 800L),
+                    Map.of("g-early", Map.of(0, new CommittedOffset(600, "")), "g-ahead", Map.of(0, new CommittedOffset(1400, "m")))));
+            meta.writeGroups(new GroupSnapshot(TestBackups.BASE_TS + 1500, "pay", Map.of(0, 1500L),
+                    Map.of("g-early", Map.of(0, new CommittedOffset(1450, "")), "g-late", Map.of(0, new CommittedOffset(1300, "")))));
+        }
+        String before = MetaSnapshots.GROUPS_DIR + "/" + new MetaName(TestBackups.BASE_TS + 900, null).fileName();
+
+        // Preserve, timestamp cut at 1000: the snapshot of 900 (the one of 1500 is after the cut), g-ahead clamped to 1001.
+        String pay = TestBackups.connectorJson(dir, "pay-backup", "pay", root()).toString();
+        broker.createTopic("pay-pitr", 1, Map.of("retention.ms", "-1"));
+        CliRun r = CliRun.run("restore", "--connector-config", pay, "--offsets", "preserve", "--bootstrap-servers",
+                broker.bootstrapServers(), "--topic", "pay-pitr", "--until-timestamp", iso(1000), "--groups", "g-.*", "--progress", "none");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(before, "the newest taken at or before the cut " + iso(1000), "1 newer snapshot(s) ignored")
+                .containsPattern("g-early +0 +600 +600 +no").containsPattern("g-ahead +0 +1400 +1001 +to high watermark")
+                .doesNotContain("g-late");
+        assertThat(committed("g-early", "pay-pitr")).isEqualTo(Map.of(0, 600L));
+        assertThat(committed("g-ahead", "pay-pitr")).isEqualTo(Map.of(0, 1001L));
+        assertThat(committed("g-late", "pay-pitr")).isEmpty();
+
+        // Renumber, offset cut at 1000 (the snapshot of 1500 had the backup at 1500, past it): translated through the prefix.
+        String payc = TestBackups.connectorJson(dir, "payc-backup", "pay", root()).toString();
+        broker.createTopic("payc-pitr", 1, Map.of("retention.ms", "-1"));
+        Path report = dir.resolve("payc.json");
+        CliRun c = CliRun.run("restore", "--connector-config", payc, "--offsets", "renumber", "--bootstrap-servers",
+                broker.bootstrapServers(), "--topic", "payc-pitr", "--until-offset", "0:1000", "--groups", "g-.*", "--report",
+                report.toString(), "--progress", "none");
+        assertThat(c.exitCode()).as(c.toString()).isZero();
+        long prefix = compacted.stream().filter(x -> x.offset() <= 1000).count();
+        long early = compacted.stream().filter(x -> x.offset() < 600).count();
+        assertThat(c.out()).contains(before, "the backup had not passed the cut").doesNotContain("g-late")
+                .containsPattern("g-ahead +0 +1400 +" + prefix + " +to high watermark");
+        assertThat(committed("g-early", "payc-pitr")).isEqualTo(Map.of(0, early));
+        assertThat(committed("g-ahead", "payc-pitr")).isEqualTo(Map.of(0, prefix));
+        PointInTimeRestoreTest.assertValid(report);
+        JsonNode groups = RestoreReport.read(report).path("groupOffsets");
+        assertThat(groups).hasSize(2);
+        assertThat(groups.get(0).path("group").asText()).isEqualTo("g-ahead");
+        assertThat(groups.get(0).path("offset").asLong()).isEqualTo(prefix);
+        assertThat(groups.get(0).path("backedUpOffset").asLong()).isEqualTo(1400);
+        assertThat(groups.get(1).path("offset").asLong()).isEqualTo(early);
+        assertThat(RestoreReport.read(report).path("groupSnapshot").asText()).endsWith(before);
+
+        // A cut before every snapshot: refused before anything is produced.
+        broker.createTopic("pay-early", 1, Map.of("retention.ms", "-1"));
+        CliRun none = CliRun.run("restore", "--connector-config", pay, "--offsets", "preserve", "--bootstrap-servers",
+                broker.bootstrapServers(), "--topic", "pay-early", "--until-offset", "0:500", "--groups", ".*", "--progress", "none");
+        assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
+        assertThat(none.err()).contains("no consumer-group snapshot", "restore without --groups");
+        assertThat(highWatermarkOrMissing("pay-early")).isZero();
+    }
+
+    private static Map<Integer, Long> committed(String group, String topic) throws Exception {
+        Map<Integer, Long> offsets = new java.util.TreeMap<>();
+        broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
+            if (tp.topic().equals(topic) && o != null) {
+                offsets.put(tp.partition(), o.offset());
+            }
+        });
+        return offsets;
     }
 
     private static Long highWatermarkOrMissing(String topic) throws Exception {

@@ -4,16 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mirrorv3.chain.SnapshotChain;
+import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.ParquetCodec;
+import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
+import dev.mirrorv3.chain.snapshot.SnapshotReader;
+import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -66,6 +75,9 @@ class StatusIT {
         meta.writeTopic(new TopicSnapshot(1_700_000_000_000L, "events", "", 2, 1, Map.of()));
         meta.writeGroups(new GroupSnapshot(1_699_000_000_000L, "events", Map.of(0, 400L), Map.of()));
         meta.writeGroups(new GroupSnapshot(1_700_000_060_000L, "events", Map.of(0, 500L), Map.of()));
+        // A newer snapshot whose writer was killed before its commit: its temporary file is not a snapshot.
+        Files.writeString(backups.resolve("events-backup/_meta/groups")
+                .resolve(dev.mirrorv3.chain.TemporaryFiles.temporaryNameFor("00000001800000000000.json")), "{\"format_ver");
     }
 
     @Test
@@ -109,6 +121,53 @@ class StatusIT {
         } finally {
             Files.delete(foreign);
         }
+    }
+
+    @Test
+    void aSnapshotBackupShowsTheNewestSnapshotsKeysAndEnd() throws Exception {
+        cluster.kafka().createTopic("kv", 1);
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            for (int i = 0; i < 300; i++) {
+                p.send(new ProducerRecord<>("kv", 0, ("key-" + i % 40).getBytes(StandardCharsets.UTF_8), new byte[] {1}));
+            }
+        }
+        // Snapshots of offsets 0-99 and 100-199 as the blob sink writes them (compaction=log): 40 keys, 7 of them deleted.
+        Path root = dir.resolve("snapshots");
+        FilesystemStore store = new FilesystemStore(root, "kv-backup");
+        long next = 0;
+        for (int s = 0; s < 2; s++) {
+            SnapshotWriter w = new SnapshotWriter(store, "kv", 0, TestBackups.SETTINGS,
+                    new ParquetCodec(TestBackups.SETTINGS),
+                    new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(),
+                    SnapshotChain.validate(store.location(0), store.list(0)), next, dir.resolve("spill"), 1 << 20);
+            for (long o = next; o < next + 100; o++) {
+                byte[] value = s == 1 && o >= 193 ? null : new byte[] {1}; // keys 33..39 deleted in the second snapshot
+                w.append(new BackupRecord("kv", 0, o, TestBackups.BASE_TS + o, TimestampType.CREATE_TIME,
+                        ("key-" + o % 40).getBytes(StandardCharsets.UTF_8), value, List.of()));
+            }
+            w.flush(FlushTrigger.TIME).orElseThrow();
+            next += 100;
+        }
+        Path config = dir.resolve("kv-backup.json");
+        Files.writeString(config, Files.readString(TestBackups.connectorJson(dir, "kv-backup", "kv", root))
+                .replace("\"tasks.max\"", "\"compaction\":\"log\",\"tasks.max\""));
+
+        CliRun table = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", cluster.bootstrapServers());
+        assertThat(table.exitCode()).as(table.toString()).isZero();
+        assertThat(table.out()).isEqualTo(
+                "CONNECTOR  TOPIC  PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  TOPIC_SNAPSHOT  GROUPS_SNAPSHOT  KEYS  SNAPSHOT_TO  ERROR\n"
+                        + "kv-backup  kv             0         300          200  100  -               -                  33          199\n");
+        CliRun json = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", cluster.bootstrapServers(),
+                "--format", "json");
+        JsonNode row = JSON.readTree(json.out()).get(0);
+        assertThat(row.get("snapshot_keys").asLong()).isEqualTo(33);
+        assertThat(row.get("snapshot_to").asLong()).isEqualTo(199);
+        assertThat(row.get("backup_next_offset").asLong()).isEqualTo(200);
+
+        CliRun chain = CliRun.run("status", "--connector-config", StatusIT.config, "--bootstrap-servers", cluster.bootstrapServers(),
+                "--format", "json");
+        assertThat(JSON.readTree(chain.out()).get(0).has("snapshot_keys")).as("a chain has no snapshot columns").isFalse();
     }
 
     @Test

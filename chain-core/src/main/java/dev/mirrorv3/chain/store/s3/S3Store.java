@@ -195,6 +195,60 @@ public final class S3Store implements Store {
     }
 
     @Override
+    public long size(int partition, String name) {
+        String where = location(partition) + "/" + name;
+        try {
+            return reader.headObject(r -> r.bucket(settings.bucket()).key(key(partition, name))).contentLength();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (AwsServiceException e) {
+            if (e.statusCode() == 404) { // a HEAD reply has no body, so no NoSuchKey code
+                throw new ObjectMissingException(where);
+            }
+            throw S3Errors.translate(e, "HeadObject " + where, settings.read(), settings.bucket());
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "HeadObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
+    /** One ranged GetObject (a snapshot's footer, without the rest). */
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        String where = location(partition) + "/" + name;
+        if (length <= 0) {
+            return new byte[0];
+        }
+        try {
+            return reader.getObjectAsBytes(r -> r.bucket(settings.bucket()).key(key(partition, name))
+                    .range("bytes=" + offset + "-" + (offset + length - 1))).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "GetObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
+    /** Streams the object to the file (a snapshot never passes through the heap whole). */
+    @Override
+    public void readTo(int partition, String name, java.nio.file.Path target) {
+        String where = location(partition) + "/" + name;
+        try {
+            java.nio.file.Files.deleteIfExists(target);
+            reader.getObject(r -> r.bucket(settings.bucket()).key(key(partition, name)),
+                    software.amazon.awssdk.core.sync.ResponseTransformer.toFile(target));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot replace " + target, e);
+        } catch (NoSuchKeyException e) {
+            throw new ObjectMissingException(where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "GetObject " + where, settings.read(), settings.bucket());
+        }
+    }
+
+    /** The largest object one PutObject takes. */
+    static final long MAX_PUT_BYTES = 5L * 1024 * 1024 * 1024;
+
+    @Override
     public void create(int partition, String name, byte[] data) {
         createKey(key(partition, name), location(partition) + "/" + name, data);
     }
@@ -243,6 +297,58 @@ public final class S3Store implements Store {
                 throw new ObjectExistsException(where);
             }
             log.info("{} already holds exactly this object (an earlier attempt whose reply was lost): committed", where);
+        } catch (SdkException e) {
+            throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
+        }
+    }
+
+    /**
+     * A snapshot's commit: the SDK streams the body from the local file as it sends it (a snapshot may be far larger than
+     * the heap), with {@link #create}'s no-overwrite condition ({@code If-None-Match: *}) and its handling of a 412 (the
+     * object is ours if it holds exactly the file's bytes, compared by streamed digests). One PutObject: S3 takes up to
+     * 5 GiB in one; a larger snapshot is refused naming its size (multipart commits are not supported yet).
+     */
+    @Override
+    public void createFrom(int partition, String name, java.nio.file.Path file, boolean reissue) {
+        String where = location(partition) + "/" + name;
+        long length;
+        try {
+            length = java.nio.file.Files.size(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the local snapshot " + file + " to commit " + where, e);
+        }
+        if (length > MAX_PUT_BYTES) {
+            throw new dev.mirrorv3.chain.store.StoreException("cannot commit " + where + ": it is " + length + " bytes, and one S3"
+                    + " PutObject takes at most " + MAX_PUT_BYTES + " bytes (5 GiB); back this topic up as a chain (compaction=none),"
+                    + " or split it over more partitions");
+        }
+        try {
+            writer.putObject(r -> r.bucket(settings.bucket()).key(key(partition, name)).ifNoneMatch("*").contentLength(length),
+                    RequestBody.fromFile(file));
+        } catch (AwsServiceException e) {
+            if (e.statusCode() != 412) {
+                throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(), describeStore());
+            }
+            byte[] existing;
+            try (java.io.InputStream in = reader.getObject(r -> r.bucket(settings.bucket()).key(key(partition, name)))) {
+                existing = sha256(in);
+            } catch (NoSuchKeyException gone) {
+                throw new ObjectExistsException(where + " (refused with 412, then gone)");
+            } catch (java.io.IOException io) {
+                throw new dev.mirrorv3.chain.store.TransientStoreException("cannot read " + where + " back after a 412: " + io.getMessage(), io);
+            } catch (SdkException read) {
+                throw S3Errors.translate(read, "GetObject " + where, settings.read(), settings.bucket());
+            }
+            byte[] ours;
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+                ours = sha256(in);
+            } catch (java.io.IOException io) {
+                throw new java.io.UncheckedIOException("cannot read the local snapshot " + file, io);
+            }
+            if (!MessageDigest.isEqual(existing, ours)) {
+                throw new ObjectExistsException(where);
+            }
+            log.info("{} already holds exactly this snapshot (an earlier attempt whose reply was lost): committed", where);
         } catch (SdkException e) {
             throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
         }
@@ -308,6 +414,20 @@ public final class S3Store implements Store {
 
     private static String code(AwsServiceException e) {
         return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+
+    private static byte[] sha256(java.io.InputStream in) throws java.io.IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        byte[] buf = new byte[64 * 1024];
+        for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+            digest.update(buf, 0, n);
+        }
+        return digest.digest();
     }
 
     private static byte[] sha256(byte[] data) {

@@ -23,6 +23,8 @@ import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -32,11 +34,16 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -78,6 +85,71 @@ class S3StoreTest {
     private static S3Store leastPrivilegeStore(String prefix, String name) {
         return new S3Store(settings(prefix, new S3Identity("write", WRITER_ID, WRITER_SECRET),
                 new S3Identity("read", READER_ID, READER_SECRET)), name);
+    }
+
+    /** What a snapshot's footer read needs: the size (HeadObject) and ranges (ranged GetObject), by the read identity. */
+    @Test
+    void sizeAndRangesOfAnObject() {
+        try (S3Store store = leastPrivilegeStore("ranges", "m")) {
+            store.create(0, name(0, 9), bytes("0123456789"));
+            assertThat(store.size(0, name(0, 9))).isEqualTo(10);
+            assertThat(new String(store.readRange(0, name(0, 9), 2, 3), StandardCharsets.UTF_8)).isEqualTo("234");
+            assertThat(new String(store.readRange(0, name(0, 9), 8, 10), StandardCharsets.UTF_8)).as("fewer at the end").isEqualTo("89");
+            assertThatThrownBy(() -> store.size(0, name(10, 19))).isInstanceOf(ObjectMissingException.class);
+            assertThatThrownBy(() -> store.readRange(0, name(10, 19), 0, 4)).isInstanceOf(ObjectMissingException.class);
+        }
+    }
+
+    /**
+     * A snapshot is committed from its local file without its bytes on the heap: when the PutObject goes out, the heap
+     * holds no copy of the object (reading the file into an array, which the SDK copies again, would hold it twice); the
+     * commit keeps its no-overwrite condition and its re-issue rule.
+     */
+    @Test
+    void aSnapshotIsCommittedStreamedFromItsFileAndNeverOverwrites(@TempDir Path dir) throws Exception {
+        int size = 32 * 1024 * 1024;
+        Path file = dir.resolve("snapshot.parquet");
+        java.util.Random random = new java.util.Random(3);
+        try (java.io.OutputStream out = Files.newOutputStream(file)) {
+            byte[] block = new byte[1024 * 1024];
+            for (int i = 0; i < size / block.length; i++) {
+                random.nextBytes(block);
+                out.write(block);
+            }
+        }
+        Path other = Files.write(dir.resolve("other.parquet"), bytes("another snapshot"));
+        java.util.concurrent.atomic.AtomicLong heapAtSend = new java.util.concurrent.atomic.AtomicLong(-1);
+        ExecutionInterceptor probe = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if (context.httpRequest().method() == SdkHttpMethod.PUT) {
+                    heapAtSend.set(usedHeapAfterGc());
+                }
+            }
+        };
+        try (S3Store store = new S3Store(settings("streamed", new S3Identity("write", WRITER_ID, WRITER_SECRET),
+                new S3Identity("read", READER_ID, READER_SECRET)), "m", List.of(probe))) {
+            store.createFrom(0, name(0, 9), other, false); // warms the client up
+            long before = usedHeapAfterGc();
+            store.createFrom(0, name(10, 19), file, false);
+            assertThat(heapAtSend.get() - before).as("heap held when the PutObject of a %d-byte snapshot is sent", size)
+                    .isLessThan(size / 2);
+
+            byte[] stored = admin.getObjectAsBytes(r -> r.bucket(BUCKET).key("streamed/m/0/" + name(10, 19))).asByteArray();
+            assertThat(stored).isEqualTo(Files.readAllBytes(file));
+            store.createFrom(0, name(10, 19), file, true); // a re-issue finds its own object: committed
+            assertThatThrownBy(() -> store.createFrom(0, name(10, 19), other, false)).isInstanceOf(ObjectExistsException.class)
+                    .hasMessageContaining("streamed/m/0/" + name(10, 19));
+            assertThat(admin.getObjectAsBytes(r -> r.bucket(BUCKET).key("streamed/m/0/" + name(10, 19))).asByteArray())
+                    .as("never overwritten").isEqualTo(stored);
+        }
+    }
+
+    private static long usedHeapAfterGc() {
+        System.gc();
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static byte[] bytes(String s) {

@@ -1,0 +1,113 @@
+package dev.mirrorv3.chain.snapshot;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
+import dev.mirrorv3.chain.envelope.RecordStream;
+import dev.mirrorv3.chain.read.ObjectCheckException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * One snapshot's records in key order, each checked as it is read against what a snapshot is: the right topic and
+ * partition, keys present and strictly increasing by unsigned bytes (sorted, unique), no tombstone (a deleted key is
+ * absent), no offset above the name's {@code to}. Closing it removes its local copy.
+ */
+public final class CheckedSnapshot implements RecordStream {
+    private final String where;
+    private final ObjectName name;
+    private final String topic;
+    private final int partition;
+    private final long sizeBytes;
+    private final RecordStream records;
+    private final Path localCopy;
+    private byte[] previousKey;
+    private long keys;
+    private long maxOffset = -1;
+
+    CheckedSnapshot(String where, ObjectName name, String topic, int partition, long sizeBytes, RecordStream records, Path localCopy) {
+        this.where = where;
+        this.name = name;
+        this.topic = topic;
+        this.partition = partition;
+        this.sizeBytes = sizeBytes;
+        this.records = records;
+        this.localCopy = localCopy;
+    }
+
+    public ObjectName name() {
+        return name;
+    }
+
+    /** The object's size in the store. */
+    public long sizeBytes() {
+        return sizeBytes;
+    }
+
+    /** Keys read so far (all of them once {@link #next()} returned null). */
+    public long keys() {
+        return keys;
+    }
+
+    /** The highest offset read so far; -1 if none. */
+    public long maxOffset() {
+        return maxOffset;
+    }
+
+    @Override
+    public BackupRecord next() {
+        BackupRecord r;
+        try {
+            r = records.next();
+        } catch (EnvelopeDecodeException e) {
+            throw SnapshotReader.unreadable(where, name, e);
+        }
+        if (r == null) {
+            return null;
+        }
+        if (!r.topic().equals(topic) || r.partition() != partition) {
+            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " is from " + r.topic() + "/" + r.partition()
+                    + ", and this backup is of " + topic + "/" + partition);
+        }
+        if (r.key() == null) {
+            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " has no key; a snapshot holds one record"
+                    + " per key");
+        }
+        if (r.value() == null) {
+            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " is a tombstone (null value); a snapshot"
+                    + " leaves deleted keys out");
+        }
+        if (r.offset() > name.to()) {
+            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " lies after the snapshot's end " + name.to()
+                    + " (its name)");
+        }
+        if (previousKey != null) {
+            int c = Arrays.compareUnsigned(previousKey, r.key());
+            if (c >= 0) {
+                throw new ObjectCheckException(where + ": keys are not " + (c == 0 ? "unique" : "sorted by their bytes")
+                        + " (record at offset " + r.offset() + ", key number " + (keys + 1) + ")");
+            }
+        }
+        previousKey = r.key();
+        keys++;
+        maxOffset = Math.max(maxOffset, r.offset());
+        return r;
+    }
+
+    /** Reads to the end, checking every record; returns the number of keys. */
+    public long checkAll() {
+        while (next() != null) {
+            // each record is checked by next()
+        }
+        return keys;
+    }
+
+    @Override
+    public void close() {
+        try {
+            records.close();
+        } finally {
+            SnapshotReader.deleteQuietly(localCopy);
+        }
+    }
+}

@@ -1,0 +1,379 @@
+package dev.mirrorv3.connect.kafka;
+
+import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka sink's destination producer and its recovery from transient failures. The first failed delivery aborts
+ * the producer, so nothing queued behind it reaches the destination (batches expire one by one; a later one that
+ * still lands would sit at the wrong offset). The task then starts a recovery, which moves through named states:
+ * <pre>
+ * FLOWING --start()--> ABORTED --read the destination's high watermarks--> SETTLING    (records were lost in flight)
+ *                                                                        | BACKING_OFF (the read failed)
+ *                                                                        | REWOUND     (stable: the consumer is rewound)
+ * SETTLING, BACKING_OFF --proceed() when due--> read again, as from ABORTED
+ * REWOUND --proceed() when due, or at once when a wait was already spent--> FLOWING (partitions resumed)
+ * </pre>
+ * Everything runs on the task thread except the delivery callbacks (the producer's I/O thread), which only record.
+ * What the recovery does to the Connect consumer goes through {@link Control}, so this class is tested without Connect.
+ */
+final class DestinationRecovery {
+    private static final Logger log = LoggerFactory.getLogger(DestinationRecovery.class);
+    /** How soon Connect polls again while records are in flight, and after a recovery. */
+    static final long IN_FLIGHT_POLL_MS = 500;
+    /**
+     * How long the destination's high watermarks must stay the same before a recovery rewinds to them, when records
+     * were lost in flight: a request already on its way to a broker that hung is appended when the broker wakes up,
+     * and a batch in the leader's log counts once the followers have it.
+     */
+    static final long SETTLE_MS = 1000;
+    static final String RECREATE = "The destination no longer holds the source's offsets: make sure this connector is"
+            + " the only writer of the destination topic, delete it and create it again, then restart the task";
+
+    enum State {
+        /** No recovery: records flow. */
+        FLOWING,
+        /** A delivery failed: the producer is aborted, the destination's high watermarks are to be read. */
+        ABORTED,
+        /** Records were lost in flight: the high watermarks must read the same twice, {@link #SETTLE_MS} apart. */
+        SETTLING,
+        /** Reading the destination failed transiently: read again after the backoff. */
+        BACKING_OFF,
+        /** The consumer is rewound to the destination's high watermarks and a fresh producer is ready: resume when due. */
+        REWOUND
+    }
+
+    /** What a recovery does to the source consumer; the task maps it onto its {@code SinkTaskContext}. */
+    interface Control {
+        void pause(Collection<TopicPartition> sources);
+
+        void resume(Collection<TopicPartition> sources);
+
+        /** Fetch {@code source} from {@code offset} next ({@code context.offset}). */
+        void rewind(TopicPartition source, long offset);
+
+        /** The next poll returns within {@code ms} ({@code context.timeout}). */
+        void pollWithin(long ms);
+
+        /** One more retry after a transient failure (the restarts metric). */
+        void retried();
+    }
+
+    private final Clock clock;
+    private final Supplier<Producer<byte[], byte[]>> producers;
+    private final Function<List<Pair>, Map<TopicPartition, Long>> destinationHighWatermarks;
+    private final Supplier<Collection<Mirror>> mirrors;
+    private final Control control;
+    private final FatalFailure fatal;
+    private final Backoff backoff;
+    private final String destinationDescription;
+
+    private Session session;
+    /** The first transient delivery failure since the last recovery. */
+    private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
+    /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
+    private volatile boolean destinationCorrupted;
+    private State state = State.FLOWING;
+    /** Whether this recovery has waited a backoff already. */
+    private boolean backedOff;
+    /** The destination high watermarks read last in this recovery, while records lost in flight may still land. */
+    private Map<TopicPartition, Long> settling;
+    private long nextAttemptMs;
+
+    /**
+     * @param producers                 creates each destination producer (a fresh one after every recovery)
+     * @param destinationHighWatermarks reads the destination's high watermarks of the given pairs
+     * @param mirrors                   the opened partitions, as they are now
+     * @param destinationDescription    how messages name the destination cluster (its bootstrap servers)
+     */
+    DestinationRecovery(Clock clock, Supplier<Producer<byte[], byte[]>> producers,
+                        Function<List<Pair>, Map<TopicPartition, Long>> destinationHighWatermarks, Supplier<Collection<Mirror>> mirrors,
+                        Control control, FatalFailure fatal, Backoff backoff, String destinationDescription) {
+        this.clock = clock;
+        this.producers = producers;
+        this.destinationHighWatermarks = destinationHighWatermarks;
+        this.mirrors = mirrors;
+        this.control = control;
+        this.fatal = fatal;
+        this.backoff = backoff;
+        this.destinationDescription = destinationDescription;
+        this.session = new Session(producers.get());
+    }
+
+    State state() {
+        return state;
+    }
+
+    boolean recovering() {
+        return state != State.FLOWING;
+    }
+
+    /** Whether a delivery failed transiently since the last recovery: the rest of the batch must not be sent. */
+    boolean deliveryFailed() {
+        return transientFailure.get() != null;
+    }
+
+    /**
+     * Sends the record of {@code mirror}'s source at {@code offset}; its delivery is checked in the callback. Returns false
+     * when the send failed at once and a recovery must start (transiently, or the producer was aborted under it).
+     */
+    boolean send(ProducerRecord<byte[], byte[]> record, Mirror mirror, long offset, long payloadBytes) {
+        try {
+            session.producer.send(record, new Delivery(session, mirror, offset, payloadBytes));
+            return true;
+        } catch (RuntimeException e) {
+            if (session.aborted()) {
+                return false; // a failed delivery aborted the producer under this send
+            }
+            if (!Failures.isTransient(e)) {
+                throw fatal.fail(new ConnectException("cannot send the record of " + mirror.source + " offset " + offset + " to "
+                        + mirror.destination + ": " + Failures.describe(e), e));
+            }
+            transientFailure.compareAndSet(null, e);
+            return false;
+        }
+    }
+
+    /** Records flowed through put(): the next recovery starts from the initial backoff. */
+    void recordsFlowed() {
+        if (backoff.attempts() > 0) {
+            backoff.reset();
+        }
+    }
+
+    /** FLOWING -> ABORTED: pauses every partition and makes the first attempt to rewind. */
+    void start() {
+        state = State.ABORTED;
+        backedOff = false;
+        settling = null;
+        control.pause(sources());
+        Throwable cause = transientFailure.get();
+        log.warn("transient failure writing to {}: {}; the producer is aborted (nothing queued behind a failed record may reach"
+                + " the destination), continuing from the destination's high watermark once it is stable", destinationDescription,
+                cause == null ? "a send failed" : Failures.describe(cause));
+        attempt();
+    }
+
+    /** Called from put() while recovering: the next step when it is due, else a poll that ends when it is. */
+    void proceed() {
+        long now = clock.millis();
+        if (now < nextAttemptMs) {
+            control.pollWithin(nextAttemptMs - now);
+            return;
+        }
+        if (state != State.REWOUND) {
+            attempt();
+            if (state != State.REWOUND) {
+                return;
+            }
+        }
+        state = State.FLOWING;
+        transientFailure.set(null);
+        control.resume(sources());
+        log.info("destination {} reachable again: continuing {} from the destination's high watermark", destinationDescription,
+                describePositions());
+        control.pollWithin(IN_FLIGHT_POLL_MS);
+    }
+
+    /**
+     * Makes sure the aborted producer has stopped (every delivery has completed: acknowledged, or lost in flight),
+     * re-reads each destination high watermark and rewinds the source there. When records were lost in flight, the
+     * high watermarks must read the same twice, {@link #SETTLE_MS} apart, first: some of those records may still land
+     * (always in send order, at their own offsets: the aborted producer neither re-sends nor bumps its epoch). Then
+     * backs off once, unless a backoff was already waited. A transient failure of these steps backs off and tries
+     * again; the destination holding what this task did not write fails the task.
+     */
+    private void attempt() {
+        try {
+            session.abortAndAwait();
+            fatal.throwIfSet();
+            List<Mirror> all = List.copyOf(mirrors.get());
+            Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream().map(m -> new Pair(m.source, m.destination)).toList());
+            boolean lostInFlight = false;
+            for (Mirror m : all) {
+                long h = hwms.get(m.destination);
+                long acked = m.acked.get();
+                if (h < acked || h > m.expected || (!m.failed && h != acked)) {
+                    destinationCorrupted = true;
+                    throw fatal.fail(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a"
+                            + " transient failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for "
+                            + m.source + ": another writer on the destination, or records lost by the destination. " + RECREATE));
+                }
+                lostInFlight |= m.failed;
+            }
+            if (lostInFlight && !hwms.equals(settling)) {
+                settling = hwms;
+                state = State.SETTLING;
+                nextAttemptMs = clock.millis() + SETTLE_MS;
+                control.pollWithin(SETTLE_MS);
+                log.info("destination {} high watermarks {}: reading them again in {} ms, records lost in flight may still land",
+                        destinationDescription, hwms, SETTLE_MS);
+                return;
+            }
+            for (Mirror m : all) {
+                long h = hwms.get(m.destination);
+                m.expected = h;
+                m.acked.set(h);
+                m.failed = false;
+                control.rewind(m.source, h);
+            }
+            // A fresh producer continues: the old one is closed, and carried the outage with it anyway (metadata and
+            // reconnect backoffs), which delayed the first write after the destination came back by seconds.
+            session = new Session(producers.get());
+            state = State.REWOUND;
+            if (backedOff) {
+                nextAttemptMs = 0;
+                return; // a backoff was waited in this recovery: continue now
+            }
+        } catch (RuntimeException e) {
+            if (!Failures.isTransient(e)) {
+                throw fatal.fail(e);
+            }
+            settling = null; // two reads in a row must agree
+            state = State.BACKING_OFF;
+            log.warn("destination {} still unavailable: {}", destinationDescription, Failures.describe(e));
+        }
+        long delay = backoff.next();
+        backedOff = true;
+        control.retried();
+        nextAttemptMs = clock.millis() + delay;
+        control.pollWithin(delay);
+        log.warn("retrying the destination {} in {} ms (attempt {})", destinationDescription, delay, backoff.attempts());
+    }
+
+    /**
+     * Before partitions are closed: the next owner reads the destination's high watermark, so nothing of ours may be in
+     * flight. An aborted producer cannot flush: wait until its deliveries have completed instead.
+     */
+    void drain() {
+        if (destinationCorrupted) {
+            return;
+        }
+        if (session.aborted()) {
+            session.abortAndAwait();
+        } else {
+            session.producer.flush();
+        }
+    }
+
+    /** Every partition is closed: a recovery has nothing left to rewind. */
+    void abandon() {
+        state = State.FLOWING;
+        transientFailure.set(null);
+    }
+
+    /** On stop: after a mismatch or an abort, records not yet sent are dropped rather than added behind another writer's. */
+    void close() {
+        session.producer.close(destinationCorrupted || session.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
+    }
+
+    private List<TopicPartition> sources() {
+        return mirrors.get().stream().map(m -> m.source).toList();
+    }
+
+    private String describePositions() {
+        List<String> parts = new ArrayList<>();
+        mirrors.get().forEach(m -> parts.add(m.source + " at " + m.expected));
+        return String.join(", ", parts);
+    }
+
+    /**
+     * One destination producer, until its first failed delivery aborts it. {@link KafkaProducer#close(Duration)} with
+     * zero from a callback (the producer's I/O thread) does not block: the sender stops after its current iteration,
+     * without re-sending, bumping its epoch or resetting sequences, and fails every batch not yet complete. Requests
+     * already written may still be appended, but only in their sequence order: a prefix of what was sent.
+     */
+    private static final class Session {
+        final Producer<byte[], byte[]> producer;
+        private final AtomicBoolean aborted = new AtomicBoolean();
+        private boolean awaited;
+
+        Session(Producer<byte[], byte[]> producer) {
+            this.producer = producer;
+        }
+
+        boolean aborted() {
+            return aborted.get();
+        }
+
+        /** Stops the producer at once (any thread, first call only): nothing more is sent. */
+        void abort() {
+            if (aborted.compareAndSet(false, true)) {
+                producer.close(Duration.ZERO);
+            }
+        }
+
+        /** On the task thread: aborts, and waits until the I/O thread has ended, so every callback has run. */
+        void abortAndAwait() {
+            if (!awaited) {
+                aborted.set(true);
+                producer.close(Duration.ZERO); // joins the I/O thread (also when a callback aborted it already)
+                awaited = true;
+            }
+        }
+    }
+
+    /** Checks one delivery (on the producer's I/O thread, or the task's for a send refused at once); in send order per partition. */
+    private final class Delivery implements Callback {
+        private final Session session;
+        private final Mirror mirror;
+        private final long sentFor;
+        private final long payload;
+
+        Delivery(Session session, Mirror mirror, long sentFor, long payload) {
+            this.session = session;
+            this.mirror = mirror;
+            this.sentFor = sentFor;
+            this.payload = payload;
+        }
+
+        @Override
+        public void onCompletion(RecordMetadata md, Exception e) {
+            if (e == null && md.offset() == sentFor) {
+                if (!mirror.failed) {
+                    mirror.acked.set(sentFor + 1);
+                    mirror.records.incrementAndGet();
+                    mirror.bytes.addAndGet(payload);
+                }
+                return;
+            }
+            mirror.failed = true;
+            if (e == null) {
+                destinationCorrupted = true;
+                fatal.record(new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
+                        + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
+                        + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
+            } else if (session.aborted()) {
+                return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
+            } else if (Failures.isTransient(e)) {
+                transientFailure.compareAndSet(null, e);
+            } else {
+                fatal.record(new ConnectException("destination " + mirror.destination + " did not store the record of "
+                        + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
+            }
+            // The first failed delivery: whatever is queued behind it must not reach the destination (an expired batch
+            // followed by a later one that lands would put that one at the wrong offset).
+            session.abort();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mirrorv3.connect.kafka;
+
+import dev.mirrorv3.kafka.Failures;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * The failure that fails the task: recorded by any thread (the producer's I/O thread, {@code open()}), thrown from the
+ * task thread. The first one wins, so the message names the cause rather than a consequence.
+ */
+final class FatalFailure {
+    private final AtomicReference<RuntimeException> first = new AtomicReference<>();
+
+    /** Records {@code e} unless a failure is recorded already. */
+    void record(RuntimeException e) {
+        first.compareAndSet(null, e);
+    }
+
+    boolean isSet() {
+        return first.get() != null;
+    }
+
+    /** Records {@code e} as a task failure (a {@link ConnectException} that Connect does not retry) and returns it to throw. */
+    ConnectException fail(RuntimeException e) {
+        ConnectException ce = e instanceof ConnectException c && !(e instanceof RetriableException) ? c
+                : new ConnectException(Failures.describe(e), e);
+        first.compareAndSet(null, ce);
+        return ce;
+    }
+
+    void throwIfSet() {
+        RuntimeException f = first.get();
+        if (f != null) {
+            throw fail(f);
+        }
+    }
+}
