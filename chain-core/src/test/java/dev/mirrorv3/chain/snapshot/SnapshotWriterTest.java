@@ -17,8 +17,12 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueTypeException;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.ChainChangedException;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +33,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,6 +105,40 @@ class SnapshotWriterTest {
         List<ObjectName> snapshots = reader.list(0).objects();
         assertThat(snapshots).hasSize(3);
         assertThat(snapshots.get(1).from()).isEqualTo(snapshots.get(0).to() + 1);
+    }
+
+    /**
+     * A task frozen while it merges its next snapshot (SIGSTOP of its worker, ./torture zombie): its partition moves and
+     * the new task writes the next snapshot. Woken, the frozen task must not add its own beside it.
+     */
+    @Test
+    void aTaskFrozenWhileItMergesAddsNothingBesideTheSnapshotTheMovedTaskWrote() {
+        SnapshotWriter first = writer(1_000_000);
+        first.append(record(0, "a", "1"));
+        ObjectName own = first.flush(FlushTrigger.TIME).orElseThrow().name();
+        FilesystemStore fs = store;
+        String moved = ObjectName.plain(1, 5, EnvelopeFormat.PARQUET).fileName();
+        AtomicBoolean frozen = new AtomicBoolean(true);
+        // The merge reads the previous snapshot: meanwhile the moved task wrote the next one.
+        Store frozenWhileMerging = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("readTo") && frozen.getAndSet(false)) {
+                        fs.create(0, moved, new byte[] {1});
+                    }
+                    try {
+                        return method.invoke(fs, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        SnapshotChain chain = reader.list(0);
+        SnapshotWriter zombie = new SnapshotWriter(fs, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
+                new SnapshotReader(frozenWhileMerging, SETTINGS, KeyRing.empty()),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
+                Clock.systemUTC(), chain, chain.nextOffset().orElse(0), root.resolve("spill-zombie"), 1_000_000);
+        zombie.append(record(1, "a", "2"));
+        assertThatThrownBy(() -> zombie.flush(FlushTrigger.TIME)).isInstanceOf(ChainChangedException.class).hasMessageContaining(moved);
+        assertThat(fs.list(0)).as("only the snapshots of the first task and of the moved one").containsExactly(own.fileName(), moved);
     }
 
     @Test
