@@ -57,7 +57,8 @@ public final class SourceOffsets implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
         } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions + " timed out after " + timeout, e);
+            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions
+                    + " timed out after " + timeout, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof KafkaException ke) {

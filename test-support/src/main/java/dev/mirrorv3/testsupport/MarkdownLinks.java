@@ -63,7 +63,8 @@ public final class MarkdownLinks {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    return dir.equals(root) || !excluded(dir.getFileName().toString()) ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
+                    return dir.equals(root) || !excluded(dir.getFileName().toString()) ? FileVisitResult.CONTINUE
+                            : FileVisitResult.SKIP_SUBTREE;
                 }
 
                 @Override
@@ -180,7 +181,8 @@ public final class MarkdownLinks {
         StringBuilder sb = new StringBuilder(text.length());
         text.codePoints().forEach(c -> {
             int type = Character.getType(c);
-            boolean mark = type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.COMBINING_SPACING_MARK;
+            boolean mark = type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK
+                    || type == Character.COMBINING_SPACING_MARK;
             if (Character.isLetterOrDigit(c) || mark || c == '_' || c == '-') {
                 sb.appendCodePoint(c);
             } else if (c == ' ') {

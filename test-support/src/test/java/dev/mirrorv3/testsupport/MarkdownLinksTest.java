@@ -16,13 +16,16 @@ class MarkdownLinksTest {
 
     @Test
     void slugsAreGitHubs() {
-        assertThat(MarkdownLinks.slug("Try it locally: `./quickstart --destination s3`")).isEqualTo("try-it-locally-quickstart---destination-s3");
-        assertThat(MarkdownLinks.slug("Encryption at rest (Parquet modular encryption)")).isEqualTo("encryption-at-rest-parquet-modular-encryption");
+        assertThat(MarkdownLinks.slug("Try it locally: `./quickstart --destination s3`"))
+                .isEqualTo("try-it-locally-quickstart---destination-s3");
+        assertThat(MarkdownLinks.slug("Encryption at rest (Parquet modular encryption)"))
+                .isEqualTo("encryption-at-rest-parquet-modular-encryption");
         assertThat(MarkdownLinks.slug("`restore --offsets preserve|renumber`: into an existing, empty topic"))
                 .isEqualTo("restore---offsets-preserverenumber-into-an-existing-empty-topic");
         assertThat(MarkdownLinks.slug("`dev.mirrorv3.connect.transforms.ValidateFormat$Key / $Value`"))
                 .isEqualTo("devmirrorv3connecttransformsvalidateformatkey--value");
-        assertThat(MarkdownLinks.slug("Cache **sidecar** and [its README](x.md) → über_all")).isEqualTo("cache-sidecar-and-its-readme--über_all");
+        assertThat(MarkdownLinks.slug("Cache **sidecar** and [its README](x.md) → über_all"))
+                .isEqualTo("cache-sidecar-and-its-readme--über_all");
     }
 
     @Test
@@ -57,7 +60,8 @@ class MarkdownLinksTest {
 
         List<Path> pages = MarkdownLinks.pages(root);
         assertThat(pages).containsExactly(root.resolve("README.md"), root.resolve("docs/a.md"), root.resolve("mod/README.md"));
-        List<String> broken = MarkdownLinks.check(pages).stream().map(b -> root.relativize(b.page()) + ":" + b.line() + " " + b.target()).toList();
+        List<String> broken = MarkdownLinks.check(pages).stream()
+                .map(b -> root.relativize(b.page()) + ":" + b.line() + " " + b.target()).toList();
         assertThat(broken).containsExactly(
                 "README.md:4 docs/missing.md",
                 "README.md:4 docs/a.md#no-such-part",

@@ -154,7 +154,7 @@ public final class ChainWriter implements PartitionWriter {
      * Writes one object on the calling thread: {@link #cut} and {@link Commit#run()}. The pending commit if an earlier
      * flush failed (re-issued as it was), else the buffer up to the size limits. Call again while {@link #bufferedRecords()} is not 0 to
      * write everything. On any exception the buffer is kept, and the object is kept as the pending commit once
-     * encoded, so the caller can retry.
+     * encoded and past the tail check, so the caller can retry.
      *
      * @return the committed object, or empty if nothing was buffered
      * @throws ChainChangedException if the chain's tail is not the one this writer left
@@ -233,9 +233,9 @@ public final class ChainWriter implements PartitionWriter {
         }
 
         /**
-         * Checks the tail, encodes, commits (or re-issues the pending commit) and checks for a twin; only then are the
+         * Encodes, checks the tail, commits (or re-issues the pending commit) and checks for a twin; only then are the
          * records durable and dropped from the buffer. On any exception the records stay buffered, the object stays
-         * the pending commit once encoded, and the next {@link #cut} re-issues it.
+         * the pending commit once it passed the tail check, and the next {@link #cut} re-issues it.
          */
         public FlushResult run() {
             return commit(this);
@@ -245,15 +245,19 @@ public final class ChainWriter implements PartitionWriter {
     private FlushResult commit(Commit c) {
         try {
             long started = clock.millis();
-            checkTail();
             PendingCommit commit;
             if (c.toEncode != null) {
-                commit = new PendingCommit(c.name, codec.encode(c.toEncode), c.records, c.payloadBytes);
+                byte[] bytes = codec.encode(c.toEncode);
+                // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
+                // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
+                checkTail();
+                commit = new PendingCommit(c.name, bytes, c.records, c.payloadBytes);
                 synchronized (this) {
                     pending = commit; // frozen before the store sees it: a commit whose outcome is unknown is re-issued as it is
                 }
                 store.create(partition, c.name.fileName(), commit.bytes());
             } else {
+                checkTail();
                 synchronized (this) {
                     commit = pending;
                 }

@@ -198,7 +198,8 @@ class ParquetEncryptionTest {
         assertThatThrownBy(() -> reader.decode(plain, "k1", "o")).hasMessageContaining("plain Parquet file");
         assertThatThrownBy(() -> reader.decode(encrypted, "k2", "o")).hasMessageContaining("names key id 'k1'");
         assertThatThrownBy(() -> EnvelopeCodecs.forSettings(
-                new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES), new ObjectEncryption(KEYS, "k1")))
+                new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES),
+                new ObjectEncryption(KEYS, "k1")))
                 .hasMessageContaining("NDJSON");
     }
 

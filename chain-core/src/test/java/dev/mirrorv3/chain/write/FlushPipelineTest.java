@@ -175,7 +175,8 @@ class FlushPipelineTest {
         started = System.nanoTime();
         releaser.start();
         assertThat(pipeline.awaitFinished(30_000)).isTrue();
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("woken by the commit, not the timeout").isLessThan(10_000L);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("woken by the commit, not the timeout")
+                .isLessThan(10_000L);
         releaser.join();
         assertThat(pipeline.awaitFinished(10_000)).as("nothing runs: no wait").isTrue();
     }

@@ -11,6 +11,7 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.RegexValidator;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -33,7 +34,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
     // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
@@ -113,7 +114,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
     public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
@@ -181,7 +182,8 @@ public final class BlobSinkConfig extends AbstractConfig {
         def.define(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64), Importance.LOW,
                 FLUSH_THREADS_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Flush threads");
         def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
-                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(), dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
+                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
+                dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
         def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
                 "Snapshot spill directory");
 
@@ -193,7 +195,7 @@ public final class BlobSinkConfig extends AbstractConfig {
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
         def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = HeartbeatConfigFragment.define(def, o);
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
@@ -316,7 +318,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public long sourceLagIntervalMs() {
@@ -333,7 +335,8 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** The groups to snapshot; the connector's own consumer group is never one of them. */
     public GroupSelection groupSelection(String connectorName) {
-        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE), List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
+        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE),
+                List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */

@@ -4,9 +4,11 @@ import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.Arrays;
 import java.util.Map;
@@ -43,16 +45,7 @@ final class BlobSinkConfigValidator {
     }
 
     Config validate() {
-        checks.requireSetting("consumer.override.auto.offset.reset", "none",
-                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
-                        + " before they were backed up; with 'none' a lost position fails the task");
-        checks.requireSetting("consumer.override.isolation.level", "read_committed",
-                "only committed records may be backed up; aborted records and transaction markers become holes");
-        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records and leave holes that look like compaction;"
-                + " the backup must hold every record. Remove errors.tolerance or set it to none");
-        checks.requireByteArrayConverters("the backup keeps the records' exact bytes");
-        checks.refuseTransforms("no transform may run in front of the blob sink: a changed record would not be the source's,"
-                + " and a dropped one would look like a hole. Remove transforms");
+        SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
         if (StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.WRITE, offline) && !offline
@@ -124,7 +117,7 @@ final class BlobSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        ConnectorConfigFragment.validateSourceAdmin(checks, offline, () -> {
+        ClusterAccess.SOURCE.validate(props, checks, offline, () -> {
             try {
                 return new BlobSinkConfig(props).sourceAdminConfig();
             } catch (RuntimeException e) {

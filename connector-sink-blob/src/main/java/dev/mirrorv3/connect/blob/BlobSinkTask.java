@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes; the open,
  * pause, retry and commit skeleton is {@link PositionedSinkTask}'s.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
- * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what to do.
+ * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what
+ * to do.
  * A chain's objects are encoded and committed on {@link FlushPipeline}'s threads (flush.threads); a commit's outcome is
  * taken on the task thread at the next {@code put()} or {@code close()}, and only then counts (docs/blob-sink.md,
  * "Pipelined flush").
@@ -127,8 +128,10 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
                         + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
                         + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"),
-                encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
-                        : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
+                encryption.encryptsNewObjects()
+                        ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
+                        : "none" + (encryption.keys().ids().isEmpty() ? ""
+                                : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */

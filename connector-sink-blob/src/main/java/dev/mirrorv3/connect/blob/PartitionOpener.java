@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our temporary files, lists and
- * validates the chain, reads its last object back, and checks the position against the source's log-start
+ * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our
+ * temporary files, lists and validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */
 final class PartitionOpener implements WriterOpener {
@@ -76,7 +76,8 @@ final class PartitionOpener implements WriterOpener {
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),
                     chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, logStart, hwm);
-            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy, clock, chain, next));
+            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy,
+                    clock, chain, next));
         }
         return writers;
     }

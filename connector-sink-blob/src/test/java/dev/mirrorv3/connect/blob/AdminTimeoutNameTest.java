@@ -65,7 +65,9 @@ class AdminTimeoutNameTest {
 
     @Test
     void theReadmeListsTheFormerName() throws Exception {
-        assertThat(BlobSinkConfig.DEPRECATED.currentByAlias()).containsExactly(java.util.Map.entry("source.admin.timeout.ms", "admin.timeout.ms"));
-        assertThat(Files.readString(GeneratedDocs.CONFIGURATION)).contains("| `source.admin.timeout.ms` | blob sink | `admin.timeout.ms` |");
+        assertThat(BlobSinkConfig.DEPRECATED.currentByAlias())
+                .containsExactly(java.util.Map.entry("source.admin.timeout.ms", "admin.timeout.ms"));
+        assertThat(Files.readString(GeneratedDocs.CONFIGURATION))
+                .contains("| `source.admin.timeout.ms` | blob sink | `admin.timeout.ms` |");
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.testsupport.GeneratedDocs;
-import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +22,8 @@ class ConfigReferenceTest {
 
     @Test
     void configurationPageHoldsTheGeneratedReference() throws Exception {
-        String current = GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF), "blob sink");
+        String current = GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END,
+                ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF), "blob sink");
         if (GeneratedDocs.updatingDocs()) {
             return;
         }

@@ -208,7 +208,8 @@ final class DestinationRecovery {
             current.abortAndAwait();
             fatal.throwIfSet();
             List<Mirror> all = List.copyOf(mirrors.get());
-            Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream().map(m -> new Pair(m.source, m.destination)).toList());
+            Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream()
+                    .map(m -> new Pair(m.source, m.destination)).toList());
             boolean lostInFlight = false;
             for (Mirror m : all) {
                 long h = hwms.get(m.destination);

@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_SECURITY = "Destination security";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String DESTINATION_PREFIX = "destination.";
@@ -97,7 +98,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
 
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
@@ -142,13 +143,16 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
         def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
-        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
+        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE,
+                ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
                 Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
                 ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
         def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
         def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
 
         o = 0;
         def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
@@ -173,8 +177,9 @@ public final class KafkaSinkConfig extends AbstractConfig {
         ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
                 Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
+                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        o = HeartbeatConfigFragment.define(def, o);
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
@@ -266,7 +271,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public boolean groupsSync() {

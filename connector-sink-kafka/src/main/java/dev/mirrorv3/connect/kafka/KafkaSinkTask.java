@@ -290,7 +290,8 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
             log.debug("cannot read source high watermarks for the lag metric: {}", Failures.describe(e));
         }
         for (Mirror m : mirrors.values()) {
-            log.info("heartbeat {}: next offset {} acknowledged by {}, {} record(s) sent since the last heartbeat, source high watermark {}",
+            log.info("heartbeat {}: next offset {} acknowledged by {}, {} record(s) sent since the last heartbeat,"
+                    + " source high watermark {}",
                     m.source, m.acked.get(), m.destination, m.sinceHeartbeat, m.sourceHwm);
             m.sinceHeartbeat = 0;
         }

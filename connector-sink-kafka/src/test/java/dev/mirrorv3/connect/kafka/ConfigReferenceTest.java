@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
  */
 class ConfigReferenceTest {
-    private static final String START = "<!-- kafka-sink-config:start (generated from KafkaSinkConfig; see connector-sink-kafka ConfigReferenceTest) -->";
+    private static final String START = "<!-- kafka-sink-config:start (generated from KafkaSinkConfig; see connector-sink-kafka "
+            + "ConfigReferenceTest) -->";
     private static final String END = "<!-- kafka-sink-config:end -->";
 
     @Test

@@ -45,7 +45,8 @@ class KafkaSinkMetricsTest {
         for (Map.Entry<MetricName, KafkaMetric> e : registry.metrics().entrySet()) {
             Map<String, String> tags = e.getKey().tags();
             if ("dr".equals(tags.get("mirror"))) {
-                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-" + tags.get("partition") : "");
+                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-"
+                        + tags.get("partition") : "");
                 out.put(key, e.getValue().metricValue());
             }
         }

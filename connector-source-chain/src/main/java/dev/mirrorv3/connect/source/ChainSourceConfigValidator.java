@@ -1,9 +1,9 @@
 package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
-import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,7 +118,8 @@ final class ChainSourceConfigValidator {
             parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
         }
         if (cut) {
-            ChainSourceConfig.untilOffsetProblem(parsed.configuredCut(), followed).ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
+            RestoreCutSettings.untilOffsetProblem(parsed.configuredCut(), followed)
+                    .ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
         }
     }
 
@@ -163,29 +164,18 @@ final class ChainSourceConfigValidator {
         return Optional.empty();
     }
 
+    /** The target cluster is reachable, and the target topic exists with a partition for each followed backup partition. */
     private void checkTarget() {
-        String bootstrap = ChainSourceConfig.targetBootstrap(props);
-        if (bootstrap.isBlank()) {
-            error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "required (or producer.override.bootstrap.servers): the task reads the"
-                    + " target's high watermark, its position, and the target's last record, to resume exactly there");
-            return;
-        }
-        if (offline) {
-            return;
-        }
-        ChainSourceConfig parsed;
-        try {
-            parsed = new ChainSourceConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are already reported
-        }
-        Map<String, Object> adminConfig = parsed.targetClientConfig();
-        adminConfig.put("request.timeout.ms", 5000);
-        adminConfig.put("default.api.timeout.ms", 5000);
+        ChainSourceConfig parsed = offline ? null : parsed();
+        ChainSourceConfig.TARGET.validate(props, checks, offline, () -> parsed == null ? null : parsed.targetClientConfig(),
+                admin -> checkTargetTopic(admin, parsed));
+    }
+
+    private void checkTargetTopic(Admin admin, ChainSourceConfig parsed) {
         String topic = parsed.targetTopic();
-        try (Admin admin = Admin.create(adminConfig)) {
-            TopicDescription d = admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(5000)).allTopicNames()
-                    .get(6, TimeUnit.SECONDS).get(topic);
+        try {
+            TopicDescription d = admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(ClusterAccess.REACH_TIMEOUT_MS))
+                    .allTopicNames().get(ClusterAccess.REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS).get(topic);
             for (int p : parsed.partitions()) {
                 if (parsed.targetPartition(p) >= d.partitions().size()) {
                     error(ChainSourceConfig.TARGET_TOPIC, "target topic " + topic + " has " + d.partitions().size() + " partitions, and"
@@ -199,16 +189,19 @@ final class ChainSourceConfigValidator {
                         + " create it with the partitions, cleanup.policy and retention it should have (retention.ms=-1 keeps the"
                         + " last record the resume check needs)");
             } else {
-                unreachable(bootstrap, e.getCause());
+                ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e.getCause());
             }
         } catch (Exception e) {
-            unreachable(bootstrap, e);
+            ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e);
         }
     }
 
-    private void unreachable(String bootstrap, Throwable e) {
-        error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "cannot reach the target cluster at " + bootstrap + " within 5 s ("
-                + ReachFailure.describe(e) + "): check the address and the target.admin.* security settings");
+    private ChainSourceConfig parsed() {
+        try {
+            return new ChainSourceConfig(props);
+        } catch (RuntimeException e) {
+            return null; // single-field errors are already reported
+        }
     }
 
     private boolean hasErrors(String key) {

@@ -42,7 +42,7 @@ public class ChainSourceConnector extends SourceConnector {
         this(Clock.systemUTC());
     }
 
-    /** @param clock the time of the "backup is empty" log lines */
+    /** @param clock the time of the "backup is empty" log lines and of the group sync passes */
     ChainSourceConnector(Clock clock) {
         this.clock = clock;
     }
@@ -87,7 +87,7 @@ public class ChainSourceConnector extends SourceConnector {
     /** groups.sync: after every check of start(), so that a failed start leaves no thread behind. */
     private void startGroupSync(ChainSourceConfig config) {
         if (config.groupsSync()) {
-            groupSync = ChainSourceGroupSync.start(config, props.getOrDefault("name", "chain-source"), context);
+            groupSync = ChainSourceGroupSync.start(config, props.getOrDefault("name", "chain-source"), context, clock);
         }
     }
 

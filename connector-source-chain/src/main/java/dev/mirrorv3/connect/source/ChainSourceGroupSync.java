@@ -10,6 +10,7 @@ import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -52,12 +53,12 @@ final class ChainSourceGroupSync implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context) {
+    static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context, Clock clock) {
         Store store = config.openStore();
         Admin target = Admin.create(config.targetClientConfig());
         SnapshotOrigin origin = new SnapshotOrigin(new MetaSnapshots(store, ObjectEncryption.readOnly(config.keys())), config, name);
         GroupOffsetSync sync = new GroupOffsetSync(origin, GroupSyncConfigFragment.selection(config, List.of()), target,
-                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name);
+                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name, clock);
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
         metrics.register(SNAPSHOT_TIMESTAMP, "Unix time (seconds) of the backup's group snapshot the last sync used; 0 before the first",
                 () -> origin.snapshotTimeMs / 1000);
@@ -119,7 +120,8 @@ final class ChainSourceGroupSync implements AutoCloseable {
                 Map<TopicPartition, OffsetAndMetadata> mapped = new HashMap<>();
                 offsets.forEach((p, o) -> {
                     if (followed == null || followed.contains(p)) {
-                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)), new OffsetAndMetadata(o.offset(), o.metadata()));
+                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)),
+                                new OffsetAndMetadata(o.offset(), o.metadata()));
                     }
                 });
                 if (!mapped.isEmpty()) {

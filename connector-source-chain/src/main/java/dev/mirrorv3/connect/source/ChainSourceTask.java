@@ -89,7 +89,8 @@ public class ChainSourceTask extends SourceTask {
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());
         for (int p : config.taskPartitions()) {
-            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart())
+            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(),
+                    config.chainStart())
                     .until(cut);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
                     new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName(),

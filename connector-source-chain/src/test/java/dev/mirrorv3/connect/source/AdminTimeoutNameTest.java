@@ -65,7 +65,9 @@ class AdminTimeoutNameTest {
 
     @Test
     void theReadmeListsTheFormerName() throws Exception {
-        assertThat(ChainSourceConfig.DEPRECATED.currentByAlias()).containsExactly(java.util.Map.entry("target.admin.timeout.ms", "admin.timeout.ms"));
-        assertThat(Files.readString(GeneratedDocs.CONFIGURATION)).contains("| `target.admin.timeout.ms` | chain source | `admin.timeout.ms` |");
+        assertThat(ChainSourceConfig.DEPRECATED.currentByAlias())
+                .containsExactly(java.util.Map.entry("target.admin.timeout.ms", "admin.timeout.ms"));
+        assertThat(Files.readString(GeneratedDocs.CONFIGURATION))
+                .contains("| `target.admin.timeout.ms` | chain source | `admin.timeout.ms` |");
     }
 }

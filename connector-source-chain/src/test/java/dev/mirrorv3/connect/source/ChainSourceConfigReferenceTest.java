@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * -DupdateReadme=true}.
  */
 class ChainSourceConfigReferenceTest {
-    private static final String START = "<!-- chain-source-config:start (generated from ChainSourceConfig; see ChainSourceConfigReferenceTest) -->";
+    private static final String START = "<!-- chain-source-config:start (generated from ChainSourceConfig; see "
+            + "ChainSourceConfigReferenceTest) -->";
     private static final String END = "<!-- chain-source-config:end -->";
 
     @Test
@@ -27,7 +28,8 @@ class ChainSourceConfigReferenceTest {
 
     @Test
     void configurationPageHoldsTheGeneratedReference() throws Exception {
-        GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF), "chain source");
+        GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF),
+                "chain source");
     }
 
     @Test

@@ -115,7 +115,8 @@ class ChainSourceFollowIT {
         long backedUp = System.nanoTime();
         Duration bound = Duration.ofMillis(3 * 500 + 5000);
         Awaitility.await("the standby holds every backed-up record").atMost(bound).pollInterval(Duration.ofMillis(50))
-                .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000 && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
+                .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000
+                        && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
         assertThat(Duration.ofNanos(System.nanoTime() - backedUp)).isLessThanOrEqualTo(bound);
         var expected = consumeAll(bootstrap(), "orders");
         var actual = consumeAll(bootstrap(), "orders-standby");
@@ -191,7 +192,8 @@ class ChainSourceFollowIT {
         produce(bootstrap(), "events", 2, 300, 32);
         awaitBackup("events-backup", 2, 300);
         Awaitility.await("the new partition followed without a restart").atMost(WAIT)
-                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600 && highWatermark(bootstrap(), "events-standby", 1) == 300);
+                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600
+                        && highWatermark(bootstrap(), "events-standby", 1) == 300);
         assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
         var expected = consumeAll(bootstrap(), "events");
         var actual = consumeAll(bootstrap(), "events-standby");

@@ -149,7 +149,8 @@ final class ChainSourceTestSupport {
         List<BackupRecord> out = new ArrayList<>();
         for (long o = from; o <= to; o++) {
             if (present.test(o)) {
-                List<RecordHeader> headers = o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
+                List<RecordHeader> headers =
+                        o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
                 out.add(new BackupRecord(topic, partition, o, BASE_TS + o, TimestampType.CREATE_TIME,
                         ("key-" + o).getBytes(StandardCharsets.UTF_8), ("value-" + o).getBytes(StandardCharsets.UTF_8), headers));
             }
@@ -190,7 +191,8 @@ final class ChainSourceTestSupport {
     }
 
     /** Same offsets (preserve), keys, values, headers and timestamps, in order. */
-    static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual, boolean sameOffsets) {
+    static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual,
+            boolean sameOffsets) {
         assertThat(actual).as("records").hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             ConsumerRecord<byte[], byte[]> e = expected.get(i);

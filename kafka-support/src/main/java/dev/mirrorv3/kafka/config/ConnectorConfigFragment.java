@@ -2,7 +2,6 @@ package dev.mirrorv3.kafka.config;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -11,9 +10,10 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
  * Operational settings every connector defines the same way (source admin client, admin timeout, retry backoff,
- * heartbeat): one definition of key, type, default, validator and display name. Each {@code define*} method takes the
- * group and the next order in it, returns the order after its last setting, and takes the documentation that differs
- * for the connector (by key); the others keep the shared text, as {@link StoreConfigFragment} does.
+ * partitions watch; the heartbeat is {@link HeartbeatConfigFragment}): one definition of key, type, default, validator
+ * and display name. Each {@code define*} method takes the group and the next order in it, returns the order after its
+ * last setting, and takes the documentation that differs for the connector (by key); the others keep the shared text, as
+ * {@link StoreConfigFragment} does.
  */
 public final class ConnectorConfigFragment {
     public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
@@ -22,7 +22,6 @@ public final class ConnectorConfigFragment {
     public static final String ADMIN_TIMEOUT_MS = "admin.timeout.ms";
     public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
 
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
@@ -39,8 +38,6 @@ public final class ConnectorConfigFragment {
             + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
     static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure; at least"
             + " retry.backoff.initial.ms.";
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
-            + " last heartbeat); 0 turns it off.";
 
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics"
             + " (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and"
@@ -58,27 +55,10 @@ public final class ConnectorConfigFragment {
      * @return the order after the last setting defined
      */
     public static int defineSourceAdmin(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+                docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
                 group, order++, Width.LONG, "Source bootstrap servers");
         return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
-    }
-
-    /**
-     * The source admin settings' rules: a source bootstrap (source.admin.bootstrap.servers, else
-     * consumer.override.bootstrap.servers) and, online, the source cluster answering within 5 s.
-     *
-     * @param adminConfig the admin client settings of the parsed config; null when it does not parse (its single-field
-     *     errors are reported already)
-     */
-    public static void validateSourceAdmin(ConnectorChecks checks, boolean offline, Supplier<Map<String, Object>> adminConfig) {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        Map<String, Object> admin = adminConfig.get();
-        if (admin != null) {
-            checks.checkSourceReachable(admin, bootstrap);
-        }
     }
 
     /**
@@ -143,17 +123,6 @@ public final class ConnectorConfigFragment {
                     + "=" + max + " is below " + RETRY_BACKOFF_INITIAL_MS + "=" + initial + ": the delay doubles from the initial one"
                     + " up to the maximum; raise " + RETRY_BACKOFF_MAX_MS + " or lower " + RETRY_BACKOFF_INITIAL_MS);
         }
-    }
-
-    /**
-     * heartbeat.interval.ms.
-     *
-     * @return the order after the setting
-     */
-    public static int defineHeartbeat(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
-        return order;
     }
 
     /**

@@ -123,7 +123,8 @@ public final class StoreConfigFragment {
         int o = 0;
         def.define(DESTINATION_TYPE, Type.STRING, DESTINATION_TYPE_FILESYSTEM,
                 ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3), Importance.HIGH,
-                docs.getOrDefault(DESTINATION_TYPE, DESTINATION_TYPE_DOC), destinationGroup, ++o, Width.SHORT, "Destination type", List.of(),
+                docs.getOrDefault(DESTINATION_TYPE, DESTINATION_TYPE_DOC), destinationGroup, ++o, Width.SHORT,
+                "Destination type", List.of(),
                 ConfigRecommenders.fixed(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3));
         def.define(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, docs.getOrDefault(FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC),
                 destinationGroup, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), ConfigRecommenders.visibleForFilesystem());
@@ -138,16 +139,20 @@ public final class StoreConfigFragment {
                 destinationGroup, ++o, Width.SHORT, "Encryption key id");
 
         o = 0;
-        s3(def, S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_ENDPOINT, S3_ENDPOINT_DOC), ++o, Width.LONG, "S3 endpoint");
+        s3(def, S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_ENDPOINT, S3_ENDPOINT_DOC), ++o,
+                Width.LONG, "S3 endpoint");
         s3(def, S3_REGION, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_REGION, S3_REGION_DOC), ++o, Width.SHORT, "S3 region");
         s3(def, S3_BUCKET, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_BUCKET, S3_BUCKET_DOC), ++o, Width.MEDIUM, "S3 bucket");
         s3(def, S3_PREFIX, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_PREFIX, S3_PREFIX_DOC), ++o, Width.MEDIUM, "S3 prefix");
-        s3(def, S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, docs.getOrDefault(S3_PATH_STYLE, S3_PATH_STYLE_DOC), ++o, Width.SHORT,
+        s3(def, S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, docs.getOrDefault(S3_PATH_STYLE, S3_PATH_STYLE_DOC),
+                ++o, Width.SHORT,
                 "S3 path-style access");
         s3(def, S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_ACCESS_KEY_ID, S3_WRITE_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM, "S3 write identity: access key id");
+                docs.getOrDefault(S3_WRITE_ACCESS_KEY_ID, S3_WRITE_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM,
+                "S3 write identity: access key id");
         s3(def, S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM, "S3 write identity: secret");
+                docs.getOrDefault(S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM,
+                "S3 write identity: secret");
         s3(def, S3_READ_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
                 docs.getOrDefault(S3_READ_ACCESS_KEY_ID, S3_READ_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM, "S3 read identity: access key id");
         s3(def, S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,

@@ -6,6 +6,7 @@ import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.CommittedOffsets;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.groups.OffsetClamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,6 +67,7 @@ public final class GroupOffsetSync implements AutoCloseable {
     private final Duration timeout;
     private final String name;
     private final String standbyLabel;
+    private final Clock clock;
     private final AtomicLong writtenTotal = new AtomicLong();
     private volatile Pass last = new Pass(0, 0, 0, 0, 0);
     private ScheduledExecutorService timer;
@@ -76,9 +78,10 @@ public final class GroupOffsetSync implements AutoCloseable {
      * @param standbyLabel how messages name that cluster, e.g. "destination localhost:9092"
      * @param bound null: the standby's high watermark is the upper end
      * @param name the connector's name, for log lines and the thread's name
+     * @param clock the connector's clock: the time of each pass (the last-sync timestamp metric, which alerts on a stale sync)
      */
     public GroupOffsetSync(Origin origin, GroupSelection selection, Admin standby, String standbyLabel, Bound bound, Duration timeout,
-                           String name) {
+                           String name, Clock clock) {
         this.origin = origin;
         this.selection = selection;
         this.standby = standby;
@@ -89,6 +92,7 @@ public final class GroupOffsetSync implements AutoCloseable {
         this.timeout = timeout;
         this.name = name;
         this.standbyLabel = standbyLabel;
+        this.clock = clock;
     }
 
     /** Runs a pass now (on its own thread, off the task's path) and then every {@code intervalMs} after the end of the last. */
@@ -171,11 +175,12 @@ public final class GroupOffsetSync implements AutoCloseable {
             }
         }
         writtenTotal.addAndGet(written);
-        Pass p = new Pass(synced, written, skipped, clamped, System.currentTimeMillis());
+        Pass p = new Pass(synced, written, skipped, clamped, clock.millis());
         last = p;
         if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
             log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
-                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups), written > writtenGroups.size() ? ", ..." : "",
+                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups),
+                    written > writtenGroups.size() ? ", ..." : "",
                     synced, skipped, clamped);
         }
         return p;

@@ -21,10 +21,12 @@ public final class GroupSyncMetrics implements AutoCloseable {
         this.metrics = metrics;
         register(SYNCED, "Consumer groups whose offsets on the standby equal the origin's (clamped) at the last sync",
                 () -> sync.last().synced());
-        register(SKIPPED, "Consumer groups not synced at the last sync because they are active on the standby", () -> sync.last().skipped());
+        register(SKIPPED, "Consumer groups not synced at the last sync because they are active on the standby",
+                () -> sync.last().skipped());
         register(CLAMPED, "Group offsets clamped into the standby partition's range at the last sync", () -> sync.last().clamped());
         register(COMMITS_TOTAL, "Group offset commits written to the standby", sync::writtenTotal);
-        register(SYNC_TIMESTAMP, "Unix time (seconds) of the last successful group sync; 0 before the first", () -> sync.last().atMs() / 1000);
+        register(SYNC_TIMESTAMP, "Unix time (seconds) of the last successful group sync; 0 before the first",
+                () -> sync.last().atMs() / 1000);
     }
 
     /** Registers one more series under the same tags (the chain source adds the time of the snapshot it synced from). */

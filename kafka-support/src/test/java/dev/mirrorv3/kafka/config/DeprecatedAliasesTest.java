@@ -23,7 +23,8 @@ class DeprecatedAliasesTest {
 
     @Test
     void theCurrentNameWinsOverTheAlias() {
-        assertThat(aliases.translate(Map.of("old.timeout.ms", "2000", "new.timeout.ms", "3000"))).isEqualTo(Map.of("new.timeout.ms", "3000"));
+        assertThat(aliases.translate(Map.of("old.timeout.ms", "2000", "new.timeout.ms", "3000")))
+                .isEqualTo(Map.of("new.timeout.ms", "3000"));
         assertThat(aliases.warnings(Map.of("old.timeout.ms", "2000", "new.timeout.ms", "3000")))
                 .containsExactly("old.timeout.ms is deprecated and ignored, since new.timeout.ms is set: remove old.timeout.ms");
     }

@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -44,7 +43,7 @@ final class ReportOptions {
         if (!any()) {
             return true;
         }
-        long now = Clock.systemUTC().millis();
+        long now = evidence.nowMs();
         boolean ok = true;
         if (report != null) {
             try {

@@ -71,11 +71,13 @@ class ValidateExamplesTest {
         Path kafkaSink = edited("kafka-sink/orders-dr.json", "\"destination.bootstrap.servers\": \"kafka-dr:9092\",", "",
                 "\"timestamp.mode\": \"source\"", "\"timestamp.mode\": \"source\", \"transforms\": \"x\"");
         Path chainSource = edited("chain-source/chain-source-filesystem.json", "\"producer.override.acks\": \"all\"",
-                "\"producer.override.acks\": \"1\"", "\"filesystem.root\": \"/var/lib/mirror-v3/backups\"", "\"filesystem.root\": \"backups\"");
+                "\"producer.override.acks\": \"1\"", "\"filesystem.root\": \"/var/lib/mirror-v3/backups\"",
+                "\"filesystem.root\": \"backups\"");
         Path s3 = edited("blob-sink-s3.json", "\"s3.bucket\": \"acme-kafka-backups\",", "", "\"encryption\": \"none\"",
                 "\"encryption\": \"aes\"");
         try (NoNetwork network = NoNetwork.arm()) {
-            CliRun r = CliRun.run("validate", "--offline", "--connector-config", kafkaSink.toString(), chainSource.toString(), s3.toString());
+            CliRun r = CliRun.run("validate", "--offline", "--connector-config", kafkaSink.toString(),
+                    chainSource.toString(), s3.toString());
             assertThat(network.attempts()).isEmpty();
             assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
             assertThat(r.out()).isEmpty();

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
  */
 class TransformsReferenceTest {
-    private static final String START = "<!-- transforms-config:start (generated from the SMTs' CONFIG_DEFs; see TransformsReferenceTest) -->";
+    private static final String START =
+            "<!-- transforms-config:start (generated from the SMTs' CONFIG_DEFs; see TransformsReferenceTest) -->";
     private static final String END = "<!-- transforms-config:end -->";
 
     /** class names as used in a connector's transforms.*.type, with their overview and settings. */

@@ -112,7 +112,8 @@ public final class FollowRestoreBench {
         long lastStatusCheck = t0;
         while (endOffset(admin, tp) < records) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + ": " + topic + " holds " + endOffset(admin, tp) + " of " + records + " records after "
+                throw new IllegalStateException(name + ": " + topic + " holds " + endOffset(admin, tp) + " of " + records
+                        + " records after "
                         + timeout.toSeconds() + " s (task " + cluster.taskState(name) + ")");
             }
             if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
@@ -133,7 +134,8 @@ public final class FollowRestoreBench {
     }
 
     private static long endOffset(Admin admin, TopicPartition tp) throws Exception {
-        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS).offset();
+        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
+                .get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS).offset();
     }
 
     private static void requireEndOffset(Admin admin, String topic, long records) throws Exception {
