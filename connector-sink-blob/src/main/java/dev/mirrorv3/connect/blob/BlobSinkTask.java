@@ -9,7 +9,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.write.ChainWriter;
-import dev.mirrorv3.chain.write.FlushPipeline;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
  * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what
  * to do.
- * A chain's objects are encoded and committed on {@link FlushPipeline}'s threads (flush.threads); a commit's outcome is
- * taken on the task thread at the next {@code put()} or {@code close()}, and only then counts (docs/blob-sink.md,
- * "Pipelined flush").
+ * A chain's objects are encoded and committed on chain-core's FlushPipeline threads (flush.threads); a commit's outcome
+ * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
+ * docs/blob-sink.md, "Pipelined flush").
  */
 public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
@@ -66,15 +64,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
-    private FlushPipeline<TopicPartition> pipeline;
-    /** Failed commits that fail the task, taken but not thrown yet (taken while closing others): thrown from the next put(). */
-    private final Map<TopicPartition, RuntimeException> commitFailures = new LinkedHashMap<>();
-    /**
-     * Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given, each with
-     * its own backoff, while the other partitions go on.
-     */
-    private final Map<TopicPartition, Long> commitRetryAt = new HashMap<>();
-    private final Map<TopicPartition, Backoff> commitBackoffs = new HashMap<>();
+    private PipelinedCommits commits;
     private long totalBuffered;
     private long nextChainCheckMs;
 
@@ -122,7 +112,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
-        pipeline = new FlushPipeline<>(config.flushThreads(), "mirror-v3-flush-" + connectorName);
+        commits = new PipelinedCommits(config, connectorName, clock, writers, retryPauses(), metrics,
+                (tp, r) -> durable(tp, writers.get(tp), r));
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
@@ -193,8 +184,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     protected void write(Collection<SinkRecord> records) {
         long now;
         try {
-            takeFinished(null);
-            throwCommitFailure();
+            commits.takeFinishedAndThrow();
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
                 PartitionWriter w = writers.get(tp);
@@ -203,7 +193,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
                 makeRoomFor(br.payloadBytes());
-                if (pipelined(w)) {
+                if (commits.pipelined(w)) {
                     // not read back from the writer: a commit running on another thread may shrink its buffer meanwhile
                     totalBuffered += w.append(br) ? br.payloadBytes() : 0;
                 } else {
@@ -221,14 +211,13 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             now = clock.millis();
             for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
                 Optional<FlushTrigger> sizeTrigger = e.getValue().sizeTrigger(); // it may have tripped while a commit ran
-                if (sizeTrigger.isPresent() && pipelined(e.getValue())) {
+                if (sizeTrigger.isPresent() && commits.pipelined(e.getValue())) {
                     flush(e.getKey(), e.getValue(), sizeTrigger.get());
                 } else if (e.getValue().msUntilTimeTrigger(now) == 0) {
                     flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
                 }
             }
-            takeFinished(null);
-            throwCommitFailure();
+            commits.takeFinishedAndThrow();
             periodicChecks(now);
             backoff.reset();
         } catch (RuntimeException e) {
@@ -256,9 +245,9 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
             long need = totalBuffered + bytes - config.bufferMaxBytes();
             Map.Entry<TopicPartition, PartitionWriter> largest = null;
-            if (pipeline.runningBytes() < need) {
+            if (commits.runningBytes() < need) {
                 for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                    if (e.getValue().bufferedRecords() > 0 && !pipeline.running(e.getKey()) && !commitRetryAt.containsKey(e.getKey())
+                    if (e.getValue().bufferedRecords() > 0 && !commits.running(e.getKey()) && !commits.waitingForRetry(e.getKey())
                             && (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes())) {
                         largest = e;
                     }
@@ -274,24 +263,9 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             } else {
                 long now = clock.millis();
                 waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;
-                if (now >= waitUntil || !awaitFinished(waitUntil - now)) {
-                    throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
-                            + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
-                            + commitRetryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
-                            + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
-                }
+                commits.awaitRoom(now, waitUntil);
             }
-            takeFinished(null);
-            throwCommitFailure();
-        }
-    }
-
-    private boolean awaitFinished(long ms) {
-        try {
-            return pipeline.awaitFinished(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("interrupted while waiting for a commit", e);
+            commits.takeFinishedAndThrow();
         }
     }
 
@@ -300,18 +274,11 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
      * running: a later put() starts the rest); a snapshot, or anything with flush.threads=0, on the task thread.
      */
     private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
-        if (pipelined(w)) {
-            Long retryAt = commitRetryAt.get(tp);
-            if (retryAt == null || clock.millis() >= retryAt || trigger == FlushTrigger.CLOSE) {
-                pipeline.start(tp, (ChainWriter) w, trigger);
-            }
+        if (commits.pipelined(w)) {
+            commits.start(tp, (ChainWriter) w, trigger);
         } else {
             flushOnTaskThread(tp, w, trigger);
         }
-    }
-
-    private boolean pipelined(PartitionWriter w) {
-        return w instanceof ChainWriter && config.flushThreads() > 0;
     }
 
     /**
@@ -343,50 +310,6 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         }
     }
 
-    /**
-     * Takes the pipeline's finished commits: successes count as durable (and resume a partition paused for a retry); a
-     * transient failure pauses its partition until its frozen commit is re-issued after a backoff of its own; other
-     * failures are kept for {@link #throwCommitFailure}. Returns the failure of {@code closing}'s commit instead, for the
-     * close that waits for it.
-     */
-    private RuntimeException takeFinished(TopicPartition closing) {
-        RuntimeException closingFailure = null;
-        for (FlushPipeline.Finished<TopicPartition> f : pipeline.finished()) {
-            TopicPartition tp = f.key();
-            if (f.failed() && tp.equals(closing)) {
-                closingFailure = f.failure();
-            } else if (f.failed() && Failures.isTransient(f.failure()) && writers.containsKey(tp)) {
-                long delay = commitBackoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
-                        Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()))).next();
-                commitRetryAt.put(tp, clock.millis() + delay);
-                retryPauses().pause(List.of(tp));
-                metrics.restart();
-                log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
-                        + " (attempt {}), the other partitions go on: {}", tp, writers.get(tp).bufferedRecords(), delay,
-                        commitBackoffs.get(tp).attempts(), Failures.describe(f.failure()));
-            } else if (f.failed()) {
-                commitFailures.put(tp, f.failure());
-            } else {
-                durable(tp, writers.get(tp), f.result());
-                if (commitRetryAt.remove(tp) != null) {
-                    commitBackoffs.remove(tp);
-                    retryPauses().resume(List.of(tp));
-                    log.info("wrote {} after a retry: resumed", tp);
-                }
-            }
-        }
-        return closingFailure;
-    }
-
-    /** Throws the first taken failure that fails the task. */
-    private void throwCommitFailure() {
-        if (!commitFailures.isEmpty()) {
-            RuntimeException first = commitFailures.values().iterator().next();
-            commitFailures.clear();
-            throw first;
-        }
-    }
-
     private void periodicChecks(long now) {
         if (now >= nextChainCheckMs) {
             for (PartitionWriter w : writers.values()) {
@@ -406,8 +329,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private long nextTimerDelay(long now) {
         long delay = Math.min(nextChainCheckMs - now, msUntilHeartbeat(now));
         for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-            Long retryAt = commitRetryAt.get(e.getKey());
-            delay = Math.min(delay, retryAt != null ? retryAt - now : e.getValue().msUntilTimeTrigger(now));
+            OptionalLong retryAt = commits.retryAt(e.getKey());
+            delay = Math.min(delay, retryAt.isPresent() ? retryAt.getAsLong() - now : e.getValue().msUntilTimeTrigger(now));
         }
         return delay;
     }
@@ -424,23 +347,21 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
      */
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
-        takeFinished(null);
+        commits.takeFinished(null);
         for (TopicPartition tp : partitions) {
             PartitionWriter w = writers.get(tp);
             if (w == null) {
                 continue;
             }
-            commitFailures.remove(tp); // its frozen commit is re-issued now
-            commitRetryAt.remove(tp);
-            commitBackoffs.remove(tp);
+            commits.forget(tp); // its frozen commit is re-issued now
             try {
-                if (pipelined(w)) {
-                    closeChain(tp, (ChainWriter) w);
+                if (commits.pipelined(w)) {
+                    commits.close(tp, (ChainWriter) w);
                 } else {
                     flushOnTaskThread(tp, w, FlushTrigger.CLOSE);
                 }
             } catch (RuntimeException e) {
-                if (!pipeline.running(tp)) {
+                if (!commits.running(tp)) {
                     totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
                     w.discardBuffer();
                 }
@@ -461,35 +382,10 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         metrics.bufferedBytes(totalBuffered);
     }
 
-    /**
-     * Waits for the partition's running commit, then commits the rest of its buffer; throws the first failure. No
-     * timer of its own: each store call is bounded by the store's timeouts, as a flush on the task thread was.
-     */
-    private void closeChain(TopicPartition tp, ChainWriter chain) {
-        while (true) {
-            try {
-                pipeline.awaitIdle(tp, Long.MAX_VALUE);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ConnectException("interrupted while waiting for the commit of " + tp, e);
-            }
-            RuntimeException failed = takeFinished(tp);
-            if (failed != null) {
-                throw failed;
-            }
-            if (chain.bufferedRecords() == 0) {
-                return;
-            }
-            pipeline.start(tp, chain, FlushTrigger.CLOSE);
-        }
-    }
-
     @Override
     public void stop() {
-        if (pipeline != null) {
-            // Connect closes the partitions (which waits for their commits) before stop(); what still runs here is
-            // given Connect's default task.shutdown.graceful.timeout.ms and is never reported durable.
-            pipeline.close(5_000);
+        if (commits != null) {
+            commits.stop();
         }
         if (lagRefresher != null) {
             lagRefresher.close();
