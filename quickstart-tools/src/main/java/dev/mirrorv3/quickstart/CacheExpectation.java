@@ -38,9 +38,9 @@ final class CacheExpectation {
     private final List<Change> changes = new ArrayList<>();
     private final Map<Integer, Long> lastOffsets = new TreeMap<>();
 
-    /** @param partitions each partition's records in offset order */
+    /** @param partitions each partition's records in offset order (taken in partition order, whatever the map's) */
     CacheExpectation(Map<Integer, List<Entry>> partitions) {
-        for (Map.Entry<Integer, List<Entry>> e : partitions.entrySet()) {
+        for (Map.Entry<Integer, List<Entry>> e : new TreeMap<>(partitions).entrySet()) {
             for (Entry r : e.getValue()) {
                 lastOffsets.put(r.partition(), r.offset());
                 if (r.key() == null) {

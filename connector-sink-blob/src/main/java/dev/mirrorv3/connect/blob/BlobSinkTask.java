@@ -14,7 +14,7 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private EnvelopeFormat format;
     private Set<Integer> allowedPartitions;
     private final Map<String, Store> stores = new HashMap<>();
-    private SourceOffsets sourceOffsets;
+    private LogOffsets sourceOffsets;
     private WriterOpener opener;
     private BlobSinkMetrics metrics;
     private SourceLagRefresher lagRefresher;
@@ -89,7 +89,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         allowedPartitions = new HashSet<>(config.partitions());
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
-        sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
+        sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count);
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());

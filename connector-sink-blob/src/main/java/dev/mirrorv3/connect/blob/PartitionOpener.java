@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.PositionRule;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,11 +33,11 @@ final class PartitionOpener implements WriterOpener {
     private final EnvelopeSettings envelope;
     private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
-    private final SourceOffsets sourceOffsets;
+    private final LogOffsets sourceOffsets;
     private final Clock clock;
 
     PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
-                    FlushPolicy flushPolicy, SourceOffsets sourceOffsets, Clock clock) {
+                    FlushPolicy flushPolicy, LogOffsets sourceOffsets, Clock clock) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
         this.encryption = encryption;

@@ -9,7 +9,7 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.mirror.MirrorPositions;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
@@ -50,8 +50,8 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private KafkaSinkConfig config;
     private String connectorName;
     private DestinationRecovery recovery;
-    private SourceOffsets sourceOffsets;
-    private SourceOffsets destinationOffsets;
+    private LogOffsets sourceOffsets;
+    private LogOffsets destinationOffsets;
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
     private RecordTypeCheck typeCheck;
@@ -77,8 +77,8 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
-        sourceOffsets = new SourceOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
-        destinationOffsets = new SourceOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
+        sourceOffsets = new LogOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
+        destinationOffsets = new LogOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
         positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout());
         sourceTimestamps = config.sourceTimestamps();

@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +53,7 @@ public class ChainSourceTask extends SourceTask {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ChainSourceConfig config;
     private Store store;
-    private SourceOffsets targetOffsets;
+    private LogOffsets targetOffsets;
     private TargetTail tail;
     private List<PartitionFollow> follows = List.of();
     private ChainSourceMetrics metrics;
@@ -82,7 +82,7 @@ public class ChainSourceTask extends SourceTask {
             throw new org.apache.kafka.connect.errors.ConnectException(ChainSourceConfig.COMPACTION_REFUSED);
         }
         store = openStore(config);
-        targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
+        targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name);
         List<PartitionFollow> fs = new ArrayList<>();

@@ -25,7 +25,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -213,7 +213,7 @@ class ChainSourceFollowIT {
         produce(bootstrap(), "payments", 1, 1500, 11);
         awaitBackup("payments-backup", 1, 1500);
         try (Store store = new FilesystemStore(root, "payments-backup");
-                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap()), Duration.ofSeconds(30))) {
+                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap()), Duration.ofSeconds(30))) {
             BackupVerifier verifier = new BackupVerifier(store, PARQUET, "payments");
             VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
             TargetTopic topic = TargetTopic.inspect(target.admin(), "payments-restored", Duration.ofSeconds(30));

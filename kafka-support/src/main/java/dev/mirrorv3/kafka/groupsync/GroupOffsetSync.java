@@ -1,7 +1,7 @@
 package dev.mirrorv3.kafka.groupsync;
 
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.CommittedOffsets;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -60,7 +60,7 @@ public final class GroupOffsetSync implements AutoCloseable {
     private final Origin origin;
     private final GroupSelection selection;
     private final Admin standby;
-    private final SourceOffsets standbyOffsets;
+    private final LogOffsets standbyOffsets;
     private final ActiveGroups guard;
     private final CommittedOffsets standbyCommitted;
     private final Bound bound;
@@ -85,7 +85,7 @@ public final class GroupOffsetSync implements AutoCloseable {
         this.origin = origin;
         this.selection = selection;
         this.standby = standby;
-        this.standbyOffsets = new SourceOffsets(standby, timeout);
+        this.standbyOffsets = new LogOffsets(standby, timeout);
         this.guard = new ActiveGroups(standby, timeout, standbyLabel);
         this.standbyCommitted = new CommittedOffsets(standby, timeout);
         this.bound = bound;

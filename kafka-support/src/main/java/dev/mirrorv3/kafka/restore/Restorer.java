@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.restore.TargetOffsets;
 import dev.mirrorv3.chain.restore.VerifiedObject;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ public final class Restorer {
             "Records sent before this may still be stored: delete the topic and create it again before restoring again";
 
     private final BackupVerifier verifier;
-    private final SourceOffsets target;
+    private final LogOffsets target;
     private final TargetTopic topic;
     private final RestoreOptions options;
     private final Map<String, Object> clientConfig;
@@ -64,7 +64,7 @@ public final class Restorer {
      * @param target offsets of the target cluster (its admin client)
      * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
      */
-    public Restorer(BackupVerifier verifier, SourceOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
+    public Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
             RestoreOptions options) {
         this.verifier = verifier;
         this.target = target;

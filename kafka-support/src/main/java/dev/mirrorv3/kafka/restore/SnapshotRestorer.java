@@ -14,7 +14,7 @@ import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -121,7 +121,7 @@ public final class SnapshotRestorer {
      *
      * @param clientConfig producer settings of the target cluster
      */
-    public RestoreResult restore(List<Verified> partitions, SourceOffsets target, TargetTopic t, Map<String, Object> clientConfig,
+    public RestoreResult restore(List<Verified> partitions, LogOffsets target, TargetTopic t, Map<String, Object> clientConfig,
                                  RestoreOptions options, LongConsumer progress) {
         String header = options.originalOffsetHeader();
         long extra = Restorer.headerOverhead(header);

@@ -4,7 +4,7 @@ import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
 import dev.mirrorv3.kafka.RetryPauses;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
      * (Connect subscribes lazily, on the first poll); the connector restarts the tasks when a topic grows, so that new
      * partitions are seeded here too. A failure fails the task with what to do.
      */
-    protected final void seedGroupOffsets(SourceOffsets source, Map<String, String> props, String connectorName, Duration timeout,
+    protected final void seedGroupOffsets(LogOffsets source, Map<String, String> props, String connectorName, Duration timeout,
                                           String timeoutSetting) {
         try {
             GroupOffsetSeeder.seedForSinkTask(source.admin(), source, props, connectorName, timeout, timeoutSetting);

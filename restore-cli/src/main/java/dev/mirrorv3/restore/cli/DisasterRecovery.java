@@ -9,7 +9,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.restore.GroupRestorer;
@@ -144,7 +144,7 @@ final class DisasterRecovery {
     }
 
     /** Before the records: the topic, and the live-group refusal. */
-    void beforeRecords(SourceOffsets target, String cluster) throws Exception {
+    void beforeRecords(LogOffsets target, String cluster) throws Exception {
         if (!groups.isEmpty()) {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         }
@@ -165,7 +165,7 @@ final class DisasterRecovery {
     }
 
     /** After the records of every partition are restored and their high watermarks checked: the groups. */
-    void afterRecords(SourceOffsets target, String cluster, List<VerifiedPartition> partitions, BackupVerifier verifier) throws Exception {
+    void afterRecords(LogOffsets target, String cluster, List<VerifiedPartition> partitions, BackupVerifier verifier) throws Exception {
         if (groupSnapshot == null) {
             return;
         }

@@ -7,7 +7,7 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
@@ -255,7 +255,7 @@ final class RestoreCommand implements Callable<Integer> {
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         Duration timeout = Duration.ofMillis(timeoutMs);
-        try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+        try (LogOffsets offsetsOfTarget = new LogOffsets(Admin.create(adminConfig), timeout)) {
             recovery.beforeRecords(offsetsOfTarget, "target " + target.bootstrapServers);
             TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,

@@ -5,7 +5,7 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.SnapshotRestorer;
@@ -107,7 +107,7 @@ final class SnapshotRestoreRun {
             adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
             adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             Duration timeout = Duration.ofMillis(timeoutMs);
-            try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+            try (LogOffsets offsetsOfTarget = new LogOffsets(Admin.create(adminConfig), timeout)) {
                 TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
                 RestoreOptions options = new RestoreOptions(offsets, acceptRetention, true, originalOffsetHeader, clock, null);
                 RestoreResult result;

@@ -11,7 +11,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -92,7 +92,7 @@ public final class FollowRestoreBench {
     private static double oneShot(Path root, String bootstrap, String topic) throws Exception {
         long t0 = System.nanoTime();
         try (FilesystemStore store = new FilesystemStore(root, "bench-backup");
-                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
+                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
             BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench");
             VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
             new Restorer(verifier, target, TargetTopic.inspect(target.admin(), topic, Duration.ofSeconds(30)),

@@ -15,16 +15,19 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 
-/** Log-start offsets and high watermarks of a cluster's partitions, through an {@link Admin} client. */
-public final class SourceOffsets implements AutoCloseable {
+/**
+ * Log-start offsets and high watermarks of any cluster's partitions (a source, a destination, a restore target), through an
+ * {@link Admin} client.
+ */
+public final class LogOffsets implements AutoCloseable {
     private final Admin admin;
     private final Duration timeout;
 
-    public SourceOffsets(Map<String, Object> adminConfig, Duration timeout) {
+    public LogOffsets(Map<String, Object> adminConfig, Duration timeout) {
         this(Admin.create(adminConfig), timeout);
     }
 
-    public SourceOffsets(Admin admin, Duration timeout) {
+    public LogOffsets(Admin admin, Duration timeout) {
         this.admin = admin;
         this.timeout = timeout;
     }
