@@ -65,7 +65,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
     private PipelinedCommits commits;
-    private long totalBuffered;
+    private TaskBuffer buffer;
     private long nextChainCheckMs;
 
     public BlobSinkTask() {
@@ -114,6 +114,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
         commits = new PipelinedCommits(config, connectorName, clock, writers, retryPauses(), metrics,
                 (tp, r) -> durable(tp, writers.get(tp), r));
+        buffer = new TaskBuffer(config.bufferMaxBytes(), config.retryBackoffMaxMs(), clock, writers, commits, metrics);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
@@ -192,17 +193,16 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                     continue; // not ours, not positioned yet, or already buffered or durable (a re-delivery)
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
-                makeRoomFor(br.payloadBytes());
+                buffer.makeRoomFor(br.payloadBytes(), this::flush);
                 if (commits.pipelined(w)) {
                     // not read back from the writer: a commit running on another thread may shrink its buffer meanwhile
-                    totalBuffered += w.append(br) ? br.payloadBytes() : 0;
+                    buffer.add(w.append(br) ? br.payloadBytes() : 0);
                 } else {
                     long before = w.bufferedBytes();
                     w.append(br);
-                    totalBuffered += w.bufferedBytes() - before; // a snapshot's builder may replace a key's record, or spill
+                    buffer.add(w.bufferedBytes() - before); // a snapshot's builder may replace a key's record, or spill
                 }
                 recordsSinceHeartbeat.merge(tp, 1L, Long::sum);
-                metrics.bufferedBytes(totalBuffered);
                 Optional<FlushTrigger> trigger = w.sizeTrigger();
                 if (trigger.isPresent()) {
                     flush(tp, w, trigger.get());
@@ -226,47 +226,12 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 metrics.restart();
                 context.timeout(delay);
                 log.warn("transient failure, keeping {} buffered bytes and retrying in {} ms (attempt {}): {}",
-                        totalBuffered, delay, backoff.attempts(), Failures.describe(e));
+                        buffer.bytes(), delay, backoff.attempts(), Failures.describe(e));
                 throw new RetriableException(Failures.describe(e), e);
             }
             throw fatal(e);
         }
         pollWithin(nextTimerDelay(clock.millis()));
-    }
-
-    /**
-     * Frees buffer space until a record of {@code bytes} fits under the task-wide cap, which counts buffers being
-     * written too: starts the largest buffers not being written until the running commits would free enough, then
-     * waits for them (a wait on the pipeline, never a spin), at most retry.backoff.max.ms; after that the batch is
-     * delivered again after a pause (the records appended so far are skipped then).
-     */
-    private void makeRoomFor(long bytes) {
-        long waitUntil = -1;
-        while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
-            long need = totalBuffered + bytes - config.bufferMaxBytes();
-            Map.Entry<TopicPartition, PartitionWriter> largest = null;
-            if (commits.runningBytes() < need) {
-                for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                    if (e.getValue().bufferedRecords() > 0 && !commits.running(e.getKey()) && !commits.waitingForRetry(e.getKey())
-                            && (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes())) {
-                        largest = e;
-                    }
-                }
-            }
-            if (largest != null) {
-                if (largest.getValue() instanceof SnapshotWriter s && s.spill() > 0) {
-                    totalBuffered = writers.values().stream().mapToLong(PartitionWriter::bufferedBytes).sum();
-                    metrics.bufferedBytes(totalBuffered);
-                    continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
-                }
-                flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
-            } else {
-                long now = clock.millis();
-                waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;
-                commits.awaitRoom(now, waitUntil);
-            }
-            commits.takeFinishedAndThrow();
-        }
     }
 
     /**
@@ -299,8 +264,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     /** An object is durable: only now do its offsets reach the metrics and the metadata snapshots (preCommit reads the writer). */
     private void durable(TopicPartition tp, PartitionWriter w, FlushResult r) {
         long next = r.name().to() + 1;
-        totalBuffered -= r.payloadBytes();
-        metrics.bufferedBytes(totalBuffered);
+        buffer.add(-r.payloadBytes());
         metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
         if (metaSnapshotter != null) {
             metaSnapshotter.durable(tp, next);
@@ -362,7 +326,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 }
             } catch (RuntimeException e) {
                 if (!commits.running(tp)) {
-                    totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
+                    buffer.add(-w.bufferedBytes()); // what is left after the objects that did commit
                     w.discardBuffer();
                 }
                 if (Failures.isTransient(e)) {
@@ -379,7 +343,6 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             }
             recordsSinceHeartbeat.remove(tp);
         }
-        metrics.bufferedBytes(totalBuffered);
     }
 
     @Override
