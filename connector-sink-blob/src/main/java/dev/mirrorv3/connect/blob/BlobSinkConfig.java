@@ -75,7 +75,18 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
     static final String BUFFER_MAX_BYTES_DOC = "Task-wide cap on buffered payload bytes over all partitions. When a record would exceed"
-            + " it, the largest buffer is written early, so heap stays bounded however many partitions are busy.";
+            + " it, the largest buffer is written early, so heap stays bounded however many partitions are busy; buffers being"
+            + " written count until they are durable, and put() waits for them (at most retry.backoff.max.ms, then the batch"
+            + " is delivered again after a pause) rather than grow past the cap.";
+
+    public static final String FLUSH_THREADS = "flush.threads";
+    static final String FLUSH_THREADS_DOC = "Threads per task that encode and commit objects, so that the task thread only converts"
+            + " and buffers records while earlier buffers are written: at most one commit per partition at a time (a chain is"
+            + " written in order), several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the"
+            + " task thread inside put(), as before this setting. Buffers being written count against buffer.max.bytes"
+            + " until they are durable. compaction=log always writes its snapshots on the task thread.";
+    /** -1 stands for min(4, cores): a default in the generated reference must not depend on the machine that built it. */
+    static final int FLUSH_THREADS_AUTO = -1;
 
     public static final String COMPACTION = "compaction";
     public static final String COMPACTION_NONE = "none";
@@ -168,6 +179,8 @@ public final class BlobSinkConfig extends AbstractConfig {
                 GROUP_FLUSH, ++o, Width.SHORT, "Flush max time (ms)");
         def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
+        def.define(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64), Importance.LOW,
+                FLUSH_THREADS_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Flush threads");
         def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
                 COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
                 dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
@@ -235,6 +248,12 @@ public final class BlobSinkConfig extends AbstractConfig {
         String dir = getString(COMPACTION_SPILL_DIR);
         Path base = dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "mirror-v3-snapshots") : Path.of(dir);
         return base.resolve(connectorName.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    /** Commit threads: the setting, or min(4, cores) for -1; 0 means on the task thread. */
+    public int flushThreads() {
+        int threads = getInt(FLUSH_THREADS);
+        return threads == FLUSH_THREADS_AUTO ? Math.min(4, Runtime.getRuntime().availableProcessors()) : threads;
     }
 
     public long bufferMaxBytes() {

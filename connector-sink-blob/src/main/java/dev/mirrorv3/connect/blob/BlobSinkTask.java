@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
  * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what
  * to do.
+ * A chain's objects are encoded and committed on chain-core's FlushPipeline threads (flush.threads); a commit's outcome
+ * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
+ * docs/blob-sink.md, "Pipelined flush").
  */
 public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
@@ -61,7 +64,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
-    private long totalBuffered;
+    private PipelinedCommits commits;
+    private TaskBuffer buffer;
     private long nextChainCheckMs;
 
     public BlobSinkTask() {
@@ -108,10 +112,14 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
+        commits = new PipelinedCommits(config, connectorName, clock, writers, retryPauses(), metrics,
+                (tp, r) -> durable(tp, writers.get(tp), r));
+        buffer = new TaskBuffer(config.bufferMaxBytes(), config.retryBackoffMaxMs(), clock, writers, commits, metrics);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
-                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy(),
+                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
+                        + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"),
                 encryption.encryptsNewObjects()
                         ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
                         : "none" + (encryption.keys().ids().isEmpty() ? ""
@@ -177,6 +185,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     protected void write(Collection<SinkRecord> records) {
         long now;
         try {
+            commits.takeFinishedAndThrow();
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
                 PartitionWriter w = writers.get(tp);
@@ -184,12 +193,16 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                     continue; // not ours, not positioned yet, or already buffered or durable (a re-delivery)
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
-                makeRoomFor(br.payloadBytes());
-                long before = w.bufferedBytes();
-                w.append(br);
-                totalBuffered += w.bufferedBytes() - before; // a snapshot's builder may replace a key's record, or spill
+                buffer.makeRoomFor(br.payloadBytes(), this::flush);
+                if (commits.pipelined(w)) {
+                    // not read back from the writer: a commit running on another thread may shrink its buffer meanwhile
+                    buffer.add(w.append(br) ? br.payloadBytes() : 0);
+                } else {
+                    long before = w.bufferedBytes();
+                    w.append(br);
+                    buffer.add(w.bufferedBytes() - before); // a snapshot's builder may replace a key's record, or spill
+                }
                 recordsSinceHeartbeat.merge(tp, 1L, Long::sum);
-                metrics.bufferedBytes(totalBuffered);
                 Optional<FlushTrigger> trigger = w.sizeTrigger();
                 if (trigger.isPresent()) {
                     flush(tp, w, trigger.get());
@@ -197,10 +210,14 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             }
             now = clock.millis();
             for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                if (e.getValue().msUntilTimeTrigger(now) == 0) {
+                Optional<FlushTrigger> sizeTrigger = e.getValue().sizeTrigger(); // it may have tripped while a commit ran
+                if (sizeTrigger.isPresent() && commits.pipelined(e.getValue())) {
+                    flush(e.getKey(), e.getValue(), sizeTrigger.get());
+                } else if (e.getValue().msUntilTimeTrigger(now) == 0) {
                     flush(e.getKey(), e.getValue(), FlushTrigger.TIME);
                 }
             }
+            commits.takeFinishedAndThrow();
             periodicChecks(now);
             backoff.reset();
         } catch (RuntimeException e) {
@@ -209,7 +226,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 metrics.restart();
                 context.timeout(delay);
                 log.warn("transient failure, keeping {} buffered bytes and retrying in {} ms (attempt {}): {}",
-                        totalBuffered, delay, backoff.attempts(), Failures.describe(e));
+                        buffer.bytes(), delay, backoff.attempts(), Failures.describe(e));
                 throw new RetriableException(Failures.describe(e), e);
             }
             throw fatal(e);
@@ -217,44 +234,43 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         pollWithin(nextTimerDelay(clock.millis()));
     }
 
-    /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
-    private void makeRoomFor(long bytes) {
-        while (totalBuffered > 0 && totalBuffered + bytes > config.bufferMaxBytes()) {
-            Map.Entry<TopicPartition, PartitionWriter> largest = null;
-            for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
-                if (largest == null || e.getValue().bufferedBytes() > largest.getValue().bufferedBytes()) {
-                    largest = e;
-                }
-            }
-            if (largest.getValue() instanceof SnapshotWriter s && s.spill() > 0) {
-                totalBuffered = writers.values().stream().mapToLong(PartitionWriter::bufferedBytes).sum();
-                metrics.bufferedBytes(totalBuffered);
-                continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
-            }
-            flush(largest.getKey(), largest.getValue(), FlushTrigger.BUFFER_CAP);
+    /**
+     * Starts writing the partition's buffer: a chain's next object on the pipeline (unless one of its commits is
+     * running: a later put() starts the rest); a snapshot, or anything with flush.threads=0, on the task thread.
+     */
+    private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
+        if (commits.pipelined(w)) {
+            commits.start(tp, (ChainWriter) w, trigger);
+        } else {
+            flushOnTaskThread(tp, w, trigger);
         }
     }
 
     /**
-     * Writes the partition's buffer. A commit that failed earlier goes first, as it was; the records that came
-     * since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
+     * Writes the partition's buffer on the task thread. A commit that failed earlier goes first, as it was; the records
+     * that came since follow if they are due themselves (a size or time trigger), or always on close and for the buffer cap.
      */
-    private void flush(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
+    private void flushOnTaskThread(TopicPartition tp, PartitionWriter w, FlushTrigger trigger) {
         boolean everything = trigger == FlushTrigger.CLOSE || trigger == FlushTrigger.BUFFER_CAP;
         while (w.bufferedRecords() > 0) {
             FlushResult r = w.flush(trigger).orElseThrow();
-            totalBuffered -= r.payloadBytes();
-            metrics.bufferedBytes(totalBuffered);
-            metrics.flushed(tp, w.durableNext(), r.records(), r.objectBytes(), clock.millis());
-            if (metaSnapshotter != null) {
-                metaSnapshotter.durable(tp, w.durableNext());
-            }
-            if (w instanceof SnapshotWriter s) {
-                s.lastSnapshot().ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
-            }
+            durable(tp, w, r);
             if (!everything && w.sizeTrigger().isEmpty() && w.msUntilTimeTrigger(clock.millis()) > 0) {
                 return;
             }
+        }
+    }
+
+    /** An object is durable: only now do its offsets reach the metrics and the metadata snapshots (preCommit reads the writer). */
+    private void durable(TopicPartition tp, PartitionWriter w, FlushResult r) {
+        long next = r.name().to() + 1;
+        buffer.add(-r.payloadBytes());
+        metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
+        if (metaSnapshotter != null) {
+            metaSnapshotter.durable(tp, next);
+        }
+        if (w instanceof SnapshotWriter s) {
+            s.lastSnapshot().ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
         }
     }
 
@@ -276,8 +292,9 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private long nextTimerDelay(long now) {
         long delay = Math.min(nextChainCheckMs - now, msUntilHeartbeat(now));
-        for (PartitionWriter w : writers.values()) {
-            delay = Math.min(delay, w.msUntilTimeTrigger(now));
+        for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
+            OptionalLong retryAt = commits.retryAt(e.getKey());
+            delay = Math.min(delay, retryAt.isPresent() ? retryAt.getAsLong() - now : e.getValue().msUntilTimeTrigger(now));
         }
         return delay;
     }
@@ -288,19 +305,30 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         return w == null ? OptionalLong.empty() : OptionalLong.of(w.durableNext());
     }
 
-    /** Flushes each partition's buffer; a fatal failure of one is recorded and thrown once all are closed. */
+    /**
+     * Flushes each partition's buffer, after the commit it has running; a fatal failure of one is recorded and thrown
+     * once all are closed. The other partitions' commits keep running.
+     */
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
+        commits.takeFinished(null);
         for (TopicPartition tp : partitions) {
-            PartitionWriter w = writers.remove(tp);
+            PartitionWriter w = writers.get(tp);
             if (w == null) {
                 continue;
             }
+            commits.forget(tp); // its frozen commit is re-issued now
             try {
-                flush(tp, w, FlushTrigger.CLOSE);
+                if (commits.pipelined(w)) {
+                    commits.close(tp, (ChainWriter) w);
+                } else {
+                    flushOnTaskThread(tp, w, FlushTrigger.CLOSE);
+                }
             } catch (RuntimeException e) {
-                totalBuffered -= w.bufferedBytes(); // what is left after the objects that did commit
-                w.discardBuffer();
+                if (!commits.running(tp)) {
+                    buffer.add(-w.bufferedBytes()); // what is left after the objects that did commit
+                    w.discardBuffer();
+                }
                 if (Failures.isTransient(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
@@ -308,17 +336,20 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                     fatal(e); // the first one is thrown
                 }
             }
+            writers.remove(tp);
             metrics.closed(tp);
             if (metaSnapshotter != null) {
                 metaSnapshotter.closed(tp);
             }
             recordsSinceHeartbeat.remove(tp);
         }
-        metrics.bufferedBytes(totalBuffered);
     }
 
     @Override
     public void stop() {
+        if (commits != null) {
+            commits.stop();
+        }
         if (lagRefresher != null) {
             lagRefresher.close();
         }

@@ -142,8 +142,11 @@ class BlobSinkObservabilityIT {
     @Test
     @Order(2)
     void logsHoldStartHeartbeatAndFlushLinesButNoSecret() {
-        Awaitility.await("a heartbeat per partition").atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() ->
-                logs.lines().stream().filter(l -> l.startsWith("heartbeat obs-")).map(l -> l.substring(0, 15)).distinct().count() == 2);
+        // The commits run off the task thread (flush.threads), so the first heartbeats may precede them: wait for one after.
+        Awaitility.await("a heartbeat per partition, one after partition 0's commits").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> logs.lines().stream().filter(l -> l.startsWith("heartbeat obs-")).map(l -> l.substring(0, 15))
+                        .distinct().count() == 2
+                        && logs.lines().stream().anyMatch(l -> l.startsWith("heartbeat obs-0: next offset 20, ")));
         List<String> lines = logs.lines();
         for (int p = 0; p < 2; p++) {
             String tp = TOPIC + "-" + p;

@@ -10,6 +10,28 @@ public class FaultInjectingBlobSinkConnector extends BlobSinkConnector {
     }
 
     public static class FaultInjectingBlobSinkTask extends BlobSinkTask {
+        private volatile String name = "";
+
+        @Override
+        public void start(java.util.Map<String, String> props) {
+            name = props.getOrDefault("name", "");
+            super.start(props);
+        }
+
+        /** Records each close() for tests that act while it runs (Faults of the destination named after the connector). */
+        @Override
+        protected void closePositioned(java.util.Collection<org.apache.kafka.common.TopicPartition> partitions) {
+            java.util.Set<Integer> ps = new java.util.TreeSet<>();
+            partitions.forEach(tp -> ps.add(tp.partition()));
+            Faults faults = Faults.forDestination(name);
+            faults.closeStarted.add(ps);
+            try {
+                super.closePositioned(partitions);
+            } finally {
+                faults.closeEnded.add(ps);
+            }
+        }
+
         @Override
         protected dev.mirrorv3.chain.store.Store createStore(BlobSinkConfig config, String destinationName) {
             return new FaultInjectingStore(super.createStore(config, destinationName), Faults.forDestination(destinationName));

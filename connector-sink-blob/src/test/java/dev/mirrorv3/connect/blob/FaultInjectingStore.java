@@ -51,6 +51,23 @@ final class FaultInjectingStore implements Store {
     @Override
     public void create(int partition, String name, byte[] data) {
         faults.creates.incrementAndGet();
+        faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        faults.createThreads.add(Thread.currentThread().getName());
+        failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "create " + name + " of partition " + partition);
+        CountDownLatch hold = faults.holdNextCreateOf.remove(partition);
+        if (hold != null) {
+            faults.heldCreates.put(partition, name);
+            awaitIgnoringInterrupts(hold); // as a thread stuck in I/O, see below
+            faults.heldCreates.remove(partition);
+            try {
+                delegate.create(partition, name, data);
+                faults.heldCreateOutcomes.put(partition, "ok");
+            } catch (RuntimeException e) {
+                faults.heldCreateOutcomes.put(partition, String.valueOf(e.getMessage()));
+                throw e;
+            }
+            return;
+        }
         failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "create " + name);
         CountDownLatch block = faults.blockNextCreate.getAndSet(null);
         if (block != null) {
@@ -82,6 +99,9 @@ final class FaultInjectingStore implements Store {
     @Override
     public void recommit(int partition, String name, byte[] data) {
         faults.creates.incrementAndGet();
+        faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+        faults.createThreads.add(Thread.currentThread().getName());
+        failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "recommit " + name + " of partition " + partition);
         failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
         delegate.recommit(partition, name, data);
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
@@ -146,6 +166,16 @@ final class FaultInjectingStore implements Store {
     @Override
     public void close() {
         delegate.close();
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        while (latch.getCount() > 0) {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                // swallowed on purpose: a thread stuck in I/O does not see the worker's interrupt
+            }
+        }
     }
 
     private static void failIfArmed(boolean armed, String what) {

@@ -1,8 +1,11 @@
 package dev.mirrorv3.connect.blob;
 
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -34,6 +37,25 @@ public final class Faults {
     public final AtomicReference<CountDownLatch> killNextSnapshotWrite = new AtomicReference<>();
     /** Counts down when a snapshot write has been killed. */
     public final CountDownLatch snapshotWriteKilled = new CountDownLatch(1);
+
+    /**
+     * Per partition: its next create waits, before its commit, until the latch opens (a slow or hung write of one
+     * partition while the others go on); one-shot, so a task that takes the partition over is not held.
+     */
+    public final Map<Integer, CountDownLatch> holdNextCreateOf = new ConcurrentHashMap<>();
+    /** Partitions whose create waits at its hold now, with the object's name. */
+    public final Map<Integer, String> heldCreates = new ConcurrentHashMap<>();
+    /** The outcomes of the held creates once released, per partition: "ok" or the exception's message. */
+    public final Map<Integer, String> heldCreateOutcomes = new ConcurrentHashMap<>();
+    /** Per partition: while true, its creates fail with a transient error. */
+    public final Map<Integer, Boolean> failCreatesOf = new ConcurrentHashMap<>();
+    /** The names of the threads that ran creates and recommits. */
+    public final Set<String> createThreads = ConcurrentHashMap.newKeySet();
+    /** Per partition: creates attempted. */
+    public final Map<Integer, AtomicInteger> createsOf = new ConcurrentHashMap<>();
+    /** The partitions of each close() of the task, when it started, and again when it returned. */
+    public final BlockingQueue<Set<Integer>> closeStarted = new LinkedBlockingQueue<>();
+    public final BlockingQueue<Set<Integer>> closeEnded = new LinkedBlockingQueue<>();
 
     public static Faults forDestination(String name) {
         return BY_DESTINATION.computeIfAbsent(name, n -> new Faults());

@@ -1,0 +1,330 @@
+package dev.mirrorv3.chain.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FlushPipelineTest {
+    private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    private static final FlushPolicy POLICY = new FlushPolicy(1000, 1_000_000, 60_000);
+
+    @TempDir
+    Path root;
+
+    private GatedStore store;
+    private FlushPipeline<Integer> pipeline;
+
+    @AfterEach
+    void closePool() {
+        store.gates.values().forEach(g -> g.release.countDown());
+        pipeline.close(5_000);
+    }
+
+    private static BackupRecord record(int partition, long offset) {
+        return new BackupRecord("t", partition, offset, 1000L + offset, TimestampType.CREATE_TIME, null, new byte[100], List.of());
+    }
+
+    private ChainWriter writer(int partition) {
+        Chain chain = new ChainReader(store, SETTINGS).listChain(partition, OptionalLong.empty());
+        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), chain, 0);
+    }
+
+    private void setUp(int threads) {
+        store = new GatedStore(new FilesystemStore(root, "m"));
+        pipeline = new FlushPipeline<>(threads, "test-flush");
+    }
+
+    private static String name(long from, long to) {
+        return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
+    }
+
+    private List<FlushPipeline.Finished<Integer>> awaitFinished() throws InterruptedException {
+        assertThat(pipeline.awaitFinished(10_000)).as("a commit finished").isTrue();
+        return pipeline.finished();
+    }
+
+    @Test
+    void oneCommitPerChainAtATimeAndRecordsAppendedMeanwhileGoIntoTheNextObject() throws Exception {
+        setUp(2);
+        ChainWriter w = writer(0);
+        Gate gate = store.gate(0);
+        for (long o = 0; o < 3; o++) {
+            w.append(record(0, o));
+        }
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        w.append(record(0, 3));
+        w.append(record(0, 4));
+        assertThat(pipeline.running(0)).isTrue();
+        assertThat(pipeline.start(0, w, FlushTrigger.TIME)).as("a chain is written in order: no second commit").isFalse();
+        assertThat(w.durableNext()).as("nothing is durable before the commit returns").isZero();
+        assertThat(w.bufferedBytes()).as("the running commit's records still count").isEqualTo(5 * record(0, 0).payloadBytes());
+        assertThat(pipeline.runningBytes()).isEqualTo(3 * record(0, 0).payloadBytes());
+        assertThat(w.sizeTrigger()).isEmpty();
+
+        gate.release.countDown();
+        List<FlushPipeline.Finished<Integer>> done = awaitFinished();
+        assertThat(done).singleElement().satisfies(f -> {
+            assertThat(f.failed()).isFalse();
+            assertThat(f.result().name().fileName()).isEqualTo(name(0, 2));
+        });
+        assertThat(w.durableNext()).isEqualTo(3);
+        assertThat(w.bufferedBytes()).isEqualTo(2 * record(0, 0).payloadBytes());
+        assertThat(pipeline.runningBytes()).isZero();
+
+        assertThat(pipeline.start(0, w, FlushTrigger.CLOSE)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.result().name().fileName()).isEqualTo(name(3, 4)));
+        assertThat(store.list(0)).containsExactly(name(0, 2), name(3, 4));
+        assertThat(w.bufferedRecords()).isZero();
+    }
+
+    @Test
+    void commitsOfDifferentChainsRunInParallel() throws Exception {
+        setUp(2);
+        ChainWriter w0 = writer(0);
+        ChainWriter w1 = writer(1);
+        Gate g0 = store.gate(0);
+        Gate g1 = store.gate(1);
+        w0.append(record(0, 0));
+        w1.append(record(1, 0));
+        pipeline.start(0, w0, FlushTrigger.TIME);
+        pipeline.start(1, w1, FlushTrigger.TIME);
+        assertThat(g0.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(g1.entered.await(10, TimeUnit.SECONDS)).as("partition 1 commits while partition 0's commit is still running").isTrue();
+        g1.release.countDown();
+        assertThat(awaitFinished()).extracting(FlushPipeline.Finished::key).containsExactly(1);
+        assertThat(pipeline.running(0)).isTrue();
+        g0.release.countDown();
+        assertThat(awaitFinished()).extracting(FlushPipeline.Finished::key).containsExactly(0);
+    }
+
+    @Test
+    void aFailedCommitFreezesTheChainUntilItsFailureIsTakenAndIsThenReissuedAsItWas() throws Exception {
+        setUp(2);
+        ChainWriter w0 = writer(0);
+        ChainWriter w1 = writer(1);
+        store.failAfterCommit.put(0, new AtomicInteger(1)); // it lands, but its outcome is lost
+        w0.append(record(0, 0));
+        w0.append(record(0, 1));
+        pipeline.start(0, w0, FlushTrigger.TIME);
+        List<FlushPipeline.Finished<Integer>> done = awaitFinished();
+        assertThat(done).singleElement().satisfies(f -> assertThat(f.failure()).isInstanceOf(TransientStoreException.class));
+        assertThat(w0.durableNext()).isZero();
+
+        w0.append(record(0, 2));
+        w1.append(record(1, 0));
+        assertThat(pipeline.start(1, w1, FlushTrigger.TIME)).as("other chains keep committing").isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.failed()).isFalse());
+        // (the failure of partition 0 was taken above with the first finished(); a second failure is held until taken)
+        store.failBeforeCommit.put(0, new AtomicInteger(1));
+        assertThat(pipeline.start(0, w0, FlushTrigger.TIME)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.failed()).isTrue());
+        store.failBeforeCommit.put(0, new AtomicInteger(1));
+        assertThat(pipeline.start(0, w0, FlushTrigger.TIME)).isTrue();
+        assertThat(pipeline.awaitFinished(10_000)).isTrue();
+        assertThat(pipeline.start(0, w0, FlushTrigger.TIME)).as("frozen until the owner has taken the failure").isFalse();
+        assertThat(pipeline.finished()).singleElement().satisfies(f -> assertThat(f.failed()).isTrue());
+
+        assertThat(pipeline.start(0, w0, FlushTrigger.TIME)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f ->
+                assertThat(f.result().name().fileName()).as("the frozen object, not one re-cut with record 2").isEqualTo(name(0, 1)));
+        assertThat(pipeline.start(0, w0, FlushTrigger.TIME)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.result().name().fileName()).isEqualTo(name(2, 2)));
+        assertThat(store.list(0)).containsExactly(name(0, 1), name(2, 2));
+    }
+
+    @Test
+    void waitingForRoomIsBoundedAndWakesWhenACommitFinishes() throws Exception {
+        setUp(1);
+        ChainWriter w = writer(0);
+        Gate gate = store.gate(0);
+        w.append(record(0, 0));
+        pipeline.start(0, w, FlushTrigger.BUFFER_CAP);
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        long started = System.nanoTime();
+        assertThat(pipeline.awaitFinished(300)).as("nothing finished").isFalse();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isBetween(250L, 5_000L);
+
+        Thread releaser = new Thread(() -> {
+            sleep(200);
+            gate.release.countDown();
+        });
+        started = System.nanoTime();
+        releaser.start();
+        assertThat(pipeline.awaitFinished(30_000)).isTrue();
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("woken by the commit, not the timeout")
+                .isLessThan(10_000L);
+        releaser.join();
+        assertThat(pipeline.awaitFinished(10_000)).as("nothing runs: no wait").isTrue();
+    }
+
+    @Test
+    void closeLetsRunningCommitsFinishAndIdleWaitsForOneChain() throws Exception {
+        setUp(2);
+        ChainWriter w = writer(0);
+        Gate gate = store.gate(0);
+        w.append(record(0, 0));
+        pipeline.start(0, w, FlushTrigger.CLOSE);
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pipeline.awaitIdle(0, 100)).isFalse();
+        Thread releaser = new Thread(() -> {
+            sleep(200);
+            gate.release.countDown();
+        });
+        releaser.start();
+        assertThat(pipeline.awaitIdle(0, 30_000)).isTrue();
+        releaser.join();
+        assertThat(w.durableNext()).isEqualTo(1);
+
+        w.append(record(0, 1));
+        Gate second = store.gate(0);
+        pipeline.start(0, w, FlushTrigger.CLOSE);
+        assertThat(second.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        new Thread(() -> {
+            sleep(200);
+            second.release.countDown();
+        }).start();
+        pipeline.close(30_000);
+        assertThat(store.list(0)).containsExactly(name(0, 0), name(1, 1));
+        assertThat(w.durableNext()).isEqualTo(2);
+    }
+
+    @Test
+    void zeroThreadsCommitsOnTheCallingThread() {
+        setUp(0);
+        ChainWriter w = writer(0);
+        w.append(record(0, 0));
+        Thread caller = Thread.currentThread();
+        store.onCreate = () -> assertThat(Thread.currentThread()).isSameAs(caller);
+        assertThat(pipeline.start(0, w, FlushTrigger.TIME)).isTrue();
+        assertThat(pipeline.running(0)).isFalse();
+        assertThat(pipeline.finished()).singleElement().satisfies(f -> assertThat(f.failed()).isFalse());
+        assertThat(w.durableNext()).isEqualTo(1);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class Gate {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+    }
+
+    /** A real filesystem store whose creates can be held at a gate or fail, per partition. */
+    private static final class GatedStore implements Store {
+        private final Store delegate;
+        final Map<Integer, Gate> gates = new ConcurrentHashMap<>();
+        final Map<Integer, AtomicInteger> failBeforeCommit = new ConcurrentHashMap<>();
+        final Map<Integer, AtomicInteger> failAfterCommit = new ConcurrentHashMap<>();
+        volatile Runnable onCreate = () -> { };
+
+        GatedStore(Store delegate) {
+            this.delegate = delegate;
+        }
+
+        /** The next create of the partition waits at this gate. */
+        Gate gate(int partition) {
+            Gate g = new Gate();
+            gates.put(partition, g);
+            return g;
+        }
+
+        @Override
+        public String location(int partition) {
+            return delegate.location(partition);
+        }
+
+        @Override
+        public List<String> list(int partition) {
+            return delegate.list(partition);
+        }
+
+        @Override
+        public List<String> listFrom(int partition, String startAt, int max) {
+            return delegate.listFrom(partition, startAt, max);
+        }
+
+        @Override
+        public boolean exists(int partition, String name) {
+            return delegate.exists(partition, name);
+        }
+
+        @Override
+        public byte[] read(int partition, String name) {
+            return delegate.read(partition, name);
+        }
+
+        @Override
+        public void create(int partition, String name, byte[] data) {
+            onCreate.run();
+            Gate g = gates.remove(partition);
+            if (g != null) {
+                g.entered.countDown();
+                try {
+                    g.release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            failIf(failBeforeCommit, partition, "create " + name);
+            delegate.create(partition, name, data);
+            failIf(failAfterCommit, partition, "learn the outcome of create " + name);
+        }
+
+        @Override
+        public void recommit(int partition, String name, byte[] data) {
+            failIf(failBeforeCommit, partition, "recommit " + name);
+            delegate.recommit(partition, name, data);
+        }
+
+        private static void failIf(Map<Integer, AtomicInteger> faults, int partition, String what) {
+            AtomicInteger n = faults.get(partition);
+            if (n != null && n.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+                throw new TransientStoreException("injected fault: cannot " + what, new IOException("injected"));
+            }
+        }
+
+        @Override
+        public int removeTemporaryFiles(int partition) {
+            return delegate.removeTemporaryFiles(partition);
+        }
+
+        @Override
+        public List<Integer> partitions() {
+            return delegate.partitions();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPipeline;
+import dev.mirrorv3.chain.write.FlushResult;
+import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.chain.write.PartitionWriter;
+import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.RetryPauses;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.BiConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blob sink task's side of chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
+ * chain's next commit, takes the finished ones on the task thread (a success is handed to the task as durable), pauses a
+ * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
+ * partitions go on, keeps the other failures until the task throws them, and waits on the pipeline when the buffer cap
+ * is reached. Called from the task thread only.
+ */
+final class PipelinedCommits {
+    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines, as before
+
+    private final BlobSinkConfig config;
+    private final Clock clock;
+    private final FlushPipeline<TopicPartition> pipeline;
+    private final Map<TopicPartition, PartitionWriter> writers;
+    private final RetryPauses retryPauses;
+    private final BlobSinkMetrics metrics;
+    private final BiConsumer<TopicPartition, FlushResult> durable;
+    /** Failed commits that fail the task, taken but not thrown yet (taken while closing others): thrown from the next put(). */
+    private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
+    /** Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given. */
+    private final Map<TopicPartition, Long> retryAt = new HashMap<>();
+    private final Map<TopicPartition, Backoff> backoffs = new HashMap<>();
+
+    /**
+     * @param writers the task's open writers (read only here)
+     * @param durable called on the task thread for each commit that became durable
+     */
+    PipelinedCommits(BlobSinkConfig config, String connectorName, Clock clock, Map<TopicPartition, PartitionWriter> writers,
+                     RetryPauses retryPauses, BlobSinkMetrics metrics, BiConsumer<TopicPartition, FlushResult> durable) {
+        this.config = config;
+        this.clock = clock;
+        this.pipeline = new FlushPipeline<>(config.flushThreads(), "mirror-v3-flush-" + connectorName);
+        this.writers = writers;
+        this.retryPauses = retryPauses;
+        this.metrics = metrics;
+        this.durable = durable;
+    }
+
+    /** Whether the writer's objects are committed on the pipeline: a chain's with flush.threads above 0. */
+    boolean pipelined(PartitionWriter w) {
+        return w instanceof ChainWriter && config.flushThreads() > 0;
+    }
+
+    /**
+     * Starts the chain's next object (unless one of its commits is running: a later put() starts the rest); a partition
+     * waiting for its retry starts only when the retry is due, or on close.
+     */
+    void start(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
+        Long at = retryAt.get(tp);
+        if (at == null || clock.millis() >= at || trigger == FlushTrigger.CLOSE) {
+            pipeline.start(tp, w, trigger);
+        }
+    }
+
+    boolean running(TopicPartition tp) {
+        return pipeline.running(tp);
+    }
+
+    boolean waitingForRetry(TopicPartition tp) {
+        return retryAt.containsKey(tp);
+    }
+
+    /** When the partition's frozen commit is re-issued, if it waits for a retry. */
+    OptionalLong retryAt(TopicPartition tp) {
+        Long at = retryAt.get(tp);
+        return at == null ? OptionalLong.empty() : OptionalLong.of(at);
+    }
+
+    /** Payload bytes of the commits running now: what their success will take off the buffers. */
+    long runningBytes() {
+        return pipeline.runningBytes();
+    }
+
+    /** Takes the finished commits, then throws the first failure that fails the task. */
+    void takeFinishedAndThrow() {
+        takeFinished(null);
+        throwFailure();
+    }
+
+    /**
+     * Takes the pipeline's finished commits: successes count as durable (and resume a partition paused for a retry); a
+     * transient failure pauses its partition until its frozen commit is re-issued after a backoff of its own; other
+     * failures are kept for {@link #throwFailure}. Returns the failure of {@code closing}'s commit instead, for the
+     * close that waits for it.
+     */
+    RuntimeException takeFinished(TopicPartition closing) {
+        RuntimeException closingFailure = null;
+        for (FlushPipeline.Finished<TopicPartition> f : pipeline.finished()) {
+            TopicPartition tp = f.key();
+            if (f.failed() && tp.equals(closing)) {
+                closingFailure = f.failure();
+            } else if (f.failed() && Failures.isTransient(f.failure()) && writers.containsKey(tp)) {
+                long delay = backoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
+                        Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()))).next();
+                retryAt.put(tp, clock.millis() + delay);
+                retryPauses.pause(List.of(tp));
+                metrics.restart();
+                log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
+                        + " (attempt {}), the other partitions go on: {}", tp, writers.get(tp).bufferedRecords(), delay,
+                        backoffs.get(tp).attempts(), Failures.describe(f.failure()));
+            } else if (f.failed()) {
+                failures.put(tp, f.failure());
+            } else {
+                durable.accept(tp, f.result());
+                if (retryAt.remove(tp) != null) {
+                    backoffs.remove(tp);
+                    retryPauses.resume(List.of(tp));
+                    log.info("wrote {} after a retry: resumed", tp);
+                }
+            }
+        }
+        return closingFailure;
+    }
+
+    /** Throws the first taken failure that fails the task. */
+    void throwFailure() {
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.values().iterator().next();
+            failures.clear();
+            throw first;
+        }
+    }
+
+    /**
+     * The buffer cap is reached and nothing more can be started: waits for a commit to finish (woken by it, never a
+     * spin) until {@code deadlineMs}; past it, the batch is delivered again after a pause (Connect's RetriableException).
+     */
+    void awaitRoom(long nowMs, long deadlineMs) {
+        if (nowMs >= deadlineMs || !awaitFinished(deadlineMs - nowMs)) {
+            throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
+                    + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
+                    + retryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
+                    + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
+        }
+    }
+
+    private boolean awaitFinished(long ms) {
+        try {
+            return pipeline.awaitFinished(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while waiting for a commit", e);
+        }
+    }
+
+    /** Forgets a closing partition's failure and retry: its frozen commit is re-issued by {@link #close}. */
+    void forget(TopicPartition tp) {
+        failures.remove(tp);
+        retryAt.remove(tp);
+        backoffs.remove(tp);
+    }
+
+    /**
+     * Waits for the partition's running commit, then commits the rest of its buffer; throws the first failure. No
+     * timer of its own: each store call is bounded by the store's timeouts, as a flush on the task thread was.
+     */
+    void close(TopicPartition tp, ChainWriter chain) {
+        while (true) {
+            try {
+                pipeline.awaitIdle(tp, Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectException("interrupted while waiting for the commit of " + tp, e);
+            }
+            RuntimeException failed = takeFinished(tp);
+            if (failed != null) {
+                throw failed;
+            }
+            if (chain.bufferedRecords() == 0) {
+                return;
+            }
+            pipeline.start(tp, chain, FlushTrigger.CLOSE);
+        }
+    }
+
+    /**
+     * Connect closes the partitions (which waits for their commits) before stop(); what still runs here is given
+     * Connect's default task.shutdown.graceful.timeout.ms and is never reported durable.
+     */
+    void stop() {
+        pipeline.close(5_000);
+    }
+}

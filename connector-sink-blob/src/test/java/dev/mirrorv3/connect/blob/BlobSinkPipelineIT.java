@@ -1,0 +1,251 @@
+package dev.mirrorv3.connect.blob;
+
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.nextAfterLast;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The pipelined flush (docs/blob-sink.md, "Pipelined flush") on a real worker: commits of several partitions in flight
+ * when a worker dies, a transient failure of one partition while the others commit, and a rebalance that closes some
+ * partitions while the others' commits are running. Each chain is checked record by record against the topic.
+ */
+class BlobSinkPipelineIT {
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
+
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(2, Map.of("task.shutdown.graceful.timeout.ms", "1000"));
+
+    @TempDir
+    static Path root;
+
+    @BeforeEach
+    void twoWorkers() {
+        while (cluster.connect().workers().size() < 2) {
+            cluster.connect().addWorker(); // the crash test removes one
+        }
+    }
+
+    private static Map<String, String> config(String topic) {
+        Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
+        config.put("flush.threads", "4");
+        // A task stuck waiting for a commit keeps its consumer's heartbeats going; let the group evict it quickly.
+        config.put("consumer.override.max.poll.interval.ms", "6000");
+        config.put("consumer.override.session.timeout.ms", "6000");
+        config.put("consumer.override.heartbeat.interval.ms", "500");
+        return config;
+    }
+
+    private static void assertChainsComplete(String name, String topic, int partitions) {
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
+        awaitChainNext(cluster, root, name, PARQUET, nextAfterLast(expected), WAIT);
+        for (int p = 0; p < partitions; p++) {
+            assertChainEquals(expected.get(p), readChain(root, name, topic, p, PARQUET)); // nothing missing, nothing twice
+            assertContiguous(chain(root, name, p, PARQUET), 0); // no gap, no overlap
+        }
+    }
+
+    private static Map<Integer, Long> each(int partitions, long next) {
+        Map<Integer, Long> m = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            m.put(p, next);
+        }
+        return m;
+    }
+
+    @Test
+    void aWorkerKilledWithCommitsInFlightForSeveralPartitionsLeavesNoGapAndNoDuplicate() throws Exception {
+        String topic = "pipecrash";
+        cluster.kafka().createTopic(topic, 4);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = config(topic);
+        config.put("flush.max.records", "50");
+        config.put("flush.max.time.ms", "600000");
+        config.put("chain.check.interval.ms", "1000");
+        produceVaried(cluster.bootstrapServers(), topic, 4, 100, 1);
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, root, topic, PARQUET, each(4, 100), WAIT);
+
+        CountDownLatch release = new CountDownLatch(1);
+        for (int p = 0; p < 3; p++) {
+            faults.holdNextCreateOf.put(p, release);
+        }
+        produceVaried(cluster.bootstrapServers(), topic, 4, 50, 2);
+        Awaitility.await("commits of partitions 0, 1 and 2 in flight at once").atMost(WAIT)
+                .until(() -> faults.heldCreates.keySet().equals(Set.of(0, 1, 2)));
+        awaitChainNext(cluster, root, topic, PARQUET, Map.of(3, 150L), WAIT); // partition 3 is not held up by them
+
+        String workerId = cluster.connect().connectorStatus(topic).tasks().get(0).workerId();
+        WorkerHandle running = cluster.connect().workers().stream()
+                .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
+        cluster.connect().removeWorker(running); // its task waits for the held commits and does not stop in time
+
+        // The task restarts on the other worker, finds each chain's end (100 for the held ones) and writes 100-149 itself.
+        awaitChainNext(cluster, root, topic, PARQUET, each(4, 150), WAIT);
+        release.countDown();
+        Awaitility.await("the zombie's late commits").atMost(WAIT).until(() -> faults.heldCreateOutcomes.size() == 3);
+        for (int p = 0; p < 3; p++) {
+            assertThat(faults.heldCreateOutcomes.get(p)).as("the zombie's late commit of partition " + p)
+                    .contains("another writer created").contains(ObjectName.plain(100, 149, PARQUET.format()).fileName());
+        }
+
+        produceVaried(cluster.bootstrapServers(), topic, 4, 50, 3);
+        awaitChainNext(cluster, root, topic, PARQUET, each(4, 200), WAIT);
+        for (int p = 0; p < 4; p++) {
+            assertThat(chain(root, topic, p, PARQUET).objects()).extracting(ObjectName::to).containsExactly(49L, 99L, 149L, 199L);
+        }
+        assertChainsComplete(topic, topic, 4);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
+    @Test
+    void aTransientFailureOfOnePartitionPausesItWhileTheOthersKeepCommitting() throws Exception {
+        String topic = "pipeoutage";
+        cluster.kafka().createTopic(topic, 3);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = config(topic);
+        config.put("flush.max.records", "20");
+        config.put("flush.max.time.ms", "500");
+        faults.failCreatesOf.put(0, true);
+        cluster.deploy(topic, config);
+        cluster.awaitRunning(topic, WAIT);
+        for (int round = 0; round < 5; round++) { // records keep coming for every partition during the outage
+            produceVaried(cluster.bootstrapServers(), topic, 3, 20, 10 + round);
+            Thread.sleep(300);
+        }
+        awaitChainNext(cluster, root, topic, PARQUET, Map.of(1, 100L, 2, 100L), WAIT);
+        assertThat(chain(root, topic, 0, PARQUET).objects()).as("partition 0 is still failing").isEmpty();
+        AtomicInteger attempts = faults.createsOf.computeIfAbsent(0, p -> new AtomicInteger());
+        Awaitility.await("partition 0's commit is retried").atMost(WAIT).until(() -> attempts.get() >= 3);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+
+        faults.failCreatesOf.put(0, false);
+        produceVaried(cluster.bootstrapServers(), topic, 3, 20, 20);
+        assertChainsComplete(topic, topic, 3);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertThat(faults.createThreads).as("commits run on the pool").isNotEmpty()
+                .allMatch(t -> t.startsWith("mirror-v3-flush-" + topic + "-"));
+        cluster.delete(topic);
+    }
+
+    @Test
+    void zeroFlushThreadsCommitOnTheTaskThreadAndATransientFailureRetriesTheBatchAsBefore() {
+        String topic = "pipezero";
+        cluster.kafka().createTopic(topic, 2);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = config(topic);
+        config.put("flush.threads", "0");
+        config.put("flush.max.records", "30");
+        faults.failNextCreates.set(2);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 100, 40);
+        cluster.deploy(topic, config);
+        assertChainsComplete(topic, topic, 2);
+        assertThat(faults.failNextCreates.get()).as("both injected failures were hit").isZero();
+        assertThat(faults.createThreads).as("every commit on the task thread").isNotEmpty()
+                .noneMatch(t -> t.startsWith("mirror-v3-flush-"));
+        for (int p = 0; p < 2; p++) {
+            assertThat(chain(root, topic, p, PARQUET).objects()).extracting(ObjectName::to).startsWith(29L, 59L, 89L);
+        }
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
+    @Test
+    void aRebalanceClosesSomePartitionsWhileTheOthersHaveCommitsInFlight() throws Exception {
+        String topic = "piperebalance";
+        cluster.kafka().createTopic(topic, 4);
+        Faults faults = Faults.forDestination(topic);
+        Map<String, String> config = config(topic);
+        config.put("flush.max.records", "10");
+        config.put("flush.max.time.ms", "600000");
+        config.put("consumer.override.partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
+        cluster.deploy(topic, config);
+        cluster.awaitRunning(topic, WAIT);
+        Map<Integer, CountDownLatch> holds = new HashMap<>();
+        for (int p = 0; p < 4; p++) {
+            holds.put(p, new CountDownLatch(1));
+            faults.holdNextCreateOf.put(p, holds.get(p));
+        }
+        produceVaried(cluster.bootstrapServers(), topic, 4, 10, 30);
+        Awaitility.await("a commit of every partition in flight").atMost(WAIT).until(() -> faults.heldCreates.size() == 4);
+
+        // A second member of the task's group makes Connect close (revoke) some of the task's partitions only.
+        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-" + topic)) {
+            AtomicReference<Set<Integer>> closing = new AtomicReference<>();
+            Awaitility.await("the task closes some partitions").atMost(WAIT).until(() -> {
+                intruder.poll(Duration.ofMillis(100));
+                closing.set(faults.closeStarted.poll());
+                return closing.get() != null;
+            });
+            Set<Integer> closed = closing.get();
+            assertThat(closed).as("some partitions, not all").isNotEmpty().hasSizeLessThan(4);
+            Thread.sleep(500);
+            assertThat(faults.closeEnded).as("close() waits for the closed partitions' commits").isEmpty();
+            closed.forEach(p -> holds.get(p).countDown());
+            assertThat(faults.closeEnded.poll(30, TimeUnit.SECONDS)).isEqualTo(closed);
+            Set<Integer> others = new TreeSet<>(Set.of(0, 1, 2, 3));
+            others.removeAll(closed);
+            assertThat(faults.heldCreates.keySet()).as("the other partitions' commits are still in flight").isEqualTo(others);
+            for (int p : closed) {
+                assertThat(chain(root, topic, p, PARQUET).objects()).as("partition " + p + " was written before it was given up")
+                        .extracting(ObjectName::to).containsExactly(9L);
+            }
+            others.forEach(p -> holds.get(p).countDown());
+            awaitChainNext(cluster, root, topic, PARQUET, each(4, 10), WAIT);
+            for (int i = 0; i < 20; i++) {
+                intruder.poll(Duration.ofMillis(100)); // stays a member for a while, then leaves: the partitions come back
+            }
+        }
+        produceVaried(cluster.bootstrapServers(), topic, 4, 10, 31);
+        assertChainsComplete(topic, topic, 4);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
+    /** A consumer in the task's group that takes partitions away while it is a member; it commits nothing. */
+    private static KafkaConsumer<byte[], byte[]> intruder(String topic, String group) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", cluster.bootstrapServers());
+        c.put("group.id", group);
+        c.put("enable.auto.commit", false);
+        c.put("partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        consumer.subscribe(List.of(topic));
+        return consumer;
+    }
+}
