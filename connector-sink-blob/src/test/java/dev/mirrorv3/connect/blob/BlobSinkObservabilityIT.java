@@ -7,13 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.mirrorv3.testsupport.LogCapture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,12 +21,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Configurator;
-import org.apache.logging.log4j.core.config.Property;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,7 +48,7 @@ class BlobSinkObservabilityIT {
 
     static ConnectTestCluster cluster;
     static PrometheusRegistry registry;
-    static CapturingAppender logs;
+    static LogCapture logs;
     static long startedSeconds;
 
     @TempDir
@@ -62,7 +56,7 @@ class BlobSinkObservabilityIT {
 
     @BeforeAll
     static void deploy() throws Exception {
-        logs = CapturingAppender.attach();
+        logs = LogCapture.attach();
         Configurator.setRootLevel(Level.INFO); // look for the secret in every INFO line of the worker too
         registry = ObservabilityFiles.exporter();
         cluster = ConnectTestCluster.start(1);
@@ -88,7 +82,7 @@ class BlobSinkObservabilityIT {
             cluster.close();
         }
         Configurator.setRootLevel(Level.WARN);
-        logs.detach();
+        logs.close();
     }
 
     @Test
@@ -200,52 +194,5 @@ class BlobSinkObservabilityIT {
 
     static Map<String, Double> mirrorSeries(String text) {
         return ObservabilityFiles.mirrorSeries(text);
-    }
-
-    /**
-     * Every log event's formatted message (and its exception text), from every logger of this JVM but the test kit's
-     * own REST client ({@code org.apache.kafka.connect.util.clusters}), which logs the connector configs this test
-     * sends, as curl would print them: not a log of the worker.
-     */
-    static final class CapturingAppender extends AbstractAppender {
-        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-
-        private CapturingAppender() {
-            super("capture", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        static CapturingAppender attach() {
-            CapturingAppender appender = new CapturingAppender();
-            appender.start();
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
-            ctx.updateLoggers();
-            return appender;
-        }
-
-        void detach() {
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().removeAppender(getName());
-            ctx.updateLoggers();
-            stop();
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            if (event.getLoggerName().startsWith("org.apache.kafka.connect.util.clusters")) {
-                return;
-            }
-            String line = event.getMessage().getFormattedMessage();
-            if (event.getThrown() != null) {
-                line += " " + event.getThrown();
-            }
-            lines.add(line);
-        }
-
-        List<String> lines() {
-            synchronized (lines) {
-                return List.copyOf(lines);
-            }
-        }
     }
 }

@@ -2,10 +2,8 @@ package dev.mirrorv3.connect.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.testsupport.LogCapture;
 import java.lang.reflect.Proxy;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.MetricName;
@@ -14,11 +12,6 @@ import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.sink.SinkTaskContext;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
 /** The Kafka sink's series on Kafka's own plugin metrics, and a worker without them. */
@@ -75,7 +68,7 @@ class KafkaSinkMetricsTest {
 
     @Test
     void tasksOnAWorkerWithoutPluginMetricsWorkOnAndItIsWarnedAtMostOnce() {
-        Capture logs = Capture.attach();
+        LogCapture logs = LogCapture.attach();
         try {
             for (int task = 0; task < 3; task++) {
                 try (KafkaSinkMetrics metrics = new KafkaSinkMetrics(context(true), "dr", () -> 0)) {
@@ -86,11 +79,11 @@ class KafkaSinkMetricsTest {
                 }
             }
         } finally {
-            logs.detach();
+            logs.close();
         }
         assertThat(series()).isEmpty();
         // At most: an earlier test class of this JVM may have warned already (once per worker, not once per task).
-        assertThat(logs.lines.stream().filter(l -> l.contains("no plugin metrics"))).hasSizeLessThanOrEqualTo(1);
+        assertThat(logs.lines().stream().filter(l -> l.contains("no plugin metrics"))).hasSizeLessThanOrEqualTo(1);
     }
 
     /**
@@ -105,17 +98,17 @@ class KafkaSinkMetricsTest {
         KafkaSinkMetrics abandoned = new KafkaSinkMetrics(context(false), "dr", () -> 7);
         abandoned.opened(tp, () -> 10, () -> 1, () -> 1, () -> 10);
 
-        Capture logs = Capture.attach();
+        LogCapture logs = LogCapture.attach();
         KafkaSinkMetrics restarted;
         try {
             restarted = new KafkaSinkMetrics(context(false), "dr", () -> 0);
             restarted.opened(tp, () -> 20, () -> 2, () -> 2, () -> 20);
         } finally {
-            logs.detach();
+            logs.close();
         }
         assertThat(series()).as("the abandoned instance's until it lets go").containsEntry("destination-offset-verified/t-0", 10L)
                 .containsEntry("partitions-paused-for-retry", 7L);
-        assertThat(logs.lines.stream().filter(l -> l.contains("still registered by an earlier instance of this task")
+        assertThat(logs.lines().stream().filter(l -> l.contains("still registered by an earlier instance of this task")
                 && l.contains("destination-offset-verified"))).hasSize(1);
 
         abandoned.close(); // its stop finally ends
@@ -123,35 +116,5 @@ class KafkaSinkMetricsTest {
         assertThat(series()).containsEntry("destination-offset-verified/t-0", 30L);
         restarted.close();
         assertThat(series()).isEmpty();
-    }
-
-    /** The log events of every logger of this JVM while attached. */
-    private static final class Capture extends AbstractAppender {
-        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-
-        private Capture() {
-            super("kafka-sink-metrics-capture", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        static Capture attach() {
-            Capture appender = new Capture();
-            appender.start();
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
-            ctx.updateLoggers();
-            return appender;
-        }
-
-        void detach() {
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().removeAppender(getName());
-            ctx.updateLoggers();
-            stop();
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            lines.add(event.getMessage().getFormattedMessage());
-        }
     }
 }

@@ -3,22 +3,16 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.MutableClock;
+import dev.mirrorv3.testsupport.LogCapture;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.source.SourceTaskContext;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +48,7 @@ class ChainSourceTaskClockTest {
 
         ChainSourceTask task = new ChainSourceTask(clock);
         task.initialize(context());
-        Capture logs = Capture.attach();
+        LogCapture logs = LogCapture.attach();
         try {
             task.start(config);
             long wallStart = System.currentTimeMillis();
@@ -69,14 +63,14 @@ class ChainSourceTaskClockTest {
             clock.advance(500);
             assertThat(task.poll()).isNull();
             assertThat(restarts()).as("the task's clock reached the delay: positioning is tried again").isEqualTo(2);
-            assertThat(logs.heartbeats()).as("no heartbeat before 60 s of the task's clock").isEmpty();
+            assertThat(heartbeats(logs)).as("no heartbeat before 60 s of the task's clock").isEmpty();
 
             clock.advance(59_500);
             task.poll();
-            assertThat(logs.heartbeats()).singleElement().asString().contains("heartbeat orders-restored-0")
+            assertThat(heartbeats(logs)).singleElement().asString().contains("heartbeat orders-restored-0")
                     .contains("not positioned (retrying)");
         } finally {
-            logs.detach();
+            logs.close();
             task.stop();
             registry.close();
         }
@@ -98,39 +92,7 @@ class ChainSourceTaskClockTest {
                 });
     }
 
-    /** The log lines of every logger of this JVM while attached. */
-    private static final class Capture extends AbstractAppender {
-        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-
-        private Capture() {
-            super("chain-source-clock-capture", null, null, true, Property.EMPTY_ARRAY);
-        }
-
-        static Capture attach() {
-            Capture appender = new Capture();
-            appender.start();
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
-            ctx.updateLoggers();
-            return appender;
-        }
-
-        void detach() {
-            LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-            ctx.getConfiguration().getRootLogger().removeAppender(getName());
-            ctx.updateLoggers();
-            stop();
-        }
-
-        List<String> heartbeats() {
-            synchronized (lines) {
-                return lines.stream().filter(l -> l.contains(": heartbeat ")).toList();
-            }
-        }
-
-        @Override
-        public void append(LogEvent event) {
-            lines.add(event.getMessage().getFormattedMessage());
-        }
+    private static List<String> heartbeats(LogCapture logs) {
+        return logs.lines().stream().filter(l -> l.contains(": heartbeat ")).toList();
     }
 }
