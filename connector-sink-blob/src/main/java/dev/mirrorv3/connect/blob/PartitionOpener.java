@@ -9,7 +9,6 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
-import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Clock;
 import java.util.Collection;
@@ -51,31 +50,26 @@ final class PartitionOpener implements WriterOpener {
         Map<TopicPartition, Chain> chains = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());
-            int removed = store.removeTemporaryFiles(tp.partition());
-            if (removed > 0) {
-                log.info("removed {} temporary file(s) left by an earlier writer in {}", removed, store.location(tp.partition()));
-            }
+            PositionInputs.removeTemporaryFiles(store, tp);
             ChainReader reader = new ChainReader(store, envelope, encryption.keys()); // lists fail on missing key ids
             Chain chain = reader.listChain(tp.partition(), OptionalLong.empty());
             // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
             chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
             chains.put(tp, chain);
         }
-        Map<TopicPartition, Long> logStarts = sourceOffsets.logStartOffsets(partitions);
-        Map<TopicPartition, Long> highWatermarks = sourceOffsets.highWatermarks(partitions);
+        PositionInputs source = PositionInputs.read(sourceOffsets, partitions);
 
         Map<TopicPartition, ChainWriter> writers = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());
             Chain chain = chains.get(tp);
-            long logStart = logStarts.get(tp);
-            long hwm = highWatermarks.get(tp);
             String location = store.location(tp.partition());
-            long next = PositionRule.check(tp, new PositionRule.BlobChain(location), chain.nextOffset(), logStart, hwm);
+            long next = source.next(tp, location, chain.nextOffset());
             log.info("starting mirror {}: destination {} chain {} objects, last {}, position from {}, resolved next offset {}"
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),
-                    chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, logStart, hwm);
+                    chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, source.logStart(tp),
+                    source.highWatermark(tp));
             writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy,
                     clock, chain, next));
         }

@@ -10,7 +10,6 @@ import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
-import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -57,10 +56,7 @@ final class SnapshotOpener implements WriterOpener {
         Map<TopicPartition, SnapshotChain> chains = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());
-            int removed = store.removeTemporaryFiles(tp.partition());
-            if (removed > 0) {
-                log.info("removed {} temporary file(s) left by an earlier writer in {}", removed, store.location(tp.partition()));
-            }
+            PositionInputs.removeTemporaryFiles(store, tp);
             SnapshotReader reader = new SnapshotReader(store, envelope, encryption.keys());
             SnapshotChain chain = reader.list(tp.partition());
             chain.newest().ifPresent(newest -> {
@@ -70,20 +66,17 @@ final class SnapshotOpener implements WriterOpener {
             });
             chains.put(tp, chain);
         }
-        Map<TopicPartition, Long> logStarts = sourceOffsets.logStartOffsets(partitions);
-        Map<TopicPartition, Long> highWatermarks = sourceOffsets.highWatermarks(partitions);
+        PositionInputs source = PositionInputs.read(sourceOffsets, partitions);
 
         Map<TopicPartition, SnapshotWriter> writers = new HashMap<>();
         for (TopicPartition tp : partitions) {
             Store store = storeForTopic.apply(tp.topic());
             SnapshotChain chain = chains.get(tp);
-            long logStart = logStarts.get(tp);
-            long hwm = highWatermarks.get(tp);
             String location = store.location(tp.partition());
-            long next = PositionRule.check(tp, new PositionRule.BlobChain(location), chain.nextOffset(), logStart, hwm);
+            long next = source.next(tp, location, chain.nextOffset());
             log.info("starting snapshots of {} (compaction=log): destination {}, {} snapshot(s), newest {}, resolved next offset {}"
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
-                    chain.newest().map(ObjectName::toString).orElse("none"), next, logStart, hwm);
+                    chain.newest().map(ObjectName::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
             SnapshotReader reader = new SnapshotReader(store, envelope, encryption.keys());
             writers.put(tp, new SnapshotWriter(store, tp.topic(), tp.partition(), envelope, new ParquetCodec(envelope, encryption), reader,
                     flushPolicy, clock, chain, next, partitionSpillDir(tp), memoryCapBytes));
