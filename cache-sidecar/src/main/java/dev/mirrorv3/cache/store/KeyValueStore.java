@@ -50,11 +50,16 @@ public final class KeyValueStore {
         ABSENT
     }
 
-    static final int OFFSET_BITS = 18;
-    static final int PAGE_SIZE = 1 << OFFSET_BITS;
+    static final int OFFSET_BITS = 20;
+    /**
+     * A page's array is exactly 1 MiB with its header: with G1's 1 MiB regions (set by bin/cache-sidecar) it is a
+     * humongous object, allocated straight into the old generation and never copied by a young collection, so the
+     * bootstrap does not pay for copying the whole cache from eden to the survivors and the old generation.
+     */
+    static final int PAGE_SIZE = (1 << OFFSET_BITS) - 16;
     /** Records above this size get a page of their own, so no page tail wastes more than this. */
     static final int LARGE_RECORD = PAGE_SIZE / 4;
-    private static final int PAGE_BITS = 20;
+    private static final int PAGE_BITS = 18;
     static final int MAX_PAGES = 1 << PAGE_BITS;
     private static final int GEN_BITS = 12;
     private static final int GEN_MASK = (1 << GEN_BITS) - 1;
@@ -688,7 +693,7 @@ public final class KeyValueStore {
     }
 
     private static int offset(long s) {
-        return (int) s & (PAGE_SIZE - 1);
+        return (int) s & ((1 << OFFSET_BITS) - 1);
     }
 
     private static int tag(long h) {
