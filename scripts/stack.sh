@@ -10,11 +10,13 @@
 # optional:
 #   BROKER_PORT_SETTING, CONTROLLER_PORT_SETTING, CONNECT_PORT_SETTING: how the user sets each port (for messages)
 #   BROKER_HEAP, CONNECT_HEAP (default 512m, 1g), CONNECT_JVM_OPTS (extra JVM options for the worker),
-#   CONNECT_GROUP (the worker group id)
+#   CONNECT_GROUP (the worker group id), CONNECT_EXTRA_PROPS (more worker.properties lines),
+#   STACK_BROKER_NAME, STACK_WORKER_NAME, BROKER_NODE_ID: the directories under STACK_DIR (default broker, connect)
+#   and the node id, so that one STACK_DIR can hold several brokers and workers (./torture runs two and three)
 #
 # Layout under STACK_DIR:
-#   broker/{server.properties,data/,broker.log,broker.pid}
-#   connect/{worker.properties,connect.log,connect.pid}
+#   broker/{server.properties,data/,broker.log,broker.pid}       (<STACK_BROKER_NAME>/ when set)
+#   connect/{worker.properties,connect.log,connect.pid}         (<STACK_WORKER_NAME>/ when set)
 #   plugins/<one directory per plugin>      (the worker's plugin.path)
 #   log4j2.properties, tools-log4j2.properties
 
@@ -94,8 +96,8 @@ stack_pid_running() {
     return 0
 }
 
-stack_broker_running() { stack_pid_running "$STACK_DIR/broker/broker.pid" kafka.Kafka; }
-stack_connect_running() { stack_pid_running "$STACK_DIR/connect/connect.pid" org.apache.kafka.connect.cli.ConnectDistributed; }
+stack_broker_running() { stack_pid_running "$STACK_DIR/${STACK_BROKER_NAME:-broker}/broker.pid" kafka.Kafka; }
+stack_connect_running() { stack_pid_running "$STACK_DIR/${STACK_WORKER_NAME:-connect}/connect.pid" org.apache.kafka.connect.cli.ConnectDistributed; }
 
 # stack_check_port <port> <setting>: fails with a clear message when something listens on the port.
 stack_check_port() {
@@ -162,14 +164,14 @@ stack_cluster_id() {
 }
 
 stack_start_broker() {
-    local dir="$STACK_DIR/broker"
+    local dir="$STACK_DIR/${STACK_BROKER_NAME:-broker}"
     mkdir -p "$dir/data"
     [ -e "$STACK_DIR/log4j2.properties" ] || stack_write_log4j
     stack_check_broker_ports
     cat > "$dir/server.properties" <<PROPS
 # single-node combined KRaft broker (written by scripts/stack.sh)
 process.roles=broker,controller
-node.id=1
+node.id=${BROKER_NODE_ID:-1}
 controller.quorum.bootstrap.servers=localhost:$CONTROLLER_PORT
 listeners=PLAINTEXT://localhost:$BROKER_PORT,CONTROLLER://localhost:$CONTROLLER_PORT
 advertised.listeners=PLAINTEXT://localhost:$BROKER_PORT
@@ -210,8 +212,8 @@ stack_wait_started() {
 }
 
 stack_wait_broker() {
-    stack_wait_started broker "$STACK_DIR/broker/broker.log" "$STACK_DIR/broker/broker.pid" kafka.Kafka 60 \
-        grep -q "Kafka Server started" "$STACK_DIR/broker/broker.log"
+    local dir="$STACK_DIR/${STACK_BROKER_NAME:-broker}"
+    stack_wait_started broker "$dir/broker.log" "$dir/broker.pid" kafka.Kafka 60 grep -q "Kafka Server started" "$dir/broker.log"
 }
 
 stack_install_plugin() { # <source dir> <name under plugins/>
@@ -221,7 +223,7 @@ stack_install_plugin() { # <source dir> <name under plugins/>
 }
 
 stack_start_worker() {
-    local dir="$STACK_DIR/connect"
+    local dir="$STACK_DIR/${STACK_WORKER_NAME:-connect}"
     mkdir -p "$dir"
     [ -e "$STACK_DIR/log4j2.properties" ] || stack_write_log4j
     stack_check_worker_port
@@ -249,6 +251,7 @@ config.providers=env,file,directory
 config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider
 config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider
 config.providers.directory.class=org.apache.kafka.common.config.provider.DirectoryConfigProvider
+${CONNECT_EXTRA_PROPS:-}
 PROPS
     # shellcheck disable=SC2086
     stack_launch "Connect worker" "$dir/connect.log" "$dir/connect.pid" -Xms256m -Xmx"${CONNECT_HEAP:-1g}" -XX:+UseG1GC \
@@ -303,7 +306,8 @@ stack_s3_credential() { # <access.key.id|secret.access.key>
 stack_rest_ready() { curl -sf "http://localhost:$CONNECT_PORT/connector-plugins" >/dev/null 2>&1; }
 
 stack_wait_worker() {
-    stack_wait_started "Connect worker" "$STACK_DIR/connect/connect.log" "$STACK_DIR/connect/connect.pid" \
+    local dir="$STACK_DIR/${STACK_WORKER_NAME:-connect}"
+    stack_wait_started "Connect worker" "$dir/connect.log" "$dir/connect.pid" \
         org.apache.kafka.connect.cli.ConnectDistributed 90 stack_rest_ready
 }
 

@@ -106,7 +106,8 @@ public final class SinkRun {
                     selfFrames, anyFrames, samples), "sampler");
             sampler.setDaemon(true);
 
-            Done doneCheck = blob ? new VerifiedOffsets(mbs, name, topic, hw) : new FileLines(Path.of((String) config.get("file")), records);
+            Done doneCheck = blob ? new VerifiedOffsets(mbs, name, topic, hw)
+                    : new FileLines(Path.of((String) config.get("file")), records);
 
             sampler.start();
             long t0 = System.nanoTime();
@@ -320,7 +321,8 @@ public final class SinkRun {
         Map<String, Integer> ours = new HashMap<>();
         any.forEach((f, c) -> {
             if (f.startsWith("dev.mirrorv3") || f.startsWith("org.apache.parquet") || f.startsWith("com.github.luben")
-                    || f.startsWith("org.apache.kafka.connect.runtime.WorkerSinkTask") || f.startsWith("org.apache.kafka.clients.consumer.KafkaConsumer")
+                    || f.startsWith("org.apache.kafka.connect.runtime.WorkerSinkTask")
+                    || f.startsWith("org.apache.kafka.clients.consumer.KafkaConsumer")
                     || f.startsWith("java.nio.channels") || f.startsWith("sun.nio.ch.FileChannelImpl")) {
                 ours.put(f, c);
             }

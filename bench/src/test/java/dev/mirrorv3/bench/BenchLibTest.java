@@ -89,7 +89,8 @@ class BenchLibTest {
 
     @Test
     void theLoadAverageLineSaysWhen() throws Exception {
-        assertThat(bash("bench_load start").out).matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
+        assertThat(bash("bench_load start").out)
+                .matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
     }
 
     private Path results(Object... runsAndRates) throws IOException {
@@ -109,11 +110,13 @@ class BenchLibTest {
     }
 
     private Result summary(Path results, String order, String ratio, String... env) throws Exception {
-        return bash(String.join(" ", env) + (env.length > 0 ? " " : "") + "bench_summary '" + results + "' '" + order + "' '" + ratio + "'");
+        return bash(String.join(" ", env) + (env.length > 0 ? " " : "") + "bench_summary '" + results + "' '" + order
+                + "' '" + ratio + "'");
     }
 
     private Result bash(String script) throws Exception {
-        Process p = new ProcessBuilder("bash", "-c", "set -euo pipefail; source '" + LIB + "'; " + script).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("bash", "-c", "set -euo pipefail; source '" + LIB + "'; " + script)
+                .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bash finished").isTrue();
         return new Result(p.exitValue(), out);

@@ -77,7 +77,8 @@ class BundleContentsIT {
                     Enumeration<JarEntry> entries = jf.entries();
                     while (entries.hasMoreElements()) {
                         String n = entries.nextElement().getName();
-                        if (!n.startsWith("dev/mirrorv3/") || !n.endsWith(".class") || n.matches(".*\\$\\d.*")) { // nested plugins (ValidateFormat$Key) count; anonymous classes do not
+                        // nested plugins (ValidateFormat$Key) count; anonymous classes do not
+                        if (!n.startsWith("dev/mirrorv3/") || !n.endsWith(".class") || n.matches(".*\\$\\d.*")) {
                             continue;
                         }
                         Class<?> c = Class.forName(n.replace('/', '.').replace(".class", ""), false, loader);

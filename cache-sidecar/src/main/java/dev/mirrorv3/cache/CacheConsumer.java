@@ -7,14 +7,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -48,7 +46,6 @@ final class CacheConsumer implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CacheConsumer.class);
     private static final Duration POLL = Duration.ofMillis(100);
-    private static final long COMMIT_INTERVAL_MS = 1000;
 
     private final Cache cache;
     private final CacheConfig config;
@@ -57,6 +54,7 @@ final class CacheConsumer implements Runnable {
     private final MemoryBudget budget;
     private final Consumer<String> overBudget;
     private final KafkaConsumer<byte[], ByteBuffer> consumer;
+    private final NotifiedOffsetCommits commits;
     private final Map<Integer, Long> notifyFrom = new HashMap<>();
     /** Records per group whose index slots are loaded before any of them is applied ({@link KeyValueStore#prefetch}). */
     private static final int PREFETCH = 16;
@@ -74,8 +72,6 @@ final class CacheConsumer implements Runnable {
     private volatile Duration drainDeadline = Duration.ZERO;
     private final Thread thread;
     private final Thread applier;
-    private Map<TopicPartition, OffsetAndMetadata> lastCommitted = Map.of();
-    private long lastCommitMs;
 
     /**
      * @param overBudget called once with the message when the cache's store would exceed the memory budget; this
@@ -89,21 +85,9 @@ final class CacheConsumer implements Runnable {
         this.fatal = fatal;
         this.budget = budget;
         this.overBudget = overBudget;
-        Properties props = new Properties();
-        props.putAll(config.kafkaProperties());
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        // Records removed by retention while we read: continue at the new low watermark, never jump to the end.
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        // A cache waits for its topic; it never creates it.
-        props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cache-sidecar-" + config.name());
-        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
-        if (config.groupId() != null) {
-            props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-        }
-        this.consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteBufferDeserializer());
+        this.consumer = new KafkaConsumer<>(ConsumerProperties.forCache(config), new ByteArrayDeserializer(),
+                new ByteBufferDeserializer());
+        this.commits = new NotifiedOffsetCommits(consumer, config, notifier);
         this.thread = new Thread(this, "cache-" + config.name());
         this.applier = new Thread(this::applyBatches, "cache-" + config.name() + "-apply");
     }
@@ -224,7 +208,7 @@ final class CacheConsumer implements Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            commitIfDue(false);
+            commits.commitIfDue(false);
         }
         // Over the budget or failed in the applier: keep the consumer (and its group) as they are until stopped.
         while (running) {
@@ -336,45 +320,13 @@ final class CacheConsumer implements Runnable {
         overBudget.accept(message);
     }
 
-    private void commitIfDue(boolean sync) {
-        if (config.groupId() == null) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        if (!sync && now - lastCommitMs < COMMIT_INTERVAL_MS) {
-            return;
-        }
-        Map<Integer, Long> positions = notifier.takeCommittable();
-        if (positions == null) {
-            return;
-        }
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        positions.forEach((p, o) -> offsets.put(new TopicPartition(config.topic(), p), new OffsetAndMetadata(o)));
-        if (offsets.equals(lastCommitted)) {
-            return;
-        }
-        lastCommitMs = now;
-        if (sync) {
-            consumer.commitSync(offsets, Duration.ofSeconds(10));
-            lastCommitted = offsets;
-        } else {
-            consumer.commitAsync(offsets, (o, e) -> {
-                if (e != null) {
-                    LOG.warn("Cache {}: committing notified offsets for group {} failed: {}", config.name(),
-                            config.groupId(), e.toString());
-                }
-            });
-            lastCommitted = offsets;
-        }
-    }
-
     private void finish() {
         try {
             stopApplier();
             notifier.drain(drainDeadline);
             if (config.groupId() != null && cache.ready()) {
                 try {
-                    commitIfDue(true);
+                    commits.commitIfDue(true);
                 } catch (RuntimeException e) {
                     LOG.warn("Cache {}: final commit for group {} failed: {}", config.name(), config.groupId(),
                             e.toString());

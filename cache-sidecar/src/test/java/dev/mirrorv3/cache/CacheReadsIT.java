@@ -137,7 +137,7 @@ class CacheReadsIT extends SidecarITSupport {
         assertThat(empty.statusCode()).isEqualTo(200);
         assertThat(empty.body()).isEmpty();
 
-        // check 8: a tombstone deletes the key (kkv kept it listed with a "null" value; see README)
+        // check 8: a tombstone deletes the key (kkv kept it listed with a "null" value; see cache-sidecar/README.md)
         assertThat(c.status("/cache/v1/raw/gone")).isEqualTo(404);
         assertThat(c.text("/cache/v1/keys")).doesNotContain("gone");
         assertThat(c.text("/cache/v1/values")).doesNotContain("null");

@@ -178,7 +178,7 @@ class NotifyIT extends SidecarITSupport {
     }
 
     /**
-     * What stands in for kafka-keyvalue's catch-up POST (README, "Notifications to pods that are not ready yet"): with
+     * What stands in for kafka-keyvalue's catch-up POST (cache-sidecar/README.md, "Notifications to pods that are not ready yet"): with
      * the targets' headless Service publishing not-ready addresses, a starting pod is resolved from its first moment;
      * a change made after its first read of the cache is retried to it until its server listens, so it misses none,
      * while the ready pod gets the change at once and only once.

@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Validates the names listed in one partition's chain directory (README: Architecture, the chain): every name ours and of the
- * configured format, sorted by {@code from}, no gap, no overlap, no duplicate {@code from},
+ * Validates the names listed in one partition's chain directory (docs/design.md, object names and chain continuity): every name ours and of
+ * the configured format, sorted by {@code from}, no gap, no overlap, no duplicate {@code from},
  * {@code to >= from}. Temporary files of our own writer are ignored.
  */
 public final class ChainValidator {

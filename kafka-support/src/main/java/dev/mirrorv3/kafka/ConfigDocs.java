@@ -7,8 +7,8 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares: the README's
- * configuration reference of every connector and SMT (kafka-clients only, so any plugin module can use it).
+ * Renders a ConfigDef as a Markdown reference, grouped and ordered as the ConfigDef declares: docs/configuration.md, the
+ * connectors' settings, and docs/transforms.md, the SMTs' (kafka-clients only, so any plugin module can use it).
  */
 public final class ConfigDocs {
     private ConfigDocs() {
@@ -32,8 +32,10 @@ public final class ConfigDocs {
                 if (dflt.isEmpty() || "[]".equals(dflt)) {
                     dflt = "\"\"";
                 }
-                sb.append("| `").append(k.name).append("` | ").append(k.type.name().toLowerCase()).append(" | `")
-                        .append(dflt).append("` | ").append(k.validator == null ? "" : cell(k.validator.toString()))
+                // A null default is "not set" (a deprecated alias, which yields to its current name's default).
+                dflt = k.hasDefault() && k.defaultValue == null ? "(not set)" : "`" + dflt + "`";
+                sb.append("| `").append(k.name).append("` | ").append(k.type.name().toLowerCase()).append(" | ")
+                        .append(dflt).append(" | ").append(k.validator == null ? "" : cell(k.validator.toString()))
                         .append(" | ").append(cell(k.documentation)).append(" |\n");
             }
             sb.append('\n');

@@ -45,7 +45,7 @@ public final class GroupOffsetSeeder {
      * @param timeoutSetting the setting that gives {@code timeout}, for the message
      * @throws GroupSeedingException what could not be seeded, why it matters and what to do
      */
-    public static void seedForSinkTask(Admin admin, SourceOffsets offsets, Map<String, String> taskProps, String connectorName,
+    public static void seedForSinkTask(Admin admin, LogOffsets offsets, Map<String, String> taskProps, String connectorName,
                                        Duration timeout, String timeoutSetting) {
         List<String> topics = PartitionWatch.listedTopics(taskProps);
         if (topics.isEmpty()) {
@@ -98,7 +98,7 @@ public final class GroupOffsetSeeder {
                 .toList();
     }
 
-    private static void seed(Admin admin, SourceOffsets offsets, String groupId, List<TopicPartition> missing, Duration timeout)
+    private static void seed(Admin admin, LogOffsets offsets, String groupId, List<TopicPartition> missing, Duration timeout)
             throws Exception {
         Map<TopicPartition, OffsetAndMetadata> seed = new HashMap<>();
         offsets.logStartOffsets(missing).forEach((tp, o) -> seed.put(tp, new OffsetAndMetadata(o, "seeded by mirror-v3; not a position")));

@@ -63,7 +63,8 @@ class FailuresTest {
 
     @Test
     void authorizationFailuresAreRecognized() {
-        assertThat(Failures.isAuthorization(new RuntimeException(new org.apache.kafka.common.errors.GroupAuthorizationException("g")))).isTrue();
+        assertThat(Failures.isAuthorization(new RuntimeException(new org.apache.kafka.common.errors.GroupAuthorizationException("g"))))
+                .isTrue();
         assertThat(Failures.isAuthorization(new org.apache.kafka.common.errors.TopicAuthorizationException("t"))).isTrue();
         assertThat(Failures.isAuthorization(new TimeoutException("t"))).isFalse();
     }

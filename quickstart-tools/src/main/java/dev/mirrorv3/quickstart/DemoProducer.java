@@ -12,7 +12,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Produces the quickstart's demo records (README: The two commands): string keys ({@code user-<n>}) and one-line JSON values,
+ * Produces the quickstart's demo records (README: A 5-minute tour): string keys ({@code user-<n>}) and one-line JSON values,
  * with a header, so that what a user sees in the backup (DuckDB, restore, cache) is readable.
  *
  * Creates the topic first if it does not exist.

@@ -42,7 +42,8 @@ public final class SidecarCheck {
         int checked = 0;
         for (int i = 0; i < keys.size(); i += step) {
             String key = keys.get(i);
-            HttpRequest request = HttpRequest.newBuilder(URI.create(args[2] + "/cache/v1/raw/" + URLEncoder.encode(key, StandardCharsets.UTF_8)))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(args[2] + "/cache/v1/raw/"
+                    + URLEncoder.encode(key, StandardCharsets.UTF_8)))
                     .timeout(Duration.ofSeconds(10)).GET().build();
             HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             boolean ok = response.statusCode() == 200 && Arrays.equals(response.body(), latest.get(key))

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
  * bytes they send are taken (and kept, also after the client closed its connection), and no reply comes.
  * {@link #thaw()} delivers what was held, in order per connection, and forwards again, as the frozen server would read
  * its socket buffers when it wakes up; {@link #thaw(Duration)} delivers what closed connections sent a little later
- * than the rest (a server that handles them last, or appends them before it can count them as committed). A server that cannot be reached resets the client's connection (as a refused
- * connection would). The target is resolved per connection, so a server restarted on another port is followed.
+ * than the rest (a server that handles them last, or appends them before it can count them as committed). A server that cannot be reached
+ * resets the client's connection (as a refused connection would). The target is resolved per connection, so a server restarted on another
+ * port is followed.
  */
 public final class FreezableProxy implements AutoCloseable {
     private static final byte[] EOF = new byte[0];

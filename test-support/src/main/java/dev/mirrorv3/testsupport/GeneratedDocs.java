@@ -11,13 +11,16 @@ import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Generated text committed to the repository (README configuration references between markers, JSON Schemas under
+ * Generated text committed to the repository (configuration references between markers in docs/, JSON Schemas under
  * config/schemas): a test asserts the committed text is the generated one, or rewrites it when run with
- * {@code -DupdateReadme=true} / {@code -DupdateSchemas=true}. Paths are relative to a module directory.
+ * {@code -DupdateReadme=true} / {@code -DupdateSchemas=true} (the flag keeps its name from when the references were in
+ * the README). Paths are relative to a module directory.
  */
 public final class GeneratedDocs {
-    /** The repository's README, seen from a module directory. */
-    public static final Path README = Path.of("..", "README.md");
+    /** The page that holds the three connectors' configuration references, seen from a module directory. */
+    public static final Path CONFIGURATION = Path.of("..", "docs", "configuration.md");
+    /** The page that holds the SMTs' reference, seen from a module directory. */
+    public static final Path TRANSFORMS = Path.of("..", "docs", "transforms.md");
 
     private GeneratedDocs() {
     }
@@ -32,31 +35,31 @@ public final class GeneratedDocs {
     }
 
     /**
-     * The README section between {@code start} and {@code end} is {@code "\n" + generated}; with -DupdateReadme=true it
-     * is rewritten instead.
+     * The section of {@code page} between {@code start} and {@code end} is {@code "\n" + generated}; with
+     * -DupdateReadme=true it is rewritten instead.
      *
      * @param what names the section in assertion messages, e.g. "blob sink"
      * @return the committed section (before any rewrite), for further checks
      */
-    public static String checkReadmeSection(String start, String end, String generated, String what) throws IOException {
-        String text = Files.readString(README, StandardCharsets.UTF_8);
+    public static String checkSection(Path page, String start, String end, String generated, String what) throws IOException {
+        String text = Files.readString(page, StandardCharsets.UTF_8);
         int from = text.indexOf(start);
         int to = text.indexOf(end);
-        assertThat(from).as("README has the " + what + " reference markers").isNotNegative();
+        assertThat(from).as(page + " has the " + what + " reference markers").isNotNegative();
         assertThat(to).isGreaterThan(from);
         String expected = "\n" + generated;
         String current = text.substring(from + start.length(), to);
-        if (Boolean.getBoolean("updateReadme")) {
-            Files.writeString(README, text.substring(0, from + start.length()) + expected + text.substring(to), StandardCharsets.UTF_8);
+        if (updatingDocs()) {
+            Files.writeString(page, text.substring(0, from + start.length()) + expected + text.substring(to), StandardCharsets.UTF_8);
             return current;
         }
-        assertThat(current).as("README's " + what + " reference; regenerate with -DupdateReadme=true (see this test's doc)")
+        assertThat(current).as(page + ": the " + what + " reference; regenerate with -DupdateReadme=true (see this test's doc)")
                 .isEqualTo(expected);
         return current;
     }
 
-    /** Whether the README check rewrote the section (then further checks of the committed text are skipped). */
-    public static boolean updatingReadme() {
+    /** Whether the check rewrote the section (then further checks of the committed text are skipped). */
+    public static boolean updatingDocs() {
         return Boolean.getBoolean("updateReadme");
     }
 

@@ -28,8 +28,8 @@ import org.yaml.snakeyaml.Yaml;
  * JVM's MBeans through jmx_exporter's collector loaded with the shipped rules (the 1.0.1 agent's own code, in-process
  * because the embedded worker runs in this JVM). Each series a query uses is checked against a scrape of a worker
  * running the connector that exports it: the chain source's ({@link #CHAIN_SOURCE_SERIES}) by its observability IT,
- * the group sync's ({@link #GROUP_SYNC_SERIES}) by the chain source's group sync IT, every other one by the blob sink's; the verify run's ({@link #VERIFY_SERIES}) by its own test. Needs
- * {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
+ * the group sync's ({@link #GROUP_SYNC_SERIES}) by the chain source's group sync IT, every other one by the blob sink's; the verify run's
+ * ({@link #VERIFY_SERIES}) by its own test. Needs {@code io.prometheus.jmx:collector} and snakeyaml on the test classpath.
  */
 public final class ObservabilityFiles {
     public static final Path CONFIG = Path.of("..", "config");

@@ -126,7 +126,8 @@ public final class RebalancingSinkTaskContext implements SinkTaskContext, AutoCl
     private void requireAssigned(TopicPartition[] partitions, String what) {
         for (TopicPartition tp : partitions) {
             if (!assignment.contains(tp)) {
-                throw new IllegalWorkerStateException("SinkTasks may not " + what + " partitions that are not currently assigned to them: " + tp);
+                throw new IllegalWorkerStateException("SinkTasks may not " + what
+                        + " partitions that are not currently assigned to them: " + tp);
             }
         }
     }

@@ -6,10 +6,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -31,6 +36,39 @@ public final class TestRecords {
         p.put("delivery.timeout.ms", deliveryTimeoutMs);
         p.put("request.timeout.ms", requestTimeoutMs);
         return new KafkaProducer<>(p);
+    }
+
+    /**
+     * Sends {@code records} in order and waits for every acknowledgement. The first record of each partition goes
+     * alone: with several batches in flight to the leader of a topic just created, which may not be ready yet, the
+     * idempotent producer can stay stuck on out-of-order sequence numbers until the delivery timeout (a CI run lost
+     * ten minutes that way).
+     *
+     * @throws AssertionError naming the topic when a record is not acknowledged within {@code timeout} each
+     */
+    public static void sendAll(KafkaProducer<byte[], byte[]> producer, List<ProducerRecord<byte[], byte[]>> records, Duration timeout) {
+        String topics = records.stream().map(ProducerRecord::topic).distinct().sorted().toList().toString();
+        try {
+            Set<String> primed = new TreeSet<>();
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (ProducerRecord<byte[], byte[]> r : records) {
+                Future<RecordMetadata> f = producer.send(r);
+                if (primed.add(r.topic() + "-" + r.partition())) {
+                    f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                } else {
+                    sent.add(f);
+                }
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while producing the test records to " + topics, e);
+        } catch (Exception e) {
+            throw new AssertionError("could not produce the test records to " + topics, e);
+        }
     }
 
     /**

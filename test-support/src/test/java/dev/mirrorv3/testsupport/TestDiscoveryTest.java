@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@code @ParameterizedTest}, {@code @RepeatedTest}, {@code @TestFactory}, jqwik {@code @Property}/{@code @Example}) but
  * its name matches neither Surefire's nor Failsafe's default includes: such a class compiles and never runs. The one
  * exception is a {@code *Bench} class: a benchmark kept out of the suite on purpose and run by hand by its name
- * ({@code -Dtest=EnvelopeThroughputBench}), as the performance section of the README shows.
+ * ({@code -Dtest=EnvelopeThroughputBench}), as docs/performance.md shows.
  */
 class TestDiscoveryTest {
     /** Surefire's default includes: Test*, *Test, *Tests, *TestCase. */

@@ -10,7 +10,7 @@ import dev.mirrorv3.cache.Cache;
 import dev.mirrorv3.cache.PartitionState;
 
 /**
- * The readiness JSON of mirror-v3's README: {@code {"ready":"ready|warming","mirrors":[…],"unhealthy":[]}}, with one
+ * The readiness JSON of cache-sidecar/README.md (Readiness): {@code {"ready":"ready|warming","mirrors":[…],"unhealthy":[]}}, with one
  * {@code mirrors} element per cache partition (mirror-v3 pinned each mirror to one partition; a cache here may read
  * several, and each element keeps mirror-v3's shape, {@code name} being the cache).
  */

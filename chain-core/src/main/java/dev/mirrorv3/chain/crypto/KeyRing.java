@@ -18,8 +18,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * The keys of a keys dir (README: Encryption at rest): one file per key, file name = key id ({@code [a-z0-9][a-z0-9-]{0,31}}), content =
- * standard base64 of 32 random bytes, surrounding whitespace trimmed; entries whose name starts with a dot are skipped
+ * The keys of a keys dir (docs/blob-sink.md, Encryption at rest): one file per key, file name = key id ({@code [a-z0-9][a-z0-9-]{0,31}}),
+ * content = standard base64 of 32 random bytes, surrounding whitespace trimmed; entries whose name starts with a dot are skipped
  * (a Kubernetes Secret volume's {@code ..data} links). Anything else is an error naming the file, never its content.
  * Keys are handed out as copies, and {@link #toString()} shows ids only.
  */

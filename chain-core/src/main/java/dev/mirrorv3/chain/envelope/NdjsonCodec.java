@@ -143,7 +143,8 @@ public final class NdjsonCodec implements EnvelopeCodec {
             }
             return out;
         } catch (EnvelopeDecodeException e) {
-            throw new EnvelopeDecodeException("cannot read NDJSON object " + objectDescription + " at line " + line + ": " + e.getMessage(), e);
+            throw new EnvelopeDecodeException("cannot read NDJSON object " + objectDescription + " at line " + line + ": "
+                    + e.getMessage(), e);
         } catch (JsonProcessingException e) {
             throw new EnvelopeDecodeException("cannot read NDJSON object " + objectDescription + " at line "
                     + (e.getLocation() == null ? line : e.getLocation().getLineNr()) + ": " + e.getOriginalMessage(), e);
@@ -180,7 +181,8 @@ public final class NdjsonCodec implements EnvelopeCodec {
             }
         }
         if (topic == null || partition == null || offset == null) {
-            throw new EnvelopeDecodeException("a record lacks " + (topic == null ? "'topic'" : partition == null ? "'partition'" : "'offset'"));
+            throw new EnvelopeDecodeException("a record lacks "
+                    + (topic == null ? "'topic'" : partition == null ? "'partition'" : "'offset'"));
         }
         return new BackupRecord(topic, partition, offset, timestampMs, timestampType, key, value, headers);
     }

@@ -28,8 +28,8 @@ import org.apache.parquet.io.OutputFile;
  * footer entry for arrow-based readers, ZSTD level 1 by default. Thread-safe: every call builds its own
  * writer or reader over an in-memory file.
  *
- * <p>Encrypted objects (README: Encryption at rest) use Parquet modular encryption as the Parquet spec defines it: AES_GCM_V1 (with the
- * spec's AAD), an encrypted footer, the footer and every column with the one key, and the key id as the footer's key
+ * <p>Encrypted objects (docs/blob-sink.md, Encryption at rest) use Parquet modular encryption as the Parquet spec defines it: AES_GCM_V1
+ * (with the spec's AAD), an encrypted footer, the footer and every column with the one key, and the key id as the footer's key
  * metadata, so parquet-mr, Spark and Arrow C++ read them given the key. Each object is read with the key its name carries.
  */
 public final class ParquetCodec implements EnvelopeCodec {
@@ -95,7 +95,8 @@ public final class ParquetCodec implements EnvelopeCodec {
      * cut at {@code rowGroupBytes} so that a large object never sits whole on the heap; {@code extraMetadata} goes into
      * the footer's key-value metadata beside {@code ARROW:schema}.
      */
-    public ParquetWriter<BackupRecord> openWriter(java.nio.file.Path file, long rowGroupBytes, java.util.Map<String, String> extraMetadata) {
+    public ParquetWriter<BackupRecord> openWriter(java.nio.file.Path file, long rowGroupBytes,
+            java.util.Map<String, String> extraMetadata) {
         try {
             return writer(new org.apache.parquet.io.LocalOutputFile(file), rowGroupBytes, extraMetadata);
         } catch (IOException e) {
@@ -164,7 +165,8 @@ public final class ParquetCodec implements EnvelopeCodec {
      * key its name carries ({@code null}: plain).
      */
     public long rowCount(InputFile file, String keyId, String objectDescription) {
-        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        org.apache.parquet.ParquetReadOptions.Builder options =
+                org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
         FileDecryptionProperties decryption = decryption(keyId, objectDescription);
         if (decryption != null) {
             options.withDecryption(decryption);
@@ -182,7 +184,8 @@ public final class ParquetCodec implements EnvelopeCodec {
      * them), so the caller reads the records instead.
      */
     public Long maxTimestampFromFooter(InputFile file, String keyId, String objectDescription) {
-        org.apache.parquet.ParquetReadOptions.Builder options = org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
+        org.apache.parquet.ParquetReadOptions.Builder options =
+                org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
         FileDecryptionProperties decryption = decryption(keyId, objectDescription);
         if (decryption != null) {
             options.withDecryption(decryption);

@@ -1,5 +1,5 @@
 /**
- * Envelope codecs: how one object's records are stored, matching mirror-v3's columns and footer (README: Architecture).
+ * Envelope codecs: how one object's records are stored, matching mirror-v3's columns and footer (docs/architecture.md).
  *
  * <p>{@link dev.mirrorv3.chain.envelope.EnvelopeCodecs#forSettings} gives the codec for a chain's settings:
  * <ul>

@@ -75,7 +75,8 @@ public final class MetaCodec {
                 Map.Entry<String, JsonNode> g = it.next();
                 Map<Integer, GroupSnapshot.CommittedOffset> offsets = new TreeMap<>();
                 g.getValue().fields().forEachRemaining(e -> offsets.put(Integer.valueOf(e.getKey()),
-                        new GroupSnapshot.CommittedOffset(e.getValue().path("offset").asLong(-1), e.getValue().path("metadata").asText(""))));
+                        new GroupSnapshot.CommittedOffset(e.getValue().path("offset").asLong(-1), e.getValue()
+                                .path("metadata").asText(""))));
                 groups.put(g.getKey(), offsets);
             }
             return new GroupSnapshot(required(n, "time_ms", where).asLong(), required(n, "topic", where).asText(), next, groups);

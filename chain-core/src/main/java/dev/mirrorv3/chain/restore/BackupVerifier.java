@@ -17,7 +17,7 @@ import java.util.function.LongConsumer;
 import java.util.function.ToLongFunction;
 
 /**
- * The verify pass of a restore (README: Restore): lists and validates a partition's chain from a required start, reads
+ * The verify pass of a restore (docs/restore-cli.md): lists and validates a partition's chain from a required start, reads
  * every object and checks it against its name, topic and partition, and records each object's SHA-256, records and
  * holes. Connect-free, shared by the restore CLI and the chain source connector.
  */

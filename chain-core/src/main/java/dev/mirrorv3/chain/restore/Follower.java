@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Follows one partition's growing chain for a follow-restore (README: Follow-restore), Connect-free. Stateless across restarts:
+ * Follows one partition's growing chain for a follow-restore (docs/chain-source.md), Connect-free. Stateless across restarts:
  * {@link #resume} places it at the target's high watermark h (preserve: the backup record with offset h; renumber:
  * the h-th record of the chain, reading the objects before it once) and returns the backup's record at h − 1 for the
  * resume check. {@link #next} then hands out one checked object's records at a time, each with its target offset;

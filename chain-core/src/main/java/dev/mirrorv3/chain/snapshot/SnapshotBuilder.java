@@ -182,7 +182,8 @@ public final class SnapshotBuilder implements AutoCloseable {
         return keys;
     }
 
-    private static <H> void advance(PriorityQueue<H> heads, RecordStream source, java.util.function.BiFunction<BackupRecord, RecordStream, H> head) {
+    private static <H> void advance(PriorityQueue<H> heads, RecordStream source,
+            java.util.function.BiFunction<BackupRecord, RecordStream, H> head) {
         BackupRecord next = source.next();
         if (next != null) {
             heads.add(head.apply(next, source));

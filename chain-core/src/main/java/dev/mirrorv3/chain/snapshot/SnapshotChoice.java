@@ -34,7 +34,8 @@ public final class SnapshotChoice {
      *     newest snapshot first, and only until one fits
      * @throws ChainException naming the oldest snapshot kept when none is at or before the bound
      */
-    public static Choice choose(SnapshotChain chain, Long untilOffset, Long untilTimestampMs, Function<ObjectName, OptionalLong> maxTimestamp) {
+    public static Choice choose(SnapshotChain chain, Long untilOffset, Long untilTimestampMs,
+            Function<ObjectName, OptionalLong> maxTimestamp) {
         List<ObjectName> all = chain.objects();
         if (all.isEmpty()) {
             throw new ChainException(chain.location() + ": the directory holds no snapshots");
@@ -63,7 +64,8 @@ public final class SnapshotChoice {
         ObjectName oldest = all.get(0);
         throw new ChainException(chain.location() + ": no snapshot is at or before " + bound(untilOffset, untilTimestampMs)
                 + " (the oldest kept is " + oldest + ", the state up to offset " + oldest.to()
-                + (newerStamped != null && newerStamped.equals(oldest) ? ", holding a record stamped " + Instant.ofEpochMilli(newerStamp) : "")
+                + (newerStamped != null && newerStamped.equals(oldest) ? ", holding a record stamped "
+                        + Instant.ofEpochMilli(newerStamp) : "")
                 + "; older ones were removed). Restore with a later bound, or without one for the newest snapshot");
     }
 

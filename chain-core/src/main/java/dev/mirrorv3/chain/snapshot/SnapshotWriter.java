@@ -168,13 +168,16 @@ public final class SnapshotWriter implements PartitionWriter {
             return Optional.empty();
         }
         long started = clock.millis();
-        checkTail();
         Pending commit = pending;
         if (commit == null) {
             commit = build();
             pending = commit;
+            // The tail check comes after the build, right before the create: a task frozen or descheduled while it
+            // merges (its partition moved meanwhile) must meet the moved task's snapshot before it adds its own.
+            checkTail();
             store.createFrom(partition, commit.name().fileName(), commit.file(), false);
         } else {
+            checkTail();
             log.info("re-issuing the commit of snapshot {}/{}, whose outcome an earlier attempt could not learn", location, commit.name());
             store.createFrom(partition, commit.name().fileName(), commit.file(), true);
         }

@@ -154,15 +154,19 @@ public final class ChainWriter implements PartitionWriter {
             return Optional.empty();
         }
         long started = clock.millis();
-        checkTail();
         PendingCommit commit = pending;
         if (commit == null) {
             ObjectName name = new ObjectName(durableNext, buffer.get(buffer.size() - 1).offset(), codec.format(), codec.writeKeyId());
-            commit = new PendingCommit(name, codec.encode(buffer), buffer.size(), bufferedBytes);
+            byte[] bytes = codec.encode(buffer);
+            // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
+            // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
+            checkTail();
+            commit = new PendingCommit(name, bytes, buffer.size(), bufferedBytes);
             pending = commit;
             firstBufferedAtMs = -1;
             store.create(partition, name.fileName(), commit.bytes());
         } else {
+            checkTail();
             log.info("re-issuing the commit of {}/{} ({} records), whose outcome an earlier attempt could not learn",
                     location, commit.name(), commit.records());
             store.recommit(partition, commit.name().fileName(), commit.bytes());

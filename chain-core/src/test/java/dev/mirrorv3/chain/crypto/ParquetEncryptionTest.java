@@ -144,7 +144,7 @@ class ParquetEncryptionTest {
 
     /**
      * Not what the toolchain reference found (DuckDB failing on parquet-mr's AAD): DuckDB 2.0.0.1, the version pinned
-     * here, reads our encrypted objects given the key, and refuses a wrong one. README: decrypt is for the readers that
+     * here, reads our encrypted objects given the key, and refuses a wrong one. docs/blob-sink.md: decrypt is for the readers that
      * cannot (and DuckDB versions that fail with "Computed AES tag differs").
      */
     @Test
@@ -198,7 +198,8 @@ class ParquetEncryptionTest {
         assertThatThrownBy(() -> reader.decode(plain, "k1", "o")).hasMessageContaining("plain Parquet file");
         assertThatThrownBy(() -> reader.decode(encrypted, "k2", "o")).hasMessageContaining("names key id 'k1'");
         assertThatThrownBy(() -> EnvelopeCodecs.forSettings(
-                new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES), new ObjectEncryption(KEYS, "k1")))
+                new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES),
+                new ObjectEncryption(KEYS, "k1")))
                 .hasMessageContaining("NDJSON");
     }
 

@@ -16,13 +16,15 @@ class EnvelopeRoundTripPropertiesTest {
 
     @Property(tries = 150)
     void parquetBytesRoundTrip(@ForAll("records") List<BackupRecord> records, @ForAll Compression compression) {
-        EnvelopeCodec codec = EnvelopeCodecs.forSettings(new EnvelopeSettings(EnvelopeFormat.PARQUET, compression, ValueType.BYTES, ValueType.BYTES));
+        EnvelopeCodec codec = EnvelopeCodecs.forSettings(new EnvelopeSettings(EnvelopeFormat.PARQUET, compression, ValueType.BYTES,
+                ValueType.BYTES));
         assertThat(codec.decode(codec.encode(records), "p")).containsExactlyElementsOf(records);
     }
 
     @Property(tries = 150)
     void ndjsonBytesRoundTrip(@ForAll("records") List<BackupRecord> records) {
-        EnvelopeCodec codec = EnvelopeCodecs.forSettings(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, ValueType.BYTES, ValueType.BYTES));
+        EnvelopeCodec codec = EnvelopeCodecs.forSettings(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED,
+                ValueType.BYTES, ValueType.BYTES));
         assertThat(codec.decode(codec.encode(records), "n")).containsExactlyElementsOf(records);
     }
 

@@ -27,13 +27,18 @@ class EnvelopeThroughputBench {
     void printsThroughputFor100ByteValues() {
         List<BackupRecord> records = Samples.bulk(RECORDS, 100, false);
         List<BackupRecord> text = Samples.bulk(RECORDS, 100, true);
-        measure("parquet zstd bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES), records);
-        measure("parquet zstd bytes AES-GCM", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES),
+        measure("parquet zstd bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.ZSTD, ValueType.BYTES,
+                ValueType.BYTES), records);
+        measure("parquet zstd bytes AES-GCM", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.ZSTD, ValueType.BYTES,
+                ValueType.BYTES),
                 new ObjectEncryption(KeyRing.of("bench", Map.of("k1", randomKey())), "k1"), records);
-        measure("parquet snappy bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.SNAPPY, ValueType.BYTES, ValueType.BYTES), records);
-        measure("parquet uncompressed bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.UNCOMPRESSED, ValueType.BYTES, ValueType.BYTES), records);
+        measure("parquet snappy bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.SNAPPY, ValueType.BYTES,
+                ValueType.BYTES), records);
+        measure("parquet uncompressed bytes", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.UNCOMPRESSED, ValueType.BYTES,
+                ValueType.BYTES), records);
         measure("parquet zstd utf8", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.ZSTD, ValueType.UTF8, ValueType.UTF8), text);
-        measure("ndjson bytes", new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, ValueType.BYTES, ValueType.BYTES), records);
+        measure("ndjson bytes", new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, ValueType.BYTES,
+                ValueType.BYTES), records);
         measure("ndjson utf8", new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, ValueType.UTF8, ValueType.UTF8), text);
     }
 
@@ -70,7 +75,8 @@ class EnvelopeThroughputBench {
             long t2 = System.nanoTime();
             assertThat(back).hasSize(records.size());
             // CPU time of this thread is the steadier number on a shared machine; wall time includes GC and neighbours.
-            System.out.printf("%-28s %,d rec, %,d B: encode %,9.0f rec/s wall (%,9.0f rec/s cpu), decode %,9.0f rec/s wall (%,9.0f rec/s cpu)%n",
+            System.out.printf("%-28s %,d rec, %,d B: encode %,9.0f rec/s wall (%,9.0f rec/s cpu),"
+                    + " decode %,9.0f rec/s wall (%,9.0f rec/s cpu)%n",
                     label, records.size(), bytes.length,
                     rate(records.size(), t1 - t0), rate(records.size(), c1 - c0),
                     rate(records.size(), t2 - t1), rate(records.size(), c2 - c1));

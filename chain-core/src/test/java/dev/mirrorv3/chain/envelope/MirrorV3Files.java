@@ -87,7 +87,8 @@ final class MirrorV3Files {
      * Writes {@code records} with the given schema; key/value are stored base64 where {@code base64Payload}
      * (the [L] {@code bytes} variant), otherwise as their bytes.
      */
-    static byte[] write(MessageType schema, String arrowSchemaFooter, List<BackupRecord> records, boolean base64Payload) throws IOException {
+    static byte[] write(MessageType schema, String arrowSchemaFooter, List<BackupRecord> records,
+            boolean base64Payload) throws IOException {
         InMemoryOutputFile file = new InMemoryOutputFile();
         Map<String, String> meta = new HashMap<>();
         if (arrowSchemaFooter != null) {

@@ -66,7 +66,8 @@ class MirrorV3VariantsTest {
 
     @Test
     void laterVariantPlainUtf8IsVerbatim() throws IOException {
-        String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE, null, ArrowSchemaFooter.JSON_EXTENSION));
+        String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE, null,
+                ArrowSchemaFooter.JSON_EXTENSION));
         List<BackupRecord> text = Samples.edgeCases();
         byte[] file = MirrorV3Files.write(MirrorV3Files.LATER_SCHEMA, footer, text);
 

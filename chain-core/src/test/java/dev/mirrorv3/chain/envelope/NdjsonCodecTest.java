@@ -91,7 +91,8 @@ class NdjsonCodecTest {
         assertThatThrownBy(() -> ndjson(ValueType.JSON, ValueType.BYTES).encode(List.of(notJson)))
                 .isInstanceOf(ValueTypeException.class)
                 .hasMessageStartingWith("topic orders partition 3 offset 43: key is not valid JSON (")
-                .hasMessageEndingWith("as keys.type=json requires; set keys.type=utf8 to back up any text, or keys.type=bytes for arbitrary bytes");
+                .hasMessageEndingWith("as keys.type=json requires; set keys.type=utf8 to back up any text, or keys.type=bytes for "
+                        + "arbitrary bytes");
     }
 
     @Test

@@ -107,7 +107,8 @@ class ParquetCodecTest {
         ParquetMetadata footer = footer(EnvelopeCodecs.forSettings(EnvelopeSettings.parquetBytes()).encode(Samples.bulk(1000, 100, false)));
         for (ColumnChunkMetaData col : footer.getBlocks().get(0).getColumns()) {
             String path = col.getPath().toDotString();
-            boolean dictionary = col.getEncodings().contains(Encoding.PLAIN_DICTIONARY) || col.getEncodings().contains(Encoding.RLE_DICTIONARY);
+            boolean dictionary = col.getEncodings().contains(Encoding.PLAIN_DICTIONARY) || col.getEncodings()
+                    .contains(Encoding.RLE_DICTIONARY);
             if (List.of("topic", "partition", "timestamp_type", "headers.list.item.key").contains(path)) {
                 assertThat(dictionary).as(path).isTrue();
             } else {

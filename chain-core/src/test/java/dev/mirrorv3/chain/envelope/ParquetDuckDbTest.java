@@ -77,7 +77,8 @@ class ParquetDuckDbTest {
     @Test
     void utf8AndJsonObjectsReadAsText() throws Exception {
         List<BackupRecord> records = Samples.edgeCasesFor(ValueType.UTF8, ValueType.JSON);
-        Path file = write("text.parquet", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.SNAPPY, ValueType.UTF8, ValueType.JSON), records);
+        Path file = write("text.parquet", new EnvelopeSettings(EnvelopeFormat.PARQUET, Compression.SNAPPY, ValueType.UTF8,
+                ValueType.JSON), records);
 
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             Map<String, String> types = columnTypes(st, file);
@@ -87,8 +88,10 @@ class ParquetDuckDbTest {
             try (ResultSet rs = st.executeQuery("SELECT key, value::VARCHAR FROM read_parquet('" + file + "') ORDER BY file_row_number")) {
                 for (BackupRecord expected : records) {
                     assertThat(rs.next()).isTrue();
-                    assertThat(rs.getString(1)).isEqualTo(expected.key() == null ? null : new String(expected.key(), StandardCharsets.UTF_8));
-                    assertThat(rs.getString(2)).isEqualTo(expected.value() == null ? null : new String(expected.value(), StandardCharsets.UTF_8));
+                    assertThat(rs.getString(1)).isEqualTo(expected.key() == null ? null
+                            : new String(expected.key(), StandardCharsets.UTF_8));
+                    assertThat(rs.getString(2)).isEqualTo(expected.value() == null ? null
+                            : new String(expected.value(), StandardCharsets.UTF_8));
                 }
             }
             try (ResultSet rs = st.executeQuery("SELECT value->>'a' FROM read_parquet('" + file + "') WHERE \"offset\" = 0")) {

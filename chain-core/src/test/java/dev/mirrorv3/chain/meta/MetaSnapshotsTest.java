@@ -118,7 +118,8 @@ class MetaSnapshotsTest {
         // The restarted writer removes the leftover (the blob sink's snapshotter does at start).
         assertThat(meta.removeTemporaryFiles()).isEqualTo(1);
         try (var files = Files.list(dir)) {
-            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("00000000000000001000.json", "00000000000000002000.json");
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactly("00000000000000001000.json", "00000000000000002000.json");
         }
         assertThat(meta.removeTemporaryFiles()).isZero();
     }

@@ -79,7 +79,8 @@ class SnapshotChoiceTest {
                 .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99");
         assertThatThrownBy(() -> SnapshotChoice.choose(CHAIN, null, 999L, stamps)).isInstanceOf(ChainException.class)
                 .hasMessageContaining("no snapshot is at or before timestamp 1970-01-01T00:00:00.999Z")
-                .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99, holding a record stamped 1970-01-01T00:00:01Z");
+                .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99, holding a record stamped "
+                        + "1970-01-01T00:00:01Z");
     }
 
     @Test

@@ -46,7 +46,8 @@ class SnapshotReaderTest {
         KeyRing ring = KeyRing.load(keys);
         CountingStore store = new CountingStore(new FilesystemStore(root.resolve("store"), "backup"));
         SnapshotWriter w = new SnapshotWriter(store, "states", 0, SETTINGS,
-                new ParquetCodec(SETTINGS, new ObjectEncryption(ring, keyId.isEmpty() ? null : keyId)), new SnapshotReader(store, SETTINGS, ring),
+                new ParquetCodec(SETTINGS, new ObjectEncryption(ring, keyId.isEmpty() ? null : keyId)),
+                new SnapshotReader(store, SETTINGS, ring),
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(),
                 SnapshotChain.validate(store.location(0), List.of()), 0, root.resolve("spill"), 1 << 20);
         Random random = new Random(2);

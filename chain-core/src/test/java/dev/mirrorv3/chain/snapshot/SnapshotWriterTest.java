@@ -17,8 +17,12 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueTypeException;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.ChainChangedException;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +33,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,12 +53,14 @@ class SnapshotWriterTest {
         SnapshotChain chain = reader.list(0);
         long start = chain.nextOffset().orElse(0);
         return new SnapshotWriter(store, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, start, root.resolve("spill"), memoryCap);
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, start,
+                root.resolve("spill"), memoryCap);
     }
 
     private static BackupRecord record(long offset, String key, String value) {
-        return new BackupRecord(TOPIC, 0, offset, 1_000L + offset, TimestampType.CREATE_TIME, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8), List.of(new RecordHeader("h", Long.toString(offset).getBytes(StandardCharsets.UTF_8))));
+        return new BackupRecord(TOPIC, 0, offset, 1_000L + offset, TimestampType.CREATE_TIME,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8), value == null ? null : value.getBytes(StandardCharsets.UTF_8),
+                List.of(new RecordHeader("h", Long.toString(offset).getBytes(StandardCharsets.UTF_8))));
     }
 
     /** The newest snapshot read back: key -> record. */
@@ -100,6 +107,40 @@ class SnapshotWriterTest {
         assertThat(snapshots.get(1).from()).isEqualTo(snapshots.get(0).to() + 1);
     }
 
+    /**
+     * A task frozen while it merges its next snapshot (SIGSTOP of its worker, ./torture zombie): its partition moves and
+     * the new task writes the next snapshot. Woken, the frozen task must not add its own beside it.
+     */
+    @Test
+    void aTaskFrozenWhileItMergesAddsNothingBesideTheSnapshotTheMovedTaskWrote() {
+        SnapshotWriter first = writer(1_000_000);
+        first.append(record(0, "a", "1"));
+        ObjectName own = first.flush(FlushTrigger.TIME).orElseThrow().name();
+        FilesystemStore fs = store;
+        String moved = ObjectName.plain(1, 5, EnvelopeFormat.PARQUET).fileName();
+        AtomicBoolean frozen = new AtomicBoolean(true);
+        // The merge reads the previous snapshot: meanwhile the moved task wrote the next one.
+        Store frozenWhileMerging = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("readTo") && frozen.getAndSet(false)) {
+                        fs.create(0, moved, new byte[] {1});
+                    }
+                    try {
+                        return method.invoke(fs, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        SnapshotChain chain = reader.list(0);
+        SnapshotWriter zombie = new SnapshotWriter(fs, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
+                new SnapshotReader(frozenWhileMerging, SETTINGS, KeyRing.empty()),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
+                Clock.systemUTC(), chain, chain.nextOffset().orElse(0), root.resolve("spill-zombie"), 1_000_000);
+        zombie.append(record(1, "a", "2"));
+        assertThatThrownBy(() -> zombie.flush(FlushTrigger.TIME)).isInstanceOf(ChainChangedException.class).hasMessageContaining(moved);
+        assertThat(fs.list(0)).as("only the snapshots of the first task and of the moved one").containsExactly(own.fileName(), moved);
+    }
+
     @Test
     void aNullKeyIsRefusedNamingTopicPartitionAndOffset() {
         SnapshotWriter w = writer(1_000_000);
@@ -139,7 +180,8 @@ class SnapshotWriterTest {
     void overlapsAreRefusedAndTheNewestSnapshotCanBeBoundedByAnOffset() {
         assertThatThrownBy(() -> SnapshotChain.validate("loc", List.of(ObjectName.plain(0, 10, EnvelopeFormat.PARQUET).fileName(),
                 ObjectName.plain(5, 20, EnvelopeFormat.PARQUET).fileName()))).isInstanceOf(ChainException.Overlap.class);
-        SnapshotChain chain = SnapshotChain.validate("loc", new ArrayList<>(List.of(ObjectName.plain(100, 200, EnvelopeFormat.PARQUET).fileName(),
+        SnapshotChain chain = SnapshotChain.validate("loc",
+                new ArrayList<>(List.of(ObjectName.plain(100, 200, EnvelopeFormat.PARQUET).fileName(),
                 ObjectName.plain(0, 10, EnvelopeFormat.PARQUET).fileName())));
         assertThat(chain.newest().orElseThrow().to()).isEqualTo(200);
         assertThat(chain.newest(OptionalLong.of(199)).orElseThrow().to()).isEqualTo(10);

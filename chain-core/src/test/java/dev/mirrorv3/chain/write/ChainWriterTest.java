@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
@@ -215,6 +216,43 @@ class ChainWriterTest {
         w.append(record(1));
         w.flush(FlushTrigger.TIME);
         assertThat(w.msUntilTimeTrigger(clock.millis())).as("record 1 has waited 0 of 1000 ms").isEqualTo(1000);
+    }
+
+    /**
+     * A task frozen while it encodes its first object (SIGSTOP of its worker, ./torture zombie): its partition moves and
+     * the new task writes an object from the same offset. Woken, the frozen task must not add its object beside it.
+     */
+    @Test
+    void aTaskFrozenWhileItEncodesAddsNothingBesideTheObjectTheMovedTaskWrote() {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        EnvelopeCodec real = EnvelopeCodecs.forSettings(SETTINGS);
+        EnvelopeCodec frozenWhileEncoding = new EnvelopeCodec() {
+            @Override
+            public EnvelopeFormat format() {
+                return real.format();
+            }
+
+            @Override
+            public byte[] encode(List<BackupRecord> records) {
+                byte[] bytes = real.encode(records);
+                // Meanwhile the moved task wrote offsets 0..4.
+                fs.create(0, ObjectName.plain(0, 4, EnvelopeFormat.PARQUET).fileName(), real.encode(List.of(record(0), record(1),
+                        record(2), record(3), record(4))));
+                return bytes;
+            }
+
+            @Override
+            public List<BackupRecord> decode(byte[] data, String objectDescription) {
+                return real.decode(data, objectDescription);
+            }
+        };
+        ChainWriter zombie = new ChainWriter(fs, 0, frozenWhileEncoding, POLICY, clock,
+                new ChainReader(fs, SETTINGS).listChain(0, OptionalLong.empty()), 0);
+        zombie.append(record(0));
+        zombie.append(record(1));
+        assertThatThrownBy(() -> zombie.flush(FlushTrigger.TIME)).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining(name(0, 4));
+        assertThat(fs.list(0)).as("only the moved task's object").containsExactly(name(0, 4));
     }
 
     @Test

@@ -11,6 +11,8 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.RegexValidator;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
@@ -32,7 +34,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
     // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
@@ -101,7 +103,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
     public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
@@ -113,7 +115,11 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
             + " on a thread of its own; 0 turns the metric off.";
 
-    public static final String ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
+    /** The former name of admin.timeout.ms. */
+    public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
+    /** Old setting names that still work (validate() warns about them). */
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
 
     public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
@@ -146,7 +152,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(CONFIG_DEF, DEPRECATED.translate(props));
     }
 
     private static ConfigDef configDef() {
@@ -163,18 +169,20 @@ public final class BlobSinkConfig extends AbstractConfig {
         def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
                 BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
         def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
-                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(), dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
+                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
+                dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
         def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
                 "Snapshot spill directory");
 
-        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS, Map.of());
+        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, Map.of());
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_SOURCE, o, Width.MEDIUM, "Partitions");
+                GROUP_SOURCE, o++, Width.MEDIUM, "Partitions");
+        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE, o);
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
         def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
                 CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = HeartbeatConfigFragment.define(def, o);
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
@@ -267,7 +275,7 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** As {@link #sourceAdminConfig()}, with this client id unless source.admin.client.id is set. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
+        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
     public long partitionsWatchIntervalMs() {
@@ -291,7 +299,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public long sourceLagIntervalMs() {
@@ -308,10 +316,11 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     /** The groups to snapshot; the connector's own consumer group is never one of them. */
     public GroupSelection groupSelection(String connectorName) {
-        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE), List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
+        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE),
+                List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

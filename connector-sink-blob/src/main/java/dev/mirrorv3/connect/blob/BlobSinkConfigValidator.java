@@ -1,25 +1,27 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.crypto.KeyRing;
-import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.ReachFailure;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Cross-field rules of the blob sink (README: Back up a topic, Decisions), each error attached to the setting it concerns, so that
+ * Cross-field rules of the blob sink (docs/blob-sink.md, docs/decisions.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class BlobSinkConfigValidator {
+    private static final Logger LOG = LoggerFactory.getLogger(BlobSinkConfigValidator.class);
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
 
     private final Map<String, String> props;
@@ -43,21 +45,16 @@ final class BlobSinkConfigValidator {
     }
 
     Config validate() {
-        checks.requireSetting("consumer.override.auto.offset.reset", "none",
-                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
-                        + " before they were backed up; with 'none' a lost position fails the task");
-        checks.requireSetting("consumer.override.isolation.level", "read_committed",
-                "only committed records may be backed up; aborted records and transaction markers become holes");
-        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records and leave holes that look like compaction;"
-                + " the backup must hold every record. Remove errors.tolerance or set it to none");
-        checks.requireByteArrayConverters("the backup keeps the records' exact bytes");
-        checks.refuseTransforms("no transform may run in front of the blob sink: a changed record would not be the source's,"
-                + " and a dropped one would look like a hole. Remove transforms");
+        SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
-        checkDestination();
-        checkEncryption();
+        if (StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.WRITE, offline) && !offline
+                && BlobSinkConfig.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.DESTINATION_TYPE, ""))) {
+            checkS3Access();
+        }
         checkSourceCluster();
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
+        BlobSinkConfig.DEPRECATED.report(props, config, LOG);
         return config;
     }
 
@@ -90,71 +87,6 @@ final class BlobSinkConfigValidator {
         // every key and one snapshot-sized object per flush (COMPACTION_DOC says so in the settings reference).
     }
 
-    private void checkDestination() {
-        if (hasErrors(BlobSinkConfig.DESTINATION_TYPE)) {
-            return;
-        }
-        if (BlobSinkConfig.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.DESTINATION_TYPE, ""))) {
-            checkS3();
-            return;
-        }
-        String root = props.getOrDefault(BlobSinkConfig.FILESYSTEM_ROOT, "");
-        if (root.isBlank()) {
-            error(BlobSinkConfig.FILESYSTEM_ROOT, "required with destination.type=filesystem: the absolute path of the backup directory");
-            return;
-        }
-        Path path = Path.of(root);
-        if (!path.isAbsolute()) {
-            error(BlobSinkConfig.FILESYSTEM_ROOT, "must be an absolute path (the worker's working directory is not a stable place): " + root);
-            return;
-        }
-        if (offline) {
-            return;
-        }
-        Path existing = path;
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
-            error(BlobSinkConfig.FILESYSTEM_ROOT, root + " cannot be created or written by the worker"
-                    + (existing == null ? "" : " (" + existing + " is not a writable directory)"));
-        }
-    }
-
-    private void checkS3() {
-        boolean complete = true;
-        complete &= required(BlobSinkConfig.S3_BUCKET, "the bucket that holds the chains");
-        complete &= required(BlobSinkConfig.S3_REGION, "the bucket's region, e.g. eu-central-1 (us-east-1 for most S3-compatible stores)");
-        for (String role : List.of("write", "read")) {
-            String what = "write".equals(role) ? "the identity that signs PutObject (s3:PutObject only)"
-                    : "the identity that signs ListObjectsV2 and GetObject (s3:ListBucket, s3:GetObject)";
-            complete &= required("s3." + role + ".access.key.id", "the access key id of " + what
-                    + "; feed it through a config provider, e.g. ${env:S3_" + role.toUpperCase(java.util.Locale.ROOT) + "_ACCESS_KEY_ID}");
-            complete &= required("s3." + role + ".secret.access.key", "the secret access key of " + what
-                    + "; feed it through a config provider, e.g. ${file:/etc/kafka/s3.properties:" + role + ".secret.access.key}");
-        }
-        if (!hasErrors(BlobSinkConfig.ENCRYPTION) && props.getOrDefault(BlobSinkConfig.ENCRYPTION, "").isBlank()) {
-            error(BlobSinkConfig.ENCRYPTION, "required with destination.type=s3, to be written out: set encryption=parquet (with"
-                    + " encryption.keys.dir and encryption.key.id) or encryption=none (plain objects)");
-        }
-        String endpoint = props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").trim();
-        if (!endpoint.isEmpty()) {
-            try {
-                java.net.URI uri = new java.net.URI(endpoint);
-                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-                    error(BlobSinkConfig.S3_ENDPOINT, "must be an http:// or https:// URL with a host, e.g. https://minio:9000 (found " + endpoint + ")");
-                    complete = false;
-                }
-            } catch (java.net.URISyntaxException e) {
-                error(BlobSinkConfig.S3_ENDPOINT, "is not a URL: " + e.getMessage());
-                complete = false;
-            }
-        }
-        if (complete && !offline) {
-            checkS3Access();
-        }
-    }
-
     /** One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s. */
     private void checkS3Access() {
         BlobSinkConfig parsed;
@@ -184,82 +116,14 @@ final class BlobSinkConfigValidator {
         }
     }
 
-    /** encryption=parquet: Parquet format, a keys dir that loads, a key id with a file there. Never a key in a message. */
-    private void checkEncryption() {
-        if (hasErrors(BlobSinkConfig.ENCRYPTION)) {
-            return;
-        }
-        boolean parquet = BlobSinkConfig.ENCRYPTION_PARQUET.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.ENCRYPTION, "").trim());
-        String dir = props.getOrDefault(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "").trim();
-        String keyId = props.getOrDefault(BlobSinkConfig.ENCRYPTION_KEY_ID, "").trim();
-        if (parquet && "ndjson".equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.FORMAT, "parquet").trim())) {
-            String why = "encryption=parquet is Parquet modular encryption and NDJSON objects cannot be encrypted: set"
-                    + " format=parquet, or encryption=none";
-            error(BlobSinkConfig.ENCRYPTION, why);
-            error(BlobSinkConfig.FORMAT, why);
-        }
-        if (!parquet && !keyId.isEmpty()) {
-            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "set, but encryption is not parquet: new objects would be plain. Set"
-                    + " encryption=parquet, or remove encryption.key.id (keep encryption.keys.dir while the chain holds encrypted objects)");
-        }
-        if (parquet && keyId.isEmpty()) {
-            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "required with encryption=parquet: the id of the key new objects are written"
-                    + " with, the name of its file in encryption.keys.dir");
-        } else if (parquet && !dev.mirrorv3.chain.ObjectName.isValidKeyId(keyId)) {
-            error(BlobSinkConfig.ENCRYPTION_KEY_ID, "'" + keyId + "' is not a key id: [a-z0-9][a-z0-9-]{0,31} (lower-case letters,"
-                    + " digits, '-', at most 32 characters)");
-            keyId = "";
-        }
-        if (dir.isEmpty()) {
-            if (parquet) {
-                error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "required with encryption=parquet: the directory of key files (a mounted"
-                        + " Secret), one file per key id holding the base64 of 32 random bytes");
-            }
-            return;
-        }
-        if (!Path.of(dir).isAbsolute()) {
-            error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, "must be an absolute path: " + dir);
-            return;
-        }
-        if (offline) {
-            return;
-        }
-        KeyRing keys;
-        try {
-            keys = KeyRing.load(Path.of(dir));
-        } catch (KeysDirException e) {
-            error(BlobSinkConfig.ENCRYPTION_KEYS_DIR, e.getMessage());
-            return;
-        }
-        if (parquet && !keyId.isEmpty() && !keys.has(keyId)) {
-            error(BlobSinkConfig.ENCRYPTION_KEY_ID, Path.of(dir).resolve(keyId) + " does not exist: add the key file of " + keyId
-                    + " (the base64 of 32 random bytes) to the keys dir, or name one of its keys " + keys.ids());
-        }
-    }
-
-    private boolean required(String key, String what) {
-        if (hasErrors(key)) {
-            return false;
-        }
-        if (props.getOrDefault(key, "").isBlank()) {
-            error(key, "required with destination.type=s3: " + what);
-            return false;
-        }
-        return true;
-    }
-
     private void checkSourceCluster() {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        BlobSinkConfig parsed;
-        try {
-            parsed = new BlobSinkConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are already reported
-        }
-        checks.checkSourceReachable(parsed.sourceAdminConfig(), bootstrap);
+        ClusterAccess.SOURCE.validate(props, checks, offline, () -> {
+            try {
+                return new BlobSinkConfig(props).sourceAdminConfig();
+            } catch (RuntimeException e) {
+                return null; // single-field errors are already reported
+            }
+        });
     }
 
     private boolean hasErrors(String key) {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backs up topic partitions to chains of objects, exactly once (README: Back up a topic). One task, whatever tasks.max says:
+ * Backs up topic partitions to chains of objects, exactly once (docs/blob-sink.md). One task, whatever tasks.max says:
  * one writer per partition; scale with more connectors (per topic or per set of partitions). Watches the partition
  * counts of its topics and restarts the task when one grows, so that new partitions are backed up with no action.
  */

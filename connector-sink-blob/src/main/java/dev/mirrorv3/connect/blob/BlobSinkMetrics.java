@@ -1,32 +1,20 @@
 package dev.mirrorv3.connect.blob;
 
-import java.util.LinkedHashMap;
-import java.util.List;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
-import java.util.function.LongSupplier;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The task's metrics through Connect's plugin metrics (KIP-877, Kafka >= 4.1): MBeans
- * {@code kafka.connect:type=plugins,connector=<name>,task=<id>,mirror=<name>[,topic=..,partition=..]}.
- * {@code config/jmx-exporter.yaml} turns them into mirror-v3's Prometheus names. On an older runtime there are
- * no metrics, with one warning per worker. Partition metrics are removed when the partition is closed.
+ * The blob sink task's series (names, docs, values), registered through {@link PluginMetricsRegistry} (tags, the
+ * fallback on a worker without plugin metrics, removal when a partition closes or the task stops), which
+ * {@code config/jmx-exporter.yaml} maps to the {@code mirror_v3_*} series.
  */
 final class BlobSinkMetrics implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(BlobSinkMetrics.class);
-    private static final AtomicBoolean WARNED_NO_PLUGIN_METRICS = new AtomicBoolean();
-
     static final String BUFFERED_BYTES = "buffered-bytes";
     static final String OFFSET_VERIFIED = "destination-offset-verified";
     static final String RECORDS_TOTAL = "destination-records-total";
@@ -41,41 +29,21 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String SNAPSHOT_DURATION_MS = "snapshot-duration-ms";
     static final String SNAPSHOT_TOMBSTONES_TOTAL = "snapshot-tombstones-applied-total";
 
-    private final PluginMetrics metrics;
-    private final String mirror;
+    private final PluginMetricsRegistry metrics;
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
-    private final List<MetricName> taskMetricNames;
 
     BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry) {
-        this.mirror = mirror;
-        this.metrics = pluginMetrics(context);
-        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-        tags.put("mirror", mirror);
-        this.taskMetricNames = metrics == null ? List.of() : List.of(
-                register(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", tags, bufferedBytes),
-                register(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", tags, restarts),
-                register(PAUSED_FOR_RETRY, "Partitions paused while the task retries opening them (store or source cluster"
-                        + " unavailable); 0 when every partition is positioned", tags, (LongSupplier) pausedForRetry::getAsInt));
-    }
-
-    /** The context's plugin metrics, or null on a runtime older than Kafka 4.1 (one warning per worker). */
-    static PluginMetrics pluginMetrics(SinkTaskContext context) {
-        try {
-            return context.pluginMetrics();
-        } catch (LinkageError | UnsupportedOperationException e) {
-            // NoSuchMethodError (connect-api < 4.1) or AbstractMethodError (a context built against it).
-            if (WARNED_NO_PLUGIN_METRICS.compareAndSet(false, true)) {
-                log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): mirror-v3 tasks export no metrics ({})",
-                        e.toString());
-            }
-            return null;
-        }
+        this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        metrics.gauge(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", bufferedBytes::get);
+        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", restarts::get);
+        metrics.gauge(PAUSED_FOR_RETRY, "Partitions paused while the task retries opening them (store or source cluster"
+                + " unavailable); 0 when every partition is positioned", pausedForRetry::getAsInt);
     }
 
     boolean enabled() {
-        return metrics != null;
+        return metrics.enabled();
     }
 
     void bufferedBytes(long bytes) {
@@ -106,15 +74,11 @@ final class BlobSinkMetrics implements AutoCloseable {
      */
     synchronized void snapshot(TopicPartition tp, long keys, long bytes, long durationMs, long tombstones) {
         PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
-        if (metrics != null && pm.snapshotNames.isEmpty()) {
-            LinkedHashMap<String, String> tags = partitionTags(tp);
-            pm.snapshotNames = List.of(
-                    register(SNAPSHOT_KEYS, "Live keys in the newest snapshot (compaction=log)", tags, pm.snapshotKeys),
-                    register(SNAPSHOT_BYTES, "Object bytes of the newest snapshot (compaction=log)", tags, pm.snapshotBytes),
-                    register(SNAPSHOT_DURATION_MS, "Time to build the newest snapshot: merge of the previous one with the records"
-                            + " since (compaction=log)", tags, pm.snapshotDurationMs),
-                    register(SNAPSHOT_TOMBSTONES_TOTAL, "Tombstones applied to snapshots (compaction=log)", tags, pm.snapshotTombstones));
-        }
+        metrics.gauge(tp, SNAPSHOT_KEYS, "Live keys in the newest snapshot (compaction=log)", pm.snapshotKeys::get);
+        metrics.gauge(tp, SNAPSHOT_BYTES, "Object bytes of the newest snapshot (compaction=log)", pm.snapshotBytes::get);
+        metrics.gauge(tp, SNAPSHOT_DURATION_MS, "Time to build the newest snapshot: merge of the previous one with the records"
+                + " since (compaction=log)", pm.snapshotDurationMs::get);
+        metrics.gauge(tp, SNAPSHOT_TOMBSTONES_TOTAL, "Tombstones applied to snapshots (compaction=log)", pm.snapshotTombstones::get);
         pm.snapshotKeys.set(keys);
         pm.snapshotBytes.set(bytes);
         pm.snapshotDurationMs.set(durationMs);
@@ -136,64 +100,29 @@ final class BlobSinkMetrics implements AutoCloseable {
             return;
         }
         pm.highWatermark.set(highWatermark);
-        if (metrics != null && pm.lagName == null) {
-            MetricName mn = metrics.metricName(SOURCE_LAG, "Source high watermark minus the next durable offset (refreshed on a"
-                    + " timer): records in the source not yet durable in the destination", partitionTags(tp));
-            metrics.addMetric(mn, (Gauge<Long>) (config, now) -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
-            pm.lagName = mn;
-        }
+        metrics.gauge(tp, SOURCE_LAG, "Source high watermark minus the next durable offset (refreshed on a timer): records in"
+                + " the source not yet durable in the destination", () -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
     }
 
     synchronized void closed(TopicPartition tp) {
-        PartitionMetrics pm = partitions.remove(tp);
-        if (pm != null && metrics != null) {
-            pm.names.forEach(metrics::removeMetric);
-            pm.snapshotNames.forEach(metrics::removeMetric);
-            if (pm.lagName != null) {
-                metrics.removeMetric(pm.lagName);
-            }
-        }
+        partitions.remove(tp);
+        metrics.removePartition(tp);
     }
 
     @Override
     public synchronized void close() {
-        List.copyOf(partitions.keySet()).forEach(this::closed);
-        if (metrics != null) {
-            taskMetricNames.forEach(metrics::removeMetric);
-        }
-    }
-
-    private LinkedHashMap<String, String> partitionTags(TopicPartition tp) {
-        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-        tags.put("mirror", mirror);
-        tags.put("topic", tp.topic());
-        tags.put("partition", Integer.toString(tp.partition()));
-        return tags;
+        partitions.clear();
+        metrics.close();
     }
 
     private PartitionMetrics registerPartition(TopicPartition tp) {
         PartitionMetrics pm = new PartitionMetrics();
-        if (metrics == null) {
-            return pm;
-        }
-        LinkedHashMap<String, String> tags = partitionTags(tp);
-        pm.names = List.of(
-                register(OFFSET_VERIFIED, "Next offset durable in the destination (the chain's end)", tags, pm.verified),
-                register(RECORDS_TOTAL, "Records written to the destination", tags, pm.records),
-                register(BYTES_TOTAL, "Encoded object bytes written to the destination", tags, pm.bytes),
-                register(FLUSHES_TOTAL, "Objects written to the destination", tags, pm.flushes),
-                register(LAST_FLUSH_TS, "Unix time of the last object written", tags, pm.lastFlushSeconds));
+        metrics.gauge(tp, OFFSET_VERIFIED, "Next offset durable in the destination (the chain's end)", pm.verified::get);
+        metrics.gauge(tp, RECORDS_TOTAL, "Records written to the destination", pm.records::get);
+        metrics.gauge(tp, BYTES_TOTAL, "Encoded object bytes written to the destination", pm.bytes::get);
+        metrics.gauge(tp, FLUSHES_TOTAL, "Objects written to the destination", pm.flushes::get);
+        metrics.gauge(tp, LAST_FLUSH_TS, "Unix time of the last object written", pm.lastFlushSeconds::get);
         return pm;
-    }
-
-    private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, AtomicLong value) {
-        return register(name, doc, tags, (LongSupplier) value::get);
-    }
-
-    private MetricName register(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
-        MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
-        return mn;
     }
 
     private static final class PartitionMetrics {
@@ -207,8 +136,5 @@ final class BlobSinkMetrics implements AutoCloseable {
         final AtomicLong snapshotBytes = new AtomicLong();
         final AtomicLong snapshotDurationMs = new AtomicLong();
         final AtomicLong snapshotTombstones = new AtomicLong();
-        List<MetricName> names = List.of();
-        List<MetricName> snapshotNames = List.of();
-        MetricName lagName;
     }
 }

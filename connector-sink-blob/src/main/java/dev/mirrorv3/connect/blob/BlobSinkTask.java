@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
@@ -13,71 +14,62 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.GroupOffsetSeeder;
-import dev.mirrorv3.kafka.RetryPauses;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Thin Connect glue around {@link ChainWriter}s, one per opened partition. The chain is the position:
- * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes.
+ * {@code open} seeks to its end, {@code preCommit} reports only durable offsets, {@code close} flushes; the open,
+ * pause, retry and commit skeleton is {@link PositionedSinkTask}'s.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
- * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what to do.
+ * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a message that says what
+ * to do.
  */
-public class BlobSinkTask extends SinkTask {
+public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
 
-    private final Clock clock;
     private BlobSinkConfig config;
     private String connectorName;
     private EnvelopeFormat format;
     private Set<Integer> allowedPartitions;
     private final Map<String, Store> stores = new HashMap<>();
-    private SourceOffsets sourceOffsets;
+    private LogOffsets sourceOffsets;
     private WriterOpener opener;
     private BlobSinkMetrics metrics;
     private SourceLagRefresher lagRefresher;
     private MetaSnapshotter metaSnapshotter;
     /** The snapshotter's own stores: it runs on a thread of its own. */
     private final Map<String, Store> metaStores = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Write retries; positioning retries back off on their own in the base. */
     private Backoff backoff;
-    /** Open retries back off on their own: put() succeeding for the other partitions says nothing about them. */
-    private Backoff openBackoff;
-    private RetryPauses retryPauses;
 
     private final Map<TopicPartition, PartitionWriter> writers = new HashMap<>();
-    private final Set<TopicPartition> pending = new LinkedHashSet<>();
-    private final Set<TopicPartition> repositioned = new HashSet<>();
     private final Map<TopicPartition, Long> recordsSinceHeartbeat = new HashMap<>();
-    private RuntimeException pendingFatal;
     private long totalBuffered;
-    private long nextOpenAttemptMs;
     private long nextChainCheckMs;
-    private long nextHeartbeatMs;
 
     public BlobSinkTask() {
         this(Clock.systemUTC());
     }
 
     BlobSinkTask(Clock clock) {
-        this.clock = clock;
+        super(clock);
     }
 
     @Override
@@ -92,10 +84,9 @@ public class BlobSinkTask extends SinkTask {
         format = config.envelope().format();
         allowedPartitions = new HashSet<>(config.partitions());
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
-        openBackoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
-        retryPauses = new RetryPauses(context::pause, context::resume);
-        sourceOffsets = new SourceOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        metrics = new BlobSinkMetrics(context, connectorName, retryPauses::count);
+        startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
+        sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
+        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count);
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
         }
@@ -115,29 +106,16 @@ public class BlobSinkTask extends SinkTask {
                 ? new SnapshotOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock,
                         config.spillDir(connectorName), config.bufferMaxBytes())
                 : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
-        seedGroupOffsets(props);
-        long now = clock.millis();
-        nextChainCheckMs = now + config.chainCheckIntervalMs();
-        nextHeartbeatMs = now + config.heartbeatIntervalMs();
+        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
+        nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
                         + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy(),
-                encryption.encryptsNewObjects() ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
-                        : "none" + (encryption.keys().ids().isEmpty() ? "" : " (keys " + encryption.keys().ids() + " to read older objects)"));
-    }
-
-    /**
-     * Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll); the connector restarts
-     * the task when a topic grows, so that new partitions are seeded here too. A failure fails the task with what to do.
-     */
-    private void seedGroupOffsets(Map<String, String> props) {
-        try {
-            GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout(),
-                    BlobSinkConfig.ADMIN_TIMEOUT_MS);
-        } catch (GroupOffsetSeeder.GroupSeedingException e) {
-            throw new ConnectException(e.getMessage(), e);
-        }
+                encryption.encryptsNewObjects()
+                        ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
+                        : "none" + (encryption.keys().ids().isEmpty() ? ""
+                                : " (keys " + encryption.keys().ids() + " to read older objects)"));
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */
@@ -150,93 +128,59 @@ public class BlobSinkTask extends SinkTask {
     }
 
     @Override
-    public void open(Collection<TopicPartition> partitions) {
+    protected Collection<TopicPartition> toPosition(Collection<TopicPartition> assigned) {
         List<TopicPartition> mine = new ArrayList<>();
         List<TopicPartition> others = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
+        for (TopicPartition tp : assigned) {
             (allowedPartitions.isEmpty() || allowedPartitions.contains(tp.partition()) ? mine : others).add(tp);
         }
         if (!others.isEmpty()) {
             context.pause(others.toArray(new TopicPartition[0]));
             log.info("not backing up {} (setting partitions={}): paused", others, allowedPartitions);
         }
-        pending.addAll(mine);
-        nextOpenAttemptMs = 0;
-        try {
-            openPending(false);
-        } catch (RuntimeException e) {
-            // Connect keeps an exception from open() until its consumer's poll returns, and that poll would fetch
-            // from the group's offset first (failing with a bare OffsetOutOfRangeException on a lost position).
-            // Pause instead, and fail from put() with our message.
-            context.pause(mine.toArray(new TopicPartition[0]));
-            pendingFatal = e;
-        }
+        return mine;
     }
 
-    /**
-     * Positions the pending partitions and resumes them, whichever path calls it: Connect pauses again after a
-     * rebalance what we paused before, even if it was closed in between. A transient failure leaves them paused and
-     * pending for a later put().
-     */
-    private void openPending(boolean fromPut) {
-        if (pending.isEmpty() || clock.millis() < nextOpenAttemptMs) {
-            return;
+    /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
+    @Override
+    protected Map<TopicPartition, ? extends PartitionWriter> resolve(List<TopicPartition> partitions) {
+        return opener.open(partitions);
+    }
+
+    @Override
+    protected long positioned(TopicPartition tp, PartitionWriter w) {
+        writers.put(tp, w);
+        recordsSinceHeartbeat.put(tp, 0L);
+        metrics.opened(tp, w.durableNext());
+        if (metaSnapshotter != null) {
+            metaSnapshotter.durable(tp, w.durableNext());
         }
-        List<TopicPartition> batch = List.copyOf(pending);
-        Map<TopicPartition, ? extends PartitionWriter> opened;
-        try {
-            opened = opener.open(batch);
-        } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
-                throw fatal(e);
-            }
-            long delay = openBackoff.next();
-            nextOpenAttemptMs = clock.millis() + delay;
-            metrics.restart();
-            retryPauses.pause(batch);
-            context.timeout(delay);
-            log.warn("cannot open {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, openBackoff.attempts(),
-                    Failures.describe(e));
-            return;
-        }
-        openBackoff.reset();
-        opened.forEach((tp, w) -> {
-            writers.put(tp, w);
-            pending.remove(tp);
-            recordsSinceHeartbeat.put(tp, 0L);
-            context.offset(tp, w.durableNext());
-            metrics.opened(tp, w.durableNext());
-            if (metaSnapshotter != null) {
-                metaSnapshotter.durable(tp, w.durableNext());
-            }
-            if (fromPut) {
-                repositioned.add(tp); // the rest of this batch predates the seek
-            }
-        });
-        List<TopicPartition> retried = retryPauses.resume(opened.keySet());
-        if (!retried.isEmpty()) {
-            log.info("opened {} after a retry: resumed", retried);
-        }
-        if (lagRefresher != null && !opened.isEmpty()) {
+        return w.durableNext();
+    }
+
+    @Override
+    protected void afterPositioned(Collection<TopicPartition> partitions) {
+        if (lagRefresher != null) {
             lagRefresher.refreshSoon();
         }
-        if (metaSnapshotter != null && !opened.isEmpty()) {
+        if (metaSnapshotter != null) {
             metaSnapshotter.topicsSoon(config.metadataIntervalMs() > 0);
         }
     }
 
     @Override
-    public void put(Collection<SinkRecord> records) {
-        if (pendingFatal != null) {
-            throw pendingFatal;
-        }
-        long now = clock.millis();
+    protected void retried() {
+        metrics.restart();
+    }
+
+    @Override
+    protected void write(Collection<SinkRecord> records) {
+        long now;
         try {
-            openPending(true);
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
                 PartitionWriter w = writers.get(tp);
-                if (w == null || repositioned.contains(tp) || r.originalKafkaOffset() < w.expectedNext()) {
+                if (w == null || repositioned(tp) || r.originalKafkaOffset() < w.expectedNext()) {
                     continue; // not ours, not positioned yet, or already buffered or durable (a re-delivery)
                 }
                 BackupRecord br = RecordConversion.toBackup(r);
@@ -251,7 +195,6 @@ public class BlobSinkTask extends SinkTask {
                     flush(tp, w, trigger.get());
                 }
             }
-            repositioned.clear();
             now = clock.millis();
             for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
                 if (e.getValue().msUntilTimeTrigger(now) == 0) {
@@ -261,7 +204,6 @@ public class BlobSinkTask extends SinkTask {
             periodicChecks(now);
             backoff.reset();
         } catch (RuntimeException e) {
-            repositioned.clear();
             if (Failures.isTransient(e)) {
                 long delay = backoff.next();
                 metrics.restart();
@@ -273,14 +215,6 @@ public class BlobSinkTask extends SinkTask {
             throw fatal(e);
         }
         pollWithin(nextTimerDelay(clock.millis()));
-    }
-
-    /**
-     * Asks Connect for the next poll within {@code delayMs}, and never later than retry.backoff.initial.ms: a
-     * rebalance runs inside a poll, and a transient failure of the open() it calls is retried only after that poll.
-     */
-    private void pollWithin(long delayMs) {
-        context.timeout(Math.max(1, Math.min(delayMs, config.retryBackoffInitialMs())));
     }
 
     /** Flushes the largest buffers until a record of {@code bytes} fits under the task-wide cap. */
@@ -331,21 +265,17 @@ public class BlobSinkTask extends SinkTask {
             }
             nextChainCheckMs = now + config.chainCheckIntervalMs();
         }
-        if (config.heartbeatIntervalMs() > 0 && now >= nextHeartbeatMs) {
-            writers.forEach((tp, w) -> log.info("heartbeat {}: next offset {}, {} record(s) since the last heartbeat, {} buffered",
-                    tp, w.durableNext(), recordsSinceHeartbeat.put(tp, 0L), w.bufferedRecords()));
-            nextHeartbeatMs = now + config.heartbeatIntervalMs();
-        }
+        heartbeatIfDue(now);
+    }
+
+    @Override
+    protected void heartbeat() {
+        writers.forEach((tp, w) -> log.info("heartbeat {}: next offset {}, {} record(s) since the last heartbeat, {} buffered",
+                tp, w.durableNext(), recordsSinceHeartbeat.put(tp, 0L), w.bufferedRecords()));
     }
 
     private long nextTimerDelay(long now) {
-        long delay = nextChainCheckMs - now;
-        if (config.heartbeatIntervalMs() > 0) {
-            delay = Math.min(delay, nextHeartbeatMs - now);
-        }
-        if (!pending.isEmpty()) {
-            delay = Math.min(delay, nextOpenAttemptMs - now);
-        }
+        long delay = Math.min(nextChainCheckMs - now, msUntilHeartbeat(now));
         for (PartitionWriter w : writers.values()) {
             delay = Math.min(delay, w.msUntilTimeTrigger(now));
         }
@@ -353,23 +283,15 @@ public class BlobSinkTask extends SinkTask {
     }
 
     @Override
-    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
-        for (TopicPartition tp : currentOffsets.keySet()) {
-            PartitionWriter w = writers.get(tp);
-            if (w != null) {
-                durable.put(tp, new OffsetAndMetadata(w.durableNext()));
-            }
-        }
-        return durable;
+    protected OptionalLong durableNext(TopicPartition tp) {
+        PartitionWriter w = writers.get(tp);
+        return w == null ? OptionalLong.empty() : OptionalLong.of(w.durableNext());
     }
 
+    /** Flushes each partition's buffer; a fatal failure of one is recorded and thrown once all are closed. */
     @Override
-    public void close(Collection<TopicPartition> partitions) {
-        RuntimeException fatal = null;
-        retryPauses.closed(partitions);
+    protected void closePositioned(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            pending.remove(tp);
             PartitionWriter w = writers.remove(tp);
             if (w == null) {
                 continue;
@@ -382,8 +304,8 @@ public class BlobSinkTask extends SinkTask {
                 if (Failures.isTransient(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
-                } else if (fatal == null) {
-                    fatal = fatal(e);
+                } else {
+                    fatal(e); // the first one is thrown
                 }
             }
             metrics.closed(tp);
@@ -393,9 +315,6 @@ public class BlobSinkTask extends SinkTask {
             recordsSinceHeartbeat.remove(tp);
         }
         metrics.bufferedBytes(totalBuffered);
-        if (fatal != null) {
-            throw fatal;
-        }
     }
 
     @Override
@@ -417,13 +336,5 @@ public class BlobSinkTask extends SinkTask {
         stores.values().forEach(Store::close);
         stores.clear();
         log.info("blob sink task of {} stopped", connectorName);
-    }
-
-    private ConnectException fatal(RuntimeException e) {
-        // Connect logs the task's failure with this message; logging it here too would report it twice.
-        if (e instanceof ConnectException ce && !(e instanceof RetriableException)) {
-            return ce;
-        }
-        return new ConnectException(Failures.describe(e), e);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
@@ -18,5 +19,10 @@ public final class BlobSinkValidation {
      */
     public static Config validate(Map<String, String> props, boolean offline) {
         return new BlobSinkConfigValidator(props, new Config(BlobSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
+    }
+
+    /** Settings under a deprecated name: one line each saying what to rename (they work; validate() does not fail on them). */
+    public static List<String> warnings(Map<String, String> props) {
+        return BlobSinkConfig.DEPRECATED.warnings(props);
     }
 }

@@ -180,7 +180,8 @@ final class MetaSnapshotter implements AutoCloseable {
             });
             GroupSnapshot now = new GroupSnapshot(time, topic, chainNext, byTopic.getOrDefault(topic, Map.of()));
             MetaSnapshots meta = snapshots(topic);
-            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> meta.newestGroups().map(MetaSnapshots.Stored::snapshot).orElse(null));
+            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> meta.newestGroups()
+                    .map(MetaSnapshots.Stored::snapshot).orElse(null));
             if (!now.sameOffsetsAs(last)) {
                 MetaName name = meta.writeGroups(now);
                 lastGroups.put(topic, now);

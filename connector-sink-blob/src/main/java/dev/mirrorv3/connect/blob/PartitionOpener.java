@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.PositionRule;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves where each opened partition's chain continues (README: Back up a topic): removes our temporary files, lists and
- * validates the chain, reads its last object back, and checks the position against the source's log-start
+ * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our
+ * temporary files, lists and validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */
 final class PartitionOpener implements WriterOpener {
@@ -33,11 +33,11 @@ final class PartitionOpener implements WriterOpener {
     private final EnvelopeSettings envelope;
     private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
-    private final SourceOffsets sourceOffsets;
+    private final LogOffsets sourceOffsets;
     private final Clock clock;
 
     PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
-                    FlushPolicy flushPolicy, SourceOffsets sourceOffsets, Clock clock) {
+                    FlushPolicy flushPolicy, LogOffsets sourceOffsets, Clock clock) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
         this.encryption = encryption;
@@ -76,7 +76,8 @@ final class PartitionOpener implements WriterOpener {
                             + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
                     chain.last().map(ObjectName::toString).orElse("none"),
                     chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, logStart, hwm);
-            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy, clock, chain, next));
+            writers.put(tp, new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(envelope, encryption), flushPolicy,
+                    clock, chain, next));
         }
         return writers;
     }

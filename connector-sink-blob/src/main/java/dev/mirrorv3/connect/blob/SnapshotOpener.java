@@ -11,7 +11,7 @@ import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.PositionRule;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collection;
@@ -35,13 +35,13 @@ final class SnapshotOpener implements WriterOpener {
     private final EnvelopeSettings envelope;
     private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
-    private final SourceOffsets sourceOffsets;
+    private final LogOffsets sourceOffsets;
     private final Clock clock;
     private final Path spillDir;
     private final long memoryCapBytes;
 
     SnapshotOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption, FlushPolicy flushPolicy,
-                   SourceOffsets sourceOffsets, Clock clock, Path spillDir, long memoryCapBytes) {
+                   LogOffsets sourceOffsets, Clock clock, Path spillDir, long memoryCapBytes) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
         this.encryption = encryption;

@@ -1,7 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -19,12 +19,12 @@ import org.slf4j.LoggerFactory;
 final class SourceLagRefresher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SourceLagRefresher.class);
 
-    private final SourceOffsets sourceOffsets;
+    private final LogOffsets sourceOffsets;
     private final BlobSinkMetrics metrics;
     private final ScheduledExecutorService timer;
     private boolean failing;
 
-    SourceLagRefresher(SourceOffsets sourceOffsets, BlobSinkMetrics metrics, String mirror, long intervalMs) {
+    SourceLagRefresher(LogOffsets sourceOffsets, BlobSinkMetrics metrics, String mirror, long intervalMs) {
         this.sourceOffsets = sourceOffsets;
         this.metrics = metrics;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {

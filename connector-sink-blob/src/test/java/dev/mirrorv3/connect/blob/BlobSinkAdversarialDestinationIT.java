@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A destination that someone else has touched, on the filesystem and on S3: each change has the
- * outcome the README's failure table gives it, an error naming the object, or, for our own temporary files, ignore-and-clean.
+ * outcome the failure table of docs/operations.md gives it, an error naming the object, or, for our own temporary files, ignore-and-clean.
  */
 class BlobSinkAdversarialDestinationIT {
     private static final Duration WAIT = Duration.ofSeconds(60);

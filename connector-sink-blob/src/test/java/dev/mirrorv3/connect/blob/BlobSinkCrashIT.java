@@ -102,7 +102,8 @@ class BlobSinkCrashIT {
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 20, 1);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            admin.alterConsumerGroupOffsets("app", Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(7))).all().get(30, TimeUnit.SECONDS);
+            admin.alterConsumerGroupOffsets("app", Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(7))).all()
+                    .get(30, TimeUnit.SECONDS);
         }
         Faults faults = Faults.forDestination(topic);
         CountDownLatch release = new CountDownLatch(1);

@@ -209,7 +209,8 @@ class BlobSinkEncryptionIT {
                     }
                 })
                 .ignoreExceptions()
-                .until(() -> next.entrySet().stream().allMatch(e -> chain(stores, name, e.getKey(), ring).nextOffset().orElse(-1) >= e.getValue()));
+                .until(() -> next.entrySet().stream().allMatch(e -> chain(stores, name, e.getKey(), ring).nextOffset()
+                        .orElse(-1) >= e.getValue()));
         for (int p = 0; p < partitions; p++) {
             assertChainEquals(expected.get(p), readChain(stores, name, topic, p, ring));
             assertContiguous(chain(stores, name, p, ring), 0);

@@ -1,14 +1,9 @@
 package dev.mirrorv3.connect.blob;
 
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.nextAfterLast;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;

@@ -123,7 +123,8 @@ class BlobSinkRoundTripIT {
             for (int t = 0; t < 10; t++) {
                 producer.beginTransaction();
                 for (int i = 0; i < 5; i++) {
-                    producer.send(new ProducerRecord<>(topic, 0, utf8("k" + t), utf8((t % 3 == 1 ? "aborted-" : "committed-") + t + "-" + i)));
+                    producer.send(new ProducerRecord<>(topic, 0, utf8("k" + t),
+                            utf8((t % 3 == 1 ? "aborted-" : "committed-") + t + "-" + i)));
                 }
                 if (t % 3 == 1) {
                     producer.abortTransaction();

@@ -50,10 +50,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * What only S3 has: a real Connect worker and an in-process S3 server that checks SigV4 signatures of a
  * write-only and a read-only identity. Secrets reach the connector through Connect's FileConfigProvider, as the
- * README recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
- * every attempt's reply lost, a store without conditional writes, a 20 s outage, validate() and wrong or swapped identities. The spine's scenarios (round trip, restart, holes,
- * adversarial objects, lost position, destination ahead) run on S3 in their own classes, parameterized over
- * {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.
+ * docs/blob-sink.md recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
+ * every attempt's reply lost, a store without conditional writes, a 20 s outage, validate() and wrong or swapped identities. The spine's
+ * scenarios (round trip, restart, holes, adversarial objects, lost position, destination ahead) run on S3 in their own classes,
+ * parameterized over {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.
  */
 class BlobSinkS3IT {
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -158,7 +158,8 @@ class BlobSinkS3IT {
         assertThat(admin.listObjectsV2(r -> r.bucket(BUCKET).prefix("kafka/s3-orders/0/")).contents())
                 .as("objects at <prefix>/<name>/<partition>/<object>").isNotEmpty();
 
-        String rest = cluster.connect().connectorInfo("s3-orders").config().toString() + cluster.connect().taskConfigs("s3-orders") + cluster.connect().connectorStatus("s3-orders");
+        String rest = cluster.connect().connectorInfo("s3-orders").config().toString() + cluster.connect().taskConfigs("s3-orders")
+                + cluster.connect().connectorStatus("s3-orders");
         SECRETS.forEach(secret -> assertThat(rest).as("REST output").doesNotContain(secret));
         cluster.delete("s3-orders");
     }
@@ -260,7 +261,8 @@ class BlobSinkS3IT {
         assertThat(recovered).as("recovered within twice the maximum backoff (plus the wait's polling)").isLessThan(2 * 2000 + 3000);
 
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
-        javax.management.ObjectName task = jmx.queryNames(new javax.management.ObjectName("kafka.connect:type=plugins,connector=s3-outage,task=0,mirror=s3-outage"), null)
+        javax.management.ObjectName task = jmx.queryNames(
+                        new javax.management.ObjectName("kafka.connect:type=plugins,connector=s3-outage,task=0,mirror=s3-outage"), null)
                 .iterator().next();
         long retries = ((Number) jmx.getAttribute(task, BlobSinkMetrics.RESTARTS_TOTAL)).longValue();
         System.out.printf("S3 outage of 20 s: chain complete %d ms after S3 was back, %d transient failures retried%n", recovered, retries);

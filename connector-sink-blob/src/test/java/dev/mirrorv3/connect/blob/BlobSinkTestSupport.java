@@ -66,9 +66,7 @@ final class BlobSinkTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        // A batch that the broker keeps refusing (OUT_OF_ORDER_SEQUENCE_NUMBER after a NOT_LEADER_OR_FOLLOWER right after
-        // topic creation) is retried until the delivery timeout; produceVaried then sends what failed again with a new
-        // producer. A minute is enough for a busy CI machine and bounds that case (10 minutes made a test take 10).
+        // A minute is enough for a busy CI machine and bounds a stuck batch (10 minutes made a test take 10).
         return TestRecords.producer(bootstrap, 60_000, 30_000);
     }
 
@@ -79,35 +77,13 @@ final class BlobSinkTestSupport {
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                records.add(variedRecord(topic, p, i, random));
+            }
+        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            for (int i = 0; i < perPartition; i++) {
-                for (int p = 0; p < partitions; p++) {
-                    ProducerRecord<byte[], byte[]> r = variedRecord(topic, p, i, random);
-                    records.add(r);
-                    sent.add(producer.send(r));
-                }
-            }
-            producer.flush();
-        }
-        // Right after topic creation a loaded broker may answer NOT_LEADER_OR_FOLLOWER and then reject later batches
-        // (OUT_OF_ORDER_SEQUENCE_NUMBER): send what failed again, one by one, so the topic holds every record.
-        List<ProducerRecord<byte[], byte[]>> failed = new ArrayList<>();
-        for (int i = 0; i < sent.size(); i++) {
-            try {
-                sent.get(i).get();
-            } catch (Exception e) {
-                failed.add(records.get(i));
-            }
-        }
-        if (!failed.isEmpty()) {
-            try (KafkaProducer<byte[], byte[]> retry = producer(bootstrap)) {
-                for (ProducerRecord<byte[], byte[]> r : failed) {
-                    retry.send(r).get(60, java.util.concurrent.TimeUnit.SECONDS);
-                }
-            } catch (Exception e) {
-                throw new AssertionError("could not produce the test records to " + topic, e);
-            }
+            TestRecords.sendAll(producer, records, Duration.ofSeconds(60));
         }
     }
 

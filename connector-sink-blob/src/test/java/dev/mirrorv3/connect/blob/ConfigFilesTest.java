@@ -73,7 +73,8 @@ class ConfigFilesTest {
                     .isSubsetOf(exportedNames());
         }
         assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3DestinationFailing", "MirrorV3FlushOverdue",
-                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified", "MirrorV3GroupSyncBehind");
+                "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified",
+                "MirrorV3GroupSyncBehind");
     }
 
     @Test
@@ -97,7 +98,8 @@ class ConfigFilesTest {
             }
         }
         assertThat(configMap).isNotNull();
-        Map<String, Object> metricsConfig = new Yaml().load((String) ((Map<String, Object>) configMap.get("data")).get("metrics-config.yml"));
+        Map<String, Object> metricsConfig = new Yaml().load((String) ((Map<String, Object>) configMap.get("data"))
+                .get("metrics-config.yml"));
         List<Map<String, Object>> rules = (List<Map<String, Object>>) metricsConfig.get("rules");
         List<Map<String, Object>> shipped = exporterRules().stream().map(r -> {
             Map<String, Object> withoutHelp = new LinkedHashMap<>(r);

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.testsupport.GeneratedDocs;
-import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every setting is documented, grouped and displayed, and the README's reference is the one generated from the
+ * Every setting is documented, grouped and displayed, and the reference in docs/configuration.md is the one generated from the
  * ConfigDef. Regenerate it with {@code mvn -pl connector-sink-blob -am test -Dtest=ConfigReferenceTest
  * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
  */
@@ -22,9 +21,10 @@ class ConfigReferenceTest {
     }
 
     @Test
-    void readmeHoldsTheGeneratedReference() throws Exception {
-        String current = GeneratedDocs.checkReadmeSection(START, END, ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF), "blob sink");
-        if (GeneratedDocs.updatingReadme()) {
+    void configurationPageHoldsTheGeneratedReference() throws Exception {
+        String current = GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END,
+                ConfigDocs.markdown(BlobSinkConfig.CONFIG_DEF), "blob sink");
+        if (GeneratedDocs.updatingDocs()) {
             return;
         }
         for (String key : BlobSinkConfig.CONFIG_DEF.names()) {

@@ -45,7 +45,8 @@ class ConfigSchemaTest {
                 "errors.tolerance", "tasks.max");
         assertThat(properties.get("format").get("anyOf").toString()).contains("[parquet, ndjson]");
         List<Path> examples;
-        try (Stream<Path> files = Stream.concat(Files.list(Path.of("..", "examples")), Files.list(Path.of("..", "examples", "dual-write")))) {
+        try (Stream<Path> files = Stream.concat(Files.list(Path.of("..", "examples")),
+                Files.list(Path.of("..", "examples", "dual-write")))) {
             examples = files.filter(p -> p.toString().endsWith(".json")).toList();
         }
         assertThat(examples).hasSizeGreaterThanOrEqualTo(3);

@@ -96,7 +96,8 @@ class MetaSnapshotterIT {
             TopicSnapshot t = meta.newestTopic().orElseThrow().snapshot();
             assertThat(t.partitions()).isEqualTo(3);
             assertThat(t.replicationFactor()).isEqualTo(1);
-            assertThat(t.topicId()).isEqualTo(admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders").topicId().toString());
+            assertThat(t.topicId()).isEqualTo(admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders")
+                    .topicId().toString());
             assertThat(t.configs()).isEqualTo(Map.of("cleanup.policy", "compact", "max.message.bytes", "200000"));
             assertThat(s.snapshotTopics()).as("nothing changed").isEmpty();
 

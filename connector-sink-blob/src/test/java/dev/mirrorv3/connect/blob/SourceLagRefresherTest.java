@@ -2,7 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
@@ -36,7 +36,7 @@ class SourceLagRefresherTest {
             SinkTaskContext context = (SinkTaskContext) Proxy.newProxyInstance(getClass().getClassLoader(),
                     new Class<?>[] {SinkTaskContext.class}, (proxy, method, args) -> plugin);
             BlobSinkMetrics metrics = new BlobSinkMetrics(context, "c", () -> 0);
-            SourceLagRefresher refresher = new SourceLagRefresher(new SourceOffsets(admin, Duration.ofSeconds(5)), metrics, "c", 3_600_000);
+            SourceLagRefresher refresher = new SourceLagRefresher(new LogOffsets(admin, Duration.ofSeconds(5)), metrics, "c", 3_600_000);
             try {
                 metrics.opened(tp, 10);
                 assertThat(value(registry, "destination-offset-verified")).isEqualTo(10L);

@@ -3,18 +3,17 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
+import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -88,7 +87,8 @@ final class DestinationRecovery {
     private final Backoff backoff;
     private final String destinationDescription;
 
-    private Session session;
+    /** The producer in use; a fresh one after every recovery. */
+    private AbortableProducer current;
     /** The first transient delivery failure since the last recovery. */
     private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
     /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
@@ -117,7 +117,7 @@ final class DestinationRecovery {
         this.fatal = fatal;
         this.backoff = backoff;
         this.destinationDescription = destinationDescription;
-        this.session = new Session(producers.get());
+        this.current = new AbortableProducer(producers.get());
     }
 
     State state() {
@@ -139,10 +139,10 @@ final class DestinationRecovery {
      */
     boolean send(ProducerRecord<byte[], byte[]> record, Mirror mirror, long offset, long payloadBytes) {
         try {
-            session.producer.send(record, new Delivery(session, mirror, offset, payloadBytes));
+            current.producer().send(record, new Delivery(current, mirror, offset, payloadBytes));
             return true;
         } catch (RuntimeException e) {
-            if (session.aborted()) {
+            if (current.aborted()) {
                 return false; // a failed delivery aborted the producer under this send
             }
             if (!Failures.isTransient(e)) {
@@ -205,10 +205,11 @@ final class DestinationRecovery {
      */
     private void attempt() {
         try {
-            session.abortAndAwait();
+            current.abortAndAwait();
             fatal.throwIfSet();
             List<Mirror> all = List.copyOf(mirrors.get());
-            Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream().map(m -> new Pair(m.source, m.destination)).toList());
+            Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream()
+                    .map(m -> new Pair(m.source, m.destination)).toList());
             boolean lostInFlight = false;
             for (Mirror m : all) {
                 long h = hwms.get(m.destination);
@@ -239,7 +240,7 @@ final class DestinationRecovery {
             }
             // A fresh producer continues: the old one is closed, and carried the outage with it anyway (metadata and
             // reconnect backoffs), which delayed the first write after the destination came back by seconds.
-            session = new Session(producers.get());
+            current = new AbortableProducer(producers.get());
             state = State.REWOUND;
             if (backedOff) {
                 nextAttemptMs = 0;
@@ -269,10 +270,10 @@ final class DestinationRecovery {
         if (destinationCorrupted) {
             return;
         }
-        if (session.aborted()) {
-            session.abortAndAwait();
+        if (current.aborted()) {
+            current.abortAndAwait();
         } else {
-            session.producer.flush();
+            current.producer().flush();
         }
     }
 
@@ -284,7 +285,7 @@ final class DestinationRecovery {
 
     /** On stop: after a mismatch or an abort, records not yet sent are dropped rather than added behind another writer's. */
     void close() {
-        session.producer.close(destinationCorrupted || session.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
+        current.producer().close(destinationCorrupted || current.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
     }
 
     private List<TopicPartition> sources() {
@@ -297,51 +298,15 @@ final class DestinationRecovery {
         return String.join(", ", parts);
     }
 
-    /**
-     * One destination producer, until its first failed delivery aborts it. {@link KafkaProducer#close(Duration)} with
-     * zero from a callback (the producer's I/O thread) does not block: the sender stops after its current iteration,
-     * without re-sending, bumping its epoch or resetting sequences, and fails every batch not yet complete. Requests
-     * already written may still be appended, but only in their sequence order: a prefix of what was sent.
-     */
-    private static final class Session {
-        final Producer<byte[], byte[]> producer;
-        private final AtomicBoolean aborted = new AtomicBoolean();
-        private boolean awaited;
-
-        Session(Producer<byte[], byte[]> producer) {
-            this.producer = producer;
-        }
-
-        boolean aborted() {
-            return aborted.get();
-        }
-
-        /** Stops the producer at once (any thread, first call only): nothing more is sent. */
-        void abort() {
-            if (aborted.compareAndSet(false, true)) {
-                producer.close(Duration.ZERO);
-            }
-        }
-
-        /** On the task thread: aborts, and waits until the I/O thread has ended, so every callback has run. */
-        void abortAndAwait() {
-            if (!awaited) {
-                aborted.set(true);
-                producer.close(Duration.ZERO); // joins the I/O thread (also when a callback aborted it already)
-                awaited = true;
-            }
-        }
-    }
-
     /** Checks one delivery (on the producer's I/O thread, or the task's for a send refused at once); in send order per partition. */
     private final class Delivery implements Callback {
-        private final Session session;
+        private final AbortableProducer producer;
         private final Mirror mirror;
         private final long sentFor;
         private final long payload;
 
-        Delivery(Session session, Mirror mirror, long sentFor, long payload) {
-            this.session = session;
+        Delivery(AbortableProducer producer, Mirror mirror, long sentFor, long payload) {
+            this.producer = producer;
             this.mirror = mirror;
             this.sentFor = sentFor;
             this.payload = payload;
@@ -363,7 +328,7 @@ final class DestinationRecovery {
                 fatal.record(new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
                         + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
                         + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
-            } else if (session.aborted()) {
+            } else if (producer.aborted()) {
                 return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
             } else if (Failures.isTransient(e)) {
                 transientFailure.compareAndSet(null, e);
@@ -373,7 +338,7 @@ final class DestinationRecovery {
             }
             // The first failed delivery: whatever is queued behind it must not reach the destination (an expired batch
             // followed by a later one that lands would put that one at the wrong offset).
-            session.abort();
+            producer.abort();
         }
     }
 }

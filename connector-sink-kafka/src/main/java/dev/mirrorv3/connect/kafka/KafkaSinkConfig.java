@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_SECURITY = "Destination security";
     private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String DESTINATION_PREFIX = "destination.";
@@ -88,7 +89,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
             + " same 'source.admin.' prefix; feed secrets through config providers.";
 
-    public static final String ADMIN_TIMEOUT_MS = "admin.timeout.ms";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
 
@@ -97,7 +98,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
 
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
@@ -142,13 +143,16 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
         def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
                 GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
-        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
+        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE,
+                ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
                 Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
                 ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
         def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
         def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(), ConfigRecommenders.fixed("bytes", "utf8", "json"));
+                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
 
         o = 0;
         def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
@@ -170,11 +174,12 @@ public final class KafkaSinkConfig extends AbstractConfig {
         def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
                 GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
 
-        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, ADMIN_TIMEOUT_MS,
+        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
                 Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
 
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        o = ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of());
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
+                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        o = HeartbeatConfigFragment.define(def, o);
         ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
@@ -246,7 +251,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
 
     /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, ADMIN_TIMEOUT_MS, clientId);
+        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
     public Duration adminTimeout() {
@@ -266,7 +271,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public boolean groupsSync() {
@@ -277,7 +282,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
         return getLong(GROUPS_INTERVAL_MS);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

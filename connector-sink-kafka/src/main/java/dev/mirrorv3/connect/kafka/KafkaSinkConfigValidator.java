@@ -1,25 +1,29 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
-import dev.mirrorv3.kafka.config.ReachFailure;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Cross-field rules of the Kafka sink (README: Kafka sink), each error attached to the setting it concerns, so that
+ * Cross-field rules of the Kafka sink (docs/kafka-sink.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class KafkaSinkConfigValidator {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
-    private static final long REACH_TIMEOUT_MS = ConnectorChecks.REACH_TIMEOUT_MS;
+    private static final String CLIENT_ID = "mirror-v3-kafka-sink-validate";
+    /** The destination's bootstrap is required by the ConfigDef; its client takes the destination.* security settings. */
+    private static final ClusterAccess DESTINATION = new ClusterAccess("destination", KafkaSinkConfig.DESTINATION_BOOTSTRAP, null,
+            "destination.*", "the sink writes the copy there");
 
     private final Map<String, String> props;
     private final Config config;
@@ -40,22 +44,13 @@ final class KafkaSinkConfigValidator {
     }
 
     Config validate() {
-        checks.requireSetting("consumer.override.auto.offset.reset", "none",
-                "without it Connect's sink consumer uses 'earliest' and would silently jump over records that retention removed"
-                        + " before they were copied; with 'none' a lost position fails the task");
-        checks.requireSetting("consumer.override.isolation.level", "read_committed",
-                "only committed records may be copied; aborted records and transaction markers become holes, which fail the task"
-                        + " instead of being copied");
-        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records, and a skipped record is a hole that a copy with the"
-                + " source's offsets cannot have. Remove errors.tolerance or set it to none");
-        checks.requireByteArrayConverters("the copy keeps the records' exact bytes");
-        checks.refuseTransforms("no transform may run in front of the Kafka sink: a changed record would not be the source's, and a"
-                + " dropped one would be a hole. Remove transforms");
+        SinkConsumerRules.validate(checks, "Kafka sink", "copy");
         checkProducerOverrides();
         List<String> topics = topics();
         checkTopics(topics);
         checkSourceCluster();
         checkDestination(topics);
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
         return config;
     }
 
@@ -104,58 +99,41 @@ final class KafkaSinkConfigValidator {
     }
 
     private void checkSourceCluster() {
-        String bootstrap = checks.requireSourceBootstrap();
-        if (bootstrap == null || offline) {
-            return;
-        }
-        KafkaSinkConfig parsed = parsed();
-        if (parsed == null) {
-            return;
-        }
-        checks.checkSourceReachable(parsed.sourceAdminConfig("mirror-v3-kafka-sink-validate"), bootstrap);
+        ClusterAccess.SOURCE.validate(props, checks, offline, () -> {
+            KafkaSinkConfig parsed = parsed();
+            return parsed == null ? null : parsed.sourceAdminConfig(CLIENT_ID);
+        });
     }
 
     /** The destination cluster is reachable and each destination topic of the listed topics exists. */
     private void checkDestination(List<String> topics) {
-        if (offline || hasErrors(KafkaSinkConfig.DESTINATION_BOOTSTRAP)
-                && props.getOrDefault(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "").isBlank()) {
-            return;
-        }
         KafkaSinkConfig parsed = parsed();
-        if (parsed == null) {
-            return;
-        }
-        String bootstrap = parsed.destinationBootstrap();
-        try (Admin admin = Admin.create(ConnectorChecks.withShortTimeouts(parsed.destinationAdminConfig("mirror-v3-kafka-sink-validate")))) {
+        DESTINATION.validate(props, checks, offline, () -> parsed == null ? null : parsed.destinationAdminConfig(CLIENT_ID),
+                admin -> requireDestinationTopics(admin, parsed, topics));
+    }
+
+    private void requireDestinationTopics(Admin admin, KafkaSinkConfig parsed, List<String> topics) {
+        List<String> missing = new ArrayList<>();
+        for (String topic : topics) {
+            String destination = parsed.destinationTopic(topic);
             try {
-                admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) REACH_TIMEOUT_MS)).clusterId()
-                        .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                error(KafkaSinkConfig.DESTINATION_BOOTSTRAP, "cannot reach the destination cluster at " + bootstrap + " within 5 s ("
-                        + ReachFailure.describe(e) + "): check the address and the destination.* security settings");
-                return;
-            }
-            List<String> missing = new ArrayList<>();
-            for (String topic : topics) {
-                String destination = parsed.destinationTopic(topic);
-                try {
-                    TopicDescription d = admin.describeTopics(List.of(destination)).allTopicNames()
-                            .get(REACH_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(destination);
-                    if (d == null) {
-                        missing.add(destination);
-                    }
-                } catch (java.util.concurrent.ExecutionException e) {
-                    if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                        missing.add(destination);
-                    }
-                } catch (Exception e) {
-                    return; // reachable but slow: the task checks again when it opens the partitions
+                TopicDescription d = admin.describeTopics(List.of(destination)).allTopicNames()
+                        .get(ClusterAccess.REACH_TIMEOUT_MS, TimeUnit.MILLISECONDS).get(destination);
+                if (d == null) {
+                    missing.add(destination);
                 }
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                    missing.add(destination);
+                }
+            } catch (Exception e) {
+                return; // reachable but slow: the task checks again when it opens the partitions
             }
-            if (!missing.isEmpty()) {
-                error(KafkaSinkConfig.DESTINATION_TOPIC, "destination topic(s) " + String.join(", ", missing) + " do not exist on " + bootstrap
-                        + ": the Kafka sink never creates topics; create each with at least the source topic's partitions");
-            }
+        }
+        if (!missing.isEmpty()) {
+            error(KafkaSinkConfig.DESTINATION_TOPIC, "destination topic(s) " + String.join(", ", missing) + " do not exist on "
+                    + parsed.destinationBootstrap() + ": the Kafka sink never creates topics; create each with at least the source"
+                    + " topic's partitions");
         }
     }
 

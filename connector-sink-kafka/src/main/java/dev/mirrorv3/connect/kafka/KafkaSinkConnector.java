@@ -1,7 +1,9 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
 import dev.mirrorv3.kafka.mirror.DestinationGrowth;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Copies topics to another Kafka cluster with every record at its source offset, exactly once across restarts
- * (README: Kafka sink). Each partition has one writer at a time (Connect's assignment of the consumer group); {@code tasks.max} tasks
+ * (docs/kafka-sink.md). Each partition has one writer at a time (Connect's assignment of the consumer group); {@code tasks.max} tasks
  * share the partitions. Watches the partition counts of its topics: when one grows, adds the same partitions to its
  * destination topic and restarts the tasks, so that new partitions are mirrored with no action.
  */
@@ -27,10 +29,20 @@ public class KafkaSinkConnector extends SinkConnector {
     private PartitionWatch watch;
     private Admin destinationAdmin;
     private KafkaSinkGroupSync groupSync;
+    private final Clock clock;
 
+    public KafkaSinkConnector() {
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock the time of the group sync passes */
+    KafkaSinkConnector(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** {@link Version#get()}, for the task. */
     static String versionString() {
-        String v = KafkaSinkConnector.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
+        return Version.get();
     }
 
     @Override
@@ -45,7 +57,7 @@ public class KafkaSinkConnector extends SinkConnector {
         List<String> topics = PartitionWatch.listedTopics(props);
         String name = props.getOrDefault("name", "kafka-sink");
         if (config.groupsSync()) {
-            groupSync = KafkaSinkGroupSync.start(config, props, name, context);
+            groupSync = KafkaSinkGroupSync.start(config, props, name, context, clock);
         }
         if (topics.isEmpty()) {
             log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
@@ -70,7 +82,8 @@ public class KafkaSinkConnector extends SinkConnector {
         for (int i = 0; i < maxTasks; i++) {
             Map<String, String> c = new HashMap<>(props);
             if (watch != null) {
-                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts())); // differs after growth: Connect restarts the tasks
+                // differs after growth: Connect restarts the tasks
+                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts()));
             }
             configs.add(c);
         }

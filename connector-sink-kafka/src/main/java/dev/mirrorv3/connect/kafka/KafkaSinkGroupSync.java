@@ -4,6 +4,8 @@ import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
 import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,15 +33,17 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    static KafkaSinkGroupSync start(KafkaSinkConfig config, Map<String, String> props, String name, ConnectorContext context) {
+    static KafkaSinkGroupSync start(KafkaSinkConfig config, Map<String, String> props, String name, ConnectorContext context,
+                                    Clock clock) {
         Admin source = Admin.create(config.sourceAdminConfig("mirror-v3-kafka-sink-groups-" + name));
         Admin destination = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-groups-destination-" + name));
         // The connector's own group positions the connector, not an application.
         String ownGroup = props.getOrDefault("consumer.override.group.id", "connect-" + name);
-        GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props), config::destinationTopic),
+        GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
+                config::destinationTopic),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
-                null, config.adminTimeout(), name);
-        GroupSyncMetrics metrics = new GroupSyncMetrics(KafkaSinkMetrics.pluginMetrics(context), name, sync);
+                null, config.adminTimeout(), name, clock);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
         sync.start(config.groupsIntervalMs());
         return new KafkaSinkGroupSync(source, destination, sync, metrics);
     }

@@ -9,21 +9,17 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.GroupOffsetSeeder;
-import dev.mirrorv3.kafka.RetryPauses;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.mirror.MirrorPositions;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
+import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,7 +30,6 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.kafka.connect.sink.SinkTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,41 +39,32 @@ import org.slf4j.LoggerFactory;
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
  * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
  * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
- * drops the rest of the batch and backs off; the task stays RUNNING (README, "Transient failures"). That recovery is
- * {@link DestinationRecovery}'s; this class is the Connect glue: positioning on open, the batch loop, commits, close.
+ * drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient failures"). That recovery is
+ * {@link DestinationRecovery}'s; the open, pause, retry and commit skeleton is {@link PositionedSinkTask}'s; this class
+ * says how a partition is positioned, how a batch is sent and what is durable.
  */
-public class KafkaSinkTask extends SinkTask {
+public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
     private static final long IN_FLIGHT_POLL_MS = DestinationRecovery.IN_FLIGHT_POLL_MS;
 
-    private final Clock clock;
     private KafkaSinkConfig config;
     private String connectorName;
     private DestinationRecovery recovery;
-    private SourceOffsets sourceOffsets;
-    private SourceOffsets destinationOffsets;
+    private LogOffsets sourceOffsets;
+    private LogOffsets destinationOffsets;
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
-    /** Positioning retries back off on their own: records flowing for the other partitions say nothing about them. */
-    private Backoff openBackoff;
-    private RetryPauses retryPauses;
     private RecordTypeCheck typeCheck;
     private boolean sourceTimestamps;
 
     private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
-    private final Set<TopicPartition> pending = new LinkedHashSet<>();
-    private final Set<TopicPartition> repositioned = new HashSet<>();
-    /** A failure that fails the task: recorded by the producer's I/O thread or by open(), thrown from put(). */
-    private final FatalFailure fatal = new FatalFailure();
-    private long nextOpenAttemptMs;
-    private long nextHeartbeatMs;
 
     public KafkaSinkTask() {
         this(Clock.systemUTC());
     }
 
     KafkaSinkTask(Clock clock) {
-        this.clock = clock;
+        super(clock);
     }
 
     @Override
@@ -90,10 +76,9 @@ public class KafkaSinkTask extends SinkTask {
     public void start(Map<String, String> props) {
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
-        openBackoff = new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs());
-        retryPauses = new RetryPauses(context::pause, context::resume);
-        sourceOffsets = new SourceOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
-        destinationOffsets = new SourceOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
+        startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
+        sourceOffsets = new LogOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
+        destinationOffsets = new LogOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
         positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout());
         sourceTimestamps = config.sourceTimestamps();
@@ -101,28 +86,14 @@ public class KafkaSinkTask extends SinkTask {
             typeCheck = new RecordTypeCheck(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, config.keysType(),
                     config.valuesType()));
         }
-        metrics = new KafkaSinkMetrics(context, connectorName, retryPauses::count);
+        metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
         recovery = new DestinationRecovery(clock, () -> createProducer(config.producerConfig(producerClientId())),
-                positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatal,
+                positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
                 new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationBootstrap());
-        seedGroupOffsets(props);
-        nextHeartbeatMs = clock.millis() + config.heartbeatIntervalMs();
+        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), KafkaSinkConfig.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
                 sourceTimestamps ? "source" : "destination producer");
-    }
-
-    /**
-     * Runs before the consumer first joins its group (Connect subscribes lazily, on the first poll); the connector restarts
-     * the tasks when a topic grows, so that new partitions are seeded here too. A failure fails the task with what to do.
-     */
-    private void seedGroupOffsets(Map<String, String> props) {
-        try {
-            GroupOffsetSeeder.seedForSinkTask(sourceOffsets.admin(), sourceOffsets, props, connectorName, config.adminTimeout(),
-                    KafkaSinkConfig.ADMIN_TIMEOUT_MS);
-        } catch (GroupOffsetSeeder.GroupSeedingException e) {
-            throw new ConnectException(e.getMessage(), e);
-        }
     }
 
     private String producerClientId() {
@@ -138,71 +109,42 @@ public class KafkaSinkTask extends SinkTask {
     protected void beforeSend(TopicPartition source, long offset) {
     }
 
+    /** Each partition's destination high watermark, checked against the source's log (see {@code PositionRule}). */
     @Override
-    public void open(Collection<TopicPartition> partitions) {
-        pending.addAll(partitions);
-        nextOpenAttemptMs = 0;
-        try {
-            openPending(false);
-        } catch (RuntimeException e) {
-            // An exception from open() reaches Connect only after its consumer has fetched from the group's offset;
-            // pause instead and fail from the next put() with this message.
-            context.pause(partitions.toArray(new TopicPartition[0]));
-            fatal.record(e);
-            context.timeout(1); // the next poll returns at once, and put() fails with the message
-        }
+    protected Map<TopicPartition, Position> resolve(List<TopicPartition> partitions) {
+        return resolvePositions(partitions.stream().map(this::pair).toList());
     }
 
-    /**
-     * Positions the pending partitions at their destination's high watermark and resumes them, whichever path calls it:
-     * Connect pauses again after a rebalance what we paused before, even if it was closed in between. During a
-     * recovery they stay paused until it ends. A transient failure keeps them paused and pending for a later put().
-     */
-    private void openPending(boolean fromPut) {
-        if (pending.isEmpty() || clock.millis() < nextOpenAttemptMs) {
-            return;
+    @Override
+    protected long positioned(TopicPartition source, Position pos) {
+        Pair p = pair(source);
+        Mirror m = new Mirror(source, p.destination(), pos.next(), pos.sourceHighWatermark());
+        mirrors.put(source, m);
+        metrics.opened(source, m.acked::get, m.records::get, m.bytes::get, () -> m.sourceHwm);
+        log.info("starting mirror {}: destination {} on {}, position from the destination's high watermark, resolved next offset {}"
+                + " (source log start {}, high watermark {})", source, p.destination(), config.destinationBootstrap(), pos.next(),
+                pos.sourceLogStart(), pos.sourceHighWatermark());
+        return pos.next();
+    }
+
+    /** During a recovery positioned partitions stay paused: records fetched now would be dropped by it, which resumes them at its end. */
+    @Override
+    protected boolean holdPositioned() {
+        return recovery.recovering();
+    }
+
+    @Override
+    protected boolean continueRecovery() {
+        if (!recovery.recovering()) {
+            return false;
         }
-        List<TopicPartition> batch = List.copyOf(pending);
-        List<Pair> pairs = batch.stream().map(this::pair).toList();
-        Map<TopicPartition, Position> resolved;
-        try {
-            resolved = resolvePositions(pairs);
-        } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
-                throw fatal(e);
-            }
-            long delay = openBackoff.next();
-            nextOpenAttemptMs = clock.millis() + delay;
-            metrics.restart();
-            retryPauses.pause(batch);
-            context.timeout(delay);
-            log.warn("cannot position {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, openBackoff.attempts(),
-                    Failures.describe(e));
-            return;
-        }
-        openBackoff.reset();
-        for (Pair p : pairs) {
-            Position pos = resolved.get(p.source());
-            Mirror m = new Mirror(p.source(), p.destination(), pos.next(), pos.sourceHighWatermark());
-            mirrors.put(p.source(), m);
-            pending.remove(p.source());
-            context.offset(p.source(), pos.next());
-            metrics.opened(p.source(), m.acked::get, m.records::get, m.bytes::get, () -> m.sourceHwm);
-            if (fromPut) {
-                repositioned.add(p.source()); // the rest of this batch predates the seek
-            }
-            log.info("starting mirror {}: destination {} on {}, position from the destination's high watermark, resolved next offset {}"
-                    + " (source log start {}, high watermark {})", p.source(), p.destination(), config.destinationBootstrap(), pos.next(),
-                    pos.sourceLogStart(), pos.sourceHighWatermark());
-        }
-        if (recovery.recovering()) {
-            retryPauses.pause(batch); // records fetched now would be dropped by the recovery, which resumes them at its end
-            return;
-        }
-        List<TopicPartition> retried = retryPauses.resume(batch);
-        if (!retried.isEmpty()) {
-            log.info("positioned {} after a retry: resumed", retried);
-        }
+        recovery.proceed();
+        return true;
+    }
+
+    @Override
+    protected void retried() {
+        metrics.restart();
     }
 
     /** Where each pair continues; tests override this to make positioning fail. */
@@ -215,16 +157,10 @@ public class KafkaSinkTask extends SinkTask {
     }
 
     @Override
-    public void put(Collection<SinkRecord> records) {
-        throwIfFatal();
-        if (recovery.recovering()) {
-            recovery.proceed();
-            return;
-        }
-        openPending(true);
+    protected void write(Collection<SinkRecord> records) {
         boolean failed = false;
         for (SinkRecord r : records) {
-            if (fatal.isSet()) {
+            if (fatalFailure().isSet()) {
                 break; // thrown below
             }
             if (recovery.deliveryFailed()) {
@@ -233,7 +169,7 @@ public class KafkaSinkTask extends SinkTask {
             }
             TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
             Mirror m = mirrors.get(tp);
-            if (m == null || repositioned.contains(tp)) {
+            if (m == null || repositioned(tp)) {
                 continue;
             }
             long offset = r.originalKafkaOffset();
@@ -255,8 +191,7 @@ public class KafkaSinkTask extends SinkTask {
             m.expected++;
             m.sinceHeartbeat++;
         }
-        repositioned.clear();
-        throwIfFatal();
+        fatalFailure().throwIfSet();
         if (failed || recovery.deliveryFailed()) {
             recovery.start();
             return;
@@ -264,21 +199,9 @@ public class KafkaSinkTask extends SinkTask {
         if (!records.isEmpty()) {
             recovery.recordsFlowed();
         }
-        heartbeat();
-        pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : nextHeartbeatMs - clock.millis());
-    }
-
-    /**
-     * Asks Connect for the next poll within {@code delayMs}, by the next positioning retry, and never later than
-     * retry.backoff.initial.ms: a rebalance runs inside a poll, and a transient failure of the open() it calls is
-     * retried only after that poll.
-     */
-    private void pollWithin(long delayMs) {
-        long delay = Math.min(delayMs, config.retryBackoffInitialMs());
-        if (!pending.isEmpty()) {
-            delay = Math.min(delay, nextOpenAttemptMs - clock.millis());
-        }
-        context.timeout(Math.max(1, delay));
+        long now = clock.millis();
+        heartbeatIfDue(now);
+        pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
     }
 
     private ProducerRecord<byte[], byte[]> toProducerRecord(SinkRecord r, Mirror m) {
@@ -326,12 +249,12 @@ public class KafkaSinkTask extends SinkTask {
     private final class RecoveryControl implements DestinationRecovery.Control {
         @Override
         public void pause(Collection<TopicPartition> sources) {
-            retryPauses.pause(sources);
+            retryPauses().pause(sources);
         }
 
         @Override
         public void resume(Collection<TopicPartition> sources) {
-            retryPauses.resume(sources);
+            retryPauses().resume(sources);
         }
 
         @Override
@@ -352,12 +275,9 @@ public class KafkaSinkTask extends SinkTask {
 
     // --- heartbeat, commits, shutdown ------------------------------------------------------------------------------
 
-    private void heartbeat() {
-        long now = clock.millis();
-        if (config.heartbeatIntervalMs() <= 0 || now < nextHeartbeatMs) {
-            return;
-        }
-        nextHeartbeatMs = now + config.heartbeatIntervalMs();
+    /** Reads the source high watermarks for the lag metric, then logs each mirror's line. */
+    @Override
+    protected void heartbeat() {
         try {
             Map<TopicPartition, Long> hwms = sourceOffsets.highWatermarks(List.copyOf(mirrors.keySet()));
             hwms.forEach((tp, h) -> {
@@ -370,39 +290,32 @@ public class KafkaSinkTask extends SinkTask {
             log.debug("cannot read source high watermarks for the lag metric: {}", Failures.describe(e));
         }
         for (Mirror m : mirrors.values()) {
-            log.info("heartbeat {}: next offset {} acknowledged by {}, {} record(s) sent since the last heartbeat, source high watermark {}",
+            log.info("heartbeat {}: next offset {} acknowledged by {}, {} record(s) sent since the last heartbeat,"
+                    + " source high watermark {}",
                     m.source, m.acked.get(), m.destination, m.sinceHeartbeat, m.sourceHwm);
             m.sinceHeartbeat = 0;
         }
     }
 
+    /** What the destination acknowledged at its source offsets. */
     @Override
-    public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
-        for (TopicPartition tp : currentOffsets.keySet()) {
-            Mirror m = mirrors.get(tp);
-            if (m != null) {
-                durable.put(tp, new OffsetAndMetadata(m.acked.get()));
-            }
-        }
-        return durable;
+    protected OptionalLong durableNext(TopicPartition tp) {
+        Mirror m = mirrors.get(tp);
+        return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
     }
 
     @Override
-    public void close(Collection<TopicPartition> partitions) {
+    protected void closePositioned(Collection<TopicPartition> partitions) {
         if (recovery != null) {
             recovery.drain(); // the next owner of these partitions reads the destination's high watermark
         }
-        retryPauses.closed(partitions);
         for (TopicPartition tp : partitions) {
-            pending.remove(tp);
             mirrors.remove(tp);
             metrics.closed(tp);
         }
         if (mirrors.isEmpty() && recovery != null) {
             recovery.abandon();
         }
-        throwIfFatal();
     }
 
     @Override
@@ -420,13 +333,5 @@ public class KafkaSinkTask extends SinkTask {
             destinationOffsets.close();
         }
         log.info("Kafka sink task of {} stopped", connectorName);
-    }
-
-    private void throwIfFatal() {
-        fatal.throwIfSet();
-    }
-
-    private ConnectException fatal(RuntimeException e) {
-        return fatal.fail(e);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
@@ -18,5 +19,10 @@ public final class KafkaSinkValidation {
      */
     public static Config validate(Map<String, String> props, boolean offline) {
         return new KafkaSinkConfigValidator(props, new Config(KafkaSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
+    }
+
+    /** Settings under a deprecated name: none in the Kafka sink, whose names are the current ones. */
+    public static List<String> warnings(Map<String, String> props) {
+        return List.of();
     }
 }

@@ -8,12 +8,13 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every setting of the Kafka sink is documented, grouped and displayed, and the README's reference is the one generated
+ * Every setting of the Kafka sink is documented, grouped and displayed, and the reference in docs/configuration.md is the one generated
  * from the ConfigDef. Regenerate it with {@code mvn -pl connector-sink-kafka -am test -Dtest=ConfigReferenceTest
  * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
  */
 class ConfigReferenceTest {
-    private static final String START = "<!-- kafka-sink-config:start (generated from KafkaSinkConfig; see connector-sink-kafka ConfigReferenceTest) -->";
+    private static final String START = "<!-- kafka-sink-config:start (generated from KafkaSinkConfig; see connector-sink-kafka "
+            + "ConfigReferenceTest) -->";
     private static final String END = "<!-- kafka-sink-config:end -->";
 
     @Test
@@ -30,7 +31,7 @@ class ConfigReferenceTest {
     }
 
     @Test
-    void readmeHoldsTheGeneratedReference() throws Exception {
-        GeneratedDocs.checkReadmeSection(START, END, ConfigDocs.markdown(KafkaSinkConfig.CONFIG_DEF), "Kafka sink");
+    void configurationPageHoldsTheGeneratedReference() throws Exception {
+        GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(KafkaSinkConfig.CONFIG_DEF), "Kafka sink");
     }
 }

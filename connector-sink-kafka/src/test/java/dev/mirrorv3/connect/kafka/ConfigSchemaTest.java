@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code config/schemas/kafka-sink-connector.schema.json} is the JSON Schema generated from KafkaSinkConfig and
- * Connect's sink connector settings, and the examples (the quickstart's too) fit it. Regenerate with {@code mvn -pl connector-sink-kafka -am
- * test -Dtest=ConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
+ * Connect's sink connector settings, and the examples (the quickstart's too) fit it. Regenerate with {@code mvn -pl connector-sink-kafka
+ * -am test -Dtest=ConfigSchemaTest -Dsurefire.failIfNoSpecifiedTests=false -DupdateSchemas=true}.
  */
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");

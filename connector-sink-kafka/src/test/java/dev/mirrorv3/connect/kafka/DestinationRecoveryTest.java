@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mirrorv3.connect.kafka.DestinationRecovery.State;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
+import dev.mirrorv3.kafka.sink.FatalFailure;
 import dev.mirrorv3.testsupport.MutableClock;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -59,7 +59,8 @@ class KafkaSinkCrashIT {
         config.put("consumer.override.max.poll.records", "500");
         cluster.deploy(TOPIC, config);
         try {
-            assertThat(FaultInjectingKafkaSinkConnector.BLOCKED[0].await(60, TimeUnit.SECONDS)).as("the task reached offset 1200 and is held")
+            assertThat(FaultInjectingKafkaSinkConnector.BLOCKED[0].await(60, TimeUnit.SECONDS))
+                    .as("the task reached offset 1200 and is held")
                     .isTrue();
 
             String workerId = cluster.connect().connectorStatus(TOPIC).tasks().get(0).workerId();
@@ -84,7 +85,8 @@ class KafkaSinkCrashIT {
             release.countDown();
         }
         // The zombie sends what it held (source offsets 1200...) to the destination's end; the live task's next record
-        // lands behind it and the task fails, naming both offsets (README: Single-writer deployment and the guarantee: detected, never silent).
+        // lands behind it and the task fails, naming both offsets (docs/kafka-sink.md: Single-writer deployment and the guarantee:
+        // detected, never silent).
         Awaitility.await("the zombie's held records land behind the live task's").atMost(WAIT)
                 .until(() -> highWatermarks(destination.admin(), TOPIC, 1).get(0) > 4500);
         produceVaried(cluster.bootstrapServers(), TOPIC, 1, 10, 5);

@@ -77,7 +77,8 @@ class KafkaSinkGroupSyncIT {
             awaitGroup("ahead", Map.of(D0, 100L));
             awaitGroup("old", Map.of(D1, 20L));
             assertThat(committed("app-a").get(D0).metadata()).as("the source's metadata is kept").isEqualTo("by app-a");
-            assertThat(committed("live")).as("a group active on the destination is never written").isEqualTo(Map.of(D0, new OffsetAndMetadata(3)));
+            assertThat(committed("live")).as("a group active on the destination is never written")
+                    .isEqualTo(Map.of(D0, new OffsetAndMetadata(3)));
             assertThat(committed("excluded-x")).as("exclude wins").isEmpty();
             assertThat(committed("connect-" + name)).as("the connector's own group").isEmpty();
             assertThat(committed("other-topic-only")).as("a group without offsets on the mirrored topics").isEmpty();

@@ -131,7 +131,8 @@ class KafkaSinkOutageIT {
         config.put("destination.producer.reconnect.backoff.max.ms", "250");
         config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
         cluster.deploy(topic, config); // validation needs the destination: it goes down while the connector is stopped
-        KafkaSinkTestSupport.awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 300L, 1, 300L), Duration.ofSeconds(120));
+        KafkaSinkTestSupport.awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 300L, 1, 300L),
+                Duration.ofSeconds(120));
         cluster.connect().stopConnector(topic);
         cluster.connect().assertions().assertConnectorIsStopped(topic, "the connector did not stop");
         produceVaried(cluster.bootstrapServers(), topic, 2, 200, 4);

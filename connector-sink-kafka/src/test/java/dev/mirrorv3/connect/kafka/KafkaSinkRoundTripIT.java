@@ -88,7 +88,8 @@ class KafkaSinkRoundTripIT {
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> copy = consumeAll(destination.bootstrapServers(), "stamped-copy");
         assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), copy, false);
         // The source records are an hour old; the copies carry the time they were sent.
-        copy.values().forEach(rs -> rs.forEach(r -> assertThat(r.timestamp()).as("timestamp of offset " + r.offset()).isGreaterThanOrEqualTo(before)));
+        copy.values().forEach(rs -> rs.forEach(r -> assertThat(r.timestamp()).as("timestamp of offset " + r.offset())
+                .isGreaterThanOrEqualTo(before)));
         cluster.delete("stamped");
     }
 

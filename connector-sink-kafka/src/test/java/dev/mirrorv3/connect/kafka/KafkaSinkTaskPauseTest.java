@@ -66,12 +66,17 @@ class KafkaSinkTaskPauseTest {
     }
 
     private void start(boolean autoComplete) {
+        start(autoComplete, Map.of());
+    }
+
+    private void start(boolean autoComplete, Map<String, String> extra) {
         Map<String, String> config = KafkaSinkTestSupport.sinkConfig(TOPIC, broker.bootstrapServers(), broker.bootstrapServers());
         config.put("name", "pause-test");
         config.put("destination.topic", COPY);
         config.put("retry.backoff.initial.ms", "100");
         config.put("retry.backoff.max.ms", "800");
         config.put("heartbeat.interval.ms", "600000");
+        config.putAll(extra);
         context = new RebalancingSinkTaskContext(config);
         task = new FaultyTask(clock, autoComplete);
         task.initialize(context);
@@ -119,6 +124,16 @@ class KafkaSinkTaskPauseTest {
         context.assign(task, P0);
         task.put(List.of());
         assertThat(context.takeTimeout()).as("an idle poll").isBetween(1L, 100L);
+    }
+
+    @Test
+    void anIdlePollWithTheHeartbeatOffEndsByTheInitialBackoffNotAtOnce() {
+        start(true, Map.of("heartbeat.interval.ms", "0"));
+        context.assign(task, P0);
+        context.takeTimeout();
+        clock.advance(5);
+        task.put(List.of());
+        assertThat(context.takeTimeout()).as("no busy loop of 1 ms polls when the heartbeat is off").isEqualTo(100L);
     }
 
     @Test

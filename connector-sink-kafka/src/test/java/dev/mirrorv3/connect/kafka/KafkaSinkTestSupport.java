@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,7 +22,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
@@ -58,7 +56,7 @@ final class KafkaSinkTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return TestRecords.producer(bootstrap, 600_000, 120_000);
+        return TestRecords.producer(bootstrap, 120_000, 60_000);
     }
 
     /**
@@ -68,19 +66,14 @@ final class KafkaSinkTestSupport {
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
         long baseTs = System.currentTimeMillis() - 3_600_000;
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                records.add(variedRecord(topic, p, i, random, baseTs + i));
+            }
+        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (int i = 0; i < perPartition; i++) {
-                for (int p = 0; p < partitions; p++) {
-                    sent.add(producer.send(variedRecord(topic, p, i, random, baseTs + i)));
-                }
-            }
-            producer.flush();
-            for (Future<RecordMetadata> f : sent) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            throw new AssertionError("could not produce the test records to " + topic, e);
+            TestRecords.sendAll(producer, records, Duration.ofSeconds(120));
         }
     }
 

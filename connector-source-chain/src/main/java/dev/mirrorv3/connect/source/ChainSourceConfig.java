@@ -10,16 +10,17 @@ import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -34,7 +35,7 @@ import org.apache.kafka.common.config.ConfigException;
 public final class ChainSourceConfig extends AbstractConfig {
     private static final String GROUP_BACKUP = "Backup";
     private static final String GROUP_TARGET = "Target";
-    private static final String GROUP_OPERATIONS = "Operations";
+    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String TOPICS = "topics";
@@ -98,9 +99,17 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " read the target's high watermark and last record. Empty means producer.override.bootstrap.servers. Other client"
             + " settings (security) go under the same 'target.admin.' prefix, e.g. target.admin.security.protocol; feed secrets"
             + " through config providers.";
+    /** The target cluster: its client takes the target.admin.* settings, its bootstrap falls back to the producer's. */
+    static final ClusterAccess TARGET = new ClusterAccess("target", TARGET_ADMIN_BOOTSTRAP, "producer.override.bootstrap.servers",
+            TARGET_ADMIN_PREFIX + "*", "the task reads the target's high watermark, its position, and the target's last record,"
+            + " to resume exactly there");
 
-    public static final String TARGET_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
-    static final String TARGET_ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
+    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
+    /** The former name of admin.timeout.ms. */
+    public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
+    /** Old setting names that still work (validate() warns about them). */
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
+    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
 
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
     static final String POLL_INTERVAL_MS_DOC = "After the last object listed so far, how often the backup is listed again for new"
@@ -116,9 +125,7 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
 
-    public static final String HEARTBEAT_INTERVAL_MS = ConnectorConfigFragment.HEARTBEAT_INTERVAL_MS;
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (the target's next offset, the"
-            + " backup offset the next object starts at, records handed to Connect since the last heartbeat); 0 turns it off.";
+    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String UNTIL_TIMESTAMP = "until.timestamp";
     static final String UNTIL_TIMESTAMP_DOC = "Follow only up to this time (a standby frozen at a point, e.g. for forensics): per partition"
@@ -146,7 +153,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     public static final ConfigDef CONFIG_DEF = configDef();
 
     public ChainSourceConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(CONFIG_DEF, DEPRECATED.translate(props));
     }
 
     /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
@@ -169,9 +176,9 @@ public final class ChainSourceConfig extends AbstractConfig {
                 GROUP_BACKUP, 11, Width.SHORT, "Chain start");
         def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
                 GROUP_BACKUP, 12, Width.MEDIUM, "Partitions");
-        def.define(UNTIL_TIMESTAMP, Type.STRING, "", untilTimestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
+        def.define(UNTIL_TIMESTAMP, Type.STRING, "", RestoreCutSettings.timestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
                 GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
-        def.define(UNTIL_OFFSET, Type.LIST, "", untilOffsetValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
+        def.define(UNTIL_OFFSET, Type.LIST, "", RestoreCutSettings.offsetsValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
                 GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
         def.define(COMPACTION, Type.STRING, "none", ConfigValidators.oneOf("none", "log"), Importance.LOW, COMPACTION_DOC,
                 GROUP_BACKUP, 15, Width.SHORT, "Backup compaction");
@@ -181,61 +188,24 @@ public final class ChainSourceConfig extends AbstractConfig {
                 TARGET_TOPIC_DOC, GROUP_TARGET, ++o, Width.MEDIUM, "Target topic");
         def.define(OFFSETS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.oneOf("preserve", "renumber"), Importance.HIGH,
                 OFFSETS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Offsets", List.of(), ConfigRecommenders.fixed("preserve", "renumber"));
-        def.define(PARTITION_MAPPING, Type.LIST, "", mappingValidator(), Importance.LOW, PARTITION_MAPPING_DOC,
+        def.define(PARTITION_MAPPING, Type.LIST, "", PartitionMapping.validator(), Importance.LOW, PARTITION_MAPPING_DOC,
                 GROUP_TARGET, ++o, Width.MEDIUM, "Partition mapping");
         def.define(ORIGINAL_OFFSET_HEADER, Type.STRING, "", Importance.LOW, ORIGINAL_OFFSET_HEADER_DOC,
                 GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
         def.define(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, TARGET_ADMIN_BOOTSTRAP_DOC,
                 GROUP_TARGET, ++o, Width.LONG, "Target bootstrap servers");
-        ConnectorConfigFragment.defineAdminTimeout(def, TARGET_ADMIN_TIMEOUT_MS, TARGET_ADMIN_TIMEOUT_MS_DOC, GROUP_TARGET, ++o,
-                "Target admin timeout (ms)");
+        o = ConnectorConfigFragment.defineAdminTimeout(def, GROUP_TARGET, ++o, ADMIN_TIMEOUT_MS_DOC);
+        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_TARGET, o);
 
         o = 0;
         def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o, Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        ConnectorConfigFragment.defineHeartbeat(def, GROUP_OPERATIONS, o, Map.of(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC));
+        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o,
+                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+        HeartbeatConfigFragment.define(def, o);
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
                 Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
         return def;
-    }
-
-    private static ConfigDef.Validator untilTimestampValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                if (value != null && !value.toString().isBlank()) {
-                    try {
-                        RestoreCut.parseTimestamp(value.toString());
-                    } catch (IllegalArgumentException e) {
-                        throw new ConfigException(name, value, e.getMessage());
-                    }
-                }
-            }
-
-            @Override
-            public String toString() {
-                return "ISO-8601 with an offset or epoch ms, e.g. 2026-11-30T14:02:00Z; empty for none";
-            }
-        };
-    }
-
-    private static ConfigDef.Validator untilOffsetValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                try {
-                    RestoreCut.parseOffsets(value == null ? List.of() : ((List<?>) value).stream().map(Object::toString).toList());
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigException(name, value, e.getMessage());
-                }
-            }
-
-            @Override
-            public String toString() {
-                return "partition:offset pairs, e.g. 0:41999,1:40210; empty for none";
-            }
-        };
     }
 
     /**
@@ -245,7 +215,7 @@ public final class ChainSourceConfig extends AbstractConfig {
      */
     public RestoreCut restoreCut(List<Integer> followed) {
         RestoreCut cut = configuredCut();
-        untilOffsetProblem(cut, followed).ifPresent(problem -> {
+        RestoreCutSettings.untilOffsetProblem(cut, followed).ifPresent(problem -> {
             throw new ConfigException(UNTIL_OFFSET, getList(UNTIL_OFFSET), problem);
         });
         return cut;
@@ -254,58 +224,8 @@ public final class ChainSourceConfig extends AbstractConfig {
     /** until.timestamp and until.offset as configured, before the rule over the followed partitions. */
     RestoreCut configuredCut() {
         String ts = getString(UNTIL_TIMESTAMP);
-        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts), RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
-    }
-
-    /**
-     * The until.offset rule, checked by {@code validate()} and again by each task at start: without until.timestamp an
-     * offset cut must name every followed partition (a partition without one would be followed on, past the point).
-     */
-    static Optional<String> untilOffsetProblem(RestoreCut cut, List<Integer> followed) {
-        if (cut.untilTimestampMs() != null || cut.untilOffsets().isEmpty()) {
-            return Optional.empty();
-        }
-        List<Integer> missing = followed.stream().filter(p -> !cut.untilOffsets().containsKey(p)).sorted().toList();
-        return missing.isEmpty() ? Optional.empty() : Optional.of("names no offset for backup partitions " + missing
-                + ", which this connector follows: give one for each, set until.timestamp too, or restrict 'partitions'");
-    }
-
-    private static ConfigDef.Validator mappingValidator() {
-        return new ConfigDef.Validator() {
-            @Override
-            public void ensureValid(String name, Object value) {
-                parseMapping(name, value == null ? List.of() : (List<?>) value);
-            }
-
-            @Override
-            public String toString() {
-                return "backup:target partition pairs, e.g. 0:3,1:4";
-            }
-        };
-    }
-
-    static Map<Integer, Integer> parseMapping(String name, List<?> pairs) {
-        Map<Integer, Integer> mapping = new TreeMap<>();
-        for (Object o : pairs) {
-            String s = o.toString().trim();
-            String[] parts = s.split(":");
-            try {
-                if (parts.length != 2) {
-                    throw new NumberFormatException();
-                }
-                int from = Integer.parseInt(parts[0].trim());
-                int to = Integer.parseInt(parts[1].trim());
-                if (from < 0 || to < 0) {
-                    throw new NumberFormatException();
-                }
-                if (mapping.put(from, to) != null) {
-                    throw new ConfigException(name, pairs, "backup partition " + from + " is mapped twice");
-                }
-            } catch (NumberFormatException e) {
-                throw new ConfigException(name, pairs, "'" + s + "' is not a backup:target partition pair; use e.g. 0:3,1:4");
-            }
-        }
-        return mapping;
+        return new RestoreCut(ts == null || ts.isBlank() ? null : RestoreCut.parseTimestamp(ts),
+                RestoreCut.parseOffsets(getList(UNTIL_OFFSET)));
     }
 
     public String sourceTopic() {
@@ -373,7 +293,7 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     PartitionMapping partitionMapping() {
-        return new PartitionMapping(parseMapping(PARTITION_MAPPING, getList(PARTITION_MAPPING)));
+        return PartitionMapping.parse(PARTITION_MAPPING, getList(PARTITION_MAPPING));
     }
 
     public String originalOffsetHeader() {
@@ -398,27 +318,23 @@ public final class ChainSourceConfig extends AbstractConfig {
     }
 
     public long heartbeatIntervalMs() {
-        return getLong(HEARTBEAT_INTERVAL_MS);
+        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(TARGET_ADMIN_TIMEOUT_MS));
+        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
     }
 
     /** Target cluster client settings: everything under target.admin., bootstrap defaulting to the producer override. */
     public Map<String, Object> targetClientConfig() {
         Map<String, Object> c = new HashMap<>(originalsWithPrefix(TARGET_ADMIN_PREFIX));
-        c.remove("timeout.ms");
+        c.remove("timeout.ms"); // target.admin.timeout.ms, the former name of admin.timeout.ms, is not a client setting
         c.put("bootstrap.servers", targetBootstrap(originalsStrings()));
         return c;
     }
 
     static String targetBootstrap(Map<String, String> props) {
-        String bootstrap = props.getOrDefault(TARGET_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("producer.override.bootstrap.servers", "");
-        }
-        return bootstrap.trim();
+        return TARGET.bootstrap(props);
     }
 
     /** Backup partitions of one task. */
@@ -435,7 +351,7 @@ public final class ChainSourceConfig extends AbstractConfig {
         return getLong(GroupSyncConfigFragment.GROUPS_INTERVAL_MS);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate the README section). */
+    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
     public static void main(String[] args) {
         System.out.print(ConfigDocs.markdown(CONFIG_DEF));
     }

@@ -1,11 +1,9 @@
 package dev.mirrorv3.connect.source;
 
-import dev.mirrorv3.chain.crypto.KeyRing;
-import dev.mirrorv3.chain.crypto.KeysDirException;
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
-import dev.mirrorv3.kafka.config.ReachFailure;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,13 +16,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Cross-field rules of the chain source (README: Follow-restore), each error attached to the setting it concerns and saying how
+ * Cross-field rules of the chain source (docs/chain-source.md), each error attached to the setting it concerns and saying how
  * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
  */
 final class ChainSourceConfigValidator {
+    private static final Logger LOG = LoggerFactory.getLogger(ChainSourceConfigValidator.class);
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
     private static final Duration STORE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -88,8 +89,9 @@ final class ChainSourceConfigValidator {
         }
         checkStore();
         checkFollowedPartitions();
-        checkKeysDir();
         checkTarget();
+        ConnectorConfigFragment.validateRetryBackoff(props, checks);
+        ChainSourceConfig.DEPRECATED.report(props, config, LOG);
         return config;
     }
 
@@ -116,7 +118,8 @@ final class ChainSourceConfigValidator {
             parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
         }
         if (cut) {
-            ChainSourceConfig.untilOffsetProblem(parsed.configuredCut(), followed).ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
+            RestoreCutSettings.untilOffsetProblem(parsed.configuredCut(), followed)
+                    .ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
         }
     }
 
@@ -136,67 +139,15 @@ final class ChainSourceConfigValidator {
         }
     }
 
+    /** The store fragment's rules for a reader, then this connector's own: the backup's directory exists. */
     private void checkStore() {
-        if (hasErrors(StoreConfigFragment.DESTINATION_TYPE)) {
-            return;
-        }
-        if (StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.DESTINATION_TYPE, ""))) {
-            required(StoreConfigFragment.S3_BUCKET, "the bucket that holds the backup");
-            required(StoreConfigFragment.S3_REGION, "the bucket's region, e.g. eu-central-1 (us-east-1 for most S3-compatible stores)");
-            required(StoreConfigFragment.S3_READ_ACCESS_KEY_ID, "the access key id of the identity that lists and gets the backup's"
-                    + " objects (s3:ListBucket, s3:GetObject); feed it through a config provider, e.g. ${env:S3_READ_ACCESS_KEY_ID}");
-            required(StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY, "the secret access key of the read identity; feed it through a"
-                    + " config provider");
-            return;
-        }
-        String root = props.getOrDefault(StoreConfigFragment.FILESYSTEM_ROOT, "");
-        if (root.isBlank()) {
-            error(StoreConfigFragment.FILESYSTEM_ROOT, "required with destination.type=filesystem: the absolute path of the backup's root");
-            return;
-        }
-        if (!Path.of(root).isAbsolute()) {
-            error(StoreConfigFragment.FILESYSTEM_ROOT, "must be an absolute path (the worker's working directory is not a stable place): "
-                    + root);
-            return;
-        }
-        if (offline) {
-            return; // the worker's directory, not this machine's
+        if (!StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.READ, offline) || offline) {
+            return; // offline: the worker's directory, not this machine's
         }
         try {
             requireBackupDirectory(new ChainSourceConfig(props)).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
         } catch (RuntimeException e) {
             // single-field errors are reported already
-        }
-    }
-
-    /**
-     * The keys dir, when set, must load (KeyRing's errors name the file that is wrong, never a key); encryption=parquet
-     * says the backup is encrypted, so it needs one. Which key ids the chain needs is checked by the task at listing.
-     */
-    private void checkKeysDir() {
-        String key = StoreConfigFragment.ENCRYPTION_KEYS_DIR;
-        if (hasErrors(key)) {
-            return;
-        }
-        String dir = props.getOrDefault(key, "").trim();
-        if (dir.isEmpty()) {
-            if (ObjectEncryption.PARQUET.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.ENCRYPTION, "").trim())) {
-                error(key, "required with encryption=parquet: the directory of key files the blob sink encrypted the backup with"
-                        + " (its encryption.keys.dir), holding the key file of every key id the backup's objects name");
-            }
-            return;
-        }
-        if (!Path.of(dir).isAbsolute()) {
-            error(key, "must be an absolute path: " + dir);
-            return;
-        }
-        if (offline) {
-            return;
-        }
-        try {
-            KeyRing.load(Path.of(dir));
-        } catch (KeysDirException e) {
-            error(key, e.getMessage());
         }
     }
 
@@ -213,29 +164,18 @@ final class ChainSourceConfigValidator {
         return Optional.empty();
     }
 
+    /** The target cluster is reachable, and the target topic exists with a partition for each followed backup partition. */
     private void checkTarget() {
-        String bootstrap = ChainSourceConfig.targetBootstrap(props);
-        if (bootstrap.isBlank()) {
-            error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "required (or producer.override.bootstrap.servers): the task reads the"
-                    + " target's high watermark, its position, and the target's last record, to resume exactly there");
-            return;
-        }
-        if (offline) {
-            return;
-        }
-        ChainSourceConfig parsed;
-        try {
-            parsed = new ChainSourceConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are already reported
-        }
-        Map<String, Object> adminConfig = parsed.targetClientConfig();
-        adminConfig.put("request.timeout.ms", 5000);
-        adminConfig.put("default.api.timeout.ms", 5000);
+        ChainSourceConfig parsed = offline ? null : parsed();
+        ChainSourceConfig.TARGET.validate(props, checks, offline, () -> parsed == null ? null : parsed.targetClientConfig(),
+                admin -> checkTargetTopic(admin, parsed));
+    }
+
+    private void checkTargetTopic(Admin admin, ChainSourceConfig parsed) {
         String topic = parsed.targetTopic();
-        try (Admin admin = Admin.create(adminConfig)) {
-            TopicDescription d = admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(5000)).allTopicNames()
-                    .get(6, TimeUnit.SECONDS).get(topic);
+        try {
+            TopicDescription d = admin.describeTopics(List.of(topic), new DescribeTopicsOptions().timeoutMs(ClusterAccess.REACH_TIMEOUT_MS))
+                    .allTopicNames().get(ClusterAccess.REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS).get(topic);
             for (int p : parsed.partitions()) {
                 if (parsed.targetPartition(p) >= d.partitions().size()) {
                     error(ChainSourceConfig.TARGET_TOPIC, "target topic " + topic + " has " + d.partitions().size() + " partitions, and"
@@ -249,21 +189,18 @@ final class ChainSourceConfigValidator {
                         + " create it with the partitions, cleanup.policy and retention it should have (retention.ms=-1 keeps the"
                         + " last record the resume check needs)");
             } else {
-                unreachable(bootstrap, e.getCause());
+                ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e.getCause());
             }
         } catch (Exception e) {
-            unreachable(bootstrap, e);
+            ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e);
         }
     }
 
-    private void unreachable(String bootstrap, Throwable e) {
-        error(ChainSourceConfig.TARGET_ADMIN_BOOTSTRAP, "cannot reach the target cluster at " + bootstrap + " within 5 s ("
-                + ReachFailure.describe(e) + "): check the address and the target.admin.* security settings");
-    }
-
-    private void required(String key, String what) {
-        if (!hasErrors(key) && props.getOrDefault(key, "").isBlank()) {
-            error(key, "required with destination.type=s3: " + what);
+    private ChainSourceConfig parsed() {
+        try {
+            return new ChainSourceConfig(props);
+        } catch (RuntimeException e) {
+            return null; // single-field errors are already reported
         }
     }
 

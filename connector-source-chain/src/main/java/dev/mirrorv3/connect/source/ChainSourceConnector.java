@@ -1,5 +1,7 @@
 package dev.mirrorv3.connect.source;
 
+import java.time.Clock;
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
@@ -21,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follow-restores a growing backup (a blob sink's chains) into a standby topic, stateless and exactly once (README: Follow-restore):
+ * Follow-restores a growing backup (a blob sink's chains) into a standby topic, stateless and exactly once (docs/chain-source.md):
  * one task per backed-up partition, spread over {@code tasks.max}; the target's high watermark is the position.
  */
 public class ChainSourceConnector extends SourceConnector {
@@ -34,6 +36,16 @@ public class ChainSourceConnector extends SourceConnector {
     private final AtomicLong listings = new AtomicLong();
     private volatile boolean stopping;
     private ChainSourceGroupSync groupSync;
+    private final Clock clock;
+
+    public ChainSourceConnector() {
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock the time of the "backup is empty" log lines and of the group sync passes */
+    ChainSourceConnector(Clock clock) {
+        this.clock = clock;
+    }
 
     @Override
     public String version() {
@@ -75,7 +87,7 @@ public class ChainSourceConnector extends SourceConnector {
     /** groups.sync: after every check of start(), so that a failed start leaves no thread behind. */
     private void startGroupSync(ChainSourceConfig config) {
         if (config.groupsSync()) {
-            groupSync = ChainSourceGroupSync.start(config, props.getOrDefault("name", "chain-source"), context);
+            groupSync = ChainSourceGroupSync.start(config, props.getOrDefault("name", "chain-source"), context, clock);
         }
     }
 
@@ -95,7 +107,7 @@ public class ChainSourceConnector extends SourceConnector {
      * running keep their partitions.
      */
     private void watchPartitions(ChainSourceConfig config, PartitionMapping mapping, String where) {
-        long since = System.currentTimeMillis();
+        long since = clock.millis();
         waiter = new Thread(() -> {
             Store store = null;
             try {
@@ -125,7 +137,7 @@ public class ChainSourceConnector extends SourceConnector {
                             context.requestTaskReconfiguration();
                         } else if (found.isEmpty()) {
                             log.info("backup {} is empty (no partition directories) for {} s; listing again every {} ms", where,
-                                    (System.currentTimeMillis() - since) / 1000, config.pollIntervalMs());
+                                    (clock.millis() - since) / 1000, config.pollIntervalMs());
                         }
                     } catch (RuntimeException e) {
                         log.warn("listing backup {} failed: {}; listing again in {} ms", where, Failures.describe(e),

@@ -9,6 +9,8 @@ import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,7 +21,6 @@ import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.connector.ConnectorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,26 +53,17 @@ final class ChainSourceGroupSync implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context) {
+    static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context, Clock clock) {
         Store store = config.openStore();
         Admin target = Admin.create(config.targetClientConfig());
         SnapshotOrigin origin = new SnapshotOrigin(new MetaSnapshots(store, ObjectEncryption.readOnly(config.keys())), config, name);
         GroupOffsetSync sync = new GroupOffsetSync(origin, GroupSyncConfigFragment.selection(config, List.of()), target,
-                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name);
-        GroupSyncMetrics metrics = new GroupSyncMetrics(pluginMetrics(context), name, sync);
+                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name, clock);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
         metrics.register(SNAPSHOT_TIMESTAMP, "Unix time (seconds) of the backup's group snapshot the last sync used; 0 before the first",
                 () -> origin.snapshotTimeMs / 1000);
         sync.start(config.groupsIntervalMs());
         return new ChainSourceGroupSync(store, target, sync, metrics);
-    }
-
-    private static PluginMetrics pluginMetrics(ConnectorContext context) {
-        try {
-            return context.pluginMetrics();
-        } catch (LinkageError | UnsupportedOperationException e) {
-            log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the group sync exports no metrics ({})", e.toString());
-            return null;
-        }
     }
 
     @Override
@@ -128,7 +120,8 @@ final class ChainSourceGroupSync implements AutoCloseable {
                 Map<TopicPartition, OffsetAndMetadata> mapped = new HashMap<>();
                 offsets.forEach((p, o) -> {
                     if (followed == null || followed.contains(p)) {
-                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)), new OffsetAndMetadata(o.offset(), o.metadata()));
+                        mapped.put(new TopicPartition(config.targetTopic(), config.targetPartition(p)),
+                                new OffsetAndMetadata(o.offset(), o.metadata()));
                     }
                 });
                 if (!mapped.isEmpty()) {

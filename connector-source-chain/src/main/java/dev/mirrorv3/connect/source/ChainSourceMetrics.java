@@ -1,31 +1,19 @@
 package dev.mirrorv3.connect.source;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
-import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.source.SourceTaskContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The chain source task's metrics through Connect's plugin metrics (KIP-877, Kafka >= 4.1), as the sinks register
- * theirs: MBeans {@code kafka.connect:type=plugins,connector=<name>,task=<id>,mirror=<name>[,topic=..,partition=..]},
- * which {@code config/jmx-exporter.yaml} turns into the {@code mirror_v3_follow_*} series. Per backup partition (the
- * backed-up topic and partition): records and bytes the target acknowledged, objects read, the lag in backup offsets
- * and in seconds of record time, the last successful look at the backup; per task the transient failures retried. On
- * an older runtime there are no metrics, with one warning per worker. Everything is removed when the task stops.
+ * The chain source task's series, which {@code config/jmx-exporter.yaml} maps to the {@code mirror_v3_follow_*} series. Per
+ * backup partition (the backed-up topic and partition): records and bytes the target acknowledged, objects read, the lag
+ * in backup offsets and in seconds of record time, the last successful look at the backup; per task the transient
+ * failures retried. {@link PluginMetricsRegistry} registers them (tags, the fallback on a worker without plugin metrics,
+ * removal when the task stops).
  */
 final class ChainSourceMetrics implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(ChainSourceMetrics.class);
-    private static final AtomicBoolean WARNED_NO_PLUGIN_METRICS = new AtomicBoolean();
-
     static final String RECORDS_TOTAL = "follow-records-total";
     static final String BYTES_TOTAL = "follow-bytes-total";
     static final String OBJECTS_TOTAL = "follow-objects-total";
@@ -35,74 +23,44 @@ final class ChainSourceMetrics implements AutoCloseable {
     static final String CUT_REACHED = "follow-cut-reached";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
 
-    private final PluginMetrics metrics;
-    private final String mirror;
+    private final PluginMetricsRegistry metrics;
     private final AtomicLong restarts = new AtomicLong();
-    private final List<MetricName> names = new ArrayList<>();
 
     ChainSourceMetrics(SourceTaskContext context, String mirror) {
-        this.mirror = mirror;
-        this.metrics = pluginMetrics(context);
-        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-        tags.put("mirror", mirror);
-        register(RESTARTS_TOTAL, "Transient failures retried (backup store or target cluster unavailable)", tags, restarts::get);
-    }
-
-    /** The context's plugin metrics, or null on a runtime older than Kafka 4.1 (one warning per worker). */
-    private static PluginMetrics pluginMetrics(SourceTaskContext context) {
-        try {
-            return context.pluginMetrics();
-        } catch (LinkageError | UnsupportedOperationException e) {
-            // NoSuchMethodError (connect-api < 4.1) or AbstractMethodError (a context built against it).
-            if (WARNED_NO_PLUGIN_METRICS.compareAndSet(false, true)) {
-                log.warn("this Connect runtime has no plugin metrics (Kafka < 4.1): the chain source exports no metrics ({})",
-                        e.toString());
-            }
-            return null;
-        }
+        this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (backup store or target cluster unavailable)", restarts::get);
     }
 
     boolean enabled() {
-        return metrics != null;
+        return metrics.enabled();
     }
 
     void restart() {
         restarts.incrementAndGet();
     }
 
-    /** Registers one followed backup partition's series; the lag gauges follow with its first position. */
-    synchronized Partition partition(String topic, int partition) {
-        LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-        tags.put("mirror", mirror);
-        tags.put("topic", topic);
-        tags.put("partition", Integer.toString(partition));
-        Partition p = new Partition(tags);
-        register(RECORDS_TOTAL, "Records restored: written to the target and acknowledged", tags, p.records::get);
-        register(BYTES_TOTAL, "Key, value and header bytes of the records restored", tags, p.bytes::get);
-        register(OBJECTS_TOTAL, "Backup objects read (a renumbered resume reads the objects before its position too)", tags,
+    /**
+     * Registers one followed backup partition's series (replacing those of an earlier call); the lag gauges follow with
+     * its first position.
+     */
+    Partition partition(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Partition p = new Partition(tp);
+        metrics.removePartition(tp);
+        metrics.gauge(tp, RECORDS_TOTAL, "Records restored: written to the target and acknowledged", p.records::get);
+        metrics.gauge(tp, BYTES_TOTAL, "Key, value and header bytes of the records restored", p.bytes::get);
+        metrics.gauge(tp, OBJECTS_TOTAL, "Backup objects read (a renumbered resume reads the objects before its position too)",
                 p.objects::get);
-        register(LAST_POLL_TS, "Unix time of the last successful look at the backup (a listing or an object read); 0 before the"
-                + " first", tags, p.lastPollSeconds::get);
-        register(CUT_REACHED, "1 once the target holds the backup up to until.timestamp/until.offset and the follower stopped"
-                + " there; 0 before, and without a cut", tags, p.cutReached::get);
+        metrics.gauge(tp, LAST_POLL_TS, "Unix time of the last successful look at the backup (a listing or an object read); 0"
+                + " before the first", p.lastPollSeconds::get);
+        metrics.gauge(tp, CUT_REACHED, "1 once the target holds the backup up to until.timestamp/until.offset and the follower"
+                + " stopped there; 0 before, and without a cut", p.cutReached::get);
         return p;
     }
 
     @Override
-    public synchronized void close() {
-        if (metrics != null) {
-            names.forEach(metrics::removeMetric);
-        }
-        names.clear();
-    }
-
-    private synchronized void register(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
-        if (metrics == null) {
-            return;
-        }
-        MetricName mn = metrics.metricName(name, doc, tags);
-        metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
-        names.add(mn);
+    public void close() {
+        metrics.close();
     }
 
     /**
@@ -113,7 +71,7 @@ final class ChainSourceMetrics implements AutoCloseable {
      * its last offset).
      */
     final class Partition {
-        private final LinkedHashMap<String, String> tags;
+        private final TopicPartition tp;
         final AtomicLong records = new AtomicLong();
         final AtomicLong bytes = new AtomicLong();
         final AtomicLong objects = new AtomicLong();
@@ -125,8 +83,8 @@ final class ChainSourceMetrics implements AutoCloseable {
         private long restoredNext;
         private Long restoredTimestamp;
 
-        private Partition(LinkedHashMap<String, String> tags) {
-            this.tags = tags;
+        private Partition(TopicPartition tp) {
+            this.tp = tp;
         }
 
         /**
@@ -142,10 +100,10 @@ final class ChainSourceMetrics implements AutoCloseable {
                 }
                 positioned = true;
             }
-            register(LAG_OFFSETS, "Backup offsets not yet restored: the backup's end at the last listing minus the next backup"
-                    + " offset the target lacks", tags, this::lagOffsets);
-            register(LAG_SECONDS, "Record time not yet restored: the newest backed-up record's timestamp minus the last restored"
-                    + " record's; 0 when caught up", tags, this::lagSeconds);
+            metrics.gauge(tp, LAG_OFFSETS, "Backup offsets not yet restored: the backup's end at the last listing minus the next"
+                    + " backup offset the target lacks", this::lagOffsets);
+            metrics.gauge(tp, LAG_SECONDS, "Record time not yet restored: the newest backed-up record's timestamp minus the last"
+                    + " restored record's; 0 when caught up", this::lagSeconds);
         }
 
         /** A successful look at the backup: its end and newest record as of the follower's last listing. */

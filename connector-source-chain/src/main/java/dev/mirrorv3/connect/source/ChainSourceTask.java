@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
@@ -9,10 +10,11 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,16 +48,26 @@ public class ChainSourceTask extends SourceTask {
     /** How often a follower that is behind reads the backup's newest object ahead for the lag in seconds. */
     static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
 
+    private final Clock clock;
     private final AtomicReference<String> mismatch = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ChainSourceConfig config;
     private Store store;
-    private SourceOffsets targetOffsets;
+    private LogOffsets targetOffsets;
     private TargetTail tail;
     private List<PartitionFollow> follows = List.of();
     private ChainSourceMetrics metrics;
     private int turn;
     private String name;
+
+    public ChainSourceTask() {
+        this(Clock.systemUTC());
+    }
+
+    /** @param clock the time of backoffs, heartbeats and the empty-backup wait; tests move it by hand */
+    ChainSourceTask(Clock clock) {
+        this.clock = clock;
+    }
 
     @Override
     public String version() {
@@ -70,18 +82,19 @@ public class ChainSourceTask extends SourceTask {
             throw new org.apache.kafka.connect.errors.ConnectException(ChainSourceConfig.COMPACTION_REFUSED);
         }
         store = openStore(config);
-        targetOffsets = new SourceOffsets(config.targetClientConfig(), config.adminTimeout());
+        targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name);
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());
         for (int p : config.taskPartitions()) {
-            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(), config.chainStart())
+            Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(),
+                    config.chainStart())
                     .until(cut);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
                     new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName(),
-                    metrics.partition(config.sourceTopic(), p)));
+                    metrics.partition(config.sourceTopic(), p), clock.millis()));
             log.info("{}: following backup {} (topic {}, partition {}) into {} with offsets={}, listing every {} ms", name,
                     follower.location(), config.sourceTopic(), p, fs.get(fs.size() - 1).target, config.offsetMode().cliName(),
                     config.pollIntervalMs());
@@ -102,7 +115,7 @@ public class ChainSourceTask extends SourceTask {
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
         throwIfMismatch();
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         heartbeats(now);
         long wakeAt = now + config.pollIntervalMs();
         for (int i = 0; i < follows.size(); i++) {
@@ -118,7 +131,7 @@ public class ChainSourceTask extends SourceTask {
             }
             wakeAt = Math.min(wakeAt, f.notBefore);
         }
-        long sleep = Math.min(1000, Math.max(0, wakeAt - System.currentTimeMillis())); // stop() is seen within a second
+        long sleep = Math.min(1000, Math.max(0, wakeAt - clock.millis())); // stop() is seen within a second
         if (sleep > 0 && stopped.await(sleep, TimeUnit.MILLISECONDS)) {
             return null;
         }
@@ -217,7 +230,7 @@ public class ChainSourceTask extends SourceTask {
             tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
         }
         f.positioned = true;
-        f.emptySince = System.currentTimeMillis();
+        f.emptySince = clock.millis();
         f.metrics.positioned(previous.map(r -> r.offset() + 1).orElse(f.follower.nextChainOffset()),
                 previous.map(ChainSourceTask::timestamp).orElse(null));
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.source;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
@@ -19,5 +20,10 @@ public final class ChainSourceValidation {
      */
     public static Config validate(Map<String, String> props, boolean offline) {
         return new ChainSourceConfigValidator(props, new Config(ChainSourceConfig.CONFIG_DEF.validate(props)), offline).validate();
+    }
+
+    /** Settings under a deprecated name: one line each saying what to rename (they work; validate() does not fail on them). */
+    public static List<String> warnings(Map<String, String> props) {
+        return ChainSourceConfig.DEPRECATED.warnings(props);
     }
 }

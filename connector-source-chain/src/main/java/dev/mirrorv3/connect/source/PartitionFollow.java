@@ -20,12 +20,15 @@ final class PartitionFollow {
     private final AtomicLong outstanding = new AtomicLong();
     boolean positioned;
     long notBefore;
-    long emptySince = System.currentTimeMillis();
-    long lastHeartbeat = System.currentTimeMillis();
+    long emptySince;
+    long lastHeartbeat;
     long sinceHeartbeat;
 
+    /** @param now the task clock's time: the empty-backup wait and the heartbeat interval count from it */
     PartitionFollow(int backupPartition, TopicPartition target, Follower follower, Backoff backoff, String backupName,
-            ChainSourceMetrics.Partition metrics) {
+            ChainSourceMetrics.Partition metrics, long now) {
+        this.emptySince = now;
+        this.lastHeartbeat = now;
         this.backupPartition = backupPartition;
         this.target = target;
         this.follower = follower;

@@ -2,9 +2,13 @@ package dev.mirrorv3.connect.source;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Which target partition each backup partition goes to: {@code partition.mapping}'s pairs, and the same-numbered
@@ -15,8 +19,48 @@ import java.util.TreeSet;
 final class PartitionMapping {
     private final Map<Integer, Integer> pairs;
 
-    PartitionMapping(Map<Integer, Integer> pairs) {
+    private PartitionMapping(Map<Integer, Integer> pairs) {
         this.pairs = Map.copyOf(pairs);
+    }
+
+    /** partition.mapping's pairs, e.g. 0:3,1:4, as {@link #parse} reads them. */
+    static ConfigDef.Validator validator() {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                parse(name, value == null ? List.of() : (List<?>) value);
+            }
+
+            @Override
+            public String toString() {
+                return "backup:target partition pairs, e.g. 0:3,1:4";
+            }
+        };
+    }
+
+    /** @throws ConfigException on {@code name} for a pair that is not two partition numbers, or a partition mapped twice */
+    static PartitionMapping parse(String name, List<?> pairs) {
+        Map<Integer, Integer> mapping = new TreeMap<>();
+        for (Object o : pairs) {
+            String s = o.toString().trim();
+            String[] parts = s.split(":");
+            try {
+                if (parts.length != 2) {
+                    throw new NumberFormatException();
+                }
+                int from = Integer.parseInt(parts[0].trim());
+                int to = Integer.parseInt(parts[1].trim());
+                if (from < 0 || to < 0) {
+                    throw new NumberFormatException();
+                }
+                if (mapping.put(from, to) != null) {
+                    throw new ConfigException(name, pairs, "backup partition " + from + " is mapped twice");
+                }
+            } catch (NumberFormatException e) {
+                throw new ConfigException(name, pairs, "'" + s + "' is not a backup:target partition pair; use e.g. 0:3,1:4");
+            }
+        }
+        return new PartitionMapping(mapping);
     }
 
     int target(int backupPartition) {

@@ -10,13 +10,14 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every setting is documented, grouped and displayed; the README's reference is the one generated from the ConfigDef;
- * the blob sink's store settings are the same definitions. Regenerate the README section with {@code mvn -pl
+ * Every setting is documented, grouped and displayed; the reference in docs/configuration.md is the one generated from the ConfigDef;
+ * the blob sink's store settings are the same definitions. Regenerate that section with {@code mvn -pl
  * connector-source-chain -am test -Dtest=ChainSourceConfigReferenceTest -Dsurefire.failIfNoSpecifiedTests=false
  * -DupdateReadme=true}.
  */
 class ChainSourceConfigReferenceTest {
-    private static final String START = "<!-- chain-source-config:start (generated from ChainSourceConfig; see ChainSourceConfigReferenceTest) -->";
+    private static final String START = "<!-- chain-source-config:start (generated from ChainSourceConfig; see "
+            + "ChainSourceConfigReferenceTest) -->";
     private static final String END = "<!-- chain-source-config:end -->";
 
     @Test
@@ -26,8 +27,9 @@ class ChainSourceConfigReferenceTest {
     }
 
     @Test
-    void readmeHoldsTheGeneratedReference() throws Exception {
-        GeneratedDocs.checkReadmeSection(START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF), "chain source");
+    void configurationPageHoldsTheGeneratedReference() throws Exception {
+        GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF),
+                "chain source");
     }
 
     @Test

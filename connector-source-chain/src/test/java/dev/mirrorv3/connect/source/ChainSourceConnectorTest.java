@@ -62,7 +62,8 @@ class ChainSourceConnectorTest {
         Files.createDirectories(root.resolve("orders-backup").resolve("1"));
         Map<String, String> listed = config("");
         listed.put("partition.mapping", "0:1");
-        assertThatThrownBy(() -> new ChainSourceConnector().start(listed)).as("the backup's directories").isInstanceOf(ConnectException.class)
+        assertThatThrownBy(() -> new ChainSourceConnector().start(listed)).as("the backup's directories")
+                .isInstanceOf(ConnectException.class)
                 .hasMessageContaining("backup partitions 0 and 1 would both go to target partition 1");
         Map<String, String> explicit = config("0,1");
         explicit.put("partition.mapping", "0:1");

@@ -25,7 +25,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -115,7 +115,8 @@ class ChainSourceFollowIT {
         long backedUp = System.nanoTime();
         Duration bound = Duration.ofMillis(3 * 500 + 5000);
         Awaitility.await("the standby holds every backed-up record").atMost(bound).pollInterval(Duration.ofMillis(50))
-                .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000 && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
+                .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000
+                        && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
         assertThat(Duration.ofNanos(System.nanoTime() - backedUp)).isLessThanOrEqualTo(bound);
         var expected = consumeAll(bootstrap(), "orders");
         var actual = consumeAll(bootstrap(), "orders-standby");
@@ -191,7 +192,8 @@ class ChainSourceFollowIT {
         produce(bootstrap(), "events", 2, 300, 32);
         awaitBackup("events-backup", 2, 300);
         Awaitility.await("the new partition followed without a restart").atMost(WAIT)
-                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600 && highWatermark(bootstrap(), "events-standby", 1) == 300);
+                .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600
+                        && highWatermark(bootstrap(), "events-standby", 1) == 300);
         assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
         var expected = consumeAll(bootstrap(), "events");
         var actual = consumeAll(bootstrap(), "events-standby");
@@ -211,7 +213,7 @@ class ChainSourceFollowIT {
         produce(bootstrap(), "payments", 1, 1500, 11);
         awaitBackup("payments-backup", 1, 1500);
         try (Store store = new FilesystemStore(root, "payments-backup");
-                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap()), Duration.ofSeconds(30))) {
+                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap()), Duration.ofSeconds(30))) {
             BackupVerifier verifier = new BackupVerifier(store, PARQUET, "payments");
             VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
             TargetTopic topic = TargetTopic.inspect(target.admin(), "payments-restored", Duration.ofSeconds(30));
@@ -369,6 +371,10 @@ class ChainSourceFollowIT {
             assertThat(caused).as("retries keep the position, reading nothing from the store while it is down")
                     .contains("outage-target-0 resumes at target offset 100 (the target's high watermark; its last record is the"
                             + " backup's offset 99), where it stopped");
+            javax.management.ObjectName task = new javax.management.ObjectName(
+                    "kafka.connect:type=plugins,connector=outage,task=0,mirror=outage");
+            assertThat((Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(task, "mirror-restarts-total"))
+                    .as("each retry counts in the task's restarts (mirror_v3_mirror_restarts_total)").isPositive();
             assertThat(cluster.taskState("outage")).isEqualTo("RUNNING");
         }
         cluster.delete("outage");

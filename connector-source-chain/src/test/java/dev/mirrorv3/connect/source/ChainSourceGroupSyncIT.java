@@ -145,7 +145,8 @@ class ChainSourceGroupSyncIT {
             MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
             // Taken when the backup ended at 50 (before the cut at 59), then at 100 (after it).
             meta.writeGroups(new GroupSnapshot(t1, TOPIC, Map.of(0, 50L), Map.of("g", Map.of(0, at(45)), "g-ahead", Map.of(0, at(80)))));
-            meta.writeGroups(new GroupSnapshot(t1 + 5_000, TOPIC, Map.of(0, 100L), Map.of("g", Map.of(0, at(90)), "g-late", Map.of(0, at(70)))));
+            meta.writeGroups(new GroupSnapshot(t1 + 5_000, TOPIC, Map.of(0, 100L),
+                    Map.of("g", Map.of(0, at(90)), "g-late", Map.of(0, at(70)))));
 
             Map<String, String> config = sourceConfig(TOPIC, root, "pit-backup", "pit-standby", "preserve", bootstrap);
             config.put("groups.sync", "true");

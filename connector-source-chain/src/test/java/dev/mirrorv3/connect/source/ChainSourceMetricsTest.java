@@ -38,7 +38,8 @@ class ChainSourceMetricsTest {
             Map<String, String> tags = e.getKey().tags();
             if ("standby".equals(tags.get("mirror"))) {
                 assertThat(tags).containsEntry("connector", "standby").containsEntry("task", "0");
-                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-" + tags.get("partition") : "");
+                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-"
+                        + tags.get("partition") : "");
                 out.put(key, (Long) e.getValue().metricValue());
             }
         }

@@ -149,7 +149,8 @@ class ChainSourceObservabilityIT {
         // Paused, the task is not polled: it lists the three new objects at once when resumed.
         cluster.connect().pauseConnector(NAME);
         cluster.connect().assertions().assertConnectorAndExactlyNumTasksArePaused(NAME, 1, "the connector and its task did not pause");
-        BlockingChainSourceConnector.Hang hang = BlockingChainSourceConnector.hangReadOf(ObjectName.plain(40, 49, PARQUET.format()).fileName());
+        BlockingChainSourceConnector.Hang hang =
+                BlockingChainSourceConnector.hangReadOf(ObjectName.plain(40, 49, PARQUET.format()).fileName());
         for (long from = 30; from < 60; from += 10) {
             write(0, from, from + 9);
         }
@@ -188,7 +189,8 @@ class ChainSourceObservabilityIT {
     private static void write(int partition, long from, long to) {
         List<BackupRecord> records = new ArrayList<>();
         for (long o = from; o <= to; o++) {
-            List<RecordHeader> headers = o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
+            List<RecordHeader> headers =
+                    o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
             records.add(new BackupRecord(TOPIC, partition, o, BASE_TS + o * TS_STEP_MS, TimestampType.CREATE_TIME,
                     ("key-" + o).getBytes(StandardCharsets.UTF_8), ("value-" + o).getBytes(StandardCharsets.UTF_8), headers));
         }

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -138,7 +137,8 @@ class ChainSourceRestartIT {
             ConsumerRecord<byte[], byte[]> r = restored.get(i);
             assertThat(r.offset()).isEqualTo(i);
             assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo("key-" + (2 * i + 1));
-            assertThat(new String(r.headers().lastHeader("mirror-v3.offset").value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(2L * i + 1));
+            assertThat(new String(r.headers().lastHeader("mirror-v3.offset").value(), StandardCharsets.UTF_8))
+                    .isEqualTo(Long.toString(2L * i + 1));
         }
         assertThat(cluster.taskState("compacted-follow")).isEqualTo("RUNNING");
         cluster.delete("compacted-follow");

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 import org.apache.kafka.clients.admin.Admin;
@@ -30,7 +29,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -111,32 +109,27 @@ final class ChainSourceTestSupport {
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return TestRecords.producer(bootstrap, 600_000, 120_000);
+        return TestRecords.producer(bootstrap, 120_000, 60_000);
     }
 
     /** Records with keys and null keys, values and tombstones, headers; CreateTime timestamps. Waits for every ack. */
     static void produce(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            for (int i = 0; i < perPartition; i++) {
-                for (int p = 0; p < partitions; p++) {
-                    byte[] key = i % 5 == 0 ? null : ("k" + seed + "-" + i).getBytes(StandardCharsets.UTF_8);
-                    byte[] value = i % 7 == 0 ? null : bytes(random, 20 + random.nextInt(100));
-                    RecordHeaders headers = new RecordHeaders();
-                    if (i % 3 == 0) {
-                        headers.add("h", bytes(random, 5));
-                        headers.add("h", null);
-                    }
-                    sent.add(producer.send(new ProducerRecord<>(topic, p, BASE_TS + i, key, value, headers)));
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                byte[] key = i % 5 == 0 ? null : ("k" + seed + "-" + i).getBytes(StandardCharsets.UTF_8);
+                byte[] value = i % 7 == 0 ? null : bytes(random, 20 + random.nextInt(100));
+                RecordHeaders headers = new RecordHeaders();
+                if (i % 3 == 0) {
+                    headers.add("h", bytes(random, 5));
+                    headers.add("h", null);
                 }
+                records.add(new ProducerRecord<>(topic, p, BASE_TS + i, key, value, headers));
             }
-            producer.flush();
-            for (Future<RecordMetadata> f : sent) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            throw new AssertionError("could not produce to " + topic, e);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            TestRecords.sendAll(producer, records, Duration.ofSeconds(60));
         }
     }
 
@@ -149,7 +142,8 @@ final class ChainSourceTestSupport {
         List<BackupRecord> out = new ArrayList<>();
         for (long o = from; o <= to; o++) {
             if (present.test(o)) {
-                List<RecordHeader> headers = o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
+                List<RecordHeader> headers =
+                        o % 3 == 0 ? List.of(new RecordHeader("h", ("v" + o).getBytes(StandardCharsets.UTF_8))) : List.of();
                 out.add(new BackupRecord(topic, partition, o, BASE_TS + o, TimestampType.CREATE_TIME,
                         ("key-" + o).getBytes(StandardCharsets.UTF_8), ("value-" + o).getBytes(StandardCharsets.UTF_8), headers));
             }
@@ -190,7 +184,8 @@ final class ChainSourceTestSupport {
     }
 
     /** Same offsets (preserve), keys, values, headers and timestamps, in order. */
-    static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual, boolean sameOffsets) {
+    static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual,
+            boolean sameOffsets) {
         assertThat(actual).as("records").hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             ConsumerRecord<byte[], byte[]> e = expected.get(i);

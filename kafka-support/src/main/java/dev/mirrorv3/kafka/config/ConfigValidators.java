@@ -45,6 +45,23 @@ public final class ConfigValidators {
         };
     }
 
+    /** Null (not set) or valid for {@code validator}. */
+    public static ConfigDef.Validator nullOr(ConfigDef.Validator validator) {
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value != null) {
+                    validator.ensureValid(name, value);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return validator.toString();
+            }
+        };
+    }
+
     /** A list of non-negative partition numbers. */
     public static ConfigDef.Validator partitionList() {
         return new ConfigDef.Validator() {

@@ -3,21 +3,17 @@ package dev.mirrorv3.kafka.config;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * Cross-field checks every mirror-v3 connector's {@code validate()} makes (no skipped records, exact bytes, no
- * transforms), with per-field error collection into Connect's {@link Config}. Each connector passes its own reason text,
- * so the messages say why the rule matters for that connector.
+ * transforms), with per-field error collection into Connect's {@link Config}; a cluster's reachability is
+ * {@link ClusterAccess}'s. Each connector passes its own reason text, so the messages say why the rule matters for that
+ * connector.
  */
 public final class ConnectorChecks {
     public static final String BYTE_ARRAY_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
-    /** How long validate() waits for a cluster to answer. */
-    public static final int REACH_TIMEOUT_MS = 5000;
     private static final List<String> CONVERTERS = List.of("key.converter", "value.converter", "header.converter");
 
     private final Map<String, String> props;
@@ -62,41 +58,6 @@ public final class ConnectorChecks {
         if (!value.equalsIgnoreCase(props.getOrDefault(key, ""))) {
             error(key, "set " + key + "=" + value + " (found " + props.getOrDefault(key, "nothing") + "): " + why);
         }
-    }
-
-    /**
-     * The source cluster's bootstrap servers: source.admin.bootstrap.servers, else consumer.override.bootstrap.servers;
-     * when neither is set, an error on source.admin.bootstrap.servers and null.
-     */
-    public String requireSourceBootstrap() {
-        String bootstrap = props.getOrDefault(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "");
-        if (bootstrap.isBlank()) {
-            bootstrap = props.getOrDefault("consumer.override.bootstrap.servers", "");
-        }
-        if (bootstrap.isBlank()) {
-            error(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "required (or consumer.override.bootstrap.servers): the sink reads the"
-                    + " source's log-start offsets and high watermarks to detect a lost position or a destination ahead of the source");
-            return null;
-        }
-        return bootstrap;
-    }
-
-    /** The source cluster answers an admin client built from {@code adminConfig} within 5 s; otherwise an error saying what to check. */
-    public void checkSourceReachable(Map<String, Object> adminConfig, String bootstrap) {
-        try (Admin admin = Admin.create(withShortTimeouts(adminConfig))) {
-            admin.describeCluster(new DescribeClusterOptions().timeoutMs(REACH_TIMEOUT_MS)).clusterId()
-                    .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            error(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, "cannot reach the source cluster at " + bootstrap + " within 5 s ("
-                    + ReachFailure.describe(e) + "): check the address and the source.admin.* security settings");
-        }
-    }
-
-    /** {@code adminConfig} with request and API timeouts of {@link #REACH_TIMEOUT_MS}, so a validate() call stays short. */
-    public static Map<String, Object> withShortTimeouts(Map<String, Object> adminConfig) {
-        adminConfig.put("request.timeout.ms", REACH_TIMEOUT_MS);
-        adminConfig.put("default.api.timeout.ms", REACH_TIMEOUT_MS);
-        return adminConfig;
     }
 
     /** Whether {@code key} has an error already (a single-field one from the ConfigDef, or an earlier check's). */

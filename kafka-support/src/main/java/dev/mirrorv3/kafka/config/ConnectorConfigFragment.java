@@ -10,16 +10,18 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
  * Operational settings every connector defines the same way (source admin client, admin timeout, retry backoff,
- * heartbeat): one definition of key, type, default, validator and display name. Each {@code define*} method takes the
- * group and the next order in it, returns the order after its last setting, and takes the documentation that differs
- * for the connector (by key); the others keep the shared text, as {@link StoreConfigFragment} does.
+ * partitions watch; the heartbeat is {@link HeartbeatConfigFragment}): one definition of key, type, default, validator
+ * and display name. Each {@code define*} method takes the group and the next order in it, returns the order after its
+ * last setting, and takes the documentation that differs for the connector (by key); the others keep the shared text, as
+ * {@link StoreConfigFragment} does.
  */
 public final class ConnectorConfigFragment {
     public static final String SOURCE_ADMIN_PREFIX = "source.admin.";
     public static final String SOURCE_ADMIN_BOOTSTRAP = SOURCE_ADMIN_PREFIX + "bootstrap.servers";
+    /** The timeout of one admin query, under one name in every connector. */
+    public static final String ADMIN_TIMEOUT_MS = "admin.timeout.ms";
     public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
     public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
 
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
@@ -28,11 +30,14 @@ public final class ConnectorConfigFragment {
             + " through config providers (${file:...}, ${env:...}).";
     static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient"
             + " failure.";
+    static final long ADMIN_TIMEOUT_MS_DEFAULT = 15_000L;
+    static final long ADMIN_TIMEOUT_MS_MIN = 100L;
+    static final long RETRY_BACKOFF_INITIAL_MS_DEFAULT = 1_000L;
+    static final long RETRY_BACKOFF_MAX_MS_DEFAULT = 60_000L;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
             + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure.";
-    static final String HEARTBEAT_INTERVAL_MS_DOC = "Interval of the per-partition heartbeat log line (next offset, records since the"
-            + " last heartbeat); 0 turns it off.";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure; at least"
+            + " retry.backoff.initial.ms.";
 
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics"
             + " (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and"
@@ -45,20 +50,40 @@ public final class ConnectorConfigFragment {
     }
 
     /**
-     * source.admin.bootstrap.servers and the admin query timeout (whose key differs between connectors).
+     * source.admin.bootstrap.servers and admin.timeout.ms.
      *
      * @return the order after the last setting defined
      */
-    public static int defineSourceAdmin(ConfigDef def, String group, int order, String timeoutKey, Map<String, String> docs) {
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
+    public static int defineSourceAdmin(ConfigDef def, String group, int order, Map<String, String> docs) {
+        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
+                docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
                 group, order++, Width.LONG, "Source bootstrap servers");
-        defineAdminTimeout(def, timeoutKey, docs.getOrDefault(timeoutKey, SOURCE_ADMIN_TIMEOUT_MS_DOC), group, order++, "Admin timeout (ms)");
+        return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
+    }
+
+    /**
+     * admin.timeout.ms: one admin query's timeout, 15 s by default, at least 100 ms.
+     *
+     * @return the order after the setting
+     */
+    public static int defineAdminTimeout(ConfigDef def, String group, int order, String doc) {
+        def.define(ADMIN_TIMEOUT_MS, Type.LONG, ADMIN_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN), Importance.LOW,
+                doc, group, order++, Width.SHORT, "Admin timeout (ms)");
         return order;
     }
 
-    /** One admin query timeout in ms: 15 s by default, at least 100 ms. */
-    public static void defineAdminTimeout(ConfigDef def, String key, String doc, String group, int order, String displayName) {
-        def.define(key, Type.LONG, 15_000L, ConfigDef.Range.atLeast(100), Importance.LOW, doc, group, order, Width.SHORT, displayName);
+    /**
+     * {@code alias}, the former name of admin.timeout.ms (see {@link DeprecatedAliases}): no default, so that the
+     * current name's default applies when neither is set; the same range.
+     *
+     * @return the order after the setting
+     */
+    public static int defineDeprecatedAdminTimeout(ConfigDef def, String alias, String group, int order) {
+        ConfigDef.Validator range = ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN);
+        def.define(alias, Type.LONG, null, ConfigValidators.nullOr(range), Importance.LOW, "Deprecated: the former name of "
+                + ADMIN_TIMEOUT_MS + ", still read when " + ADMIN_TIMEOUT_MS + " is not set (validate() warns); rename it.", group,
+                order++, Width.SHORT, alias + " (deprecated)");
+        return order;
     }
 
     /**
@@ -67,23 +92,37 @@ public final class ConnectorConfigFragment {
      * @return the order after the last setting defined
      */
     public static int defineRetryBackoff(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, 1_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, RETRY_BACKOFF_INITIAL_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
                 docs.getOrDefault(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC), group, order++, Width.SHORT,
                 "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, RETRY_BACKOFF_MAX_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
                 docs.getOrDefault(RETRY_BACKOFF_MAX_MS, RETRY_BACKOFF_MAX_MS_DOC), group, order++, Width.SHORT, "Retry backoff max (ms)");
         return order;
     }
 
     /**
-     * heartbeat.interval.ms.
-     *
-     * @return the order after the setting
+     * retry.backoff.max.ms is at least retry.backoff.initial.ms: the delay doubles from the first up to the largest
+     * ({@code dev.mirrorv3.kafka.Backoff}), which refuses the reverse when a task starts. The error goes on the one of
+     * the two that is set (max when both are). Values that are not numbers yet (config provider references) are left
+     * to the worker.
      */
-    public static int defineHeartbeat(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                docs.getOrDefault(HEARTBEAT_INTERVAL_MS, HEARTBEAT_INTERVAL_MS_DOC), group, order++, Width.SHORT, "Heartbeat interval (ms)");
-        return order;
+    public static void validateRetryBackoff(Map<String, String> props, ConnectorChecks checks) {
+        if (checks.hasErrors(RETRY_BACKOFF_INITIAL_MS) || checks.hasErrors(RETRY_BACKOFF_MAX_MS)) {
+            return;
+        }
+        long initial;
+        long max;
+        try {
+            initial = Long.parseLong(props.getOrDefault(RETRY_BACKOFF_INITIAL_MS, "" + RETRY_BACKOFF_INITIAL_MS_DEFAULT).trim());
+            max = Long.parseLong(props.getOrDefault(RETRY_BACKOFF_MAX_MS, "" + RETRY_BACKOFF_MAX_MS_DEFAULT).trim());
+        } catch (NumberFormatException e) {
+            return;
+        }
+        if (max < initial) {
+            checks.error(props.containsKey(RETRY_BACKOFF_MAX_MS) ? RETRY_BACKOFF_MAX_MS : RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_MAX_MS
+                    + "=" + max + " is below " + RETRY_BACKOFF_INITIAL_MS + "=" + initial + ": the delay doubles from the initial one"
+                    + " up to the maximum; raise " + RETRY_BACKOFF_MAX_MS + " or lower " + RETRY_BACKOFF_INITIAL_MS);
+        }
     }
 
     /**
@@ -99,14 +138,13 @@ public final class ConnectorConfigFragment {
     }
 
     /**
-     * The source cluster's admin client settings: everything under source.admin. (less the timeout setting when it is
-     * under that prefix), bootstrap defaulting to consumer.override.bootstrap.servers, the client id unless one is set.
+     * The source cluster's admin client settings: everything under source.admin. (less timeout.ms, the blob sink's former
+     * name of admin.timeout.ms), bootstrap defaulting to consumer.override.bootstrap.servers, the client id unless one is
+     * set.
      */
-    public static Map<String, Object> sourceAdminConfig(AbstractConfig config, String timeoutKey, String clientId) {
+    public static Map<String, Object> sourceAdminConfig(AbstractConfig config, String clientId) {
         Map<String, Object> admin = new HashMap<>(config.originalsWithPrefix(SOURCE_ADMIN_PREFIX));
-        if (timeoutKey.startsWith(SOURCE_ADMIN_PREFIX)) {
-            admin.remove(timeoutKey.substring(SOURCE_ADMIN_PREFIX.length()));
-        }
+        admin.remove("timeout.ms");
         String bootstrap = config.getString(SOURCE_ADMIN_BOOTSTRAP);
         if (bootstrap.isBlank()) {
             Object override = config.originals().get("consumer.override.bootstrap.servers");

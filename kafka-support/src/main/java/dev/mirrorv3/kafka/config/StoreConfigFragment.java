@@ -91,7 +91,27 @@ public final class StoreConfigFragment {
             + " fails the task, naming topic, partition and offset.";
     static final String VALUES_TYPE_DOC = "How values are stored; as keys.type.";
 
+    /** What a connector does with the store: the blob sink writes a backup, the chain source reads one. */
+    public enum Access {
+        WRITE, READ
+    }
+
     private StoreConfigFragment() {
+    }
+
+    /**
+     * The rules of these settings beyond each one's own (validate(), and {@code mirror-v3 validate} with
+     * {@code offline}): the location (filesystem root, or S3 bucket, region, the identities {@code access} needs, endpoint)
+     * and the encryption (keys dir, and the writer's key id and format). Errors go to {@code checks} per setting.
+     *
+     * @param offline contact and read nothing (the root and the keys dir are the worker's)
+     * @return whether the location settings are complete and well-formed, so that an S3 store can be tried
+     */
+    public static boolean validate(Map<String, String> props, ConnectorChecks checks, Access access, boolean offline) {
+        StoreValidator validator = new StoreValidator(props, checks, access, offline);
+        boolean location = validator.checkLocation();
+        validator.checkEncryption();
+        return location;
     }
 
     /**
@@ -103,7 +123,8 @@ public final class StoreConfigFragment {
         int o = 0;
         def.define(DESTINATION_TYPE, Type.STRING, DESTINATION_TYPE_FILESYSTEM,
                 ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3), Importance.HIGH,
-                docs.getOrDefault(DESTINATION_TYPE, DESTINATION_TYPE_DOC), destinationGroup, ++o, Width.SHORT, "Destination type", List.of(),
+                docs.getOrDefault(DESTINATION_TYPE, DESTINATION_TYPE_DOC), destinationGroup, ++o, Width.SHORT,
+                "Destination type", List.of(),
                 ConfigRecommenders.fixed(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3));
         def.define(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, docs.getOrDefault(FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC),
                 destinationGroup, ++o, Width.LONG, "Filesystem root", List.of(DESTINATION_TYPE), ConfigRecommenders.visibleForFilesystem());
@@ -118,16 +139,20 @@ public final class StoreConfigFragment {
                 destinationGroup, ++o, Width.SHORT, "Encryption key id");
 
         o = 0;
-        s3(def, S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_ENDPOINT, S3_ENDPOINT_DOC), ++o, Width.LONG, "S3 endpoint");
+        s3(def, S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_ENDPOINT, S3_ENDPOINT_DOC), ++o,
+                Width.LONG, "S3 endpoint");
         s3(def, S3_REGION, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_REGION, S3_REGION_DOC), ++o, Width.SHORT, "S3 region");
         s3(def, S3_BUCKET, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_BUCKET, S3_BUCKET_DOC), ++o, Width.MEDIUM, "S3 bucket");
         s3(def, S3_PREFIX, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_PREFIX, S3_PREFIX_DOC), ++o, Width.MEDIUM, "S3 prefix");
-        s3(def, S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, docs.getOrDefault(S3_PATH_STYLE, S3_PATH_STYLE_DOC), ++o, Width.SHORT,
+        s3(def, S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, docs.getOrDefault(S3_PATH_STYLE, S3_PATH_STYLE_DOC),
+                ++o, Width.SHORT,
                 "S3 path-style access");
         s3(def, S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_ACCESS_KEY_ID, S3_WRITE_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM, "S3 write identity: access key id");
+                docs.getOrDefault(S3_WRITE_ACCESS_KEY_ID, S3_WRITE_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM,
+                "S3 write identity: access key id");
         s3(def, S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM, "S3 write identity: secret");
+                docs.getOrDefault(S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM,
+                "S3 write identity: secret");
         s3(def, S3_READ_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
                 docs.getOrDefault(S3_READ_ACCESS_KEY_ID, S3_READ_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM, "S3 read identity: access key id");
         s3(def, S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,

@@ -86,7 +86,8 @@ public final class CommittedOffsets {
         List<String> all = List.copyOf(new LinkedHashSet<>(groups));
         for (int from = 0; from < all.size(); from += GROUPS_PER_CALL) {
             Map<String, ListConsumerGroupOffsetsSpec> request = new LinkedHashMap<>();
-            all.subList(from, Math.min(all.size(), from + GROUPS_PER_CALL)).forEach(g -> request.put(g, new ListConsumerGroupOffsetsSpec()));
+            all.subList(from, Math.min(all.size(), from + GROUPS_PER_CALL))
+                    .forEach(g -> request.put(g, new ListConsumerGroupOffsetsSpec()));
             calls.incrementAndGet();
             Map<String, KafkaFuture<Map<TopicPartition, OffsetAndMetadata>>> futures = fetch.fetch(request);
             for (String group : request.keySet()) {

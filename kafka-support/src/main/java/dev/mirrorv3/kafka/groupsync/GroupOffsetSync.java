@@ -1,11 +1,12 @@
 package dev.mirrorv3.kafka.groupsync;
 
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.CommittedOffsets;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.groups.OffsetClamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,13 +60,14 @@ public final class GroupOffsetSync implements AutoCloseable {
     private final Origin origin;
     private final GroupSelection selection;
     private final Admin standby;
-    private final SourceOffsets standbyOffsets;
+    private final LogOffsets standbyOffsets;
     private final ActiveGroups guard;
     private final CommittedOffsets standbyCommitted;
     private final Bound bound;
     private final Duration timeout;
     private final String name;
     private final String standbyLabel;
+    private final Clock clock;
     private final AtomicLong writtenTotal = new AtomicLong();
     private volatile Pass last = new Pass(0, 0, 0, 0, 0);
     private ScheduledExecutorService timer;
@@ -76,19 +78,21 @@ public final class GroupOffsetSync implements AutoCloseable {
      * @param standbyLabel how messages name that cluster, e.g. "destination localhost:9092"
      * @param bound null: the standby's high watermark is the upper end
      * @param name the connector's name, for log lines and the thread's name
+     * @param clock the connector's clock: the time of each pass (the last-sync timestamp metric, which alerts on a stale sync)
      */
     public GroupOffsetSync(Origin origin, GroupSelection selection, Admin standby, String standbyLabel, Bound bound, Duration timeout,
-                           String name) {
+                           String name, Clock clock) {
         this.origin = origin;
         this.selection = selection;
         this.standby = standby;
-        this.standbyOffsets = new SourceOffsets(standby, timeout);
+        this.standbyOffsets = new LogOffsets(standby, timeout);
         this.guard = new ActiveGroups(standby, timeout, standbyLabel);
         this.standbyCommitted = new CommittedOffsets(standby, timeout);
         this.bound = bound;
         this.timeout = timeout;
         this.name = name;
         this.standbyLabel = standbyLabel;
+        this.clock = clock;
     }
 
     /** Runs a pass now (on its own thread, off the task's path) and then every {@code intervalMs} after the end of the last. */
@@ -171,11 +175,12 @@ public final class GroupOffsetSync implements AutoCloseable {
             }
         }
         writtenTotal.addAndGet(written);
-        Pass p = new Pass(synced, written, skipped, clamped, System.currentTimeMillis());
+        Pass p = new Pass(synced, written, skipped, clamped, clock.millis());
         last = p;
         if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
             log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
-                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups), written > writtenGroups.size() ? ", ..." : "",
+                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups),
+                    written > writtenGroups.size() ? ", ..." : "",
                     synced, skipped, clamped);
         }
         return p;

@@ -2,7 +2,7 @@ package dev.mirrorv3.kafka.mirror;
 
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -20,20 +20,20 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Where a Kafka → Kafka copy with preserved offsets continues (README: Kafka sink): the destination partition's high watermark,
+ * Where a Kafka → Kafka copy with preserved offsets continues (docs/kafka-sink.md): the destination partition's high watermark,
  * checked against the source partition's log start and high watermark by {@link PositionRule}. Connect-free: the sink task asks it in
  * {@code open()} and again after a transient destination failure.
  */
 public final class MirrorPositions {
-    private final SourceOffsets source;
-    private final SourceOffsets destination;
+    private final LogOffsets source;
+    private final LogOffsets destination;
     private final String destinationDescription;
     private final Duration timeout;
 
     /**
      * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
      */
-    public MirrorPositions(SourceOffsets source, SourceOffsets destination, String destinationDescription, Duration timeout) {
+    public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout) {
         this.source = source;
         this.destination = destination;
         this.destinationDescription = destinationDescription;

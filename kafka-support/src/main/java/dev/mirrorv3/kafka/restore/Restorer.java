@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.restore.TargetOffsets;
 import dev.mirrorv3.chain.restore.VerifiedObject;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +40,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The produce pass of a one-shot restore (README: Restore), Connect-free so the chain source connector can reuse it: checks
+ * The produce pass of a one-shot restore (docs/restore-cli.md), Connect-free so the chain source connector can reuse it: checks
  * the target (empty, large enough, retention and timestamp type) before anything is sent, then produces every
  * verified partition in parallel through one idempotent producer (acks=all, many in flight, batches as large as the
  * topic's {@code max.message.bytes}), re-reading each object and requiring the bytes the verify pass read, and
@@ -53,7 +53,7 @@ public final class Restorer {
             "Records sent before this may still be stored: delete the topic and create it again before restoring again";
 
     private final BackupVerifier verifier;
-    private final SourceOffsets target;
+    private final LogOffsets target;
     private final TargetTopic topic;
     private final RestoreOptions options;
     private final Map<String, Object> clientConfig;
@@ -64,7 +64,8 @@ public final class Restorer {
      * @param target offsets of the target cluster (its admin client)
      * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
      */
-    public Restorer(BackupVerifier verifier, SourceOffsets target, TargetTopic topic, Map<String, Object> clientConfig, RestoreOptions options) {
+    public Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
+            RestoreOptions options) {
         this.verifier = verifier;
         this.target = target;
         this.topic = topic;
@@ -111,7 +112,8 @@ public final class Restorer {
                 throw new RestoreCheckException(p);
             });
             if (vp.partition() >= topic.partitions()) {
-                throw new RestoreCheckException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and the backup"
+                throw new RestoreCheckException("target topic " + topic.name() + " has " + topic.partitions()
+                        + " partitions, and the backup"
                         + " has partition " + vp.partition() + " (" + vp.location() + "): restore writes each partition into the"
                         + " same-numbered one; add partitions to the topic or restore with --partition");
             }
@@ -190,7 +192,8 @@ public final class Restorer {
                     try {
                         produced.put(partitions.get(i).partition(), futures.get(i).get());
                     } catch (ExecutionException e) {
-                        fail(e.getCause() instanceof RuntimeException re ? re : new RestoreCheckException(String.valueOf(e.getCause()), e.getCause()));
+                        fail(e.getCause() instanceof RuntimeException re ? re
+                                : new RestoreCheckException(String.valueOf(e.getCause()), e.getCause()));
                     }
                 }
             } catch (InterruptedException e) {
@@ -248,14 +251,16 @@ public final class Restorer {
                             Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8)));
                 }
                 Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic.name(), p, ts, r.key(), r.value(), new RecordHeaders(headers));
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic.name(), p, ts, r.key(), r.value(),
+                        new RecordHeaders(headers));
                 producer.send(record, (md, e) -> {
                     if (e != null) {
                         fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset " + sentFor
                                 + " was not stored: " + Failures.describe(e), e));
                     } else if (md.offset() != sentFor) {
                         fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at " + topic.name()
-                                + "/" + p + " offset " + md.offset() + ": another writer on the partition, or a record lost or written twice"));
+                                + "/" + p + " offset " + md.offset()
+                                + ": another writer on the partition, or a record lost or written twice"));
                     } else {
                         progress.add(p, 1);
                     }
@@ -323,7 +328,8 @@ public final class Restorer {
             }
         }
         long total = produced.values().stream().mapToLong(Long::longValue).sum();
-        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
+        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total,
+                Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
                 (long) batchMax, batchAvg, perRequest, (long) requests);
     }
 }

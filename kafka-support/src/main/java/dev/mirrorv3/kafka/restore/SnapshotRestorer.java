@@ -14,7 +14,7 @@ import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -110,7 +110,8 @@ public final class SnapshotRestorer {
                 }
             }
             keysRead.accept(s.keys() % 10_000);
-            return new Verified(partition, chain.location(), chosen, choice.reason(), chain.objects().size(), s.keys(), s.sizeBytes(), maxSize,
+            return new Verified(partition, chain.location(), chosen, choice.reason(), chain.objects().size(), s.keys(),
+                    s.sizeBytes(), maxSize,
                     maxSizeOffset, minTs, maxTs, digest.hex());
         }
     }
@@ -120,14 +121,15 @@ public final class SnapshotRestorer {
      *
      * @param clientConfig producer settings of the target cluster
      */
-    public RestoreResult restore(List<Verified> partitions, SourceOffsets target, TargetTopic t, Map<String, Object> clientConfig,
+    public RestoreResult restore(List<Verified> partitions, LogOffsets target, TargetTopic t, Map<String, Object> clientConfig,
                                  RestoreOptions options, LongConsumer progress) {
         String header = options.originalOffsetHeader();
         long extra = Restorer.headerOverhead(header);
         for (Verified v : partitions) {
             if (v.partition() >= t.partitions()) {
                 throw new RestoreCheckException("target topic " + t.name() + " has " + t.partitions() + " partitions, and the backup has"
-                        + " partition " + v.partition() + " (" + v.location() + "); add partitions to the topic or restore with --partition");
+                        + " partition " + v.partition() + " (" + v.location()
+                        + "); add partitions to the topic or restore with --partition");
             }
             if (v.maxRecordSize() + extra > t.maxMessageBytes()) {
                 throw new RestoreCheckException("the record at offset " + v.maxRecordOffset() + " of " + v.snapshot() + " is "
@@ -142,7 +144,8 @@ public final class SnapshotRestorer {
                         + " topic usually has it), or pass --accept-retention");
             }
         }
-        Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream().map(v -> new TopicPartition(t.name(), v.partition())).toList());
+        Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream()
+                .map(v -> new TopicPartition(t.name(), v.partition())).toList());
         hwms.forEach((tp, hwm) -> {
             if (hwm != 0) {
                 throw new RestoreCheckException("target " + tp + " is not empty (high watermark " + hwm + "): restore writes only into an"
@@ -162,7 +165,8 @@ public final class SnapshotRestorer {
                         + " and create it again before restoring again", failure.get());
             }
         }
-        Map<TopicPartition, Long> after = target.highWatermarks(produced.keySet().stream().map(p -> new TopicPartition(t.name(), p)).toList());
+        Map<TopicPartition, Long> after = target.highWatermarks(produced.keySet().stream()
+                .map(p -> new TopicPartition(t.name(), p)).toList());
         produced.forEach((p, n) -> {
             long hwm = after.get(new TopicPartition(t.name(), p));
             if (hwm != n) {

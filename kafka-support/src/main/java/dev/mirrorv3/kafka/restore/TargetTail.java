@@ -18,7 +18,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The resume check of a follow-restore (README: Follow-restore): reads the target partition's last record (at h − 1) and requires it
+ * The resume check of a follow-restore (docs/chain-source.md): reads the target partition's last record (at h − 1) and requires it
  * to be the backup's record for that position ({@link RecordMatch}). One consumer without a group, assigned one
  * partition at a time; not thread-safe.
  */

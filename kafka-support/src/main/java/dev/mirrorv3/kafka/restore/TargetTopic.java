@@ -15,7 +15,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * What restore needs to know of its target topic: partitions and the effective (topic or broker default)
- * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore creates a topic only with {@code --create-topic} (TopicCreator), before this inspection.
+ * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore creates a topic only
+ * with {@code --create-topic} (TopicCreator), before this inspection.
  */
 public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted) {
 
@@ -35,10 +36,12 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
         } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("describing target topic " + topic + " timed out after " + timeout, e);
+            throw new org.apache.kafka.common.errors.TimeoutException("describing target topic " + topic
+                    + " timed out after " + timeout, e);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new RestoreCheckException("target topic " + topic + " does not exist: restore never creates topics without --create-topic; pass"
+                throw new RestoreCheckException("target topic " + topic
+                        + " does not exist: restore never creates topics without --create-topic; pass"
                         + " --create-topic to create it from the backed-up topic metadata, or create it with the partitions,"
                         + " cleanup.policy and retention it should have, then restore again");
             }

@@ -104,9 +104,10 @@ public final class TopicCreator {
     /**
      * Creates the topic; refuses when it exists or the cluster has fewer brokers than the replication factor.
      *
+     * @param clock the restore's clock: the deadline of the wait for the created topic's metadata
      * @throws RestoreCheckException naming what to do
      */
-    public static void create(Admin admin, Plan plan, Duration timeout) throws Exception {
+    public static void create(Admin admin, Plan plan, Duration timeout, Clock clock) throws Exception {
         long wait = timeout.toMillis() + 1000;
         int brokers = admin.describeCluster().nodes().get(wait, TimeUnit.MILLISECONDS).size();
         if (brokers < plan.replicationFactor()) {
@@ -125,14 +126,14 @@ public final class TopicCreator {
             throw e;
         }
         // Created on the controller; wait until a broker serves its metadata (the restore describes it next).
-        long deadline = System.currentTimeMillis() + wait;
+        long deadline = clock.millis() + wait;
         while (true) {
             try {
                 admin.describeTopics(List.of(plan.topic())).allTopicNames().get(wait, TimeUnit.MILLISECONDS);
                 return;
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
-                        || System.currentTimeMillis() > deadline) {
+                        || clock.millis() > deadline) {
                     throw e;
                 }
                 Thread.sleep(50); // a poll interval while waiting for a condition

@@ -75,7 +75,8 @@ class CommittedOffsetsTest {
         Map<String, Map<TopicPartition, OffsetAndMetadata>> cluster = Map.of("a", Map.of(EVENTS_0, new OffsetAndMetadata(1)));
         assertThat(reader(cluster, Map.of("gone", new GroupIdNotFoundException("gone"))).read(List.of("a", "gone"), tp -> true))
                 .containsOnlyKeys("a");
-        assertThatThrownBy(() -> reader(cluster, Map.of("a", new CoordinatorLoadInProgressException("loading"))).read(List.of("a"), tp -> true))
+        assertThatThrownBy(() -> reader(cluster, Map.of("a", new CoordinatorLoadInProgressException("loading")))
+                .read(List.of("a"), tp -> true))
                 .isInstanceOf(CoordinatorLoadInProgressException.class);
     }
 }

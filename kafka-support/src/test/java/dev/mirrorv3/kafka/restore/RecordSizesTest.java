@@ -23,7 +23,8 @@ class RecordSizesTest {
             for (byte[] value : payloads) {
                 for (List<RecordHeader> headers : List.of(List.<RecordHeader>of(),
                         List.of(new RecordHeader("h", null), new RecordHeader("h", new byte[200]), new RecordHeader("é", new byte[0])))) {
-                    BackupRecord r = new BackupRecord("t", 0, 123_456_789L, 1_700_000_000_000L, TimestampType.CREATE_TIME, key, value, headers);
+                    BackupRecord r = new BackupRecord("t", 0, 123_456_789L, 1_700_000_000_000L, TimestampType.CREATE_TIME, key,
+                            value, headers);
                     Header[] kafkaHeaders = headers.stream()
                             .map(h -> (Header) new org.apache.kafka.common.header.internals.RecordHeader(h.key(), h.value()))
                             .toArray(Header[]::new);

@@ -82,7 +82,8 @@ final class AllTopicsRestore {
                 int code = codes.get(t);
                 worst = Math.max(worst, code);
                 String restored = outputs.get(t)[0].toString().lines().filter(l -> l.startsWith("restored:")).findFirst().orElse("");
-                out.println(t + ": " + (code == ExitCodes.OK ? "ok" : "FAILED (exit " + code + ")") + (restored.isEmpty() ? "" : ", " + restored));
+                out.println(t + ": " + (code == ExitCodes.OK ? "ok" : "FAILED (exit " + code + ")")
+                        + (restored.isEmpty() ? "" : ", " + restored));
             }
             out.flush();
             return worst;

@@ -42,7 +42,8 @@ final class BlobSinkStatus implements StatusReader {
     public List<StatusRow> rows(ConnectorConfig c, Context context) {
         List<String> topics = topics(c);
         if (topics.isEmpty()) {
-            return List.of(StatusRow.failed(ConnectorKind.BLOB_SINK, c.name(), "no topics setting (topics.regex is not supported by status)"));
+            return List.of(StatusRow.failed(ConnectorKind.BLOB_SINK, c.name(),
+                    "no topics setting (topics.regex is not supported by status)"));
         }
         List<StatusRow> rows = new ArrayList<>();
         try (ClusterOffsets source = new ClusterOffsets("source cluster", adminConfig(c, context), context.timeout())) {
@@ -73,7 +74,8 @@ final class BlobSinkStatus implements StatusReader {
                 partitions.add(p);
             }
             if (partitions.isEmpty()) {
-                return List.of(row(c, topic, null, null, null, StatusRow.errors(hwms.error(), "no partition in the source topic or the backup")));
+                return List.of(row(c, topic, null, null, null, StatusRow.errors(hwms.error(),
+                        "no partition in the source topic or the backup")));
             }
             String[] metaTimes = new String[2];
             String metaError = null;
@@ -135,7 +137,7 @@ final class BlobSinkStatus implements StatusReader {
     private static Map<String, Object> adminConfig(ConnectorConfig c, Context context) {
         Map<String, Object> admin = new HashMap<>();
         c.settings().forEach((k, v) -> {
-            if (k.startsWith("source.admin.") && !k.equals("source.admin.timeout.ms")) {
+            if (k.startsWith("source.admin.") && !k.equals(dev.mirrorv3.connect.blob.BlobSinkConfig.DEPRECATED_ADMIN_TIMEOUT_MS)) {
                 admin.put(k.substring("source.admin.".length()), v);
             }
         });

@@ -70,7 +70,8 @@ final class ChainSourceStatus implements StatusReader {
             }
             ClusterOffsets.TopicOffsets hwms = target.topic(parsed.targetTopic());
             ChainReader reader = new ChainReader(store, parsed.envelope(), keys);
-            ChainSourceLag lags = new ChainSourceLag(reader, parsed.sourceTopic(), parsed.offsetMode(), parsed.originalOffsetHeader(), tail);
+            ChainSourceLag lags = new ChainSourceLag(reader, parsed.sourceTopic(), parsed.offsetMode(),
+                    parsed.originalOffsetHeader(), tail);
             List<StatusRow> rows = new ArrayList<>();
             for (int p : partitions) {
                 rows.add(partitionRow(c, parsed, p, reader, hwms, lags));

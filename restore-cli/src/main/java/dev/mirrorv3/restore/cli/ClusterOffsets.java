@@ -1,7 +1,7 @@
 package dev.mirrorv3.restore.cli;
 
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -16,14 +16,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * One cluster's partition counts and high watermarks for status, through kafka-support's {@link SourceOffsets}, every
+ * One cluster's partition counts and high watermarks for status, through kafka-support's {@link LogOffsets}, every
  * query bounded by {@code --timeout-ms}. A failure (even an admin client that cannot be created, e.g. an unresolvable
  * bootstrap server) becomes the error of the rows it concerns, not of the command.
  */
 final class ClusterOffsets implements AutoCloseable {
     private final String name;
     private final Duration timeout;
-    private final SourceOffsets offsets;
+    private final LogOffsets offsets;
     private final KafkaException unavailable;
 
     /** A topic's partition count and the high watermark of each partition, or why they could not be read. */
@@ -42,10 +42,10 @@ final class ClusterOffsets implements AutoCloseable {
         c.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         this.name = role + " " + c.getOrDefault("bootstrap.servers", "");
         this.timeout = timeout;
-        SourceOffsets o = null;
+        LogOffsets o = null;
         KafkaException failure = null;
         try {
-            o = new SourceOffsets(Admin.create(c), timeout);
+            o = new LogOffsets(Admin.create(c), timeout);
         } catch (KafkaException e) {
             failure = e;
         }

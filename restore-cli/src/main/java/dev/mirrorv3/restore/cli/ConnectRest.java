@@ -58,7 +58,8 @@ final class ConnectRest {
     private JsonNode get(String path, String what) {
         URI uri = URI.create(base + path);
         try {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 404) {
                 throw new UsageException(what + " does not exist at " + base + " (GET " + uri + ": 404)");
             }

@@ -22,8 +22,8 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * A connector's name and settings, as kept in GitOps (the REST body {@code {"name":…,"config":{…}}} or the flat map, or
- * a JSON array of those for several connectors in one file) or as the Connect REST API returns them, with {@code ${env:…}}, {@code ${file:…}} and {@code ${directory:…}} resolved by
- * Kafka's own config providers, the way a worker that configures them would.
+ * a JSON array of those for several connectors in one file) or as the Connect REST API returns them, with {@code ${env:…}}, {@code
+ * ${file:…}} and {@code ${directory:…}} resolved by Kafka's own config providers, the way a worker that configures them would.
  */
 record ConnectorConfig(String name, Map<String, String> settings) {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -4,6 +4,7 @@ import dev.mirrorv3.connect.blob.BlobSinkValidation;
 import dev.mirrorv3.connect.kafka.KafkaSinkValidation;
 import dev.mirrorv3.connect.source.ChainSourceValidation;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -55,6 +56,15 @@ enum ConnectorKind {
             case BLOB_SINK -> BlobSinkValidation.validate(settings, offline);
             case KAFKA_SINK -> KafkaSinkValidation.validate(settings, offline);
             case CHAIN_SOURCE -> ChainSourceValidation.validate(settings, offline);
+        };
+    }
+
+    /** Settings under a deprecated name that still work: what to rename. */
+    List<String> warnings(Map<String, String> settings) {
+        return switch (this) {
+            case BLOB_SINK -> BlobSinkValidation.warnings(settings);
+            case KAFKA_SINK -> KafkaSinkValidation.warnings(settings);
+            case CHAIN_SOURCE -> ChainSourceValidation.warnings(settings);
         };
     }
 }

@@ -21,7 +21,8 @@ record ConnectorState(String state, String trace, List<Task> tasks) {
         for (JsonNode t : status.path("tasks")) {
             tasks.add(new Task(t.path("id").asInt(), t.path("state").asText("UNKNOWN"), firstLine(t.path("trace").asText(null))));
         }
-        return new ConnectorState(connector.path("state").asText("UNKNOWN"), firstLine(connector.path("trace").asText(null)), List.copyOf(tasks));
+        return new ConnectorState(connector.path("state").asText("UNKNOWN"), firstLine(connector.path("trace").asText(null)),
+                List.copyOf(tasks));
     }
 
     /** The connector or one of its tasks FAILED: status exits 1. */

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Point-in-time restore: where the restored prefix of each partition ends (README: Point-in-time restore). */
+/** Point-in-time restore: where the restored prefix of each partition ends (docs/restore-cli.md: Point-in-time restore). */
 final class CutOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;

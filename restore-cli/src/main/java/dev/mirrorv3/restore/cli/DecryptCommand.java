@@ -61,7 +61,8 @@ final class DecryptCommand implements Callable<Integer> {
     BackupOptions backup;
 
     @Option(names = "--output", required = true, paramLabel = "DIR",
-            description = {"Directory for the copies (created if missing): <DIR>/<partition>/<from>-<to>.parquet.", "e.g. --output /tmp/orders-plain"})
+            description = {"Directory for the copies (created if missing): <DIR>/<partition>/<from>-<to>.parquet.",
+                    "e.g. --output /tmp/orders-plain"})
     Path output;
 
     @Option(names = "--partition", paramLabel = "N", description = "Only this partition; default all of them.")

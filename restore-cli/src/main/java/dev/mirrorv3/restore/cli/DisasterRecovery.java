@@ -9,7 +9,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.restore.GroupRestorer;
@@ -42,6 +42,7 @@ final class DisasterRecovery {
     private final MetaSnapshots meta;
     private final PrintWriter out;
     private final RestoreCut cut;
+    private final Clock clock;
     private TopicCreator.Plan topicPlan;
     private MetaSnapshots.Stored<GroupSnapshot> groupSnapshot;
     private Set<String> groups = Set.of();
@@ -50,7 +51,7 @@ final class DisasterRecovery {
     private List<GroupRestorer.Row> committed = List.of();
 
     DisasterRecovery(DisasterRecoveryOptions options, OffsetMode mode, String targetTopic, Duration timeout, Store store, Backup backup,
-            RestoreCut cut, PrintWriter out) {
+            RestoreCut cut, PrintWriter out, Clock clock) {
         this.options = options;
         this.mode = mode;
         this.targetTopic = targetTopic;
@@ -58,6 +59,7 @@ final class DisasterRecovery {
         this.meta = new MetaSnapshots(store, ObjectEncryption.readOnly(backup.keys()));
         this.out = out;
         this.cut = cut;
+        this.clock = clock;
     }
 
     /** After the verify pass: reads the snapshots and makes every check that needs no cluster. */
@@ -70,7 +72,7 @@ final class DisasterRecovery {
                     + " metadata.interval.ms); create the topic by hand and restore without --create-topic"));
             out.println("topic metadata: " + t.location() + " (taken " + Instant.ofEpochMilli(t.snapshot().timeMs()) + ")");
             topicPlan = TopicCreator.plan(t.snapshot(), targetTopic, options.replicationFactor, partitions, t.location());
-            TopicCreator.check(topicPlan, partitions, acceptRetention, acceptLogAppendTime, Clock.systemUTC());
+            TopicCreator.check(topicPlan, partitions, acceptRetention, acceptLogAppendTime, clock);
             out.println((options.dryRun ? "would create: " : "create: ") + topicPlan.topic() + " with " + topicPlan.partitions()
                     + " partitions, replication factor " + topicPlan.replicationFactor() + ", configs " + topicPlan.configs());
         }
@@ -142,14 +144,14 @@ final class DisasterRecovery {
     }
 
     /** Before the records: the topic, and the live-group refusal. */
-    void beforeRecords(SourceOffsets target, String cluster) throws Exception {
+    void beforeRecords(LogOffsets target, String cluster) throws Exception {
         if (!groups.isEmpty()) {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         }
         if (topicPlan != null) {
-            TopicCreator.create(target.admin(), topicPlan, timeout);
+            TopicCreator.create(target.admin(), topicPlan, timeout, clock);
             TargetTopic created = TargetTopic.inspect(target.admin(), targetTopic, timeout);
-            Optional<String> problem = TopicCreator.effectiveRetentionProblem(created, partitions, acceptRetention, Clock.systemUTC());
+            Optional<String> problem = TopicCreator.effectiveRetentionProblem(created, partitions, acceptRetention, clock);
             if (problem.isPresent()) {
                 // Created by this run and still empty: removing it leaves the cluster as the run found it.
                 target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -163,7 +165,7 @@ final class DisasterRecovery {
     }
 
     /** After the records of every partition are restored and their high watermarks checked: the groups. */
-    void afterRecords(SourceOffsets target, String cluster, List<VerifiedPartition> partitions, BackupVerifier verifier) throws Exception {
+    void afterRecords(LogOffsets target, String cluster, List<VerifiedPartition> partitions, BackupVerifier verifier) throws Exception {
         if (groupSnapshot == null) {
             return;
         }
@@ -178,7 +180,8 @@ final class DisasterRecovery {
         });
         List<GroupRestorer.Row> rows = plan(partitions, verifier, ranges);
         try {
-            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic); // again: consumers may have started
+            // again: consumers may have started
+            GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         } catch (RestoreCheckException e) {
             printTable(rows, "NOT committed");
             throw new RestoreCheckException(e.getMessage().replace("and restore the groups again", "then commit the offsets"
@@ -194,7 +197,8 @@ final class DisasterRecovery {
         return mode == OffsetMode.PRESERVE ? vp.lastOffset() + 1 : vp.records();
     }
 
-    private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier, Map<Integer, GroupRestorer.Range> ranges) {
+    private List<GroupRestorer.Row> plan(List<VerifiedPartition> partitions, BackupVerifier verifier,
+            Map<Integer, GroupRestorer.Range> ranges) {
         return GroupRestorer.plan(groupSnapshot.snapshot(), groups, partitions, mode, ranges, verifier::reread);
     }
 

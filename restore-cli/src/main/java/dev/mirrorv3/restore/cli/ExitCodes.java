@@ -1,6 +1,6 @@
 package dev.mirrorv3.restore.cli;
 
-/** The exit codes of every subcommand (README, "Exit codes"). */
+/** The exit codes of every subcommand (docs/restore-cli.md, "Exit codes"). */
 final class ExitCodes {
     /** Everything checked and done. */
     static final int OK = 0;

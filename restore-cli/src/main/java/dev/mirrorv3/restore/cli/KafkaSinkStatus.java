@@ -28,7 +28,8 @@ final class KafkaSinkStatus implements StatusReader {
     public List<StatusRow> rows(ConnectorConfig c, Context context) {
         List<String> topics = BlobSinkStatus.topics(c);
         if (topics.isEmpty()) {
-            return List.of(StatusRow.failed(ConnectorKind.KAFKA_SINK, c.name(), "no topics setting (topics.regex is not supported by status)"));
+            return List.of(StatusRow.failed(ConnectorKind.KAFKA_SINK, c.name(),
+                    "no topics setting (topics.regex is not supported by status)"));
         }
         KafkaSinkConfig parsed;
         try {
@@ -59,7 +60,8 @@ final class KafkaSinkStatus implements StatusReader {
         }
         List<StatusRow> rows = new ArrayList<>();
         for (int p = 0; p < n; p++) {
-            String notInSource = source.error() == null && p >= source.partitions() ? "partition " + p + " is not in the source topic" : null;
+            String notInSource = source.error() == null && p >= source.partitions()
+                    ? "partition " + p + " is not in the source topic" : null;
             String notInDest = dest.error() == null && p >= dest.partitions() ? "destination topic " + destTopic + " has "
                     + dest.partitions() + " partitions, so partition " + p + " cannot be copied: add partitions to it" : null;
             rows.add(row(connector, topic, p, source.highWatermarks().get(p), destTopic, dest.highWatermarks().get(p),

@@ -9,7 +9,8 @@ import picocli.CommandLine.IVersionProvider;
         versionProvider = MirrorV3Command.Version.class,
         description = {"Restores and inspects the backups that mirror-v3's blob sink connector writes; checks the configs of"
                 + " mirror-v3's connectors (validate) and shows how far each one is (status)."},
-        subcommands = {RestoreCommand.class, CompareReportCommand.class, StatusCommand.class, ValidateCommand.class, DecryptCommand.class, picocli.CommandLine.HelpCommand.class},
+        subcommands = {RestoreCommand.class, CompareReportCommand.class, StatusCommand.class, ValidateCommand.class, DecryptCommand.class,
+                picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok",
                 "  1  a check failed (backup, target or cluster, or for status a FAILED task); the message says which and what to do",
@@ -21,8 +22,7 @@ public final class MirrorV3Command {
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = MirrorV3Command.class.getPackage().getImplementationVersion();
-            return new String[] {"mirror-v3 " + (v == null ? "dev" : v)};
+            return new String[] {"mirror-v3 " + dev.mirrorv3.chain.Version.get()};
         }
     }
 }

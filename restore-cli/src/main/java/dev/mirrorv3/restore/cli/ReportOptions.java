@@ -5,11 +5,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** Evidence of a restore or verify run: the report file and the verify metrics (README: Restore evidence). */
+/** Evidence of a restore or verify run: the report file and the verify metrics (docs/restore-cli.md: Restore evidence). */
 final class ReportOptions {
     enum Format { json, md }
 
@@ -44,7 +43,7 @@ final class ReportOptions {
         if (!any()) {
             return true;
         }
-        long now = Clock.systemUTC().millis();
+        long now = evidence.nowMs();
         boolean ok = true;
         if (report != null) {
             try {

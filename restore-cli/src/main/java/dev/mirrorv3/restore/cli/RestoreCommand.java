@@ -7,7 +7,7 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
@@ -62,6 +62,9 @@ import picocli.CommandLine.Spec;
                 "",
                 "Exit codes: 0 ok, 1 a check failed (the message says which), 2 usage."})
 final class RestoreCommand implements Callable<Integer> {
+    /** The one clock of a restore: the evidence's times, the retention checks, the wait for a created topic. */
+    private final Clock clock = Clock.systemUTC();
+
     @Spec
     CommandSpec spec;
 
@@ -87,7 +90,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--offsets", required = true, paramLabel = "preserve|renumber",
             description = {"preserve: every record at its original offset (the chain must start at 0 and have no hole; the first"
                     + " hole is named otherwise). renumber: the records at 0, 1, 2, ... in their original order (for compacted"
-                    + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with renumber only:"
+                    + " or transactional topics, whose chains have holes). A compaction=log backup (snapshots) is restored with"
+                    + " renumber only:"
                     + " the newest snapshot (or the newest at or before --until-offset/--until-timestamp), in key order."})
     OffsetMode offsets;
 
@@ -146,7 +150,7 @@ final class RestoreCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Backup b = backup.load();
         if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
-            return new SnapshotRestoreRun(b, out, err).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
+            return new SnapshotRestoreRun(b, out, err, clock).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
                     acceptRetention, timeoutMs, cut, report);
         }
         try (Store store = b.openStore()) {
@@ -157,7 +161,7 @@ final class RestoreCommand implements Callable<Integer> {
                         + " destination.name)");
             }
             RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, Clock.systemUTC());
+            RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, clock);
             BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
             long verifyStart = System.nanoTime();
             Map<Integer, Object> verified = verifyAll(verifier, partitions, restoreCut, err);
@@ -193,7 +197,7 @@ final class RestoreCommand implements Callable<Integer> {
                 return ExitCodes.CHECK_FAILED;
             }
             DisasterRecovery recovery = new DisasterRecovery(dr, offsets, topic != null ? topic : b.sourceTopic(),
-                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out);
+                    Duration.ofMillis(timeoutMs), store, b, restoreCut, out, clock);
             if (!verifyOnly) {
                 recovery.prepare(ok, acceptRetention, acceptLogAppendTime);
             }
@@ -251,11 +255,11 @@ final class RestoreCommand implements Callable<Integer> {
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
         Duration timeout = Duration.ofMillis(timeoutMs);
-        try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+        try (LogOffsets offsetsOfTarget = new LogOffsets(Admin.create(adminConfig), timeout)) {
             recovery.beforeRecords(offsetsOfTarget, "target " + target.bootstrapServers);
             TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,
-                    Clock.systemUTC(), hook);
+                    clock, hook);
             Restorer restorer = new Restorer(verifier, offsetsOfTarget, t, client, options);
             Map<Integer, Long> totals = new TreeMap<>();
             partitions.forEach(vp -> totals.put(vp.partition(), vp.records()));
@@ -265,7 +269,8 @@ final class RestoreCommand implements Callable<Integer> {
                 result = restorer.restore(partitions, progress);
             }
             out.println("restored: " + result.records() + " records into " + topic + " partitions " + result.recordsPerPartition().keySet()
-                    + " (--offsets " + offsets.cliName() + ") in " + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
+                    + " (--offsets " + offsets.cliName() + ") in "
+                    + String.format(java.util.Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0)
                     + " s; batches of at most " + result.batchSizeMaxBytes() + " bytes, " + result.requests() + " produce requests");
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);

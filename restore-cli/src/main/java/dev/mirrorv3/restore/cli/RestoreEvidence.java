@@ -20,6 +20,7 @@ final class RestoreEvidence {
     private final String offsets;
     private final RestoreCut cut;
     private final boolean verifyOnly;
+    private final Clock clock;
     private final Instant started;
     private final Map<Integer, VerifiedPartition> verified = new TreeMap<>();
     private final Map<Integer, SnapshotRestorer.Verified> snapshots = new TreeMap<>();
@@ -37,7 +38,13 @@ final class RestoreEvidence {
         this.offsets = offsets;
         this.cut = cut;
         this.verifyOnly = verifyOnly;
+        this.clock = clock;
         this.started = clock.instant();
+    }
+
+    /** The restore's clock now: the time the report and the metrics are stamped with. */
+    long nowMs() {
+        return clock.millis();
     }
 
     void verified(VerifiedPartition vp) {

@@ -5,7 +5,7 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.SnapshotRestorer;
@@ -25,17 +25,20 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * {@code mirror-v3 restore} of a compaction=log backup (the connector's {@code compaction} setting says so): the verify
  * pass checks each partition's chosen snapshot (the newest, or the newest at or before --until-offset/--until-timestamp;
- * with --verify-only, every snapshot), then the snapshot is produced in key order into the empty target. --offsets preserve is refused: a snapshot has holes by construction.
+ * with --verify-only, every snapshot), then the snapshot is produced in key order into the empty target. --offsets preserve is refused: a
+ * snapshot has holes by construction.
  */
 final class SnapshotRestoreRun {
     private final Backup backup;
     private final PrintWriter out;
     private final PrintWriter err;
+    private final Clock clock;
 
-    SnapshotRestoreRun(Backup backup, PrintWriter out, PrintWriter err) {
+    SnapshotRestoreRun(Backup backup, PrintWriter out, PrintWriter err, Clock clock) {
         this.backup = backup;
         this.out = out;
         this.err = err;
+        this.clock = clock;
     }
 
     /** Whether the connector writes snapshots (compaction=log) rather than a chain. */
@@ -61,7 +64,7 @@ final class SnapshotRestoreRun {
                         + " no backup of " + backup.sourceTopic() + " there (check filesystem.root and destination.name)");
             }
             RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(backup, offsets.cliName(), restoreCut, verifyOnly, Clock.systemUTC());
+            RestoreEvidence evidence = new RestoreEvidence(backup, offsets.cliName(), restoreCut, verifyOnly, clock);
             long verifyStart = System.nanoTime();
             SnapshotRestorer restorer = new SnapshotRestorer(store, backup.envelope(), backup.sourceTopic(), backup.keys(),
                     Path.of(System.getProperty("java.io.tmpdir")));
@@ -104,9 +107,9 @@ final class SnapshotRestoreRun {
             adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
             adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
             Duration timeout = Duration.ofMillis(timeoutMs);
-            try (SourceOffsets offsetsOfTarget = new SourceOffsets(Admin.create(adminConfig), timeout)) {
+            try (LogOffsets offsetsOfTarget = new LogOffsets(Admin.create(adminConfig), timeout)) {
                 TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
-                RestoreOptions options = new RestoreOptions(offsets, acceptRetention, true, originalOffsetHeader, Clock.systemUTC(), null);
+                RestoreOptions options = new RestoreOptions(offsets, acceptRetention, true, originalOffsetHeader, clock, null);
                 RestoreResult result;
                 try {
                     result = restorer.restore(ok, offsetsOfTarget, t, client, options, n -> { });

@@ -88,13 +88,15 @@ final class StatusCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "several --connector need --connect-url");
         }
         for (Path p : configs) {
-            for (ConnectorConfig c : ConnectorConfig.allFromFile(p, connectors.size() == 1 && connectUrl == null ? connectors.get(0) : null)) {
+            for (ConnectorConfig c : ConnectorConfig.allFromFile(p,
+                    connectors.size() == 1 && connectUrl == null ? connectors.get(0) : null)) {
                 targets.add(new Target(kind(c.settings().get("connector.class"), p + " (" + c.name() + ")"), c, c.name(), null, null));
             }
         }
         if (targets.isEmpty()) {
             if (connectUrl == null) {
-                throw new ParameterException(spec.commandLine(), "give --connector-config FILE... or --connect-url URL [--connector NAME...]");
+                throw new ParameterException(spec.commandLine(),
+                        "give --connector-config FILE... or --connect-url URL [--connector NAME...]");
             }
             spec.commandLine().getErr().println("no mirror-v3 connector at " + connectUrl);
         }
@@ -127,7 +129,8 @@ final class StatusCommand implements Callable<Integer> {
             Optional<ConnectorKind> kind = ConnectorKind.of(cls);
             if (kind.isEmpty()) {
                 if (!connectors.isEmpty()) {
-                    throw new UsageException("connector " + d.name() + " at " + connectUrl + " is a " + cls + ", not a mirror-v3 connector ("
+                    throw new UsageException("connector " + d.name() + " at " + connectUrl + " is a " + cls
+                            + ", not a mirror-v3 connector ("
                             + ConnectorKind.classNames() + ")");
                 }
                 continue; // someone else's connector

@@ -28,7 +28,8 @@ final class StatusPrinter {
             cells.add(new String[] {"CONNECTOR", "TYPE", "STATE", "TASKS", "ERROR"});
             for (Deployed d : deployed) {
                 String failure = d.state().failure();
-                cells.add(new String[] {d.connector(), d.kind().label(), d.state().state(), d.state().taskSummary(), failure == null ? "" : failure});
+                cells.add(new String[] {d.connector(), d.kind().label(), d.state().state(), d.state().taskSummary(),
+                        failure == null ? "" : failure});
             }
             print(out, cells, new boolean[5]);
             first = false;

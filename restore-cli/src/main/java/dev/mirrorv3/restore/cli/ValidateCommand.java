@@ -70,6 +70,8 @@ final class ValidateCommand implements Callable<Integer> {
             for (ConnectorConfig c : configs) {
                 String label = configs.size() == 1 ? file.toString() : file + " (" + (c.name().isBlank() ? "no name" : c.name()) + ")";
                 List<String> errors = validate(c.settings());
+                ConnectorKind.of(c.settings().get("connector.class"))
+                        .ifPresent(k -> k.warnings(c.settings()).forEach(w -> err.println(label + ": warning: " + w)));
                 if (errors.isEmpty()) {
                     out.println(label + ": ok" + (offline ? " (offline)" : ""));
                 } else {

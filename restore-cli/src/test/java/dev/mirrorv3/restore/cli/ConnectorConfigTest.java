@@ -17,7 +17,8 @@ class ConnectorConfigTest {
     void aFileNamesItsConnectorsAndConnectorNamesOnlyAnUnnamedOne() throws Exception {
         Path body = Files.writeString(dir.resolve("body.json"), "{\"name\":\"orders-standby\",\"config\":{\"topics\":\"orders\"}}");
         Path flat = Files.writeString(dir.resolve("flat.json"), "{\"topics\":\"orders\"}");
-        Path array = Files.writeString(dir.resolve("array.json"), "[{\"name\":\"a\",\"config\":{\"topics\":\"x\"}},{\"name\":\"b\",\"topics\":\"y\"}]");
+        Path array = Files.writeString(dir.resolve("array.json"),
+                "[{\"name\":\"a\",\"config\":{\"topics\":\"x\"}},{\"name\":\"b\",\"topics\":\"y\"}]");
 
         assertThat(ConnectorConfig.allFromFile(body, "orders-dr")).extracting(ConnectorConfig::name).containsExactly("orders-standby");
         assertThat(ConnectorConfig.allFromFile(flat, "orders-dr")).extracting(ConnectorConfig::name).containsExactly("orders-dr");

@@ -62,7 +62,8 @@ class DecryptTest {
         String[] phases = {null, "k1", "k2", null};
         for (int i = 0; i < phases.length; i++) {
             Chain chain = new ChainReader(store, TestBackups.SETTINGS, ring).listChain(0, OptionalLong.empty());
-            ChainWriter w = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(TestBackups.SETTINGS, new ObjectEncryption(ring, phases[i])),
+            ChainWriter w = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(TestBackups.SETTINGS,
+                    new ObjectEncryption(ring, phases[i])),
                     new FlushPolicy(100, 1 << 24, 60_000), Clock.systemUTC(), chain, next);
             long end = 200L * (i + 1);
             for (BackupRecord r : records) {

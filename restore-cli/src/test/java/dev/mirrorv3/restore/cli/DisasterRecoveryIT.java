@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
-import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
@@ -234,7 +233,8 @@ class DisasterRecoveryIT {
             c.seekToBeginning(List.of(tp("users-new", 0)));
             while (restoredOriginals.size() < userRecordOffsets.size()) {
                 for (ConsumerRecord<byte[], byte[]> rec : c.poll(Duration.ofMillis(200))) {
-                    restoredOriginals.add(Long.parseLong(new String(rec.headers().lastHeader("mirror-v3.offset").value(), StandardCharsets.UTF_8)));
+                    restoredOriginals.add(Long.parseLong(new String(rec.headers().lastHeader("mirror-v3.offset").value(),
+                            StandardCharsets.UTF_8)));
                 }
             }
         }
@@ -286,8 +286,10 @@ class DisasterRecoveryIT {
 
             // orders has no hole: renumber writes every record at its source offset.
             for (int p = 0; p < 2; p++) {
-                List<ConsumerRecord<byte[], byte[]>> want = TestRecords.readToEnd(source.bootstrapServers(), tp("orders", p), WAIT).records();
-                List<ConsumerRecord<byte[], byte[]>> got = TestRecords.readToEnd(second.bootstrapServers(), tp("orders", p), WAIT).records();
+                List<ConsumerRecord<byte[], byte[]>> want =
+                        TestRecords.readToEnd(source.bootstrapServers(), tp("orders", p), WAIT).records();
+                List<ConsumerRecord<byte[], byte[]>> got =
+                        TestRecords.readToEnd(second.bootstrapServers(), tp("orders", p), WAIT).records();
                 assertThat(want).hasSize(p == 0 ? 200 : 50);
                 assertSameRecords(got, want, true);
             }

@@ -114,7 +114,8 @@ class PointInTimeRestoreIT {
         String config = TestBackups.connectorJson(dir, "states-backup", "states", root()).toString();
         broker.createTopic("states-pitr", 1, Map.of("retention.ms", "-1"));
         CliRun r = CliRun.run("restore", "--connector-config", config, "--keys-dir", keys.toString(), "--offsets", "renumber",
-                "--bootstrap-servers", broker.bootstrapServers(), "--topic", "states-pitr", "--until-offset", "0:777", "--progress", "none");
+                "--bootstrap-servers", broker.bootstrapServers(), "--topic", "states-pitr", "--until-offset", "0:777",
+                "--progress", "none");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         List<BackupRecord> prefix = records.stream().filter(x -> x.offset() <= 777).toList();
         assertThat(r.out()).contains("offsets: 0-777\nrecords: " + prefix.size() + "\n");
@@ -203,7 +204,8 @@ class PointInTimeRestoreIT {
 
     /** The whole partition read back to its high watermark: exactly the prefix, nothing after the cut. */
     private static void assertPrefix(String topic, int partition, List<BackupRecord> expected, boolean renumber) {
-        PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition), Duration.ofSeconds(60));
+        PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition),
+                Duration.ofSeconds(60));
         assertThat(content.highWatermark()).as("high watermark of %s-%d", topic, partition)
                 .isEqualTo(renumber ? expected.size() : expected.get(expected.size() - 1).offset() + 1);
         List<ConsumerRecord<byte[], byte[]>> got = content.records();

@@ -161,7 +161,8 @@ class PointInTimeRestoreTest {
             if (r.offset() == 1000) {
                 value[0] ^= 1;
             }
-            changed.add(new BackupRecord(r.topic(), r.partition(), r.offset(), r.timestampMs(), r.timestampType(), r.key(), value, r.headers()));
+            changed.add(new BackupRecord(r.topic(), r.partition(), r.offset(), r.timestampMs(), r.timestampType(), r.key(),
+                    value, r.headers()));
         }
         Files.write(p0dir.resolve(second.fileName()), TestBackups.CODEC.encode(changed));
         Path c = dir.resolve("c.json");

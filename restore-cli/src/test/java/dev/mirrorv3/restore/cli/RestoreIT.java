@@ -171,7 +171,8 @@ class RestoreIT {
 
     @Test
     void anObjectChangedBetweenTheVerifyAndTheProducePassStopsTheRestore() throws Exception {
-        List<ObjectName> names = TestBackups.write(root(), "moving-backup", 0, 0, TestBackups.records("moving", 0, 0, 2999, o -> true), 1000);
+        List<ObjectName> names = TestBackups.write(root(), "moving-backup", 0, 0,
+                TestBackups.records("moving", 0, 0, 2999, o -> true), 1000);
         broker.createTopic("moving-restored", 1, Map.of("retention.ms", "-1"));
         Path second = root().resolve("moving-backup/0").resolve(names.get(1).fileName());
         CliRun r = restoreWithHook(partition -> {
@@ -215,7 +216,8 @@ class RestoreIT {
      * backup's records (preserve: same offsets, high watermark = last offset + 1; renumber: 0..n-1, high watermark n).
      */
     private static void assertRestored(String topic, int partition, List<BackupRecord> expected, boolean renumber, String offsetHeader) {
-        PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition), Duration.ofSeconds(60));
+        PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition),
+                Duration.ofSeconds(60));
         List<ConsumerRecord<byte[], byte[]>> got = content.records();
         assertThat(got).as("records in %s-%d", topic, partition).hasSize(expected.size());
         long expectedHighWatermark = renumber ? expected.size() : expected.get(expected.size() - 1).offset() + 1;
@@ -236,7 +238,8 @@ class RestoreIT {
             }
             assertThat(headers).as("headers at %d", e.offset()).isEqualTo(e.headers());
             if (offsetHeader != null) {
-                assertThat(new String(g.headers().lastHeader(offsetHeader).value(), StandardCharsets.UTF_8)).isEqualTo(Long.toString(e.offset()));
+                assertThat(new String(g.headers().lastHeader(offsetHeader).value(), StandardCharsets.UTF_8))
+                        .isEqualTo(Long.toString(e.offset()));
             }
         }
     }

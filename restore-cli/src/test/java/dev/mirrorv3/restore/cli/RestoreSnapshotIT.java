@@ -116,7 +116,8 @@ class RestoreSnapshotIT {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("restored: " + expected.size() + " records");
 
-        PartitionContent restored = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-restored", 0), Duration.ofSeconds(60));
+        PartitionContent restored = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-restored", 0),
+                Duration.ofSeconds(60));
         assertThat(restored.highWatermark()).isEqualTo(expected.size());
         Map<String, String> got = new TreeMap<>();
         List<byte[]> keysInOrder = new ArrayList<>();
@@ -125,7 +126,8 @@ class RestoreSnapshotIT {
             got.put(k, new String(g.value(), StandardCharsets.UTF_8));
             keysInOrder.add(g.key());
             Header h = g.headers().lastHeader("mirror-v3.offset");
-            assertThat(new String(h.value(), StandardCharsets.UTF_8)).as("original offset of " + k).isEqualTo(Long.toString(expected.get(k).offset()));
+            assertThat(new String(h.value(), StandardCharsets.UTF_8)).as("original offset of " + k)
+                    .isEqualTo(Long.toString(expected.get(k).offset()));
             assertThat(g.timestamp()).isEqualTo(expected.get(k).timestamp());
         }
         Map<String, String> fromSource = new TreeMap<>();

@@ -89,10 +89,12 @@ class RestoreVerifyTest {
         CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.err()).contains("starts at offset 500", "pass --chain-start 500");
-        CliRun allowed = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only", "--chain-start", "500");
+        CliRun allowed = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only",
+                "--chain-start", "500");
         assertThat(allowed.exitCode()).as(allowed.toString()).isZero();
         assertThat(allowed.out()).contains("offsets: 500-1499", "records: 1000", "holes: 0");
-        CliRun preserve = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--verify-only", "--chain-start", "500");
+        CliRun preserve = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--verify-only",
+                "--chain-start", "500");
         assertThat(preserve.exitCode()).isEqualTo(1);
         assertThat(preserve.err()).contains("the first hole is at offset 0", "offsets 0-499 are in no object");
     }
@@ -166,7 +168,8 @@ class RestoreVerifyTest {
     @Test
     void connectUrlReadsTheConfigThroughTheRestApiAndProgressBarsGoToStderr() throws Exception {
         TestBackups.write(root(), "rest-backup", 0, 0, TestBackups.records("orders", 0, 0, 199, o -> true), 100);
-        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0),
+                0);
         byte[] body = ("{\"topics\":\"orders\",\"filesystem.root\":\"" + root() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         server.createContext("/connectors/rest-backup/config", exchange -> {
             exchange.sendResponseHeaders(200, body.length);

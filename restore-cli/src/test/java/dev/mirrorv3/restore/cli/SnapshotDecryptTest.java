@@ -64,8 +64,10 @@ class SnapshotDecryptTest {
         for (String keyId : keyIds) {
             SnapshotChain chain = SnapshotChain.validate(store.location(0), store.list(0));
             SnapshotWriter w = new SnapshotWriter(store, "kv", 0, TestBackups.SETTINGS,
-                    new ParquetCodec(TestBackups.SETTINGS, new ObjectEncryption(ring, keyId)), new SnapshotReader(store, TestBackups.SETTINGS, ring),
-                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, offset, dir.resolve("spill"), 16 * 1024);
+                    new ParquetCodec(TestBackups.SETTINGS, new ObjectEncryption(ring, keyId)),
+                    new SnapshotReader(store, TestBackups.SETTINGS, ring),
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, offset,
+                    dir.resolve("spill"), 16 * 1024);
             for (int i = 0; i < 1_500; i++, offset++) {
                 String k = "key-" + random.nextInt(400);
                 String v = random.nextInt(5) == 0 ? null : "v" + offset;

@@ -88,7 +88,8 @@ class StatusIT {
                 "CONNECTOR      TOPIC   PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  TOPIC_SNAPSHOT        GROUPS_SNAPSHOT       ERROR\n"
                         + "events-backup  events          0         700          500  200  2023-11-14T22:13:20Z  2023-11-14T22:14:20Z\n"
                         + "events-backup  events          1          10            0   10  2023-11-14T22:13:20Z  2023-11-14T22:14:20Z\n");
-        CliRun json = CliRun.run("status", "--connector-config", config, "--bootstrap-servers", cluster.bootstrapServers(), "--format", "json");
+        CliRun json = CliRun.run("status", "--connector-config", config, "--bootstrap-servers", cluster.bootstrapServers(),
+                "--format", "json");
         assertThat(json.exitCode()).as(json.toString()).isZero();
         JsonNode rows = JSON.readTree(json.out());
         assertThat(rows.size()).isEqualTo(2);
@@ -157,7 +158,7 @@ class StatusIT {
         assertThat(table.exitCode()).as(table.toString()).isZero();
         assertThat(table.out()).isEqualTo(
                 "CONNECTOR  TOPIC  PARTITION  SOURCE_HWM  BACKUP_NEXT  LAG  TOPIC_SNAPSHOT  GROUPS_SNAPSHOT  KEYS  SNAPSHOT_TO  ERROR\n"
-                        + "kv-backup  kv             0         300          200  100  -               -                  33          199\n");
+                + "kv-backup  kv             0         300          200  100  -               -                  33          199\n");
         CliRun json = CliRun.run("status", "--connector-config", config.toString(), "--bootstrap-servers", cluster.bootstrapServers(),
                 "--format", "json");
         JsonNode row = JSON.readTree(json.out()).get(0);
@@ -230,12 +231,14 @@ class StatusIT {
 
         CliRun table = CliRun.run("status", "--connector-config", preserve.toString(), "--connector-config", renumbered.toString());
         assertThat(table.exitCode()).as(table.toString()).isZero();
+        // CHECKSTYLE.OFF: LineLength - the expected table, one row a line
         assertThat(table.out()).isEqualTo(
                 "CONNECTOR           BACKUP         PARTITION  BACKUP_END  TARGET_TOPIC  TARGET_PARTITION  TARGET_HWM  LAG  SECONDS_BEHIND  ERROR\n"
               + "standby             orders-backup          0         500  standby                      0         300  200             200\n"
               + "standby             orders-backup          1         100  standby                      1         100    0               0\n"
               + "standby-renumbered  orders-backup          0         500  renumbered                   0          40  100             100\n"
               + "standby-renumbered  orders-backup          1         100  renumbered                   1           0  100              99\n");
+        // CHECKSTYLE.ON: LineLength
         CliRun json = CliRun.run("status", "--connector-config", preserve.toString(), "--format", "json");
         JsonNode row = JSON.readTree(json.out()).get(0);
         assertThat(row.get("type").asText()).isEqualTo("chain-source");

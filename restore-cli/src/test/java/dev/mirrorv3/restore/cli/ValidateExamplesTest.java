@@ -71,11 +71,13 @@ class ValidateExamplesTest {
         Path kafkaSink = edited("kafka-sink/orders-dr.json", "\"destination.bootstrap.servers\": \"kafka-dr:9092\",", "",
                 "\"timestamp.mode\": \"source\"", "\"timestamp.mode\": \"source\", \"transforms\": \"x\"");
         Path chainSource = edited("chain-source/chain-source-filesystem.json", "\"producer.override.acks\": \"all\"",
-                "\"producer.override.acks\": \"1\"", "\"filesystem.root\": \"/var/lib/mirror-v3/backups\"", "\"filesystem.root\": \"backups\"");
+                "\"producer.override.acks\": \"1\"", "\"filesystem.root\": \"/var/lib/mirror-v3/backups\"",
+                "\"filesystem.root\": \"backups\"");
         Path s3 = edited("blob-sink-s3.json", "\"s3.bucket\": \"acme-kafka-backups\",", "", "\"encryption\": \"none\"",
                 "\"encryption\": \"aes\"");
         try (NoNetwork network = NoNetwork.arm()) {
-            CliRun r = CliRun.run("validate", "--offline", "--connector-config", kafkaSink.toString(), chainSource.toString(), s3.toString());
+            CliRun r = CliRun.run("validate", "--offline", "--connector-config", kafkaSink.toString(),
+                    chainSource.toString(), s3.toString());
             assertThat(network.attempts()).isEmpty();
             assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
             assertThat(r.out()).isEmpty();
@@ -86,6 +88,21 @@ class ValidateExamplesTest {
                     chainSource + ": filesystem.root: must be an absolute path",
                     s3 + ": s3.bucket: required with destination.type=s3",
                     s3 + ": encryption: ");
+        }
+    }
+
+    @Test
+    void aFirstRetryDelayAboveTheLargestIsRefusedByEachConnector() throws Exception {
+        String slow = "\"retry.backoff.initial.ms\": \"120000\", \"connector.class\"";
+        List<Path> configs = List.of(edited("blob-sink-filesystem.json", "\"connector.class\"", slow),
+                edited("kafka-sink/orders-dr.json", "\"connector.class\"", slow),
+                edited("chain-source/chain-source-filesystem.json", "\"connector.class\"", slow));
+        CliRun r = CliRun.run("validate", "--offline", "--connector-config", configs.get(0).toString(), configs.get(1).toString(),
+                configs.get(2).toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        for (Path config : configs) {
+            assertThat(r.err()).as(r.toString()).contains(config + ": retry.backoff.initial.ms: retry.backoff.max.ms=60000 is below"
+                    + " retry.backoff.initial.ms=120000");
         }
     }
 

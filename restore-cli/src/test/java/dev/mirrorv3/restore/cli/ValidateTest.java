@@ -37,6 +37,17 @@ class ValidateTest {
     }
 
     @Test
+    void aDeprecatedSettingNameIsAWarningNotAnError() throws Exception {
+        Path old = file("old.json", "{\"name\":\"orders-backup\",\"config\":{" + GOOD + ",\"filesystem.root\":\"" + dir
+                + "\",\"source.admin.bootstrap.servers\":\"k:9092\",\"source.admin.timeout.ms\":\"2000\"}}");
+        CliRun r = CliRun.run("validate", "--offline", "--connector-config", old.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).isEqualTo(old + ": ok (offline)\n");
+        assertThat(r.err()).isEqualTo(old + ": warning: source.admin.timeout.ms is deprecated: rename it to admin.timeout.ms (same"
+                + " meaning; the old name still works)\n");
+    }
+
+    @Test
     void badConfigsAreReportedPerField() throws Exception {
         Path bad = file("bad.json", "{\"connector.class\":\"dev.mirrorv3.connect.blob.BlobSinkConnector\",\"topics\":\"a,b\","
                 + "\"key.converter\":\"org.apache.kafka.connect.json.JsonConverter\",\"format\":\"xml\",\"flush.max.records\":\"0\","

@@ -17,7 +17,8 @@ import picocli.CommandLine.ParseResult;
 class VerifyCronJobExampleTest {
     @Test
     void theCronJobsArgumentsAreAVerifyOnlyRunThatReportsItsResult() throws Exception {
-        JsonNode job = new ObjectMapper(new YAMLFactory()).readTree(Path.of("..", "examples", "kubernetes", "verify-cronjob.yaml").toFile());
+        JsonNode job = new ObjectMapper(new YAMLFactory())
+                .readTree(Path.of("..", "examples", "kubernetes", "verify-cronjob.yaml").toFile());
         assertThat(job.path("kind").asText()).isEqualTo("CronJob");
         JsonNode container = job.at("/spec/jobTemplate/spec/template/spec/containers/0");
         List<String> args = new ArrayList<>();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
-import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,7 +84,8 @@ class VerifyMetricsTest {
             assertThat(request[0]).isEqualTo("PUT /metrics/job@base64/bWlycm9yLXYzLXZlcmlmeQ==/connector@base64/b3JkZXJzLWJhY2t1cA=="
                     + "/topic@base64/b3JkZXJz");
             assertThat(request[1]).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
-            assertThat(request[2]).contains("mirror_v3_backup_verify_success{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 1\n",
+            assertThat(request[2]).contains(
+                    "mirror_v3_backup_verify_success{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 1\n",
                     "mirror_v3_backup_verified_offset{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 199\n");
 
             server.removeContext("/");

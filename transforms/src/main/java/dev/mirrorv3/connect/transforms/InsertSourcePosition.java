@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.transforms;
 
+import dev.mirrorv3.chain.Version;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

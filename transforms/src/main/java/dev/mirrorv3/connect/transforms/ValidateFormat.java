@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.transforms;
 
+import dev.mirrorv3.chain.Version;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;

@@ -79,7 +79,8 @@ class InsertSourcePositionTest {
                 "mirror-v3.source.timestamp", "55"));
         SourceRecord plain = new SourceRecord(Map.of(), Map.of(), "out", 1, null, null);
         assertThat(headers(InsertSourcePositionTest.<SourceRecord>smt(Map.of()).apply(plain)))
-                .as("no offset known: no offset header").isEqualTo(Map.of("mirror-v3.source.topic", "out", "mirror-v3.source.partition", "1"));
+                .as("no offset known: no offset header")
+                .isEqualTo(Map.of("mirror-v3.source.topic", "out", "mirror-v3.source.partition", "1"));
     }
 
     @Test

@@ -3,21 +3,20 @@ package dev.mirrorv3.connect.transforms;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigDocs;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every SMT setting is documented, and the README's SMT reference is the one generated from the CONFIG_DEFs.
+ * Every SMT setting is documented, and the SMT reference in docs/transforms.md is the one generated from the CONFIG_DEFs.
  * Regenerate it with {@code mvn -pl transforms -am test -Dtest=TransformsReferenceTest
  * -Dsurefire.failIfNoSpecifiedTests=false -DupdateReadme=true}.
  */
 class TransformsReferenceTest {
-    private static final String START = "<!-- transforms-config:start (generated from the SMTs' CONFIG_DEFs; see TransformsReferenceTest) -->";
+    private static final String START =
+            "<!-- transforms-config:start (generated from the SMTs' CONFIG_DEFs; see TransformsReferenceTest) -->";
     private static final String END = "<!-- transforms-config:end -->";
 
     /** class names as used in a connector's transforms.*.type, with their overview and settings. */
@@ -49,18 +48,8 @@ class TransformsReferenceTest {
     }
 
     @Test
-    void readmeHoldsTheGeneratedReference() throws Exception {
-        Path readme = Path.of("..", "README.md");
-        String text = Files.readString(readme, StandardCharsets.UTF_8);
-        int start = text.indexOf(START);
-        int end = text.indexOf(END);
-        assertThat(start).as("README has the SMT reference markers").isNotNegative();
-        assertThat(end).isGreaterThan(start);
-        String current = text.substring(start + START.length(), end);
-        if (Boolean.getBoolean("updateReadme")) {
-            Files.writeString(readme, text.substring(0, start + START.length()) + generated() + text.substring(end), StandardCharsets.UTF_8);
-            return;
-        }
-        assertThat(current).as("README's SMT reference; regenerate with -DupdateReadme=true (see this test's doc)").isEqualTo(generated());
+    void transformsPageHoldsTheGeneratedReference() throws Exception {
+        // generated() starts with its own newline, as GeneratedDocs expects of the text after the start marker
+        GeneratedDocs.checkSection(GeneratedDocs.TRANSFORMS, START, END, generated().substring(1), "SMT");
     }
 }

@@ -53,7 +53,8 @@ class ValidateFormatTest {
                 .hasMessage("record at topic orders partition 3 offset 42: value is not JSON (empty)");
         assertThatThrownBy(() -> value("utf8").apply(record(null, new byte[] {'o', 'k', (byte) 0xC3, '('})))
                 .isInstanceOf(DataException.class)
-                .hasMessage("record at topic orders partition 3 offset 42: value is not valid UTF-8 (invalid byte sequence at byte 2 of 4)");
+                .hasMessage("record at topic orders partition 3 offset 42: value is not valid UTF-8"
+                        + " (invalid byte sequence at byte 2 of 4)");
         assertThatThrownBy(() -> value("json").apply(record(null, new byte[] {'"', (byte) 0xFF, '"'})))
                 .hasMessageContaining("value is not valid UTF-8");
     }

@@ -40,13 +40,15 @@ final class S3Errors {
                 return new TransientStoreException("S3 could not " + operation + " for now" + said, e);
             }
             if (CREDENTIAL_CODES.contains(code)) {
-                return new S3AccessException(S3AccessException.Problem.CREDENTIALS, identity.role(), "S3 does not accept the credentials of "
+                return new S3AccessException(S3AccessException.Problem.CREDENTIALS, identity.role(),
+                        "S3 does not accept the credentials of "
                         + identity + " (s3." + identity.role() + ".access.key.id / s3." + identity.role() + ".secret.access.key) for "
                         + operation + said + ": check the access key id and secret of that identity", e);
             }
             if ("NoSuchBucket".equals(code)) {
                 return new S3AccessException(S3AccessException.Problem.NO_BUCKET, identity.role(), "bucket " + bucket
-                        + " does not exist (" + operation + " as " + identity + ")" + said + ": check s3.bucket, s3.endpoint and s3.region", e);
+                        + " does not exist (" + operation + " as " + identity + ")" + said
+                        + ": check s3.bucket, s3.endpoint and s3.region", e);
             }
             if (status == 403) {
                 return new S3AccessException(S3AccessException.Problem.DENIED, identity.role(), "S3 denied " + operation + " to "
@@ -73,7 +75,7 @@ final class S3Errors {
             return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), store + " does not support conditional"
                     + " writes: it refused " + operation + " with If-None-Match: *" + said(s) + ". The sink commits every object"
                     + " that way so that it never overwrites one; point s3.endpoint at a store that answers 412 to an existing key"
-                    + " (AWS S3 does; see the README on S3-compatible stores), or use destination.type=filesystem", e);
+                    + " (AWS S3 does; see docs/blob-sink.md on S3-compatible stores), or use destination.type=filesystem", e);
         }
         return translate(e, operation, identity, bucket);
     }

@@ -1,30 +1,17 @@
 package dev.mirrorv3.chain.store.s3;
 
 import dev.mirrorv3.chain.TemporaryFiles;
-import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
-import java.io.ByteArrayInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.profiles.ProfileFile;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -44,12 +31,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * settings ({@link StaticCredentialsProvider}); no AWS_* variables, profiles or instance metadata are consulted.
  */
 public final class S3Store implements Store {
-    private static final Logger log = LoggerFactory.getLogger(S3Store.class);
-
     private final S3Settings settings;
     private final String chainKey;
     private final S3Client writer;
     private final S3Client reader;
+    private final ConditionalPut put;
 
     /** @param name the destination name (the chain directory under the prefix) */
     public S3Store(S3Settings settings, String name) {
@@ -60,32 +46,9 @@ public final class S3Store implements Store {
     public S3Store(S3Settings settings, String name, List<ExecutionInterceptor> interceptors) {
         this.settings = settings;
         this.chainKey = settings.prefix().isEmpty() ? name : settings.prefix() + "/" + name;
-        this.writer = client(settings, settings.write(), interceptors);
-        this.reader = client(settings, settings.read(), interceptors);
-    }
-
-    private static S3Client client(S3Settings settings, S3Identity identity, List<ExecutionInterceptor> interceptors) {
-        S3ClientBuilder b = S3Client.builder()
-                // The JDK's HttpURLConnection: no extra HTTP stack in the plugin; one request at a time per task.
-                .httpClientBuilder(UrlConnectionHttpClient.builder()
-                        .connectionTimeout(Duration.ofSeconds(5))
-                        .socketTimeout(Duration.ofSeconds(30)))
-                .region(Region.of(settings.region()))
-                .forcePathStyle(settings.pathStyle())
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(identity.accessKeyId(), identity.secretAccessKey())))
-                .overrideConfiguration(o -> {
-                    o.apiCallTimeout(settings.callTimeout());
-                    o.apiCallAttemptTimeout(settings.callTimeout().dividedBy(2));
-                    // An empty profile: no ~/.aws/config or AWS_CONFIG_FILE decides anything for this client.
-                    o.defaultProfileFile(ProfileFile.builder().content(new ByteArrayInputStream(new byte[0]))
-                            .type(ProfileFile.Type.CONFIGURATION).build());
-                    o.defaultProfileName("default");
-                    o.retryStrategy(r -> r.maxAttempts(3));
-                    interceptors.forEach(o::addExecutionInterceptor);
-                });
-        settings.endpoint().ifPresent(b::endpointOverride);
-        return b.build();
+        this.writer = S3Clients.create(settings, settings.write(), interceptors);
+        this.reader = S3Clients.create(settings, settings.read(), interceptors);
+        this.put = new ConditionalPut(settings, writer, reader, this::readKey);
     }
 
     private String partitionKey(int partition) {
@@ -245,12 +208,9 @@ public final class S3Store implements Store {
         }
     }
 
-    /** The largest object one PutObject takes. */
-    static final long MAX_PUT_BYTES = 5L * 1024 * 1024 * 1024;
-
     @Override
     public void create(int partition, String name, byte[] data) {
-        createKey(key(partition, name), location(partition) + "/" + name, data);
+        put.bytes(key(partition, name), location(partition) + "/" + name, data);
     }
 
     private String besideKey(String dir) {
@@ -274,90 +234,13 @@ public final class S3Store implements Store {
 
     @Override
     public void createBeside(String dir, String name, byte[] data) {
-        createKey(besideKey(dir) + name, besideLocation(dir) + "/" + name, data);
+        put.bytes(besideKey(dir) + name, besideLocation(dir) + "/" + name, data);
     }
 
-    private void createKey(String key, String where, byte[] data) {
-        try {
-            writer.putObject(r -> r.bucket(settings.bucket()).key(key).ifNoneMatch("*")
-                    .contentLength((long) data.length), RequestBody.fromBytes(data));
-        } catch (AwsServiceException e) {
-            if (e.statusCode() != 412) {
-                throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(), describeStore());
-            }
-            // The key exists. Ours, if an earlier attempt of this very commit landed and its outcome was lost (an SDK
-            // retry, or the writer re-issuing a commit that failed): the same bytes then.
-            byte[] existing;
-            try {
-                existing = readKey(key, where);
-            } catch (ObjectMissingException gone) {
-                throw new ObjectExistsException(where + " (refused with 412, then gone)");
-            }
-            if (!MessageDigest.isEqual(sha256(existing), sha256(data))) {
-                throw new ObjectExistsException(where);
-            }
-            log.info("{} already holds exactly this object (an earlier attempt whose reply was lost): committed", where);
-        } catch (SdkException e) {
-            throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
-        }
-    }
-
-    /**
-     * A snapshot's commit: the SDK streams the body from the local file as it sends it (a snapshot may be far larger than
-     * the heap), with {@link #create}'s no-overwrite condition ({@code If-None-Match: *}) and its handling of a 412 (the
-     * object is ours if it holds exactly the file's bytes, compared by streamed digests). One PutObject: S3 takes up to
-     * 5 GiB in one; a larger snapshot is refused naming its size (multipart commits are not supported yet).
-     */
+    /** A snapshot's commit, streamed from the local file ({@link ConditionalPut#file}). */
     @Override
     public void createFrom(int partition, String name, java.nio.file.Path file, boolean reissue) {
-        String where = location(partition) + "/" + name;
-        long length;
-        try {
-            length = java.nio.file.Files.size(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read the local snapshot " + file + " to commit " + where, e);
-        }
-        if (length > MAX_PUT_BYTES) {
-            throw new dev.mirrorv3.chain.store.StoreException("cannot commit " + where + ": it is " + length + " bytes, and one S3"
-                    + " PutObject takes at most " + MAX_PUT_BYTES + " bytes (5 GiB); back this topic up as a chain (compaction=none),"
-                    + " or split it over more partitions");
-        }
-        try {
-            writer.putObject(r -> r.bucket(settings.bucket()).key(key(partition, name)).ifNoneMatch("*").contentLength(length),
-                    RequestBody.fromFile(file));
-        } catch (AwsServiceException e) {
-            if (e.statusCode() != 412) {
-                throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(), describeStore());
-            }
-            byte[] existing;
-            try (java.io.InputStream in = reader.getObject(r -> r.bucket(settings.bucket()).key(key(partition, name)))) {
-                existing = sha256(in);
-            } catch (NoSuchKeyException gone) {
-                throw new ObjectExistsException(where + " (refused with 412, then gone)");
-            } catch (java.io.IOException io) {
-                throw new dev.mirrorv3.chain.store.TransientStoreException("cannot read " + where + " back after a 412: " + io.getMessage(), io);
-            } catch (SdkException read) {
-                throw S3Errors.translate(read, "GetObject " + where, settings.read(), settings.bucket());
-            }
-            byte[] ours;
-            try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
-                ours = sha256(in);
-            } catch (java.io.IOException io) {
-                throw new java.io.UncheckedIOException("cannot read the local snapshot " + file, io);
-            }
-            if (!MessageDigest.isEqual(existing, ours)) {
-                throw new ObjectExistsException(where);
-            }
-            log.info("{} already holds exactly this snapshot (an earlier attempt whose reply was lost): committed", where);
-        } catch (SdkException e) {
-            throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
-        }
-    }
-
-    /** The store for messages: the endpoint's scheme, host and port (no user info), or AWS S3 and the region. */
-    private String describeStore() {
-        return settings.endpoint().map(u -> "the S3 store at " + u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort()))
-                .orElse("AWS S3 (region " + settings.region() + ")");
+        put.file(key(partition, name), location(partition) + "/" + name, file);
     }
 
     /** A PutObject is atomic: S3 has no temporary objects of ours to remove. */
@@ -376,7 +259,8 @@ public final class S3Store implements Store {
             if (token != null) {
                 req.continuationToken(token);
             }
-            ListObjectsV2Response page = read("ListObjectsV2 s3://" + settings.bucket() + "/" + prefix, () -> reader.listObjectsV2(req.build()));
+            ListObjectsV2Response page = read("ListObjectsV2 s3://" + settings.bucket() + "/" + prefix,
+                    () -> reader.listObjectsV2(req.build()));
             for (CommonPrefix p : page.commonPrefixes()) {
                 String segment = p.prefix().substring(prefix.length(), p.prefix().length() - 1);
                 if (segment.matches("\\d{1,9}")) {
@@ -414,27 +298,5 @@ public final class S3Store implements Store {
 
     private static String code(AwsServiceException e) {
         return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-    }
-
-    private static byte[] sha256(java.io.InputStream in) throws java.io.IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        byte[] buf = new byte[64 * 1024];
-        for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
-            digest.update(buf, 0, n);
-        }
-        return digest.digest();
-    }
-
-    private static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -36,7 +36,8 @@ class S3ErrorsTest {
 
     @Test
     void connectionRefusedIsTransient() {
-        assertThat(translate(SdkClientException.create("Unable to execute HTTP request", new ConnectException("Connection refused")), WRITE))
+        assertThat(translate(SdkClientException.create("Unable to execute HTTP request",
+                new ConnectException("Connection refused")), WRITE))
                 .isInstanceOf(TransientStoreException.class).hasMessageContaining("cannot reach S3");
     }
 
@@ -130,7 +131,8 @@ class S3ErrorsTest {
 
     @Test
     void aStoreThatDoesNotImplementIfNoneMatchIsFatalAndNamed() {
-        StoreException e = translatePut(service(501, "NotImplemented", "A header you provided implies functionality that is not implemented"));
+        StoreException e = translatePut(service(501, "NotImplemented",
+                "A header you provided implies functionality that is not implemented"));
         assertThat(e).isNotInstanceOf(TransientStoreException.class)
                 .hasMessageContaining("the S3 store at https://s3.example:9000 does not support conditional writes")
                 .hasMessageContaining("PutObject s3://bkt/p/n/0/x.parquet with If-None-Match: *")

@@ -190,7 +190,8 @@ class S3StoreTest {
             store.create(0, name(0, 9), bytes("a"));
             store.createBeside("_meta/groups", "00000000000000000001.json", bytes("{}"));
             assertThatThrownBy(() -> store.createBeside("_meta/groups", "00000000000000000001.json", bytes("{ }")))
-                    .isInstanceOf(ObjectExistsException.class).hasMessageContaining("meta-beside/orders/_meta/groups/00000000000000000001.json");
+                    .isInstanceOf(ObjectExistsException.class)
+                    .hasMessageContaining("meta-beside/orders/_meta/groups/00000000000000000001.json");
             assertThat(store.listBeside("_meta/groups")).containsExactly("00000000000000000001.json");
             assertThat(store.listBeside("_meta/topic")).isEmpty();
             assertThat(store.readBeside("_meta/groups", "00000000000000000001.json")).isEqualTo(bytes("{}"));
@@ -253,7 +254,8 @@ class S3StoreTest {
                      new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
                      Duration.ofSeconds(10)), "m")) {
             ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
-                    Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET, OptionalLong.empty()), 0);
+                    Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET,
+                            OptionalLong.empty()), 0);
             writer.append(record(0));
             writer.flush(FlushTrigger.RECORDS);
 
@@ -344,7 +346,8 @@ class S3StoreTest {
     @Test
     void aMissingBucketIsFatalAndNamed() {
         S3Settings s = settings("x", new S3Identity("write", ADMIN_ID, ADMIN_SECRET), new S3Identity("read", ADMIN_ID, ADMIN_SECRET));
-        S3Settings missing = new S3Settings(s.endpoint(), s.region(), "no-such-bucket", s.prefix(), true, s.write(), s.read(), s.callTimeout());
+        S3Settings missing = new S3Settings(s.endpoint(), s.region(), "no-such-bucket", s.prefix(), true, s.write(), s.read(),
+                s.callTimeout());
         try (S3Store store = new S3Store(missing, "m")) {
             assertThatThrownBy(store::checkReadAccess)
                     .isInstanceOf(S3AccessException.class).hasMessageContaining("bucket no-such-bucket does not exist")

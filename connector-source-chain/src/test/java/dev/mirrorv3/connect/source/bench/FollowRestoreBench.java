@@ -11,7 +11,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.kafka.SourceOffsets;
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -92,7 +92,7 @@ public final class FollowRestoreBench {
     private static double oneShot(Path root, String bootstrap, String topic) throws Exception {
         long t0 = System.nanoTime();
         try (FilesystemStore store = new FilesystemStore(root, "bench-backup");
-                SourceOffsets target = new SourceOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
+                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
             BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench");
             VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
             new Restorer(verifier, target, TargetTopic.inspect(target.admin(), topic, Duration.ofSeconds(30)),
@@ -112,7 +112,8 @@ public final class FollowRestoreBench {
         long lastStatusCheck = t0;
         while (endOffset(admin, tp) < records) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + ": " + topic + " holds " + endOffset(admin, tp) + " of " + records + " records after "
+                throw new IllegalStateException(name + ": " + topic + " holds " + endOffset(admin, tp) + " of " + records
+                        + " records after "
                         + timeout.toSeconds() + " s (task " + cluster.taskState(name) + ")");
             }
             if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
@@ -133,7 +134,8 @@ public final class FollowRestoreBench {
     }
 
     private static long endOffset(Admin admin, TopicPartition tp) throws Exception {
-        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS).offset();
+        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
+                .get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS).offset();
     }
 
     private static void requireEndOffset(Admin admin, String topic, long records) throws Exception {
@@ -162,7 +164,7 @@ public final class FollowRestoreBench {
         c.put("target.admin.bootstrap.servers", bootstrap);
         c.put("producer.override.enable.idempotence", "true");
         c.put("producer.override.acks", "all");
-        // The README's recommended throughput settings: as the one-shot restore's producer.
+        // The recommended throughput settings (docs/chain-source.md): as the one-shot restore's producer.
         c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("producer.override.linger.ms", "20");
         c.put("producer.override.batch.size", "1000000");

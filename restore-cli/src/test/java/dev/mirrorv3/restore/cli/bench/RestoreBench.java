@@ -155,7 +155,8 @@ public final class RestoreBench {
                         throw new IllegalStateException(at + "the value differs from the backup's");
                     }
                     if (r.timestamp() != FIRST_TIMESTAMP + next) {
-                        throw new IllegalStateException(at + "timestamp " + r.timestamp() + ", the backup's is " + (FIRST_TIMESTAMP + next));
+                        throw new IllegalStateException(at + "timestamp " + r.timestamp() + ", the backup's is "
+                                + (FIRST_TIMESTAMP + next));
                     }
                     next++;
                 }

@@ -15,16 +15,19 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 
-/** Log-start offsets and high watermarks of a cluster's partitions, through an {@link Admin} client. */
-public final class SourceOffsets implements AutoCloseable {
+/**
+ * Log-start offsets and high watermarks of any cluster's partitions (a source, a destination, a restore target), through an
+ * {@link Admin} client.
+ */
+public final class LogOffsets implements AutoCloseable {
     private final Admin admin;
     private final Duration timeout;
 
-    public SourceOffsets(Map<String, Object> adminConfig, Duration timeout) {
+    public LogOffsets(Map<String, Object> adminConfig, Duration timeout) {
         this(Admin.create(adminConfig), timeout);
     }
 
-    public SourceOffsets(Admin admin, Duration timeout) {
+    public LogOffsets(Admin admin, Duration timeout) {
         this.admin = admin;
         this.timeout = timeout;
     }
@@ -57,7 +60,8 @@ public final class SourceOffsets implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);
         } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions + " timed out after " + timeout, e);
+            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions
+                    + " timed out after " + timeout, e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof KafkaException ke) {

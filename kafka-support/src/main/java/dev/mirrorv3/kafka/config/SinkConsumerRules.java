@@ -1,0 +1,28 @@
+package dev.mirrorv3.kafka.config;
+
+/**
+ * The rules both sinks put on what reaches them through Connect's sink consumer: every committed record, once, with its
+ * exact bytes. One implementation and one message per rule, so that the blob sink and the Kafka sink refuse the same
+ * configs alike (docs/design.md, the position rule: the consumer settings that would hide a violation are required).
+ */
+public final class SinkConsumerRules {
+    private SinkConsumerRules() {
+    }
+
+    /**
+     * @param sink the sink's name in messages, e.g. "Kafka sink"
+     * @param output what the sink writes, e.g. "copy" or "backup"
+     */
+    public static void validate(ConnectorChecks checks, String sink, String output) {
+        checks.requireSetting("consumer.override.auto.offset.reset", "none", "without it Connect's sink consumer uses"
+                + " 'earliest' and would silently jump over records that retention removed before they reached the " + output
+                + "; with 'none' a lost position fails the task");
+        checks.requireSetting("consumer.override.isolation.level", "read_committed", "only committed records belong in the "
+                + output + "; with read_uncommitted, aborted records would be written as if they had been committed");
+        checks.refuseErrorsToleranceAll("errors.tolerance=all would skip records, and a skipped record is a hole in the "
+                + output + " that the source does not have. Remove errors.tolerance or set it to none");
+        checks.requireByteArrayConverters("the " + output + " keeps the records' exact bytes");
+        checks.refuseTransforms("no transform may run in front of the " + sink + ": a changed record would not be the"
+                + " source's, and a dropped one would be a hole. Remove transforms");
+    }
+}
