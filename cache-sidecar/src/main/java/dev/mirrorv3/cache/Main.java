@@ -37,9 +37,11 @@ import picocli.CommandLine.Option;
             "Endpoints: GET /cache/v1[/{cache}]/raw/{key} | /keys | /values | /offset/{topic}/{partition},",
             "/q/health/ready, /q/health/live, /q/metrics, /openapi.json, /openapi.yaml, /docs,",
             "POST /_admin/v1/shutdown[/{exitcode}]; Prometheus /metrics on the metrics port.",
-            "Exit codes: 0 stopped, 1 a cache failed or exceeded memory.max-bytes, or a notification",
-            "failed, 2 invalid configuration, or the code given to /_admin/v1/shutdown/{exitcode}.",
-            "Memory: memory.max-bytes (default 70% of the old generation) bounds the caches' stores;",
+            "Exit codes: 0 stopped, 1 a cache failed or exceeded memory.max-bytes, the JVM spent more",
+            "than half of 30 s in GC, or a notification failed, 2 invalid configuration, or the code",
+            "given to /_admin/v1/shutdown/{exitcode}.",
+            "Memory: memory.max-bytes (default 70% of the old generation, or of 2/3 of the heap with G1)",
+            "bounds the caches' stores;",
             "MIRROR_V3_MEMORY_MAX_BYTES and MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS in environment mode."
         })
 public final class Main implements Callable<Integer> {

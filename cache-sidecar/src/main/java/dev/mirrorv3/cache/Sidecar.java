@@ -43,6 +43,14 @@ public final class Sidecar implements AutoCloseable {
     private final HTTPServer metricsServer;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private final java.util.concurrent.ScheduledExecutorService gcWatch =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "gc-time-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+    /** Why the sidecar is unhealthy as a whole (the GC-time watchdog tripped); null while it is not. */
+    private volatile String gcOverloaded;
 
     private Sidecar(SidecarConfig config) {
         this.config = config;
@@ -51,8 +59,8 @@ public final class Sidecar implements AutoCloseable {
         for (CacheConfig cc : config.caches()) {
             caches.add(new Cache(cc, budget));
         }
-        this.metrics = new SidecarMetrics(caches, budget);
-        HttpApi api = new HttpApi(caches, metrics, this::requestShutdown);
+        this.metrics = new SidecarMetrics(caches, budget, () -> gcOverloaded);
+        HttpApi api = new HttpApi(caches, metrics, this::requestShutdown, () -> gcOverloaded);
         int cores = Runtime.getRuntime().availableProcessors();
         this.undertow = Undertow.builder()
                 .addHttpListener(config.httpPort(), config.httpHost())
@@ -100,6 +108,14 @@ public final class Sidecar implements AutoCloseable {
             cache.notifier().start();
         }
         consumers.forEach(CacheConsumer::start);
+        GcTimeWatchdog watchdog = GcTimeWatchdog.ofThisJvm();
+        gcWatch.scheduleAtFixedRate(() -> {
+            String message = watchdog.sample();
+            if (message != null) {
+                gcOverloaded = message;
+                exitLater(message);
+            }
+        }, 0, 1, TimeUnit.SECONDS);
         LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
                 config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
                 metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
@@ -158,6 +174,15 @@ public final class Sidecar implements AutoCloseable {
      * with this reason rather than a pod that never turns ready.
      */
     private void overBudget(String message) {
+        exitLater(message);
+    }
+
+    /**
+     * Logs the message, writes it to the termination log and exits with code 1 after
+     * {@code memory.exceeded-exit-after-ms}, time for readiness and metrics to show it (the memory budget, the GC-time
+     * watchdog).
+     */
+    private void exitLater(String message) {
         long afterMs = config.memory().exceededExitAfter().toMillis();
         LOG.error("{}. Exiting with code 1 in {} ms (memory.exceeded-exit-after-ms)", capitalized(message), afterMs);
         if (java.nio.file.Files.isWritable(TERMINATION_LOG)) {
@@ -194,6 +219,7 @@ public final class Sidecar implements AutoCloseable {
     }
 
     private void stopAll(int exitCode) {
+        gcWatch.shutdownNow();
         try {
             Duration deadline = config.shutdownDeadline();
             consumers.forEach(c -> c.stop(deadline));

@@ -34,7 +34,8 @@ public final class SidecarMetrics {
     private final Counter batches;
     private final Counter batchKeys;
 
-    public SidecarMetrics(List<Cache> caches, MemoryBudget budget) {
+    /** @param gcOverloaded why the sidecar is unready as a whole (its GC-time watchdog tripped), or null */
+    public SidecarMetrics(List<Cache> caches, MemoryBudget budget, java.util.function.Supplier<String> gcOverloaded) {
         GaugeWithCallback.builder().name("mirror_v3_cache_last_seen_offset")
                 .help("Offset of the last record consumed per partition (low watermark - 1 before any)")
                 .labelNames("cache", "topic", "partition")
@@ -71,6 +72,11 @@ public final class SidecarMetrics {
                 .labelNames("cache", "topic")
                 .callback(cb -> caches.forEach(c -> cb.call(c.memoryExceeded() != null ? 1 : 0, c.name(),
                         c.topic())))
+                .register(registry);
+        GaugeWithCallback.builder().name("mirror_v3_cache_gc_time_exceeded")
+                .help("1 when the JVM spent more than half of the last 30 s in garbage collection (the sidecar is "
+                        + "unready and exits after memory.exceeded-exit-after-ms)")
+                .callback(cb -> cb.call(gcOverloaded.get() != null ? 1 : 0))
                 .register(registry);
         GaugeWithCallback.builder().name("mirror_v3_cache_ready")
                 .help("1 once the cache has caught up to the high watermark seen at startup (sticky)")

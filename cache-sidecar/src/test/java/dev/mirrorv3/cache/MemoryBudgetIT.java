@@ -19,13 +19,14 @@ class MemoryBudgetIT extends SidecarITSupport {
     void readyCacheGrowingPastTheBudget_staysReadyWithTheMessage_thenExits1() throws Exception {
         kafka.createTopic("grows", 1);
         produce("grows", 0, "first", "1");
-        Sidecar s = sidecar("memory: {max-bytes: 1Mi, exceeded-exit-after-ms: 1500}\ncaches:\n"
+        Sidecar s = sidecar("memory: {max-bytes: 4Mi, exceeded-exit-after-ms: 1500}\ncaches:\n"
                 + cacheYaml("g", "grows", "main: true"));
         SidecarClient c = awaitReady(s);
-        assertThat(c.text("/q/metrics")).contains("mirror_v3_cache_memory_budget_bytes 1048576",
+        assertThat(c.text("/q/metrics")).contains("mirror_v3_cache_memory_budget_bytes 4194304",
                 "mirror_v3_cache_memory_budget_exceeded{cache=\"g\",topic=\"grows\"} 0");
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
+        // 8 MB for a budget of 4 MiB: three of the store's 1 MiB pages (KeyValueStore) fit, a fourth does not
+        for (int i = 0; i < 8000; i++) {
             sent.add(producer.send(new ProducerRecord<>("grows", 0, utf8("key-" + i), new byte[1000])));
         }
         produceAll(sent);
@@ -36,12 +37,12 @@ class MemoryBudgetIT extends SidecarITSupport {
         String body = new String(ready.body(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(ready.statusCode()).as("readiness stays sticky once ready").isEqualTo(200);
         assertThat(body).contains("\"unhealthy\":[{\"name\":\"g\",\"reason\":\"memory_budget_exceeded\","
-                + "\"message\":\"cache g exceeds memory.max-bytes: ", " of the 1048576 bytes budget (memory.max-bytes)");
+                + "\"message\":\"cache g exceeds memory.max-bytes: ", " of the 4194304 bytes budget (memory.max-bytes)");
         assertThat(c.text("/q/metrics"))
                 .contains("mirror_v3_cache_memory_budget_exceeded{cache=\"g\",topic=\"grows\"} 1");
         assertThat(c.text("/cache/v1/raw/first")).isEqualTo("1"); // still serving what it holds
         Cache cache = s.caches().get(0);
-        assertThat(cache.store().footprint()).isLessThanOrEqualTo(1 << 20);
+        assertThat(cache.store().footprint()).isLessThanOrEqualTo(4 << 20);
         assertThat(s.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
         assertThat((System.nanoTime() - seenAt) / 1_000_000).isLessThan(1500 + 10_000);
     }

@@ -20,7 +20,8 @@ public record SidecarConfig(String httpHost, int httpPort, int ioThreads, int me
 
     /**
      * @param maxBytes          {@code memory.max-bytes}: what all cache stores together may take; 0 derives it from
-     *                          the heap (70 % of the old generation's maximum)
+     *                          the heap (70 % of the old generation's maximum, or of 2/3 of the heap when the
+     *                          collector does not bound the old generation: G1)
      * @param exceededExitAfter {@code memory.exceeded-exit-after-ms}: how long the sidecar reports an exceeded budget
      *                          (readiness, metric) before it exits with code 1
      */

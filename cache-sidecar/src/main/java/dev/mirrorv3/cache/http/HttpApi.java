@@ -48,17 +48,23 @@ public final class HttpApi implements HttpHandler {
     private final Cache main;
     private final SidecarMetrics metrics;
     private final IntConsumer shutdown;
+    private final java.util.function.Supplier<String> gcOverloaded;
     private final byte[] openApiJson;
     private final byte[] openApiYaml;
     private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
 
-    /** @param shutdown called (on another thread) with the exit code when an admin shutdown is requested */
-    public HttpApi(List<Cache> caches, SidecarMetrics metrics, IntConsumer shutdown) {
+    /**
+     * @param shutdown     called (on another thread) with the exit code when an admin shutdown is requested
+     * @param gcOverloaded why the whole sidecar is unready (its GC-time watchdog tripped), or null
+     */
+    public HttpApi(List<Cache> caches, SidecarMetrics metrics, IntConsumer shutdown,
+                   java.util.function.Supplier<String> gcOverloaded) {
         this.caches = List.copyOf(caches);
         caches.forEach(c -> byName.put(c.name(), c));
         this.main = caches.stream().filter(c -> c.config().main()).findFirst().orElse(null);
         this.metrics = metrics;
         this.shutdown = shutdown;
+        this.gcOverloaded = gcOverloaded;
         this.openApiJson = OpenApi.json();
         this.openApiYaml = OpenApi.yaml();
     }
@@ -98,8 +104,9 @@ public final class HttpApi implements HttpHandler {
         if (first.equals("q") && n == 3 && segs.get(1).equals("health")) {
             if (segs.get(2).equals("ready")) {
                 if (get(ex, method)) {
-                    boolean ready = Readiness.allReady(caches);
-                    send(ex, ready ? 200 : 503, JSON, Readiness.body(caches));
+                    String overloaded = gcOverloaded.get();
+                    boolean ready = overloaded == null && Readiness.allReady(caches);
+                    send(ex, ready ? 200 : 503, JSON, Readiness.body(caches, overloaded));
                 }
                 return "health";
             }
@@ -234,7 +241,7 @@ public final class HttpApi implements HttpHandler {
         if (cache.ready()) {
             return true;
         }
-        send(ex, 503, JSON, Readiness.body(List.of(cache)));
+        send(ex, 503, JSON, Readiness.body(List.of(cache), null));
         return false;
     }
 

@@ -83,9 +83,12 @@ public final class OpenApi {
         ObjectNode ready = get(paths, "/q/health/ready", "Readiness",
                 "200 once every cache has caught up to the high watermark it saw at startup (sticky), 503 before. A "
                         + "cache that stopped at memory.max-bytes has status memory_budget_exceeded and an unhealthy "
-                        + "entry with the message; the sidecar then exits after memory.exceeded-exit-after-ms.");
+                        + "entry with the message; the sidecar then exits after memory.exceeded-exit-after-ms. 503 with "
+                        + "ready 'unhealthy' and a gc_time_exceeded entry per cache when the JVM spent more than half "
+                        + "of the last 30 s in garbage collection; it then exits the same way.");
         response(ready, "200", "Ready", "application/json", false);
-        response(ready, "503", "Warming, or a cache exceeded the memory budget", "application/json", false);
+        response(ready, "503", "Warming, a cache exceeded the memory budget, or the JVM spends most of its time in GC",
+                "application/json", false);
         response(get(paths, "/q/health/live", "Liveness", "200 while the process serves HTTP."), "200", "Live",
                 "application/json", false);
         response(get(paths, "/q/metrics", "Prometheus metrics",

@@ -19,6 +19,8 @@ public final class Readiness {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Status and reason of a cache that stopped reading at its memory budget. */
     static final String MEMORY_EXCEEDED = "memory_budget_exceeded";
+    /** Reason of every cache while the sidecar spends most of its time collecting garbage (GcTimeWatchdog). */
+    static final String GC_OVERLOADED = "gc_time_exceeded";
 
     private Readiness() {
     }
@@ -32,9 +34,10 @@ public final class Readiness {
         return true;
     }
 
-    public static byte[] body(List<Cache> caches) {
+    /** @param gcOverloaded why the whole sidecar is unready (its GC-time watchdog tripped), or null */
+    public static byte[] body(List<Cache> caches, String gcOverloaded) {
         ObjectNode root = JSON.createObjectNode();
-        root.put("ready", allReady(caches) ? "ready" : "warming");
+        root.put("ready", gcOverloaded != null ? "unhealthy" : allReady(caches) ? "ready" : "warming");
         ArrayNode mirrors = root.putArray("mirrors");
         for (Cache c : caches) {
             if (c.partitions().isEmpty()) {
@@ -71,6 +74,12 @@ public final class Readiness {
                 u.put("name", c.name());
                 u.put("reason", MEMORY_EXCEEDED);
                 u.put("message", exceeded);
+            }
+            if (gcOverloaded != null) {
+                ObjectNode u = unhealthy.addObject();
+                u.put("name", c.name());
+                u.put("reason", GC_OVERLOADED);
+                u.put("message", gcOverloaded);
             }
         }
         try {

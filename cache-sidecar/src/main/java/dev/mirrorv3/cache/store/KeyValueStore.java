@@ -15,10 +15,10 @@ import java.util.NoSuchElementException;
 
 /**
  * Key → latest value of one cache, compact: records ({@code varint keyLength, varint valueLength, key, value}) are
- * appended to 256 KiB byte pages (a record above 64 KiB gets a page of its own), and an open-addressing index of
- * {@code long} slots (linear probing, load ≤ 0.75) points at them. A slot packs a 14-bit hash tag, the page's 12-bit
- * generation, its 20-bit page number and the 18-bit offset, so an entry costs its payload, a 2-4 byte header and
- * about 11 bytes of index, instead of a map node, a {@code String} and two array headers.
+ * appended to byte pages of 1 MiB with their array header (a record above a quarter of a page gets a page of its own),
+ * and an open-addressing index of {@code long} slots (linear probing, load ≤ 0.75) points at them. A slot packs a
+ * 14-bit hash tag, the page's 12-bit generation, its 18-bit page number and the 20-bit offset, so an entry costs its
+ * payload, a 2-4 byte header and about 11 bytes of index, instead of a map node, a {@code String} and two array headers.
  *
  * <p>One writer (the cache's consumer thread), any number of readers without locks: a record is written before the
  * slot that points to it is published (release/acquire), and a page's bytes never change once a slot points to them.
@@ -50,11 +50,17 @@ public final class KeyValueStore {
         ABSENT
     }
 
-    static final int OFFSET_BITS = 18;
-    static final int PAGE_SIZE = 1 << OFFSET_BITS;
+    static final int OFFSET_BITS = 20;
+    /**
+     * A page's array is exactly 1 MiB with its 16-byte header, one G1 region with the 1 MiB regions bin/cache-sidecar
+     * sets: an object of at least half a region is humongous, allocated straight in the old generation and never
+     * copied by a young collection, so the bootstrap does not copy the whole cache from eden through the survivors
+     * (with the parallel collector 256 KiB pages were copied that way). Offsets stay below 2^20.
+     */
+    static final int PAGE_SIZE = (1 << OFFSET_BITS) - 16;
     /** Records above this size get a page of their own, so no page tail wastes more than this. */
     static final int LARGE_RECORD = PAGE_SIZE / 4;
-    private static final int PAGE_BITS = 20;
+    private static final int PAGE_BITS = 18;
     static final int MAX_PAGES = 1 << PAGE_BITS;
     private static final int GEN_BITS = 12;
     private static final int GEN_MASK = (1 << GEN_BITS) - 1;
@@ -688,7 +694,7 @@ public final class KeyValueStore {
     }
 
     private static int offset(long s) {
-        return (int) s & (PAGE_SIZE - 1);
+        return (int) s & ((1 << OFFSET_BITS) - 1);
     }
 
     private static int tag(long h) {

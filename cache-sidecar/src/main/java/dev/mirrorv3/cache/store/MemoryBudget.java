@@ -37,15 +37,22 @@ public final class MemoryBudget {
 
     /**
      * The default: 70 % of the heap part where a long-lived store ends up, the old generation's maximum (with the
-     * parallel collector 2/3 of {@code -Xmx} by default), or of {@link Runtime#maxMemory()} when the collector reports
-     * no such pool. A store filling more than that would leave the collector no room: full GCs back to back.
+     * parallel collector 2/3 of {@code -Xmx} by default). A collector that does not bound its old generation (G1, the
+     * launcher's, reports the whole heap) gets 70 % of 2/3 of {@link Runtime#maxMemory()} too: a store filling 70 % of
+     * a small G1 heap left the Kafka client's fetches and the young collections too little room: G1 ran full
+     * collections at the budget, or the JVM ran out of heap before it (ProcessIT with 128 MiB). A store filling more
+     * than that would leave the collector no room: full GCs back to back.
      */
     public static MemoryBudget fromHeap() {
-        long heap = Runtime.getRuntime().maxMemory();
-        long old = oldGenerationMax();
-        long base = old > 0 && old < heap ? old : heap;
-        String what = old > 0 && old < heap ? "the old generation's " + mib(old) + " (heap " + mib(heap) + ")"
-                : "the " + mib(heap) + " heap";
+        return fromHeap(Runtime.getRuntime().maxMemory(), oldGenerationMax());
+    }
+
+    /** As {@link #fromHeap()} for a heap of {@code heap} bytes whose old generation may grow to {@code old}. */
+    static MemoryBudget fromHeap(long heap, long old) {
+        boolean bounded = old > 0 && old < heap;
+        long base = bounded ? old : heap / 3 * 2;
+        String what = bounded ? "the old generation's " + mib(old) + " (heap " + mib(heap) + ")"
+                : "2/3 of the " + mib(heap) + " heap, its collector not bounding the old generation";
         return new MemoryBudget((long) (base * DEFAULT_SHARE), "the default memory.max-bytes, "
                 + Math.round(DEFAULT_SHARE * 100) + " % of " + what);
     }

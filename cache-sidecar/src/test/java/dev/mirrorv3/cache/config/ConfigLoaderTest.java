@@ -185,8 +185,13 @@ class ConfigLoaderTest {
                 "memory.size: unknown setting (known: exceeded-exit-after-ms, max-bytes)",
                 "memory.max-bytes: '2GB' is not a byte count (e.g. 268435456 or 256Mi)");
         assertThat(errors("memory: {max-bytes: 1000, exceeded-exit-after-ms: -1}\n" + cache)).containsExactlyInAnyOrder(
-                "memory.max-bytes: 1000 bytes is below the minimum of 1Mi",
+                "memory.max-bytes: 1000 bytes is below the minimum of 2Mi (a cache holding a record holds a 1 MiB "
+                        + "store page and its index)",
                 "memory.exceeded-exit-after-ms: -1 is out of range 0..2147483647");
+        // 1Mi cannot hold one 1 MiB page with its object header: every cache would exceed it at its first record
+        assertThat(errors("memory: {max-bytes: 1Mi}\n" + cache)).containsExactly("memory.max-bytes: 1048576 bytes is "
+                + "below the minimum of 2Mi (a cache holding a record holds a 1 MiB store page and its index)");
+        assertThat(yaml("memory: {max-bytes: 2Mi}\n" + cache, Map.of()).memory().maxBytes()).isEqualTo(2L << 20);
         SidecarConfig env = ConfigLoader.fromKkvEnvironment(Map.of("KAFKA_BOOTSTRAP", "k:9092",
                 "KAFKA_INCOMING_TOPIC", "t", "KAFKA_GROUP_ID", "g", "MIRROR_V3_MEMORY_MAX_BYTES", "64Mi",
                 "MIRROR_V3_MEMORY_EXCEEDED_EXIT_AFTER_MS", "100"));

@@ -105,7 +105,10 @@ class KeyValueStorePropertiesTest {
     @Provide
     Arbitrary<List<Op>> heavyOverwrites() {
         return Combinators.combine(Arbitraries.integers().between(0, 59),
-                Arbitraries.integers().between(500, 9000).injectNull(0.1),
+                // records of 1/512 to 1/29 of a page: each page holds about as many records as there are keys, so
+                // overwrites leave pages partly live (garbage only compaction reclaims) rather than wholly dead
+                Arbitraries.integers().between(KeyValueStore.PAGE_SIZE / 512, KeyValueStore.PAGE_SIZE / 29)
+                        .injectNull(0.1),
                 Arbitraries.just(false), Arbitraries.integers()).as(Op::new).list().ofMinSize(1500).ofMaxSize(2500);
     }
 
@@ -230,7 +233,8 @@ class KeyValueStorePropertiesTest {
     @Provide
     Arbitrary<List<Op>> concurrentOps() {
         return Combinators.combine(Arbitraries.integers().between(0, 399),
-                Arbitraries.integers().between(1, 3000).injectNull(0.25),
+                // up to 1/87 of a page: pages partly live, so compaction runs under the readers
+                Arbitraries.integers().between(1, KeyValueStore.PAGE_SIZE / 87).injectNull(0.25),
                 Arbitraries.just(false), Arbitraries.integers()).as(Op::new).list().ofMinSize(2000).ofMaxSize(6000);
     }
 

@@ -70,7 +70,7 @@ class KeyValueStoreTest {
     void overwritesDoNotGrowTheFootprint() {
         KeyValueStore s = new KeyValueStore();
         java.util.Random random = new java.util.Random(42);
-        byte[] v = new byte[1000];
+        byte[] v = new byte[4000]; // about 260 records in a 1 MiB page
         for (int k = 0; k < 1000; k++) {
             s.apply("key-" + k, v);
         }
@@ -82,9 +82,9 @@ class KeyValueStoreTest {
             last[k] = i;
             s.apply("key-" + k, v);
         }
-        // 100 MB written; about 1 MB live
-        assertThat(s.bytes()).isEqualTo(1000L * 1000 + 6890);
-        assertThat(s.footprint()).isLessThan(3L * 1024 * 1024);
+        // 400 MB written; about 4 MB live
+        assertThat(s.bytes()).isEqualTo(1000L * 4000 + 6890);
+        assertThat(s.footprint()).isLessThan(3L * 4 * 1024 * 1024);
         assertThat(s.compactedPages()).isGreaterThan(100);
         for (int k = 0; k < 1000; k++) {
             assertThat(s.get("key-" + k)).containsOnly((byte) last[k]);
@@ -95,7 +95,7 @@ class KeyValueStoreTest {
     void anAllocationOverTheBudgetFailsAndLeavesTheStoreUnchanged() {
         MemoryBudget budget = MemoryBudget.of(3L * (KeyValueStore.PAGE_SIZE + KeyValueStore.PAGE_OVERHEAD));
         KeyValueStore s = new KeyValueStore(budget);
-        byte[] v = new byte[10_000];
+        byte[] v = new byte[40_000]; // about 26 records in a 1 MiB page
         int added = 0;
         try {
             while (true) {
@@ -108,7 +108,7 @@ class KeyValueStoreTest {
         assertThat(added).isBetween(50, 80);
         assertThat(s.size()).isEqualTo(added);
         assertThat(s.get("k" + added)).isNull();
-        assertThat(s.get("k0")).hasSize(10_000);
+        assertThat(s.get("k0")).hasSize(40_000);
         assertThat(budget.usedBytes()).isEqualTo(s.footprint()).isLessThanOrEqualTo(budget.maxBytes());
         // a record of its own page that does not fit either
         assertThatThrownBy(() -> s.apply("big", new byte[KeyValueStore.PAGE_SIZE]))
