@@ -120,3 +120,49 @@ bench_summary() {
         exit status
     }' "$results"
 }
+
+# bench_scaling_csv <results file> <buffer.max.bytes> <partitions...> -- <value sizes...>: the CSV of the blob sink's
+# scaling mode (bench/run-blob-sink-bench --scaling), one row per partitions x value size, from the runs
+# blob-<P>p-<size>B-r<round> and file-<P>p-<size>B-r<round>: the medians of records/s over the rounds, their ratio
+# (blob over FileStreamSink), MB/s of values (10^6 bytes) and the blob runs' highest peak heap. A row whose runs are
+# missing is left out (the summary above it says which run failed).
+bench_scaling_csv() {
+    local results="$1" buffer="$2"; shift 2
+    local partitions="" sizes="" seen_sep=""
+    for a in "$@"; do
+        if [ "$a" = -- ]; then seen_sep=1; elif [ -n "$seen_sep" ]; then sizes="$sizes $a"; else partitions="$partitions $a"; fi
+    done
+    awk -v partitions="$partitions" -v sizes="$sizes" -v buffer="$buffer" '
+    function median(list,    a, n, i, j, v) {
+        n = split(list, a, " ")
+        for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > v + 0; j--) a[j + 1] = a[j]; a[j + 1] = v }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    $1 == "RESULT" {
+        run = $2; sub(/-r[0-9]+$/, "", run)
+        rates[run] = rates[run] " " $5; records[run] = $3
+        if (!(run in heap) || $6 + 0 > heap[run]) heap[run] = $6 + 0
+    }
+    END {
+        print "partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,file_mb_per_s,blob_peak_heap_mib,buffer_max_bytes"
+        np = split(partitions, ps, " "); ns = split(sizes, ss, " ")
+        for (i = 1; i <= np; i++) for (j = 1; j <= ns; j++) {
+            b = "blob-" ps[i] "p-" ss[j] "B"; f = "file-" ps[i] "p-" ss[j] "B"
+            if (!(b in rates) || !(f in rates)) continue
+            br = median(rates[b]); fr = median(rates[f])
+            printf "%d,%d,%d,%.0f,%.0f,%.2f,%.1f,%.1f,%d,%d\n", ps[i], ss[j], records[b], br, fr, (fr > 0 ? br / fr : 0),
+                br * ss[j] / 1e6, fr * ss[j] / 1e6, heap[b], buffer
+        }
+    }' "$results"
+}
+
+# bench_markdown_table <scaling CSV>: the scaling CSV as the markdown table the bench prints and writes.
+bench_markdown_table() {
+    awk -F, 'NR == 1 { next }
+    NR == 2 {
+        print "| partitions | value size | records per run | blob sink rec/s | FileStreamSink rec/s | ratio blob/FileStreamSink | blob sink MB/s | FileStreamSink MB/s | blob peak heap MiB |"
+        print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    }
+    { size = ($2 % 1024 == 0) ? ($2 / 1024 " KiB") : ($2 " B")
+      printf "| %d | %s | %d | %d | %d | %.2f | %.1f | %.1f | %d |\n", $1, size, $3, $4, $5, $6, $7, $8, $9 }' "$1"
+}

@@ -88,6 +88,29 @@ class BenchLibTest {
     }
 
     @Test
+    void theScalingCsvHoldsTheMediansTheirRatioTheBytesAndTheBlobRunsPeakHeap() throws Exception {
+        Path results = Files.write(dir.resolve("results.txt"), List.of(
+                "RESULT blob-8p-1024B-r1 100000 1.000 100000 300",
+                "RESULT file-8p-1024B-r1 100000 2.000 50000 250",
+                "RESULT blob-8p-1024B-r2 100000 0.500 200000 420",
+                "RESULT file-8p-1024B-r2 100000 1.000 100000 260",
+                "RESULT blob-8p-1024B-r3 100000 0.800 125000 310",
+                "RESULT file-8p-1024B-r3 100000 1.250 80000 240",
+                "RESULT blob-1p-100B-r1 1000000 2.000 500000 200"));
+
+        Result r = bash("bench_scaling_csv '" + results + "' 268435456 1 8 -- 100 1024");
+
+        assertThat(r.status).isZero();
+        // medians 125,000 and 80,000 records/s (ratio 1.56), 128.0 and 81.9 MB/s of 1 KiB values; heap: the highest;
+        // 1 partition x 100 B has no FileStreamSink run and is left out
+        assertThat(r.out).isEqualTo("partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,"
+                + "file_mb_per_s,blob_peak_heap_mib,buffer_max_bytes\n8,1024,100000,125000,80000,1.56,128.0,81.9,420,268435456\n");
+        Path csv = Files.writeString(dir.resolve("scaling.csv"), r.out);
+        assertThat(bash("bench_markdown_table '" + csv + "'").out).endsWith(
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n| 8 | 1 KiB | 100000 | 125000 | 80000 | 1.56 | 128.0 | 81.9 | 420 |\n");
+    }
+
+    @Test
     void theLoadAverageLineSaysWhen() throws Exception {
         assertThat(bash("bench_load start").out)
                 .matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
