@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainChangedException;
+import dev.mirrorv3.chain.write.TailGuard;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
@@ -19,8 +20,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -51,6 +50,7 @@ public final class SnapshotWriter implements PartitionWriter {
     private final Clock clock;
     private final Path spillDir;
     private final String location;
+    private final TailGuard guard;
     private final SnapshotBuilder builder;
 
     private long durableNext;
@@ -86,6 +86,7 @@ public final class SnapshotWriter implements PartitionWriter {
         this.clock = clock;
         this.spillDir = spillDir;
         this.location = store.location(partition);
+        this.guard = new TailGuard(store, partition, TailGuard.Kind.SNAPSHOTS);
         this.tail = chain.newest().orElse(null);
         this.durableNext = startOffset;
         this.lastFlushAtMs = clock.millis();
@@ -174,14 +175,14 @@ public final class SnapshotWriter implements PartitionWriter {
             pending = commit;
             // The tail check comes after the build, right before the create: a task frozen or descheduled while it
             // merges (its partition moved meanwhile) must meet the moved task's snapshot before it adds its own.
-            checkTail();
+            guard.checkTail(tail, pending == null ? null : pending.name(), durableNext);
             store.createFrom(partition, commit.name().fileName(), commit.file(), false);
         } else {
-            checkTail();
+            guard.checkTail(tail, pending == null ? null : pending.name(), durableNext);
             log.info("re-issuing the commit of snapshot {}/{}, whose outcome an earlier attempt could not learn", location, commit.name());
             store.createFrom(partition, commit.name().fileName(), commit.file(), true);
         }
-        checkNoTwin(commit.name());
+        guard.checkNoTwin(commit.name());
 
         long now = clock.millis();
         long bytes = size(commit.file());
@@ -253,49 +254,8 @@ public final class SnapshotWriter implements PartitionWriter {
         if (!newest.equals(Optional.ofNullable(tail)) && !(pending != null && newest.equals(Optional.of(pending.name())))) {
             throw new ChainChangedException(newest.map(o -> location + "/" + o + " is the newest snapshot")
                     .orElse(location + " holds no snapshot any more") + ", and the last snapshot this task wrote or found is "
-                    + (tail == null ? "none" : tail.toString()) + changedAdvice());
+                    + (tail == null ? "none" : tail.toString()) + guard.advice());
         }
-    }
-
-    /** O(1): the newest snapshot is still this writer's, and nothing but the pending commit follows it. */
-    private void checkTail() {
-        String startAt = tail == null ? "" : ObjectName.pad(tail.from());
-        List<String> names = new ArrayList<>(store.listFrom(partition, startAt, pending == null ? 2 : 3));
-        if (pending != null) {
-            int at = tail == null ? 0 : 1;
-            if (names.size() > at && names.get(at).equals(pending.name().fileName())) {
-                names.remove(at);
-            }
-        }
-        if (tail == null) {
-            if (!names.isEmpty()) {
-                throw new ChainChangedException(location + "/" + names.get(0) + " appeared where this task is about to write its"
-                        + " first snapshot from offset " + durableNext + changedAdvice());
-            }
-            return;
-        }
-        if (names.isEmpty() || !names.get(0).equals(tail.fileName())) {
-            throw new ChainChangedException(location + "/" + tail + ", the newest snapshot this task wrote or found, is gone or"
-                    + " preceded by " + (names.isEmpty() ? "nothing" : names.get(0)) + changedAdvice());
-        }
-        if (names.size() > 1) {
-            throw new ChainChangedException(location + "/" + names.get(1) + " was not written by this task; its newest snapshot is "
-                    + tail + ", next offset " + durableNext + changedAdvice());
-        }
-    }
-
-    private void checkNoTwin(ObjectName written) {
-        for (String n : store.listFrom(partition, ObjectName.pad(written.from()), 2)) {
-            if (!n.equals(written.fileName()) && n.startsWith(ObjectName.pad(written.from()))) {
-                throw new ChainChangedException(location + "/" + n + " starts at the same offset as " + written
-                        + ", which this task just wrote: two writers on one partition" + changedAdvice());
-            }
-        }
-    }
-
-    private static String changedAdvice() {
-        return ". A second writer (another connector or a zombie task on the same destination) or a manual change;"
-                + " stop the other writer, check the snapshots (mirror-v3 restore --verify-only), then restart the task";
     }
 
     private static long size(Path file) {

@@ -41,6 +41,7 @@ public final class ChainWriter implements PartitionWriter {
     private final FlushPolicy policy;
     private final Clock clock;
     private final String location;
+    private final TailGuard guard;
 
     private volatile long durableNext;
     private ObjectName tail;
@@ -72,6 +73,7 @@ public final class ChainWriter implements PartitionWriter {
         this.policy = policy;
         this.clock = clock;
         this.location = store.location(partition);
+        this.guard = new TailGuard(store, partition, TailGuard.Kind.CHAIN);
         this.tail = chain.last().orElse(null);
         this.durableNext = startOffset;
         this.lastFlushAtMs = clock.millis();
@@ -265,7 +267,7 @@ public final class ChainWriter implements PartitionWriter {
                         location, commit.name(), commit.records());
                 store.recommit(partition, commit.name().fileName(), commit.bytes());
             }
-            checkNoTwin(commit.name());
+            guard.checkNoTwin(commit.name());
 
             long now = clock.millis();
             ObjectName name = commit.name();
@@ -333,15 +335,11 @@ public final class ChainWriter implements PartitionWriter {
         if (!last.equals(Optional.ofNullable(tail)) && !(pending != null && last.equals(Optional.of(pending.name())))) {
             throw new ChainChangedException(last.map(o -> location + "/" + o + " is the chain's last object")
                     .orElse(location + " holds no object any more") + ", and the last object this task wrote or found is "
-                    + (tail == null ? "none" : tail.toString()) + changedAdvice());
+                    + (tail == null ? "none" : tail.toString()) + guard.advice());
         }
     }
 
-    /**
-     * O(1) in chain length: this writer's last object is still there and nothing starts at or after its start
-     * except itself and the pending commit, which may have landed (one short listing). Whether an object at the
-     * pending name is ours is up to the store's recommit: it holds exactly the pending bytes or it is not.
-     */
+    /** The tail check of {@link TailGuard}, on what this writer holds now (a commit runs on another thread than cut). */
     private void checkTail() {
         ObjectName tail;
         PendingCommit pending;
@@ -349,45 +347,6 @@ public final class ChainWriter implements PartitionWriter {
             tail = this.tail;
             pending = this.pending;
         }
-        String startAt = tail == null ? "" : ObjectName.pad(tail.from());
-        List<String> names = new ArrayList<>(store.listFrom(partition, startAt, pending == null ? 2 : 3));
-        if (pending != null) {
-            int at = tail == null ? 0 : 1;
-            if (names.size() > at && names.get(at).equals(pending.name().fileName())) {
-                names.remove(at);
-            }
-        }
-        if (tail == null) {
-            if (!names.isEmpty()) {
-                throw new ChainChangedException(location + "/" + names.get(0)
-                        + " appeared in an empty chain that this task is about to start at offset " + durableNext + changedAdvice());
-            }
-            return;
-        }
-        if (names.isEmpty() || !names.get(0).equals(tail.fileName())) {
-            String found = names.isEmpty() ? "nothing" : names.get(0);
-            throw new ChainChangedException(location + "/" + tail + ", the last object this task wrote or found, is gone or"
-                    + " preceded by " + found + changedAdvice());
-        }
-        if (names.size() > 1) {
-            throw new ChainChangedException(location + "/" + names.get(1) + " was not written by this task; this task's chain"
-                    + " ends at " + tail + ", next offset " + durableNext + changedAdvice());
-        }
-    }
-
-    /** After a commit: no other object starts where ours does (a zombie or a second writer racing us). */
-    private void checkNoTwin(ObjectName written) {
-        List<String> names = store.listFrom(partition, ObjectName.pad(written.from()), 2);
-        for (String n : names) {
-            if (!n.equals(written.fileName()) && n.startsWith(ObjectName.pad(written.from()))) {
-                throw new ChainChangedException(location + "/" + n + " starts at the same offset as " + written
-                        + ", which this task just wrote: two writers on one partition" + changedAdvice());
-            }
-        }
-    }
-
-    private String changedAdvice() {
-        return ". A second writer (another connector or a zombie task on the same destination) or a manual change;"
-                + " stop the other writer, check the chain (mirror-v3 restore --verify-only), then restart the task";
+        guard.checkTail(tail, pending == null ? null : pending.name(), durableNext);
     }
 }
