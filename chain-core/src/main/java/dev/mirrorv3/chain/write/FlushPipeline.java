@@ -120,6 +120,13 @@ public final class FlushPipeline<K> implements AutoCloseable {
         }
     }
 
+    /** Whether a commit is running, or finished and not taken yet. */
+    public boolean busy() {
+        synchronized (lock) {
+            return !running.isEmpty() || !finished.isEmpty();
+        }
+    }
+
     /** Payload bytes of the commits running now: what their success will take off the buffers. */
     public long runningBytes() {
         synchronized (lock) {

@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
+    /** How often put() is called while commits run (an empty consumer poll costs little). */
+    private static final long OUTCOME_POLL_MS = 10;
 
     private BlobSinkConfig config;
     private String connectorName;
@@ -290,8 +292,16 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
                 tp, w.durableNext(), recordsSinceHeartbeat.put(tp, 0L), w.bufferedRecords()));
     }
 
+    /**
+     * The longest the consumer may wait for records before the next put(): until the next timer, and while commits run,
+     * {@link #OUTCOME_POLL_MS}, so that a commit's outcome is taken soon after it finishes (its offsets reach the metrics
+     * and the metadata snapshots then), not at the next record or timer, up to retry.backoff.initial.ms later.
+     */
     private long nextTimerDelay(long now) {
         long delay = Math.min(nextChainCheckMs - now, msUntilHeartbeat(now));
+        if (commits.busy()) {
+            delay = Math.min(delay, OUTCOME_POLL_MS);
+        }
         for (Map.Entry<TopicPartition, PartitionWriter> e : writers.entrySet()) {
             OptionalLong retryAt = commits.retryAt(e.getKey());
             delay = Math.min(delay, retryAt.isPresent() ? retryAt.getAsLong() - now : e.getValue().msUntilTimeTrigger(now));

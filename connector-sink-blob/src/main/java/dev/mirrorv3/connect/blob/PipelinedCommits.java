@@ -89,6 +89,11 @@ final class PipelinedCommits {
         return at == null ? OptionalLong.empty() : OptionalLong.of(at);
     }
 
+    /** Whether a commit is running, or finished and not taken yet. */
+    boolean busy() {
+        return pipeline.busy();
+    }
+
     /** Payload bytes of the commits running now: what their success will take off the buffers. */
     long runningBytes() {
         return pipeline.runningBytes();

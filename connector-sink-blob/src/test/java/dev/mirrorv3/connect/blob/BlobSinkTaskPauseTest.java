@@ -8,12 +8,16 @@ import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -132,6 +136,29 @@ class BlobSinkTaskPauseTest {
         context.assign(task, P0);
         task.put(List.of());
         assertThat(context.takeTimeout()).as("an idle poll").isBetween(1L, 100L);
+    }
+
+    @Test
+    void whileACommitRunsEveryPollEndsWithinTenMillisecondsSoThatItsOutcomeCountsPromptly() throws Exception {
+        start(Map.of("flush.max.records", "5", "flush.threads", "1"));
+        context.assign(task, P0);
+        task.put(List.of());
+        context.takeTimeout();
+        CountDownLatch release = new CountDownLatch(1);
+        faults.blockNextCreate.set(release);
+        task.put(records(P0, 0, 5)); // the size trigger starts a commit on the pipeline, which waits in its create
+        assertThat(faults.blocked.await(10, TimeUnit.SECONDS)).as("the commit reached the store").isTrue();
+        assertThat(context.takeTimeout()).as("a poll while the commit runs").isBetween(1L, 10L);
+
+        release.countDown();
+        assertThat(faults.blockedCreateDone.await(10, TimeUnit.SECONDS)).isTrue();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            task.put(List.of());
+            return Long.valueOf(5).equals(context.metric("destination-offset-verified",
+                    Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")));
+        });
+        task.put(List.of());
+        assertThat(context.takeTimeout()).as("an idle poll once the outcome is taken").isGreaterThan(10L);
     }
 
     @Test
