@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
@@ -203,7 +203,8 @@ class BlobSinkPipelineIT {
         Awaitility.await("a commit of every partition in flight").atMost(WAIT).until(() -> faults.heldCreates.size() == 4);
 
         // A second member of the task's group makes Connect close (revoke) some of the task's partitions only.
-        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-" + topic)) {
+        try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), topic, "connect-" + topic,
+                CooperativeStickyAssignor.class)) {
             AtomicReference<Set<Integer>> closing = new AtomicReference<>();
             Awaitility.await("the task closes some partitions").atMost(WAIT).until(() -> {
                 intruder.poll(Duration.ofMillis(100));
@@ -233,19 +234,5 @@ class BlobSinkPipelineIT {
         assertChainsComplete(topic, topic, 4);
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         cluster.delete(topic);
-    }
-
-    /** A consumer in the task's group that takes partitions away while it is a member; it commits nothing. */
-    private static KafkaConsumer<byte[], byte[]> intruder(String topic, String group) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", cluster.bootstrapServers());
-        c.put("group.id", group);
-        c.put("enable.auto.commit", false);
-        c.put("partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
-        consumer.subscribe(List.of(topic));
-        return consumer;
     }
 }

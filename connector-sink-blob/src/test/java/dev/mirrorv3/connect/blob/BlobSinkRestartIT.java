@@ -9,14 +9,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.file.Path;
-import java.util.HashMap;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.RangeAssignor;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -180,7 +178,8 @@ class BlobSinkRestartIT {
         assertThat(chain(root(), "rebalance", 0, PARQUET).objects()).as("nothing flushed before a trigger").isEmpty();
 
         // A second member joining the task's consumer group makes Connect revoke (close) the task's partitions.
-        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-rebalance")) {
+        try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), topic, "connect-rebalance",
+                RangeAssignor.class)) {
             Awaitility.await("the intruder joins the group").atMost(WAIT)
                     .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
             awaitChainNext(cluster, root(), "rebalance", PARQUET, Map.of(0, 5L, 1, 5L), WAIT);
@@ -211,27 +210,14 @@ class BlobSinkRestartIT {
 
         // A second member joins the group (the task's partitions are closed and one is opened again, paused by Connect)
         // and leaves (both are opened again): every partition positioned must be fetched, so the backup completes.
-        try (KafkaConsumer<byte[], byte[]> intruder = intruder(topic, "connect-" + topic)) {
+        try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), topic, "connect-" + topic,
+                RangeAssignor.class)) {
             Awaitility.await("the intruder joins the group").atMost(WAIT)
                     .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
         }
         assertBackupComplete(topic, topic, 2);
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         cluster.delete(topic);
-    }
-
-    /** A consumer in the task's group that takes partitions away while it is a member; it commits nothing. */
-    private static KafkaConsumer<byte[], byte[]> intruder(String topic, String group) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", cluster.bootstrapServers());
-        c.put("group.id", group);
-        c.put("enable.auto.commit", false);
-        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
-        consumer.subscribe(List.of(topic));
-        return consumer;
     }
 
     private static void assertBackupCompleteWithin(String name, String topic, int partitions) {

@@ -6,6 +6,7 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.lang.management.ManagementFactory;
@@ -21,7 +22,6 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,7 +54,7 @@ class KafkaSinkGroupSyncIT {
         destination.createTopic(COPY, 2);
         produceVaried(cluster.bootstrapServers(), TOPIC, 2, 100, 1);
         try (Admin source = cluster.kafka().createAdminClient();
-             KafkaConsumer<byte[], byte[]> live = liveConsumer(destination.bootstrapServers(), "live", D0)) {
+             KafkaConsumer<byte[], byte[]> live = TestConsumers.activeMember(destination.bootstrapServers(), "live", D0, 3, WAIT)) {
             commit(source, "app-a", Map.of(S0, 40L, S1, 60L));
             commit(source, "app-b", Map.of(S0, 100L, S1, 100L));
             commit(source, "ahead", Map.of(S0, 500L));        // beyond what the destination holds: clamped to its end
@@ -110,25 +110,6 @@ class KafkaSinkGroupSyncIT {
         Map<TopicPartition, OffsetAndMetadata> m = new HashMap<>();
         offsets.forEach((tp, o) -> m.put(tp, new OffsetAndMetadata(o, "by " + group)));
         admin.alterConsumerGroupOffsets(group, m).all().get(30, TimeUnit.SECONDS);
-    }
-
-    /** A consumer that has joined {@code group} on the destination and committed offset 3: the group is STABLE until it closes. */
-    private static KafkaConsumer<byte[], byte[]> liveConsumer(String bootstrap, String group, TopicPartition tp) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("group.id", group);
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        c.put("enable.auto.commit", false);
-        c.put("auto.offset.reset", "earliest");
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
-        consumer.subscribe(List.of(tp.topic()));
-        Awaitility.await("consumer of " + group + " joined").atMost(WAIT).until(() -> {
-            consumer.poll(Duration.ofMillis(100));
-            return !consumer.assignment().isEmpty();
-        });
-        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(3)));
-        return consumer;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(String group) throws Exception {

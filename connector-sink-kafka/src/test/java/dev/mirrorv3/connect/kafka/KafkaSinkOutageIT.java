@@ -10,12 +10,11 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.management.MBeanServer;
@@ -23,7 +22,6 @@ import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.RangeAssignor;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -147,15 +145,8 @@ class KafkaSinkOutageIT {
 
         // A second member joins the group (the task's partitions are closed and one is opened again, paused by Connect)
         // and leaves (both are opened again): every partition positioned must be fetched, so the copy completes.
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", cluster.bootstrapServers());
-        c.put("group.id", "connect-" + topic);
-        c.put("enable.auto.commit", false);
-        c.put("partition.assignment.strategy", RangeAssignor.class.getName());
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        try (KafkaConsumer<byte[], byte[]> intruder = new KafkaConsumer<>(c)) {
-            intruder.subscribe(List.of(topic));
+        try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), topic, "connect-" + topic,
+                RangeAssignor.class)) {
             Awaitility.await("the intruder joins the group").atMost(Duration.ofSeconds(60))
                     .until(() -> !intruder.poll(Duration.ofMillis(200)).isEmpty() || !intruder.assignment().isEmpty());
         }

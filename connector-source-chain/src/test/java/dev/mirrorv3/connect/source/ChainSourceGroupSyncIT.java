@@ -13,22 +13,20 @@ import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -61,7 +59,7 @@ class ChainSourceGroupSyncIT {
         long t1 = System.currentTimeMillis() - 10_000;
         try (Store store = new FilesystemStore(root, BACKUP);
              Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap));
-             KafkaConsumer<byte[], byte[]> live = liveConsumer(bootstrap, "live", T0)) {
+             KafkaConsumer<byte[], byte[]> live = TestConsumers.activeMember(bootstrap, "live", T0, 3, WAIT)) {
             for (int p = 0; p < 2; p++) {
                 writeObject(store, p, 0, 99, records(TOPIC, p, 0, 99, o -> true));
             }
@@ -178,24 +176,6 @@ class ChainSourceGroupSyncIT {
 
     private static GroupSnapshot snapshot(long timeMs, Map<String, Map<Integer, CommittedOffset>> groups) {
         return new GroupSnapshot(timeMs, TOPIC, Map.of(0, 100L, 1, 100L), groups);
-    }
-
-    private static KafkaConsumer<byte[], byte[]> liveConsumer(String bootstrap, String group, TopicPartition tp) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("group.id", group);
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        c.put("enable.auto.commit", false);
-        c.put("auto.offset.reset", "earliest");
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
-        consumer.subscribe(List.of(tp.topic()));
-        Awaitility.await("consumer of " + group + " joined").atMost(WAIT).until(() -> {
-            consumer.poll(Duration.ofMillis(100));
-            return !consumer.assignment().isEmpty();
-        });
-        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(3)));
-        return consumer;
     }
 
     private static Map<TopicPartition, Long> offsets(Admin admin, String group) throws Exception {

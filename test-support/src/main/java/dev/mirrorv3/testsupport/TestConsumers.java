@@ -1,0 +1,59 @@
+package dev.mirrorv3.testsupport;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
+
+/** Consumers that the connectors' integration tests put into consumer groups: a task's, or one on a standby. */
+public final class TestConsumers {
+    private TestConsumers() {
+    }
+
+    /**
+     * A member of {@code group} (a sink task's group) that takes partitions away while it polls: a rebalance that closes
+     * and opens the task's partitions. It commits nothing; closing it hands them back.
+     */
+    public static KafkaConsumer<byte[], byte[]> intruder(String bootstrap, String topic, String group,
+                                                         Class<? extends ConsumerPartitionAssignor> assignor) {
+        Map<String, Object> c = byteArrayConsumer(bootstrap, group);
+        c.put("partition.assignment.strategy", assignor.getName());
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        consumer.subscribe(List.of(topic));
+        return consumer;
+    }
+
+    /**
+     * A member of {@code group} that has joined it and committed {@code committed} for {@code tp}: the group is STABLE
+     * (active) until the consumer is closed, so a group offset sync must leave it alone.
+     */
+    public static KafkaConsumer<byte[], byte[]> activeMember(String bootstrap, String group, TopicPartition tp, long committed,
+                                                             Duration wait) {
+        Map<String, Object> c = byteArrayConsumer(bootstrap, group);
+        c.put("auto.offset.reset", "earliest");
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c);
+        consumer.subscribe(List.of(tp.topic()));
+        Awaitility.await("consumer of " + group + " joined").atMost(wait).until(() -> {
+            consumer.poll(Duration.ofMillis(100));
+            return !consumer.assignment().isEmpty();
+        });
+        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(committed)));
+        return consumer;
+    }
+
+    private static Map<String, Object> byteArrayConsumer(String bootstrap, String group) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("group.id", group);
+        c.put("enable.auto.commit", false);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        return c;
+    }
+}
