@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,8 +45,8 @@ public final class Sidecar implements AutoCloseable {
     private final HTTPServer metricsServer;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
-    private final java.util.concurrent.ScheduledExecutorService gcWatch =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledExecutorService gcWatch =
+            Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "gc-time-watchdog");
                 t.setDaemon(true);
                 return t;
@@ -102,7 +104,7 @@ public final class Sidecar implements AutoCloseable {
                 LOG.warn("Cache {}: notify targets without group-id: changes not notified before a stop are not "
                         + "notified after a restart", cc.name());
             }
-            consumers.add(new CacheConsumer(cache, notifier, this::fatal, budget, this::overBudget));
+            consumers.add(new CacheConsumer(cache, notifier, this::fatal, budget, this::exitLater));
         }
         for (Cache cache : caches) {
             cache.notifier().start();
@@ -169,18 +171,10 @@ public final class Sidecar implements AutoCloseable {
     }
 
     /**
-     * A cache would exceed the memory budget: it has stopped reading, its readiness and a metric say why; after
-     * {@code memory.exceeded-exit-after-ms} the process exits with code 1, so that the orchestrator shows a crash
-     * with this reason rather than a pod that never turns ready.
-     */
-    private void overBudget(String message) {
-        exitLater(message);
-    }
-
-    /**
-     * Logs the message, writes it to the termination log and exits with code 1 after
-     * {@code memory.exceeded-exit-after-ms}, time for readiness and metrics to show it (the memory budget, the GC-time
-     * watchdog).
+     * A cache would exceed the memory budget (it has stopped reading), or the GC-time watchdog tripped: readiness and a
+     * metric say why. Logs the message, writes it to the termination log and exits with code 1 after
+     * {@code memory.exceeded-exit-after-ms}, so that the orchestrator shows a crash with this reason rather than a pod
+     * that never turns ready.
      */
     private void exitLater(String message) {
         long afterMs = config.memory().exceededExitAfter().toMillis();

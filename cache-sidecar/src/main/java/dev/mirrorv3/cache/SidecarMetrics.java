@@ -3,6 +3,7 @@ package dev.mirrorv3.cache;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -35,7 +36,7 @@ public final class SidecarMetrics {
     private final Counter batchKeys;
 
     /** @param gcOverloaded why the sidecar is unready as a whole (its GC-time watchdog tripped), or null */
-    public SidecarMetrics(List<Cache> caches, MemoryBudget budget, java.util.function.Supplier<String> gcOverloaded) {
+    public SidecarMetrics(List<Cache> caches, MemoryBudget budget, Supplier<String> gcOverloaded) {
         GaugeWithCallback.builder().name("mirror_v3_cache_last_seen_offset")
                 .help("Offset of the last record consumed per partition (low watermark - 1 before any)")
                 .labelNames("cache", "topic", "partition")

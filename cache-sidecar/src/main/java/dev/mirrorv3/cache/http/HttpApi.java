@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -48,7 +49,7 @@ public final class HttpApi implements HttpHandler {
     private final Cache main;
     private final SidecarMetrics metrics;
     private final IntConsumer shutdown;
-    private final java.util.function.Supplier<String> gcOverloaded;
+    private final Supplier<String> gcOverloaded;
     private final byte[] openApiJson;
     private final byte[] openApiYaml;
     private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
@@ -58,7 +59,7 @@ public final class HttpApi implements HttpHandler {
      * @param gcOverloaded why the whole sidecar is unready (its GC-time watchdog tripped), or null
      */
     public HttpApi(List<Cache> caches, SidecarMetrics metrics, IntConsumer shutdown,
-                   java.util.function.Supplier<String> gcOverloaded) {
+                   Supplier<String> gcOverloaded) {
         this.caches = List.copyOf(caches);
         caches.forEach(c -> byName.put(c.name(), c));
         this.main = caches.stream().filter(c -> c.config().main()).findFirst().orElse(null);
