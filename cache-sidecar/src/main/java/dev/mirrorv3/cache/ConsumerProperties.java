@@ -21,11 +21,28 @@ final class ConsumerProperties {
         // A cache waits for its topic; it never creates it.
         props.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cache-sidecar-" + config.name());
-        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        // Bootstrap throughput (cache-sidecar/README.md, "Bootstrap throughput"): large polls hand the applier thread
+        // few batches (each hand-over wakes a thread), and an 8 MiB fetch arrives through a 2 MiB socket buffer (Kafka's
+        // consumer perf tool's default) instead of the client's 64 KiB, which takes about a hundred wake-ups of both
+        // the broker and this consumer per fetch.
+        props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                String.valueOf(defaultMaxPollRecords(Runtime.getRuntime().maxMemory())));
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 * 1024 * 1024));
+        props.putIfAbsent(ConsumerConfig.RECEIVE_BUFFER_CONFIG, String.valueOf(2 * 1024 * 1024));
         if (config.groupId() != null) {
             props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         }
         return props;
+    }
+
+    /**
+     * Records per poll unless {@code max.poll.records} is set: as many as keep the record objects of the at most four
+     * polls alive at once (one being filled, two queued, one being applied; about 250 bytes each beside the fetch
+     * buffers they are sliced from) within 2.5 % of the heap, between 500 and 20000. A 128 MiB heap gets 3355, 1 GiB
+     * 20000: on a small heap the third that the default {@code memory.max-bytes} leaves outside the store also holds
+     * the fetch buffers, and larger polls there ran G1 into a full collection at the budget.
+     */
+    static int defaultMaxPollRecords(long maxHeapBytes) {
+        return (int) Math.max(500, Math.min(20_000, maxHeapBytes / 40_000));
     }
 }
