@@ -38,11 +38,11 @@ final class ConsumerProperties {
     /**
      * Records per poll unless {@code max.poll.records} is set: as many as keep the record objects of the at most four
      * polls alive at once (one being filled, two queued, one being applied; about 250 bytes each beside the fetch
-     * buffers they are sliced from) within 2.5 % of the heap, between 500 and 20000. A 128 MiB heap gets 3355, 1 GiB
-     * 20000: on a small heap the third that the default {@code memory.max-bytes} leaves outside the store also holds
+     * buffers they are sliced from) within 2.5 % of the heap, between 500 and 10000. A 128 MiB heap gets 3355, 1 GiB
+     * 10000: on a small heap the third that the default {@code memory.max-bytes} leaves outside the store also holds
      * the fetch buffers, and larger polls there ran G1 into a full collection at the budget.
      */
     static int defaultMaxPollRecords(long maxHeapBytes) {
-        return (int) Math.max(500, Math.min(20_000, maxHeapBytes / 40_000));
+        return (int) Math.max(500, Math.min(10_000, maxHeapBytes / 40_000));
     }
 }

@@ -32,12 +32,12 @@ class ConsumerPropertiesTest {
     }
 
     @Test
-    void pollsGrowWithTheHeapBetween500And20000Records() {
+    void pollsGrowWithTheHeapBetween500And10000Records() {
         assertThat(ConsumerProperties.defaultMaxPollRecords(16L << 20)).isEqualTo(500);
         assertThat(ConsumerProperties.defaultMaxPollRecords(128L << 20)).isEqualTo(3355);
         assertThat(ConsumerProperties.defaultMaxPollRecords(256L << 20)).isEqualTo(6710);
-        assertThat(ConsumerProperties.defaultMaxPollRecords(1L << 30)).isEqualTo(20_000);
-        assertThat(ConsumerProperties.defaultMaxPollRecords(Long.MAX_VALUE)).isEqualTo(20_000);
+        assertThat(ConsumerProperties.defaultMaxPollRecords(1L << 30)).isEqualTo(10_000);
+        assertThat(ConsumerProperties.defaultMaxPollRecords(Long.MAX_VALUE)).isEqualTo(10_000);
     }
 
     @Test
