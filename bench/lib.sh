@@ -51,10 +51,12 @@ bench_order() {
 # bench_summary <results file> <runs in display order> [<ratio label>|<numerator run>|<denominator run> ...]
 # Prints per run the median records/s and seconds, the spread and each round's records/s, then each ratio
 # (numerator records/s over denominator records/s). Returns 3 when a ratio was withheld or flagged, 0 otherwise.
+# BENCH_UNIT and BENCH_UNIT_LONG (default rec, records) name what is counted, e.g. req and requests.
 bench_summary() {
     local results="$1" order="$2"; shift 2
     local IFS=$'\n'
-    awk -v order="$order" -v ratios="$*" -v max_spread="$BENCH_MAX_SPREAD" -v min_rounds="$BENCH_MIN_ROUNDS" '
+    awk -v order="$order" -v ratios="$*" -v max_spread="$BENCH_MAX_SPREAD" -v min_rounds="$BENCH_MIN_ROUNDS" \
+        -v unit="${BENCH_UNIT:-rec}" -v unit_long="${BENCH_UNIT_LONG:-records}" '
     function sort(a, n,    i, j, v) {
         for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
     }
@@ -80,7 +82,7 @@ bench_summary() {
     }
     END {
         status = 0
-        printf "  %-14s %13s %10s %7s   %s\n", "run", "median rec/s", "median s", "spread", "records/s of each round"
+        printf "  %-14s %13s %10s %7s   %s\n", "run", "median " unit "/s", "median s", "spread", unit_long "/s of each round"
         n = split(order, names, " ")
         for (i = 1; i <= n; i++) {
             r = names[i]

@@ -43,6 +43,16 @@ class BenchLibTest {
     }
 
     @Test
+    void theSummaryNamesWhatItCounts() throws Exception {
+        Result records = summary(results("base", 100, 100, 100), "base", "");
+        Result requests = summary(results("base", 100, 100, 100), "base", "", "BENCH_UNIT=req BENCH_UNIT_LONG=requests");
+
+        assertThat(records.out).containsPattern("median rec/s +median s +spread +records/s of each round");
+        assertThat(requests.out).containsPattern("median req/s +median s +spread +requests/s of each round")
+                .doesNotContain("rec/s");
+    }
+
+    @Test
     void theAllowedSpreadIsStatedAndCanBeChanged() throws Exception {
         Result r = summary(results("base", 100, 100, 100, "product", 100, 110, 120), "base product", "ratio|product|base",
                 "BENCH_MAX_SPREAD=10");
