@@ -48,6 +48,25 @@ bench_order() {
     echo
 }
 
+# The median of a[1..n], for the awk programs below.
+BENCH_AWK_MEDIAN='
+    function sort(a, n,    i, j, v) {
+        for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
+    }
+    function median(a, n,    b, i) {
+        for (i = 1; i <= n; i++) b[i] = a[i]
+        sort(b, n)
+        return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+    }'
+
+# bench_median <results file> <run> <field>: the median over the rounds of one field of that run's RESULT lines
+# (field 5 is the rate; a driver may append its own fields after it, e.g. latencies).
+bench_median() {
+    awk -v run="$2" -v f="$3" "$BENCH_AWK_MEDIAN"'
+    $1 == "RESULT" && $2 ~ ("^" run "-r[0-9]+$") { v[++n] = $f }
+    END { if (n) printf "%.2f\n", median(v, n) }' "$1"
+}
+
 # bench_summary <results file> <runs in display order> [<ratio label>|<numerator run>|<denominator run> ...]
 # Prints per run the median records/s and seconds, the spread and each round's records/s, then each ratio
 # (numerator records/s over denominator records/s). Returns 3 when a ratio was withheld or flagged, 0 otherwise.
@@ -56,15 +75,7 @@ bench_summary() {
     local results="$1" order="$2"; shift 2
     local IFS=$'\n'
     awk -v order="$order" -v ratios="$*" -v max_spread="$BENCH_MAX_SPREAD" -v min_rounds="$BENCH_MIN_ROUNDS" \
-        -v unit="${BENCH_UNIT:-rec}" -v unit_long="${BENCH_UNIT_LONG:-records}" '
-    function sort(a, n,    i, j, v) {
-        for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
-    }
-    function median(a, n,    b, i) {
-        for (i = 1; i <= n; i++) b[i] = a[i]
-        sort(b, n)
-        return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-    }
+        -v unit="${BENCH_UNIT:-rec}" -v unit_long="${BENCH_UNIT_LONG:-records}" "$BENCH_AWK_MEDIAN"'
     function spread(a, n,    i, lo, hi, m) {
         lo = hi = a[1]
         for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }

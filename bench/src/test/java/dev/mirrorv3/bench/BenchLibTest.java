@@ -53,6 +53,19 @@ class BenchLibTest {
     }
 
     @Test
+    void theMedianOfAFieldIsTakenOverTheRoundsOfOneRun() throws Exception {
+        Path results = Files.write(dir.resolve("results.txt"), List.of(
+                "RESULT get-sidecar-r1 100 1.0 100 90 2600",
+                "RESULT get-sidecar-r2 100 1.0 100 120 1800",
+                "RESULT get-sidecar-r3 100 1.0 100 80 2300",
+                "RESULT get-sidecar-b-r1 100 1.0 100 10 10"));
+
+        assertThat(bash("bench_median '" + results + "' get-sidecar 7").out).isEqualTo("2300.00\n");
+        assertThat(bash("bench_median '" + results + "' get-sidecar 6").out).isEqualTo("90.00\n");
+        assertThat(bash("bench_median '" + results + "' no-such-run 5").out).isEmpty();
+    }
+
+    @Test
     void theAllowedSpreadIsStatedAndCanBeChanged() throws Exception {
         Result r = summary(results("base", 100, 100, 100, "product", 100, 110, 120), "base product", "ratio|product|base",
                 "BENCH_MAX_SPREAD=10");
