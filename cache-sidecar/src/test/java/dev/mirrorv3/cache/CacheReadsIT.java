@@ -242,6 +242,12 @@ class CacheReadsIT extends SidecarITSupport {
         assertThat(c.text("/docs")).contains("swagger-ui-bundle.js").doesNotContain("https://");
         assertThat(c.get("/docs/swagger-ui-bundle.js").body().length).isGreaterThan(100_000);
         assertThat(c.status("/docs/swagger-ui.css")).isEqualTo(200);
+        // No main cache: the main alias's point reads are 404, whether the key needs decoding or not.
+        for (String path : List.of("/cache/v1/raw/x", "/cache/v1/raw/a%2Fb")) {
+            HttpResponse<byte[]> r = c.get(path);
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(new String(r.body(), StandardCharsets.UTF_8)).as(path).isEqualTo("No such cache\n");
+        }
     }
 
     @Test

@@ -34,6 +34,8 @@ public final class HttpApi implements HttpHandler {
     static final String TEXT_UTF8 = "text/plain;charset=UTF-8";
     static final String JSON = "application/json";
     private static final byte[] LIVE = "{\"status\":\"UP\",\"checks\":[]}".getBytes(StandardCharsets.UTF_8);
+    /** The main cache's point reads: {@code /cache/v1/raw/{key}}. */
+    private static final String MAIN_RAW = "/cache/v1/raw/";
     private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
     private static final List<String> DOC_ASSETS = List.of("swagger-ui.css", "swagger-ui-bundle.js",
             "swagger-ui-standalone-preset.js", "favicon-32x32.png", "favicon-16x16.png", "index.css");
@@ -90,6 +92,15 @@ public final class HttpApi implements HttpHandler {
         if (!raw.startsWith("/")) { // absolute-form request target
             int slash = raw.indexOf('/', raw.indexOf("//") + 2);
             raw = slash < 0 ? "/" : raw.substring(slash);
+        }
+        if (raw.startsWith(MAIN_RAW) && raw.length() > MAIN_RAW.length()
+                && raw.indexOf('/', MAIN_RAW.length()) < 0 && raw.indexOf('%', MAIN_RAW.length()) < 0) {
+            // The hot path: the main cache's point read of a key that needs no decoding, without splitting the path.
+            if (main == null) {
+                send(ex, 404, TEXT_UTF8, "No such cache\n");
+                return "other";
+            }
+            return raw(ex, ex.getRequestMethod(), main, raw.substring(MAIN_RAW.length()));
         }
         List<String> segs = PathSegments.split(raw);
         if (segs == null) {
@@ -194,16 +205,7 @@ public final class HttpApi implements HttpHandler {
         String op = sub.get(0);
         int n = sub.size();
         if (op.equals("raw") && n == 2 && !sub.get(1).isEmpty()) {
-            if (get(ex, method) && ready(ex, cache)) {
-                byte[] value = cache.store().get(sub.get(1));
-                if (value == null) {
-                    send(ex, 404, TEXT_UTF8, "");
-                } else {
-                    ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
-                    send(ex, 200, OCTET_STREAM, value);
-                }
-            }
-            return "raw";
+            return raw(ex, method, cache, sub.get(1));
         }
         if (op.equals("keys") && n == 1) {
             if (get(ex, method) && ready(ex, cache)) {
@@ -236,6 +238,19 @@ public final class HttpApi implements HttpHandler {
         }
         send(ex, 404, TEXT_UTF8, "Not found\n");
         return "other";
+    }
+
+    private String raw(HttpServerExchange ex, HttpString method, Cache cache, String key) {
+        if (get(ex, method) && ready(ex, cache)) {
+            byte[] value = cache.store().get(key);
+            if (value == null) {
+                send(ex, 404, TEXT_UTF8, "");
+            } else {
+                ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
+                send(ex, 200, OCTET_STREAM, value);
+            }
+        }
+        return "raw";
     }
 
     private boolean ready(HttpServerExchange ex, Cache cache) {
