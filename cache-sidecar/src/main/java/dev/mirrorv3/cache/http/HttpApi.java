@@ -93,13 +93,10 @@ public final class HttpApi implements HttpHandler {
             int slash = raw.indexOf('/', raw.indexOf("//") + 2);
             raw = slash < 0 ? "/" : raw.substring(slash);
         }
-        if (raw.startsWith(MAIN_RAW) && raw.length() > MAIN_RAW.length()
+        if (main != null && raw.startsWith(MAIN_RAW) && raw.length() > MAIN_RAW.length()
                 && raw.indexOf('/', MAIN_RAW.length()) < 0 && raw.indexOf('%', MAIN_RAW.length()) < 0) {
             // The hot path: the main cache's point read of a key that needs no decoding, without splitting the path.
-            if (main == null) {
-                send(ex, 404, TEXT_UTF8, "No such cache\n");
-                return "other";
-            }
+            // Everything else, a sidecar without a main cache included, takes the general route below.
             return raw(ex, ex.getRequestMethod(), main, raw.substring(MAIN_RAW.length()));
         }
         List<String> segs = PathSegments.split(raw);
