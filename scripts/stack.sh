@@ -108,6 +108,23 @@ stack_check_port() {
     fi
 }
 
+# stack_pick_port <variable>: sets the variable (an array element too, e.g. 'WPORT[2]') to a free port in 21000-29999,
+# below Linux's ephemeral range and apart from the quickstart's defaults (18080-19404), that nothing listens on and
+# that no earlier call of this shell picked. It assigns instead of printing: in a $(...) subshell the record of the
+# ports already picked would be lost, and two callers could get the same port before either binds it.
+STACK_PICKED_PORTS=" "
+stack_pick_port() {
+    local _stack_port # a name no caller's variable has: printf -v would set this local instead
+    while :; do
+        _stack_port=$(( 21000 + $(od -An -N2 -tu2 /dev/urandom) % 9000 ))
+        case "$STACK_PICKED_PORTS" in *" $_stack_port "*) continue ;; esac
+        [ -z "$(ss -Htln "sport = :$_stack_port" 2>/dev/null)" ] || continue
+        STACK_PICKED_PORTS="$STACK_PICKED_PORTS$_stack_port "
+        printf -v "$1" '%s' "$_stack_port"
+        return 0
+    done
+}
+
 stack_check_broker_ports() {
     stack_check_port "$BROKER_PORT" "broker port (${BROKER_PORT_SETTING:-BROKER_PORT})"
     stack_check_port "$CONTROLLER_PORT" "KRaft controller port (${CONTROLLER_PORT_SETTING:-CONTROLLER_PORT})"
