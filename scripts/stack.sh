@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # A single-node Kafka (KRaft broker) and a Kafka Connect worker as local JVM processes, with classpaths from Maven.
-# Sourced by ./quickstart and bench/run-blob-sink-bench; not meant to be run on its own.
+# Sourced by ./quickstart, ./torture, bench/run-blob-sink-bench and bench/run-kafka-sink-bench; not meant to be run alone.
 #
 # Before calling the functions, set:
 #   STACK_DIR          state directory (configs, data, logs, pid files), e.g. .quickstart
