@@ -58,6 +58,8 @@ final class CacheConsumer implements Runnable {
     private final Map<Integer, Long> notifyFrom = new HashMap<>();
     /** Records per group whose index slots are loaded before any of them is applied ({@link KeyValueStore#prefetch}). */
     private static final int PREFETCH = 16;
+    /** The applier thread's group, reused for every {@link #PREFETCH} records. */
+    private final KeyValueStore.Group group = new KeyValueStore.Group(PREFETCH);
 
     /** One poll's records and the positions and lags the consumer reached with them. */
     private record Batch(ConsumerRecords<byte[], ByteBuffer> records, Map<Integer, Long> positions,
@@ -251,23 +253,21 @@ final class CacheConsumer implements Runnable {
             long notifyFromOffset = notifyFrom.get(tp.partition());
             List<ConsumerRecord<byte[], ByteBuffer>> list = records.records(tp);
             long last = -1;
-            byte[][] keys = new byte[PREFETCH][];
             for (int from = 0; from < list.size(); from += PREFETCH) {
                 int to = Math.min(list.size(), from + PREFETCH);
+                group.clear();
                 for (int i = from; i < to; i++) {
                     byte[] k = list.get(i).key();
-                    keys[i - from] = k == null ? null : Utf8Keys.normalize(k);
-                    if (k != null) {
-                        store.prefetch(keys[i - from]);
-                    }
+                    group.add(k == null ? null : Utf8Keys.normalize(k)); // null keys are not cached (kkv)
                 }
+                store.prefetch(group);
                 for (int i = from; i < to; i++) {
                     ConsumerRecord<byte[], ByteBuffer> r = list.get(i);
-                    byte[] key = keys[i - from];
-                    if (key != null) { // null keys are not cached (kkv)
+                    byte[] key = group.key(i - from);
+                    if (key != null) {
                         KeyValueStore.Change change;
                         try {
-                            change = store.apply(key, r.value());
+                            change = store.apply(group, i - from, r.value());
                         } catch (MemoryBudgetExceededException e) {
                             state.seen(last);
                             stopOverBudget(r);

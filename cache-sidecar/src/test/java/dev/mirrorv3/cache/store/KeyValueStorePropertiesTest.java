@@ -1,7 +1,9 @@
 package dev.mirrorv3.cache.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +25,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.statistics.StatisticsReport;
 
@@ -90,6 +93,53 @@ class KeyValueStorePropertiesTest {
         assertSameAs(store, model, ops);
     }
 
+    /**
+     * The records applied as the consumer applies them, in groups whose slots are prefetched first (a group may hold
+     * a key twice, and the index may grow between the prefetch and an apply), mixed with records applied alone.
+     */
+    @Property(tries = 150, edgeCases = EdgeCasesMode.NONE)
+    void groupedAppliesBehaveLikeAHashMap(@ForAll("ops") List<Op> ops,
+                                          @ForAll @IntRange(min = 1, max = 40) int groupSize) {
+        KeyValueStore store = new KeyValueStore();
+        Map<String, byte[]> model = new HashMap<>();
+        KeyValueStore.Group group = new KeyValueStore.Group(groupSize);
+        for (int from = 0; from < ops.size(); from += groupSize) {
+            List<Op> chunk = ops.subList(from, Math.min(ops.size(), from + groupSize));
+            if (chunk.get(0).seed() % 4 == 0) {
+                chunk.forEach(op -> applyBoth(store, model, op, null, 0));
+                continue;
+            }
+            group.clear();
+            chunk.forEach(op -> group.add(key(op.key())));
+            assertThat(group.size()).isEqualTo(chunk.size());
+            store.prefetch(group);
+            for (int i = 0; i < chunk.size(); i++) {
+                applyBoth(store, model, chunk.get(i), group, i);
+            }
+        }
+        assertSameAs(store, model, ops);
+    }
+
+    @Property(tries = 1)
+    void aGroupRefusesMoreKeysThanItHoldsAndAppliesNoNullKey() {
+        KeyValueStore store = new KeyValueStore();
+        KeyValueStore.Group group = new KeyValueStore.Group(2);
+        group.add(null);
+        group.add(key(1));
+        assertThat(group.isFull()).isTrue();
+        assertThatThrownBy(() -> group.add(key(2)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds 2 keys");
+        store.prefetch(group); // a null key is skipped
+        assertThatThrownBy(() -> store.apply(group, 0, ByteBuffer.allocate(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key 0 of the group is null");
+        assertThat(store.apply(group, 1, ByteBuffer.wrap(value(3, 1)))).isEqualTo(KeyValueStore.Change.ADDED);
+        assertThat(store.get(key(1))).isEqualTo(value(3, 1));
+        group.clear();
+        assertThat(group.size()).isZero();
+        assertThatThrownBy(() -> group.key(0))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
     /** Many overwrites of large values: compaction runs, and the store still equals the model. */
     @Property(tries = 40, edgeCases = EdgeCasesMode.NONE)
     void compactionKeepsEveryLiveRecord(@ForAll("heavyOverwrites") List<Op> ops) {
@@ -113,6 +163,12 @@ class KeyValueStorePropertiesTest {
     }
 
     private static void applyBoth(KeyValueStore store, Map<String, byte[]> model, Op op) {
+        applyBoth(store, model, op, null, 0);
+    }
+
+    /** Applies {@code op} to both, to the store through {@code group}'s key {@code i} when a group is given. */
+    private static void applyBoth(KeyValueStore store, Map<String, byte[]> model, Op op, KeyValueStore.Group group,
+                                  int i) {
         byte[] k = key(op.key());
         String ks = new String(k, StandardCharsets.UTF_8);
         byte[] old = model.get(ks);
@@ -122,7 +178,9 @@ class KeyValueStorePropertiesTest {
                 : KeyValueStore.Change.DELETED)
                 : old == null ? KeyValueStore.Change.ADDED
                 : Arrays.equals(old, v) ? KeyValueStore.Change.UNCHANGED : KeyValueStore.Change.CHANGED;
-        assertThat(store.apply(k, v)).as("%s", op).isEqualTo(expected);
+        KeyValueStore.Change actual = group == null ? store.apply(k, v)
+                : store.apply(group, i, v == null ? null : ByteBuffer.wrap(v));
+        assertThat(actual).as("%s", op).isEqualTo(expected);
         if (v == null) {
             model.remove(ks);
         } else {
