@@ -22,6 +22,7 @@ import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,11 +80,20 @@ class S3StoreTest {
     }
 
     private static S3Settings settings(String prefix, S3Identity write, S3Identity read) {
-        return new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, prefix, true, write, read, Duration.ofSeconds(10));
+        return settings(server.endpoint(), prefix, write, read);
+    }
+
+    /** Settings for the bucket behind {@code endpoint} (the shared server, a proxy in front of it, or a server of its own). */
+    private static S3Settings settings(URI endpoint, String prefix, S3Identity write, S3Identity read) {
+        return new S3Settings(Optional.of(endpoint), "us-east-1", BUCKET, prefix, true, write, read, Duration.ofSeconds(10));
     }
 
     private static S3Store leastPrivilegeStore(String prefix, String name) {
-        return new S3Store(settings(prefix, new S3Identity("write", WRITER_ID, WRITER_SECRET),
+        return leastPrivilegeStore(server.endpoint(), prefix, name);
+    }
+
+    private static S3Store leastPrivilegeStore(URI endpoint, String prefix, String name) {
+        return new S3Store(settings(endpoint, prefix, new S3Identity("write", WRITER_ID, WRITER_SECRET),
                 new S3Identity("read", READER_ID, READER_SECRET)), name);
     }
 
@@ -225,9 +235,7 @@ class S3StoreTest {
     @Test
     void aLostReplyRetriedByTheSdkMeetsOurOwnObjectAndCounts() {
         try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
-             S3Store store = new S3Store(new S3Settings(Optional.of(proxy.endpoint()), "us-east-1", BUCKET, "lost", true,
-                     new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
-                     Duration.ofSeconds(10)), "m")) {
+             S3Store store = leastPrivilegeStore(proxy.endpoint(), "lost", "m")) {
             server.resetCalls();
             proxy.dropFirstPutReply(BUCKET, "lost/m/0/" + name(0, 9));
             store.create(0, name(0, 9), bytes("ours"));
@@ -250,9 +258,7 @@ class S3StoreTest {
     void aCommitThatLandedAndThenFailedIsCompletedByTheNextFlush(LostAfterCommit lost) {
         String prefix = "landed-" + lost.ordinal();
         try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
-             S3Store store = new S3Store(new S3Settings(Optional.of(proxy.endpoint()), "us-east-1", BUCKET, prefix, true,
-                     new S3Identity("write", WRITER_ID, WRITER_SECRET), new S3Identity("read", READER_ID, READER_SECRET),
-                     Duration.ofSeconds(10)), "m")) {
+             S3Store store = leastPrivilegeStore(proxy.endpoint(), prefix, "m")) {
             ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
                     Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET,
                             OptionalLong.empty()), 0);
@@ -381,8 +387,7 @@ class S3StoreTest {
         try (S3TestServer own = S3TestServer.start(ADMIN_ID, ADMIN_SECRET)) {
             own.createBucket(BUCKET);
             S3Identity admin = new S3Identity("write", ADMIN_ID, ADMIN_SECRET);
-            S3Settings s = new S3Settings(Optional.of(own.endpoint()), "us-east-1", BUCKET, "outage", true, admin, admin,
-                    Duration.ofSeconds(10));
+            S3Settings s = settings(own.endpoint(), "outage", admin, admin);
             try (S3Store store = new S3Store(s, "m")) {
                 store.create(0, name(0, 9), bytes("a"));
                 own.stop();
