@@ -6,9 +6,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * This module's integration tests add a JVM option of their own (a hosts file for the notify tests' name lookups):
- * they must keep the project's test JVM options too (the parent pom's {@code test.argLine}), not replace them.
+ * they must keep the project's test JVM options too (the parent pom's {@code test.argLine}), not replace them. (Its name
+ * must not start with "Test": surefire would run it too, without this module's failsafe options.)
  */
-class TestJvmSettingsIT {
+class IntegrationTestJvmOptionsIT {
 
     @Test
     void theModulesOwnOptionAndTheProjectsTestOptionsAreBothSet() {
