@@ -323,6 +323,8 @@ public final class KeyValueStore {
         }
     }
 
+    // ------------------------------------------------------------------------------------------------ writer
+
     /**
      * Keys of consecutive records, each hashed once as it is added, for {@link #prefetch(Group)} and
      * {@link #apply(Group, int, ByteBuffer)}. Writer thread only; reused with {@link #clear()}.
@@ -367,13 +369,7 @@ public final class KeyValueStore {
             }
             return keys[i];
         }
-
-        public boolean isFull() {
-            return size == keys.length;
-        }
     }
-
-    // ------------------------------------------------------------------------------------------------ writer
 
     /**
      * Loads the index slots of a group's keys ahead of {@link #apply(Group, int, ByteBuffer)} (writer thread only).
