@@ -39,6 +39,15 @@ class FailuresTest {
     }
 
     @Test
+    void connectsRetriableIsTransient() {
+        // A task's own "deliver the batch again after a pause" (thrown by the blob sink's buffer cap wait) must be
+        // retried as Kafka's RetriableException is, whether met directly or as a cause.
+        org.apache.kafka.connect.errors.RetriableException retriable = new org.apache.kafka.connect.errors.RetriableException("again");
+        assertThat(Failures.isTransient(retriable)).isTrue();
+        assertThat(Failures.isTransient(new RuntimeException("wrapped", retriable))).isTrue();
+    }
+
+    @Test
     void networkFailuresAreTransient() {
         assertThat(Failures.isTransient(new RuntimeException(new ConnectException("refused")))).isTrue();
         assertThat(Failures.isTransient(new RuntimeException(new SocketTimeoutException("read")))).isTrue();
