@@ -33,12 +33,25 @@ public final class Failures {
                 return c instanceof TransientStoreException;
             }
             if (c instanceof RetriableException
-                    || c instanceof org.apache.kafka.connect.errors.RetriableException // a task's "deliver the batch again"
+                    || isConnectRetriable(c)
                     || c instanceof org.apache.kafka.common.errors.TimeoutException
                     || c instanceof TimeoutException
                     || c instanceof ConnectException
                     || c instanceof SocketTimeoutException
                     || c instanceof UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Connect's RetriableException (a task's "deliver the batch again after a pause"), known by its name: the restore CLI
+     * runs this class without Connect's classes, where an instanceof would throw NoClassDefFoundError.
+     */
+    private static boolean isConnectRetriable(Throwable t) {
+        for (Class<?> k = t.getClass(); k != null; k = k.getSuperclass()) {
+            if (k.getName().equals("org.apache.kafka.connect.errors.RetriableException")) {
                 return true;
             }
         }
