@@ -317,7 +317,7 @@ class BlobSinkS3IT {
         Thread producing = new Thread(() -> {
             Random random = new Random(61);
             try (KafkaProducer<byte[], byte[]> producer = BlobSinkTestSupport.producer(cluster.bootstrapServers())) {
-                for (int i = 0; running.get(); i++) { // about 3,000 records/s over the 12 partitions
+                for (int i = 0; running.get(); i++) { // up to about 3,000 records/s over the 12 partitions
                     for (int p = 0; p < partitions; p++) {
                         producer.send(BlobSinkTestSupport.variedRecord(topic, p, i, random));
                     }
