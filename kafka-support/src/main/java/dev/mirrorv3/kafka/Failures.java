@@ -20,6 +20,8 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
  * A store has already classified its own failures ({@link TransientStoreException} or another
  * {@link StoreException}; S3: {@code S3Errors}), so the first store exception met in the cause chain decides:
  * a fatal store error (S3 access denied, another writer's object) stays fatal even if an I/O error caused it.
+ * Both Kafka's {@code RetriableException}s are transient: the clients' (org.apache.kafka.common.errors) and Connect's
+ * (org.apache.kafka.connect.errors), which a task throws to have its batch delivered again after a pause.
  */
 public final class Failures {
     private Failures() {
@@ -31,11 +33,25 @@ public final class Failures {
                 return c instanceof TransientStoreException;
             }
             if (c instanceof RetriableException
+                    || isConnectRetriable(c)
                     || c instanceof org.apache.kafka.common.errors.TimeoutException
                     || c instanceof TimeoutException
                     || c instanceof ConnectException
                     || c instanceof SocketTimeoutException
                     || c instanceof UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Connect's RetriableException (a task's "deliver the batch again after a pause"), known by its name: the restore CLI
+     * runs this class without Connect's classes, where an instanceof would throw NoClassDefFoundError.
+     */
+    private static boolean isConnectRetriable(Throwable t) {
+        for (Class<?> k = t.getClass(); k != null; k = k.getSuperclass()) {
+            if (k.getName().equals("org.apache.kafka.connect.errors.RetriableException")) {
                 return true;
             }
         }

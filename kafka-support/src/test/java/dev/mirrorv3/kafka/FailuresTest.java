@@ -7,8 +7,11 @@ import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,31 @@ class FailuresTest {
         assertThat(Failures.isTransient(new RetriableException("r") { })).isTrue();
         assertThat(Failures.isTransient(new TimeoutException("t"))).isTrue();
         assertThat(Failures.isTransient(new java.util.concurrent.TimeoutException("t"))).isTrue();
+    }
+
+    @Test
+    void connectsRetriableIsTransient() {
+        // A task's own "deliver the batch again after a pause" (thrown by the blob sink's buffer cap wait) must be
+        // retried as Kafka's RetriableException is, whether met directly or as a cause.
+        org.apache.kafka.connect.errors.RetriableException retriable = new org.apache.kafka.connect.errors.RetriableException("again");
+        assertThat(Failures.isTransient(retriable)).isTrue();
+        assertThat(Failures.isTransient(new RuntimeException("wrapped", retriable))).isTrue();
+        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.RetriableException("sub") { })).as("a subclass").isTrue();
+        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.ConnectException("fatal"))).isFalse();
+    }
+
+    @Test
+    void decidesWithoutConnectsClassesAsTheRestoreCliRunsIt() throws Exception {
+        URL[] withoutConnect = {location(Failures.class), location(StoreException.class), location(RetriableException.class)};
+        try (URLClassLoader loader = new URLClassLoader(withoutConnect, null)) {
+            Method isTransient = loader.loadClass(Failures.class.getName()).getMethod("isTransient", Throwable.class);
+            assertThat(isTransient.invoke(null, new IllegalStateException("bug"))).isEqualTo(false);
+            assertThat(isTransient.invoke(null, new RuntimeException(new SocketTimeoutException("read")))).isEqualTo(true);
+        }
+    }
+
+    private static URL location(Class<?> c) {
+        return c.getProtectionDomain().getCodeSource().getLocation();
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * chain's next commit, takes the finished ones on the task thread (a success is handed to the task as durable), pauses a
  * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
  * partitions go on, keeps the other failures until the task throws them, and waits on the pipeline when the buffer cap
- * is reached. Called from the task thread only.
+ * is reached (re-issuing the frozen commits whose retry comes due meanwhile). Called from the task thread only.
  */
 final class PipelinedCommits {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines, as before
@@ -150,20 +150,47 @@ final class PipelinedCommits {
     }
 
     /**
-     * The buffer cap is reached and nothing more can be started: waits for a commit to finish (woken by it, never a
-     * spin) until {@code deadlineMs}; past it, the batch is delivered again after a pause (Connect's RetriableException).
+     * The buffer cap is reached and no buffer is left to start but those waiting for a retry: re-issues the frozen
+     * commits whose retry is due (the loop after the records, which re-issues them otherwise, is not reached while a
+     * record waits for room), else waits for a commit to finish or the next retry to be due (woken by the commit, never
+     * a spin) until {@code deadlineMs}; past it, the batch is delivered again after a pause (Connect's
+     * RetriableException, transient for {@link Failures}), the task keeps running.
      */
     void awaitRoom(long nowMs, long deadlineMs) {
-        if (nowMs >= deadlineMs || !awaitFinished(deadlineMs - nowMs)) {
-            throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
-                    + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
-                    + retryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
-                    + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
+        if (reissueDue(nowMs)) {
+            return; // the caller takes what finished and looks again
         }
+        long wakeAt = deadlineMs;
+        for (long at : retryAt.values()) {
+            wakeAt = at > nowMs ? Math.min(wakeAt, at) : wakeAt; // those due now run already (or their failure waits to be taken)
+        }
+        if ((nowMs < wakeAt && awaitFinished(wakeAt - nowMs)) || clock.millis() < deadlineMs) {
+            return;
+        }
+        throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
+                + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
+                + retryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
+                + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
     }
 
+    /** Re-issues the frozen commits whose retry is due; true if one started. */
+    private boolean reissueDue(long nowMs) {
+        boolean started = false;
+        for (Map.Entry<TopicPartition, Long> e : retryAt.entrySet()) {
+            if (nowMs >= e.getValue() && writers.get(e.getKey()) instanceof ChainWriter w) {
+                started |= pipeline.start(e.getKey(), w, FlushTrigger.BUFFER_CAP);
+            }
+        }
+        return started;
+    }
+
+    /** Waits for a commit to finish; with none running, nothing would wake the wait: sleeps until the next retry is due. */
     private boolean awaitFinished(long ms) {
         try {
+            if (!pipeline.busy()) {
+                Thread.sleep(ms);
+                return false;
+            }
             return pipeline.awaitFinished(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -51,9 +51,9 @@ final class TaskBuffer {
 
     /**
      * Frees room until a record of {@code recordBytes} fits under the cap: starts the largest buffers not being written
-     * until the running commits would free enough, then waits for them (a wait on the pipeline, never a spin), at most
-     * retry.backoff.max.ms; after that the batch is delivered again after a pause (the records appended so far are
-     * skipped then).
+     * until the running commits would free enough, then waits for them (a wait on the pipeline, never a spin), re-issuing
+     * the frozen commits of partitions whose retry comes due meanwhile, at most retry.backoff.max.ms; after that the batch
+     * is delivered again after a pause (a transient failure: the records appended so far are skipped then).
      */
     void makeRoomFor(long recordBytes, Flusher flusher) {
         long waitUntil = -1;

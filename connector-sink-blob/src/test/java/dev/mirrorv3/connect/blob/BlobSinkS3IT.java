@@ -27,8 +27,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import javax.management.MBeanServer;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
@@ -51,7 +58,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * What only S3 has: a real Connect worker and an in-process S3 server that checks SigV4 signatures of a
  * write-only and a read-only identity. Secrets reach the connector through Connect's FileConfigProvider, as the
  * docs/blob-sink.md recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
- * every attempt's reply lost, a store without conditional writes, a 20 s outage, validate() and wrong or swapped identities. The spine's
+ * every attempt's reply lost, a store without conditional writes, a 20 s outage, a 6 s outage of 12 busy partitions under
+ * a small buffer.max.bytes, validate() and wrong or swapped identities. The spine's
  * scenarios (round trip, restart, holes, adversarial objects, lost position, destination ahead) run on S3 in their own classes,
  * parameterized over {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.
  */
@@ -269,6 +277,82 @@ class BlobSinkS3IT {
         assertThat(retries).as("transient failures retried during the outage, with backoff (~20 s / 2 s)").isBetween(5L, 30L);
         assertThat(cluster.taskState("s3-outage")).isEqualTo("RUNNING");
         cluster.delete("s3-outage");
+    }
+
+    @Test
+    void anOutageWithManyBusyPartitionsAndASmallBufferCapKeepsTheTaskRunningAndLosesNothing() throws Exception {
+        String topic = "s3-outage-busy";
+        int partitions = 12;
+        cluster.kafka().createTopic(topic, partitions);
+        Map<String, String> config = s3Config(topic);
+        config.put("flush.max.records", "200");
+        config.put("flush.max.time.ms", "500");
+        config.put("retry.backoff.initial.ms", "250");
+        config.put("retry.backoff.max.ms", "1000");
+        config.put("buffer.max.bytes", "32768"); // about 300 records: partitions waiting for their retry fill it
+        cluster.deploy(topic, config);
+        cluster.awaitRunning(topic, WAIT);
+
+        Set<String> states = ConcurrentHashMap.newKeySet();
+        AtomicReference<String> failure = new AtomicReference<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread watcher = new Thread(() -> {
+            while (running.get()) {
+                try {
+                    states.add(cluster.taskState(topic));
+                    String trace = cluster.failureTrace(topic);
+                    if (trace != null) {
+                        failure.compareAndSet(null, trace);
+                    }
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    // the REST API busy: the next sample
+                }
+            }
+        });
+        watcher.start();
+        AtomicInteger produced = new AtomicInteger();
+        Thread producing = new Thread(() -> {
+            Random random = new Random(61);
+            try (KafkaProducer<byte[], byte[]> producer = BlobSinkTestSupport.producer(cluster.bootstrapServers())) {
+                for (int i = 0; running.get(); i++) { // up to about 3,000 records/s over the 12 partitions
+                    for (int p = 0; p < partitions; p++) {
+                        producer.send(BlobSinkTestSupport.variedRecord(topic, p, i, random));
+                    }
+                    produced.addAndGet(partitions);
+                    if (i % 10 == 9) {
+                        producer.flush();
+                        Thread.sleep(40);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        producing.start();
+        try {
+            Thread.sleep(2_000);
+            s3.stop();
+            try {
+                Thread.sleep(6_000); // six times retry.backoff.max.ms, records flowing
+            } finally {
+                s3.restart();
+            }
+            Thread.sleep(2_000);
+        } finally {
+            running.set(false);
+            producing.join();
+            watcher.join();
+        }
+        assertThat(failure.get()).as("the task's failure during the outage").isNull();
+        assertThat(states).as("the task's states through the outage (sampled every 100 ms)").containsExactly("RUNNING");
+        assertBackupComplete(topic, topic, partitions);
+        assertThat(cluster.taskState(topic)).as("after it").isEqualTo("RUNNING");
+        System.out.printf("S3 outage of 6 s with %d busy partitions and a 32 KiB buffer cap: %d records backed up exactly once%n",
+                partitions, produced.get());
+        cluster.delete(topic);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -200,15 +201,44 @@ class BlobSinkTaskPauseTest {
         assertThat(context.consumerPaused()).as("resumed once positioned").isEmpty();
     }
 
+    @Test
+    void aRecordWaitingForRoomReissuesTheCommitDueForItsRetry() {
+        start(Map.of("flush.max.records", "5", "flush.threads", "1", "buffer.max.bytes", "1000"));
+        context.assign(task, P0, P1);
+        faults.failCreatesOf.put(0, true);
+        task.put(records(P0, 0, 5, 100)); // the size trigger starts P0's commit, which fails transiently
+        Awaitility.await("P0 paused for its retry").atMost(Duration.ofSeconds(10)).until(() -> {
+            task.put(List.of());
+            return context.consumerPaused().contains(P0);
+        });
+        faults.failCreatesOf.remove(0);
+        clock.advance(100); // P0's retry is due
+
+        // 600 bytes do not fit beside P0's 500 under the cap, and only P0's frozen commit can free room: the wait for
+        // room re-issues it (the loop after the records, which would otherwise, is not reached before room is made).
+        task.put(records(P1, 0, 1, 600));
+        assertThat(faults.createsOf.get(0).get()).as("P0's commit, then its re-issue").isEqualTo(2);
+        assertThat(context.metric("destination-offset-verified", Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")))
+                .as("P0's records durable").isEqualTo(5L);
+        assertThat(context.consumerPaused()).as("P0 resumed after its retry").isEmpty();
+    }
+
     private int openAttempts() {
         return 1_000 - faults.failNextLists.get();
     }
 
     private static List<SinkRecord> records(TopicPartition tp, long from, int n) {
+        return records(tp, from, n, 1);
+    }
+
+    /** {@code n} records of {@code valueBytes} value bytes each (their payload bytes for buffer.max.bytes). */
+    private static List<SinkRecord> records(TopicPartition tp, long from, int n, int valueBytes) {
         List<SinkRecord> out = new ArrayList<>();
         for (long o = from; o < from + n; o++) {
+            byte[] value = new byte[valueBytes];
+            Arrays.fill(value, (byte) o);
             out.add(new SinkRecord(tp.topic(), tp.partition(), Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA,
-                    new byte[] {(byte) o}, o));
+                    value, o));
         }
         return out;
     }
