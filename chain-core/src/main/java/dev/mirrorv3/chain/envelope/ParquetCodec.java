@@ -165,25 +165,20 @@ public final class ParquetCodec implements EnvelopeCodec {
      * key its name carries ({@code null}: plain).
      */
     public long rowCount(InputFile file, String keyId, String objectDescription) {
-        org.apache.parquet.ParquetReadOptions.Builder options =
-                org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
-        FileDecryptionProperties decryption = decryption(keyId, objectDescription);
-        if (decryption != null) {
-            options.withDecryption(decryption);
-        }
-        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
-            return reader.getRecordCount();
-        } catch (IOException | RuntimeException e) {
-            throw decodeFailure(objectDescription, keyId, e);
-        }
+        return fromFooter(file, keyId, objectDescription, org.apache.parquet.hadoop.ParquetFileReader::getRecordCount);
     }
 
     /**
-     * The largest {@code timestamp_ms} of an object from its footer's column statistics (only the footer is read):
-     * {@link Long#MIN_VALUE} when no record has one, null when a row group's footer lacks the statistics (written without
-     * them), so the caller reads the records instead.
+     * The footer's key-value metadata of an object (only the footer is read): what a snapshot's writer recorded beside
+     * {@code ARROW:schema}.
      */
-    public Long maxTimestampFromFooter(InputFile file, String keyId, String objectDescription) {
+    public java.util.Map<String, String> footerMetadata(InputFile file, String keyId, String objectDescription) {
+        return fromFooter(file, keyId, objectDescription, r -> java.util.Map.copyOf(r.getFooter().getFileMetaData().getKeyValueMetaData()));
+    }
+
+    /** Reads only the footer of an object, with the key its name carries ({@code null}: plain). */
+    private <T> T fromFooter(InputFile file, String keyId, String objectDescription,
+            java.util.function.Function<org.apache.parquet.hadoop.ParquetFileReader, T> read) {
         org.apache.parquet.ParquetReadOptions.Builder options =
                 org.apache.parquet.ParquetReadOptions.builder(new PlainParquetConfiguration());
         FileDecryptionProperties decryption = decryption(keyId, objectDescription);
@@ -191,22 +186,7 @@ public final class ParquetCodec implements EnvelopeCodec {
             options.withDecryption(decryption);
         }
         try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(file, options.build())) {
-            long max = Long.MIN_VALUE;
-            for (org.apache.parquet.hadoop.metadata.BlockMetaData block : reader.getFooter().getBlocks()) {
-                org.apache.parquet.column.statistics.Statistics<?> stats = null;
-                for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData column : block.getColumns()) {
-                    if (column.getPath().toDotString().equals(EnvelopeSchema.TIMESTAMP_MS)) {
-                        stats = column.getStatistics();
-                    }
-                }
-                if (stats == null || stats.isEmpty()) {
-                    return null;
-                }
-                if (stats.hasNonNullValue()) {
-                    max = Math.max(max, ((Number) stats.genericGetMax()).longValue());
-                }
-            }
-            return max;
+            return read.apply(reader);
         } catch (IOException | RuntimeException e) {
             throw decodeFailure(objectDescription, keyId, e);
         }

@@ -35,6 +35,31 @@ public record GroupSnapshot(long timeMs, String topic, Map<Integer, Long> chainN
     }
 
     /**
+     * This snapshot with every partition of {@code older} it does not cover carried forward: that partition's chain next
+     * offset and every group's offset on it, as {@code older} recorded them. A snapshot covers the partitions its writer had
+     * open; a partition closed meanwhile (a rebalance, a task stopping, another connector's {@code partitions=} sharing the
+     * destination) keeps its last known position instead of vanishing from the newest snapshot, which restore reads
+     * (docs/decisions.md, "Group snapshots carry closed partitions forward").
+     *
+     * @param older an earlier snapshot of the same topic, or null
+     */
+    public GroupSnapshot carryingForward(GroupSnapshot older) {
+        if (older == null || !older.topic.equals(topic)) {
+            return this;
+        }
+        Map<Integer, Long> next = new TreeMap<>(chainNextOffsets);
+        older.chainNextOffsets.forEach(next::putIfAbsent);
+        Map<String, Map<Integer, CommittedOffset>> merged = new TreeMap<>();
+        groups.forEach((g, offsets) -> merged.put(g, new TreeMap<>(offsets)));
+        older.groups.forEach((g, offsets) -> offsets.forEach((p, c) -> {
+            if (!chainNextOffsets.containsKey(p)) {
+                merged.computeIfAbsent(g, x -> new TreeMap<>()).put(p, c);
+            }
+        }));
+        return new GroupSnapshot(timeMs, topic, next, merged);
+    }
+
+    /**
      * The same committed offsets, whatever the time and the chain's progress: a new snapshot is written only when
      * this is false (a group that does not move keeps its position however far the backup gets).
      */

@@ -40,6 +40,7 @@ public final class SnapshotBuilder implements AutoCloseable {
     private long records;
     private long tombstones;
     private long payloadBytes;
+    private TakenStamps stamps = TakenStamps.NOTHING;
 
     /**
      * @param spillDir where sorted runs go (created if needed; this builder's own)
@@ -75,6 +76,7 @@ public final class SnapshotBuilder implements AutoCloseable {
         if (r.value() == null) {
             tombstones++;
         }
+        stamps = stamps.and(r.timestampMs()); // every record taken, also one the merge drops (TakenStamps)
         if (memoryBytes > maxMemoryBytes) {
             spill();
         }
@@ -102,6 +104,11 @@ public final class SnapshotBuilder implements AutoCloseable {
     /** Tombstones taken since the last {@link #clear()}. */
     public long tombstones() {
         return tombstones;
+    }
+
+    /** The newest stamp of the records taken since the last {@link #clear()}. */
+    public TakenStamps stamps() {
+        return stamps;
     }
 
     /** Sorted runs on disk. */
@@ -211,6 +218,7 @@ public final class SnapshotBuilder implements AutoCloseable {
         records = 0;
         tombstones = 0;
         payloadBytes = 0;
+        stamps = TakenStamps.NOTHING;
         for (Path run : runs) {
             SnapshotReader.deleteQuietly(run);
         }

@@ -5,15 +5,17 @@ import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import java.time.Instant;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * Which snapshot of a partition a restore of a compaction=log backup produces. A snapshot is the state after its
  * {@code to}; there is none between two snapshots, so a point-in-time bound picks the newest snapshot at or before it
  * rather than cutting one: with {@code --until-offset O} the newest whose {@code to <= O}, with {@code --until-timestamp T}
- * the newest whose records are all stamped at or before T (records without a timestamp do not count), with both the newest
- * meeting both. Connect-free.
+ * the newest that took no record stamped after T ({@link TakenStamps}: tombstones and overwritten records count, so a
+ * state that already reflects a later delete is never chosen; records without a timestamp do not count), with both the
+ * newest meeting both. A snapshot that did not record its stamps (written before they were) is never chosen for a
+ * timestamp on a guess: reaching one is refused (docs/decisions.md). Connect-free.
  */
 public final class SnapshotChoice {
 
@@ -30,12 +32,13 @@ public final class SnapshotChoice {
     /**
      * @param untilOffset the last backup offset wanted, or null
      * @param untilTimestampMs the last timestamp wanted (epoch ms), or null
-     * @param maxTimestamp a snapshot's newest record timestamp (empty when none has one); asked only with a timestamp bound,
-     *     newest snapshot first, and only until one fits
-     * @throws ChainException naming the oldest snapshot kept when none is at or before the bound
+     * @param takenStamps the stamps a snapshot took (empty when it did not record them); asked only with a timestamp
+     *     bound, newest snapshot first, and only until one fits
+     * @throws ChainException naming the oldest snapshot kept when none is at or before the bound, or the snapshot that did
+     *     not record its stamps when the choice reaches one
      */
     public static Choice choose(SnapshotChain chain, Long untilOffset, Long untilTimestampMs,
-            Function<ObjectName, OptionalLong> maxTimestamp) {
+            Function<ObjectName, Optional<TakenStamps>> takenStamps) {
         List<ObjectName> all = chain.objects();
         if (all.isEmpty()) {
             throw new ChainException(chain.location() + ": the directory holds no snapshots");
@@ -52,10 +55,14 @@ public final class SnapshotChoice {
                 continue;
             }
             if (untilTimestampMs != null) {
-                OptionalLong max = maxTimestamp.apply(o);
-                if (max.isPresent() && max.getAsLong() > untilTimestampMs) {
+                TakenStamps stamps = takenStamps.apply(o).orElseThrow(() -> new ChainException(chain.location() + "/" + o
+                        + " does not record the timestamps of the records it took (written by an earlier version), and a delete or"
+                        + " an overwrite leaves no other trace in a snapshot: whether it already reflects a change stamped after "
+                        + Instant.ofEpochMilli(untilTimestampMs) + " cannot be told, so --until-timestamp does not choose it."
+                        + " Restore with --until-offset, or without a bound for the newest snapshot"));
+                if (!stamps.atOrBefore(untilTimestampMs)) {
                     newerStamped = o;
-                    newerStamp = max.getAsLong();
+                    newerStamp = stamps.newestMs();
                     continue;
                 }
             }
@@ -64,7 +71,7 @@ public final class SnapshotChoice {
         ObjectName oldest = all.get(0);
         throw new ChainException(chain.location() + ": no snapshot is at or before " + bound(untilOffset, untilTimestampMs)
                 + " (the oldest kept is " + oldest + ", the state up to offset " + oldest.to()
-                + (newerStamped != null && newerStamped.equals(oldest) ? ", holding a record stamped "
+                + (newerStamped != null && newerStamped.equals(oldest) ? ", which took a record stamped "
                         + Instant.ofEpochMilli(newerStamp) : "")
                 + "; older ones were removed). Restore with a later bound, or without one for the newest snapshot");
     }
@@ -76,7 +83,7 @@ public final class SnapshotChoice {
         }
         StringBuilder s = new StringBuilder("the newest at or before ").append(bound(untilOffset, untilTimestampMs));
         if (newerStamped != null) {
-            s.append("; the newer ").append(newerStamped).append(" holds a record stamped ").append(Instant.ofEpochMilli(newerStamp));
+            s.append("; the newer ").append(newerStamped).append(" took a record stamped ").append(Instant.ofEpochMilli(newerStamp));
         }
         s.append("; the records after offset ").append(o.to());
         if (untilOffset != null && untilOffset > o.to()) {

@@ -15,6 +15,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Lists a partition's snapshots and reads one back, streaming: the object is copied to a local temporary file and its
@@ -85,31 +88,20 @@ public final class SnapshotReader {
     }
 
     /**
-     * The newest record timestamp of one snapshot (records without one, or stamped before the epoch, do not count; empty
-     * when none has one), what a {@code --until-timestamp} restore compares: from the footer's column statistics, fetched by
-     * ranges; a footer without them (a snapshot not written by this product's writer) costs reading the whole snapshot.
-     *
-     * @param topic the source topic every record must be of, checked when the records are read
+     * The stamps of every record one snapshot took ({@link TakenStamps}), from its footer, fetched by ranges: what a
+     * {@code --until-timestamp} restore compares; empty for a snapshot written before they were recorded.
      */
-    public java.util.OptionalLong maxTimestamp(int partition, ObjectName name, String topic, Path tempDir) {
+    public Optional<TakenStamps> takenStamps(int partition, ObjectName name) {
         String where = store.location(partition) + "/" + name;
-        Long max;
+        return TakenStamps.fromFooter(footer(partition, name, where), where);
+    }
+
+    private Map<String, String> footer(int partition, ObjectName name, String where) {
         try {
-            max = codec.maxTimestampFromFooter(new StoreInputFile(store, partition, name.fileName()), name.keyId(), where);
+            return codec.footerMetadata(new StoreInputFile(store, partition, name.fileName()), name.keyId(), where);
         } catch (EnvelopeDecodeException e) {
             throw unreadable(where, name, e);
         }
-        if (max == null) {
-            max = Long.MIN_VALUE;
-            try (CheckedSnapshot s = open(partition, name, topic, tempDir)) {
-                for (dev.mirrorv3.chain.envelope.BackupRecord r = s.next(); r != null; r = s.next()) {
-                    if (r.timestampMs() != null) {
-                        max = Math.max(max, r.timestampMs());
-                    }
-                }
-            }
-        }
-        return max < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(max);
     }
 
     /**
@@ -123,9 +115,11 @@ public final class SnapshotReader {
             return 0;
         }
         long n = 0;
+        Map<String, String> footer = new TreeMap<>(footer(partition, name, store.location(partition) + "/" + name));
+        footer.keySet().removeIf(k -> !k.startsWith("mirror-v3.")); // ours (the taken stamps too); the codec writes the rest
         try (CheckedSnapshot s = open(partition, name, topic, tempDir);
              org.apache.parquet.hadoop.ParquetWriter<dev.mirrorv3.chain.envelope.BackupRecord> out =
-                     plain.openWriter(target, SnapshotWriter.ROW_GROUP_BYTES, SnapshotWriter.FOOTER)) {
+                     plain.openWriter(target, SnapshotWriter.ROW_GROUP_BYTES, footer)) {
             for (dev.mirrorv3.chain.envelope.BackupRecord r = s.next(); r != null; r = s.next()) {
                 out.write(r);
                 n++;

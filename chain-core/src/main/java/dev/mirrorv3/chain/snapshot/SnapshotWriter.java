@@ -208,7 +208,7 @@ public final class SnapshotWriter implements PartitionWriter {
         Path file = spillDir.resolve("snapshot-" + name.fileName());
         SnapshotReader.deleteQuietly(file);
         long keys;
-        try (ParquetWriter<BackupRecord> out = codec.openWriter(file, ROW_GROUP_BYTES, FOOTER);
+        try (ParquetWriter<BackupRecord> out = codec.openWriter(file, ROW_GROUP_BYTES, footer());
              CheckedSnapshot previous = tail == null ? null : reader.open(partition, tail, topic, spillDir)) {
             keys = builder.merge(previous, r -> {
                 try {
@@ -229,6 +229,23 @@ public final class SnapshotWriter implements PartitionWriter {
         lastTaken = -1;
         firstTakenAtMs = -1;
         return p;
+    }
+
+    /**
+     * {@link #FOOTER} with the stamps of every record taken up to this snapshot: the previous snapshot's and the gathered
+     * records'. Without the previous one's (written before they were recorded) this one records none either, as a guess
+     * could let {@code --until-timestamp} pick a state that already reflects a later delete (docs/decisions.md).
+     */
+    private Map<String, String> footer() {
+        Optional<TakenStamps> before = tail == null ? Optional.of(TakenStamps.NOTHING) : reader.takenStamps(partition, tail);
+        if (before.isEmpty()) {
+            log.info("the next snapshot of {} records no taken timestamps: {} was written before they were recorded, so"
+                    + " --until-timestamp cannot choose this partition's snapshots (--until-offset can)", location, tail);
+            return FOOTER;
+        }
+        Map<String, String> footer = new java.util.HashMap<>(FOOTER);
+        footer.putAll(before.get().and(builder.stamps().newestMs()).footer());
+        return footer;
     }
 
     @Override

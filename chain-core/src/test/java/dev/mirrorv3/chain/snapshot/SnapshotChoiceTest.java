@@ -10,7 +10,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -21,14 +21,14 @@ class SnapshotChoiceTest {
     private static final ObjectName B = ObjectName.plain(100, 199, EnvelopeFormat.PARQUET);
     private static final ObjectName C = ObjectName.plain(200, 299, EnvelopeFormat.PARQUET);
     private static final SnapshotChain CHAIN = SnapshotChain.validate("store/kv/0", List.of(C.fileName(), A.fileName(), B.fileName()));
-    // the newest record stamp of each: B's is later than C's (a late-stamped record in a CreateTime topic)
-    private static final Map<ObjectName, OptionalLong> STAMPS = Map.of(A, OptionalLong.of(1_000), B, OptionalLong.of(5_000),
-            C, OptionalLong.of(3_000));
+    // the newest stamp each took: B's is later than C's (a late-stamped record in a CreateTime topic)
+    private static final Map<ObjectName, TakenStamps> STAMPS = Map.of(A, new TakenStamps(1_000L), B, new TakenStamps(5_000L),
+            C, new TakenStamps(3_000L));
 
     private final List<ObjectName> asked = new ArrayList<>();
-    private final Function<ObjectName, OptionalLong> stamps = o -> {
+    private final Function<ObjectName, Optional<TakenStamps>> stamps = o -> {
         asked.add(o);
-        return STAMPS.get(o);
+        return Optional.of(STAMPS.get(o));
     };
 
     @Test
@@ -56,14 +56,34 @@ class SnapshotChoiceTest {
         SnapshotChoice.Choice choice = SnapshotChoice.choose(CHAIN, null, 2_999L, stamps);
         assertThat(choice.snapshot()).isEqualTo(A);
         assertThat(asked).containsExactly(C, B, A);
-        assertThat(choice.reason()).contains("the newer " + B + " holds a record stamped 1970-01-01T00:00:05Z",
+        assertThat(choice.reason()).contains("the newer " + B + " took a record stamped 1970-01-01T00:00:05Z",
                 "the restored state is as of offset 99");
     }
 
     @Test
-    void aSnapshotWithoutStampsIsAtOrBeforeAnyTimestamp() {
+    void anEmptySnapshotThatTookADeleteStampedAfterTheBoundIsNotAtOrBeforeIt() {
+        // every key deleted at 2000: the snapshot holds no record, and still reflects the deletes
+        Map<ObjectName, Optional<TakenStamps>> taken = Map.of(B, Optional.of(new TakenStamps(1_000L)), C,
+                Optional.of(new TakenStamps(2_000L)));
+        SnapshotChain two = SnapshotChain.validate("store/kv/0", List.of(B.fileName(), C.fileName()));
+        assertThat(SnapshotChoice.choose(two, null, 1_500L, taken::get).snapshot()).isEqualTo(B);
+        assertThat(SnapshotChoice.choose(two, null, 2_000L, taken::get).snapshot()).isEqualTo(C);
+    }
+
+    @Test
+    void aSnapshotThatTookNoStampedRecordIsAtOrBeforeAnyTimestamp() {
         SnapshotChain one = SnapshotChain.validate("store/kv/0", List.of(C.fileName()));
-        assertThat(SnapshotChoice.choose(one, null, 0L, o -> OptionalLong.empty()).snapshot()).isEqualTo(C);
+        assertThat(SnapshotChoice.choose(one, null, 0L, o -> Optional.of(new TakenStamps(null))).snapshot()).isEqualTo(C);
+    }
+
+    @Test
+    void aSnapshotThatDidNotRecordItsStampsIsRefusedForATimestampNotGuessed() {
+        Function<ObjectName, Optional<TakenStamps>> old = o -> o.equals(C) ? Optional.of(new TakenStamps(3_000L)) : Optional.empty();
+        assertThat(SnapshotChoice.choose(CHAIN, null, 3_000L, old).snapshot()).as("a newer one that fits comes first").isEqualTo(C);
+        assertThatThrownBy(() -> SnapshotChoice.choose(CHAIN, null, 2_999L, old)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("store/kv/0/" + B + " does not record the timestamps of the records it took")
+                .hasMessageContaining("Restore with --until-offset");
+        assertThat(SnapshotChoice.choose(CHAIN, 199L, null, old).snapshot()).as("an offset bound needs no stamps").isEqualTo(B);
     }
 
     @Test
@@ -79,7 +99,7 @@ class SnapshotChoiceTest {
                 .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99");
         assertThatThrownBy(() -> SnapshotChoice.choose(CHAIN, null, 999L, stamps)).isInstanceOf(ChainException.class)
                 .hasMessageContaining("no snapshot is at or before timestamp 1970-01-01T00:00:00.999Z")
-                .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99, holding a record stamped "
+                .hasMessageContaining("the oldest kept is " + A + ", the state up to offset 99, which took a record stamped "
                         + "1970-01-01T00:00:01Z");
     }
 

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * ({@link MetaSnapshots}), on a thread of its own so that a slow source cluster or store never stalls {@code put()}.
  * The blob sink runs one task, which owns the one snapshotter: every backed-up partition is covered once. A snapshot is
  * written only when it differs from the newest one in the store (read back once per topic, so a restarted task does
- * not write a duplicate). Group snapshots carry the chains' durable next offsets the task reported. A failed pass is
+ * not write a duplicate). Group snapshots carry the chains' durable next offsets the task reported; a partition not open
+ * now (closed while the task stops or rebalances, or another connector's of the same destination) keeps what the newest
+ * snapshot holds for it ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. A failed pass is
  * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
  */
 final class MetaSnapshotter implements AutoCloseable {
@@ -178,11 +180,19 @@ final class MetaSnapshotter implements AutoCloseable {
                     chainNext.put(tp.partition(), o);
                 }
             });
-            GroupSnapshot now = new GroupSnapshot(time, topic, chainNext, byTopic.getOrDefault(topic, Map.of()));
+            GroupSnapshot open = new GroupSnapshot(time, topic, chainNext, byTopic.getOrDefault(topic, Map.of()));
             MetaSnapshots meta = snapshots(topic);
-            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> meta.newestGroups()
-                    .map(MetaSnapshots.Stored::snapshot).orElse(null));
+            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> newestStored(meta));
+            // Partitions closed since (a task stopping closes them one by one) keep their last known offsets.
+            GroupSnapshot now = open.carryingForward(last);
             if (!now.sameOffsetsAs(last)) {
+                // Another connector may share the destination (partitions=): its partitions come from the newest stored.
+                GroupSnapshot stored = newestStored(meta);
+                now = open.carryingForward(stored).carryingForward(last);
+                if (now.sameOffsetsAs(stored)) {
+                    lastGroups.put(topic, now);
+                    continue;
+                }
                 MetaName name = meta.writeGroups(now);
                 lastGroups.put(topic, now);
                 written.add(name);
@@ -191,6 +201,10 @@ final class MetaSnapshotter implements AutoCloseable {
             }
         }
         return written;
+    }
+
+    private static GroupSnapshot newestStored(MetaSnapshots meta) {
+        return meta.newestGroups().map(MetaSnapshots.Stored::snapshot).orElse(null);
     }
 
     /** listConsumerGroupOffsets calls made so far. */

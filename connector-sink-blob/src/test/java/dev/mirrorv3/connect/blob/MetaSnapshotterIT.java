@@ -142,6 +142,63 @@ class MetaSnapshotterIT {
         }
     }
 
+    /**
+     * A task stopping closes its partitions one by one while the snapshot thread runs; and two connectors may share a
+     * destination with {@code partitions=}: neither may leave a newest snapshot without a partition an earlier one had.
+     */
+    @Test
+    void aPartitionClosedBetweenSnapshotsOrOwnedByAnotherConnectorKeepsItsOffsetsInTheNewest() throws Exception {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter a = snapshotter(admin, store, "carry-.*", "")) {
+            commit(admin, "carry-a", Map.of(0, 3L, 1, 4L, 2, 5L));
+            assertThat(a.snapshotGroups()).hasSize(1);
+
+            a.closed(new TopicPartition("orders", 2)); // its final flush done, the task goes on closing the others
+            commit(admin, "carry-a", Map.of(0, 6L));
+            assertThat(a.snapshotGroups()).as("carry-a moved on 0").hasSize(1);
+            GroupSnapshot newest = meta.newestGroups().orElseThrow().snapshot();
+            assertThat(newest.chainNextOffsets()).as("partition 2 closed, carried forward").isEqualTo(Map.of(0, 10L, 1, 11L, 2, 12L));
+            assertThat(newest.groups().get("carry-a")).isEqualTo(offsets(Map.of(0, 6L, 1, 4L, 2, 5L)));
+
+            // Another connector backs up partition 2 into the same destination (partitions=2), with its own snapshotter.
+            try (MetaSnapshotter b = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
+                    GroupSelection.of("carry-.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC())) {
+                b.durable(new TopicPartition("orders", 2), 20);
+                commit(admin, "carry-a", Map.of(2, 7L));
+                Thread.sleep(2); // snapshots are named by their millisecond
+                assertThat(b.snapshotGroups()).hasSize(1);
+                newest = meta.newestGroups().orElseThrow().snapshot();
+                assertThat(newest.chainNextOffsets()).isEqualTo(Map.of(0, 10L, 1, 11L, 2, 20L));
+                assertThat(newest.groups().get("carry-a")).isEqualTo(offsets(Map.of(0, 6L, 1, 4L, 2, 7L)));
+            }
+            // The first one writes next: it merges with the newest stored snapshot, not only with its own last one.
+            commit(admin, "carry-a", Map.of(0, 8L));
+            Thread.sleep(2);
+            assertThat(a.snapshotGroups()).hasSize(1);
+            newest = meta.newestGroups().orElseThrow().snapshot();
+            assertThat(newest.chainNextOffsets()).isEqualTo(Map.of(0, 10L, 1, 11L, 2, 20L));
+            assertThat(newest.groups().get("carry-a")).isEqualTo(offsets(Map.of(0, 8L, 1, 4L, 2, 7L)));
+
+            a.closed(new TopicPartition("orders", 0));
+            a.closed(new TopicPartition("orders", 1));
+            assertThat(a.snapshotGroups()).as("nothing open: nothing written").isEmpty();
+        }
+    }
+
+    private static void commit(Admin admin, String group, Map<Integer, Long> offsets) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> o = new java.util.HashMap<>();
+        offsets.forEach((p, c) -> o.put(new TopicPartition("orders", p), new OffsetAndMetadata(c)));
+        admin.alterConsumerGroupOffsets(group, o).all().get(30, TimeUnit.SECONDS);
+    }
+
+    private static Map<Integer, CommittedOffset> offsets(Map<Integer, Long> offsets) {
+        Map<Integer, CommittedOffset> o = new java.util.TreeMap<>();
+        offsets.forEach((p, c) -> o.put(p, new CommittedOffset(c, "")));
+        return o;
+    }
+
     @Test
     void snapshotsAreEncryptedLikeTheChainWithTheKeyIdInTheirName() throws Exception {
         byte[] key = new byte[32];

@@ -60,6 +60,22 @@ public final class GroupRestorer {
     }
 
     /**
+     * The restored partitions on which a selected group has no offset in the snapshot, each with those groups: restore
+     * commits nothing for them there, and their consumers start from {@code auto.offset.reset}, so restore names them.
+     */
+    public static Map<Integer, Set<String>> withoutOffset(GroupSnapshot snapshot, Set<String> groups, List<VerifiedPartition> partitions) {
+        Map<Integer, Set<String>> missing = new java.util.TreeMap<>();
+        for (VerifiedPartition vp : partitions) {
+            for (String group : groups) {
+                if (!snapshot.groups().getOrDefault(group, Map.of()).containsKey(vp.partition())) {
+                    missing.computeIfAbsent(vp.partition(), p -> new TreeSet<>()).add(group);
+                }
+            }
+        }
+        return missing;
+    }
+
+    /**
      * The offsets to commit, group by group and partition by partition.
      *
      * @param ranges each restored partition's range on the target (after the restore, or as it will be for a dry run)

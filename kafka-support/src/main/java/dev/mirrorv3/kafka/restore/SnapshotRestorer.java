@@ -75,7 +75,7 @@ public final class SnapshotRestorer {
     public Verified verify(int partition, RestoreCut cut, boolean all, LongConsumer keysRead) {
         SnapshotChain chain = reader.list(partition);
         SnapshotChoice.Choice choice = SnapshotChoice.choose(chain, cut.untilOffsets().get(partition), cut.untilTimestampMs(),
-                o -> reader.maxTimestamp(partition, o, topic, tempDir));
+                o -> reader.takenStamps(partition, o));
         ObjectName chosen = choice.snapshot();
         if (all) {
             for (ObjectName o : chain.objects()) {

@@ -49,6 +49,7 @@ final class DisasterRecovery {
     private List<VerifiedPartition> partitions = List.of();
     private boolean acceptRetention;
     private List<GroupRestorer.Row> committed = List.of();
+    private Map<Integer, Set<String>> withoutOffset = Map.of();
 
     DisasterRecovery(DisasterRecoveryOptions options, OffsetMode mode, String targetTopic, Duration timeout, Store store, Backup backup,
             RestoreCut cut, PrintWriter out, Clock clock) {
@@ -95,6 +96,12 @@ final class DisasterRecovery {
             }
             groups = GroupRestorer.selected(s, selection, partitions);
             out.println("groups: " + groups.size() + " of " + s.groups().size() + " in the snapshot selected (" + selection + ")");
+            withoutOffset = GroupRestorer.withoutOffset(s, groups, partitions);
+            withoutOffset.forEach((p, g) -> out.println("warning: partition " + p + ": no offset of group(s) " + g + " in "
+                    + groupSnapshot.location() + (s.chainNextOffsets().containsKey(p) ? "" : " (the snapshot does not cover the"
+                    + " partition: taken while the backup did not have it open)") + "; nothing is committed for them there, so their"
+                    + " consumers start from auto.offset.reset (latest skips every restored record): commit an offset by hand"
+                    + " (kafka-consumer-groups.sh --reset-offsets) before they start"));
         }
         out.flush();
     }
@@ -124,6 +131,11 @@ final class DisasterRecovery {
     /** The applied rows of the last commit, for the report. */
     List<GroupRestorer.Row> committed() {
         return committed;
+    }
+
+    /** The restored partitions on which a selected group has no offset in the snapshot, with those groups. */
+    Map<Integer, Set<String>> withoutOffset() {
+        return withoutOffset;
     }
 
     /** Where the group offsets came from, or null without --groups. */

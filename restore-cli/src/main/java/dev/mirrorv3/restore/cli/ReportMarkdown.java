@@ -56,6 +56,14 @@ final class ReportMarkdown {
                         .append(" | ").append(g.offset()).append(" | ").append(g.clamped()).append(" |\n");
             }
         }
+        if (!r.groupsWithoutOffset().isEmpty()) {
+            md.append("\n**Warning:** selected groups without an offset on a restored partition in the snapshot (nothing committed;"
+                    + " their consumers start from auto.offset.reset):");
+            r.groupsWithoutOffset().forEach(g -> md.append(' ').append(g.group()).append(" on partition ").append(g.partition())
+                    .append(';'));
+            md.setLength(md.length() - 1);
+            md.append(".\n");
+        }
         md.append("\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same records in the same"
                 + " order, same digests).\n");
         return md.toString();

@@ -275,7 +275,7 @@ final class RestoreCommand implements Callable<Integer> {
             out.flush();
             evidence.restored(topic, target.bootstrapServers, result);
             recovery.afterRecords(offsetsOfTarget, "target " + target.bootstrapServers, partitions, verifier);
-            evidence.groupsCommitted(recovery.groupSnapshotLocation(), recovery.committed());
+            evidence.groupsCommitted(recovery.groupSnapshotLocation(), recovery.committed(), recovery.withoutOffset());
             return ExitCodes.OK;
         }
     }

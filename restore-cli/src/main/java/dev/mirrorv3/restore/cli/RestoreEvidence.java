@@ -32,6 +32,7 @@ final class RestoreEvidence {
     private String error;
     private String groupSnapshot;
     private List<RestoreReport.GroupOffset> groupOffsets = List.of();
+    private List<RestoreReport.GroupWithoutOffset> groupsWithoutOffset = List.of();
 
     RestoreEvidence(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly, Clock clock) {
         this.backup = backup;
@@ -71,9 +72,14 @@ final class RestoreEvidence {
         restoreMs = result.elapsedMs();
     }
 
-    /** The consumer-group offsets committed after the records, and the snapshot they came from. */
-    void groupsCommitted(String snapshotLocation, List<GroupRestorer.Row> rows) {
+    /**
+     * The consumer-group offsets committed after the records, the snapshot they came from, and the restored partitions on
+     * which a selected group had no offset in it.
+     */
+    void groupsCommitted(String snapshotLocation, List<GroupRestorer.Row> rows, Map<Integer, java.util.Set<String>> withoutOffset) {
         groupSnapshot = snapshotLocation;
+        groupsWithoutOffset = new ArrayList<>();
+        withoutOffset.forEach((p, groups) -> groups.forEach(g -> groupsWithoutOffset.add(new RestoreReport.GroupWithoutOffset(g, p))));
         groupOffsets = rows.stream().map(r -> new RestoreReport.GroupOffset(r.group(), r.partition(), r.applied(), r.backedUp(),
                 switch (r.bound()) {
                     case NONE -> "no";
@@ -150,7 +156,7 @@ final class RestoreEvidence {
         return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
                 ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
                 backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
-                groupSnapshot, groupOffsets);
+                groupSnapshot, groupOffsets, groupsWithoutOffset);
     }
 
     private static String time(Long ms) {

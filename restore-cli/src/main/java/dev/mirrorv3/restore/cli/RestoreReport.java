@@ -17,11 +17,12 @@ import java.util.Map;
  * @param result ok or failed
  * @param error why it failed, or null
  * @param groupSnapshot the consumer-group snapshot the group offsets came from, or null
+ * @param groupsWithoutOffset restored partitions on which a selected group had no offset in that snapshot (nothing committed)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
         BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
-        String groupSnapshot, List<GroupOffset> groupOffsets) {
+        String groupSnapshot, List<GroupOffset> groupOffsets, List<GroupWithoutOffset> groupsWithoutOffset) {
 
     static final int VERSION = 1;
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -61,6 +62,10 @@ record RestoreReport(int reportVersion, String tool, String toolVersion, String 
      * @param clamped no, log-start or high-watermark: which bound of the restored partition moved it
      */
     record GroupOffset(String group, int partition, long offset, long backedUpOffset, String clamped) {
+    }
+
+    /** A selected group without an offset on a restored partition in the group snapshot: its consumers start from auto.offset.reset. */
+    record GroupWithoutOffset(String group, int partition) {
     }
 
     void writeJson(Path file) throws IOException {

@@ -185,6 +185,47 @@ class PointInTimeRestoreIT {
         assertThat(highWatermarkOrMissing("pay-early")).isZero();
     }
 
+    /**
+     * The newest group snapshot lacks a partition (taken while the backup had it closed, by a version that did not carry
+     * it forward): restore commits nothing for the groups there and says so, in its output and in the report.
+     */
+    @Test
+    void aRestoredPartitionOnWhichASelectedGroupHasNoOffsetIsNamedInTheOutputAndTheReport() throws Exception {
+        for (int p = 0; p < 2; p++) {
+            TestBackups.write(root(), "two-backup", p, 0, TestBackups.records("two", p, 0, 99, o -> true), 50);
+        }
+        MetaSnapshots meta = new MetaSnapshots(new FilesystemStore(root(), "two-backup"), ObjectEncryption.none());
+        meta.writeGroups(new GroupSnapshot(TestBackups.BASE_TS + 50, "two", Map.of(0, 100L),
+                Map.of("g-both", Map.of(0, new CommittedOffset(40, "")), "g-zero", Map.of(0, new CommittedOffset(60, "")))));
+        String config = TestBackups.connectorJson(dir, "two-backup", "two", root()).toString();
+        String warning = "warning: partition 1: no offset of group(s) [g-both, g-zero] in " + root().resolve("two-backup")
+                + "/" + MetaSnapshots.GROUPS_DIR + "/" + new MetaName(TestBackups.BASE_TS + 50, null).fileName()
+                + " (the snapshot does not cover the partition: taken while the backup did not have it open); nothing is committed"
+                + " for them there, so their consumers start from auto.offset.reset";
+
+        CliRun dry = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--groups", "g-.*", "--dry-run",
+                "--progress", "none");
+        assertThat(dry.exitCode()).as(dry.toString()).isZero();
+        assertThat(dry.out()).contains(warning).doesNotContain("warning: partition 0");
+
+        broker.createTopic("two-restored", 2, Map.of("retention.ms", "-1"));
+        Path report = dir.resolve("two.json");
+        CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--bootstrap-servers",
+                broker.bootstrapServers(), "--topic", "two-restored", "--groups", "g-.*", "--report", report.toString(),
+                "--progress", "none");
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).contains(warning, "groups: committed 2 offset(s) of 2 group(s)");
+        assertThat(committed("g-both", "two-restored")).isEqualTo(Map.of(0, 40L));
+        PointInTimeRestoreTest.assertValid(report);
+        JsonNode without = RestoreReport.read(report).path("groupsWithoutOffset");
+        assertThat(without).hasSize(2);
+        assertThat(without.get(0).path("group").asText()).isEqualTo("g-both");
+        assertThat(without.get(0).path("partition").asInt()).isEqualTo(1);
+        assertThat(without.get(1).path("group").asText()).isEqualTo("g-zero");
+        assertThat(ReportMarkdown.render(RestoreReport.JSON.treeToValue(RestoreReport.read(report), RestoreReport.class)))
+                .contains("g-both on partition 1; g-zero on partition 1.");
+    }
+
     private static Map<Integer, Long> committed(String group, String topic) throws Exception {
         Map<Integer, Long> offsets = new java.util.TreeMap<>();
         broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {

@@ -286,7 +286,7 @@ class RestoreSnapshotIT {
                 "--until-timestamp", untilTimestamp, "--report", dir.resolve("verify.json").toString());
         assertThat(verify.exitCode()).as(verify.toString()).isZero();
         assertThat(verify.out()).contains("snapshot: " + older, "keys: " + atOlder.size(), "timestamp " + untilTimestamp,
-                "the newer " + snapshots.get(1) + " holds a record stamped");
+                "the newer " + snapshots.get(1) + " took a record stamped");
         var verifyJson = RestoreReport.read(dir.resolve("verify.json"));
         assertThat(verifyJson.at("/partitions/0/snapshot").asText()).isEqualTo(older);
         assertThat(verifyJson.at("/partitions/0/sha256").asText()).as("same records as the offset cut restored")

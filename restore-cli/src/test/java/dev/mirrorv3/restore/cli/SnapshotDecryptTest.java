@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
+import dev.mirrorv3.chain.snapshot.TakenStamps;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -113,6 +114,10 @@ class SnapshotDecryptTest {
         }
         assertThat(duckDbState(out.resolve("0/" + firstName))).isEqualTo(stateAtFirst);
         assertThat(duckDbState(out.resolve("0/" + newestName.replace(".k-k1.parquet", ".parquet")))).isEqualTo(stateAtEnd);
+        assertThat(new ParquetCodec(TestBackups.SETTINGS).footerMetadata(new org.apache.parquet.io.LocalInputFile(
+                out.resolve("0/" + newestName.replace(".k-k1.parquet", ".parquet"))), null, "the plain copy"))
+                .as("the plain copy keeps what --until-timestamp reads").containsEntry(TakenStamps.FOOTER_KEY,
+                        Long.toString(TestBackups.BASE_TS + 2_999));
 
         CliRun noKey = CliRun.run("decrypt", "--connector-config", config.toString(), "--output", dir.resolve("nokey").toString(),
                 "--progress", "none");
