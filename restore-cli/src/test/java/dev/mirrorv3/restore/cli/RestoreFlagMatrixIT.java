@@ -327,6 +327,30 @@ class RestoreFlagMatrixIT {
         return CliRun.run(args.toArray(String[]::new));
     }
 
+    /** Flags that would be ignored in a combination are usage errors before anything is read (exit 2). */
+    @org.junit.jupiter.api.Test
+    void flagsThatWouldBeIgnoredAreRefusedUpFront() {
+        String config = CONFIGS.get(Kind.PLAIN).toString();
+        CliRun exclude = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only",
+                "--groups-exclude", "g2");
+        assertThat(exclude.exitCode()).as(exclude.toString()).isEqualTo(2);
+        assertThat(exclude.err()).contains("--groups-exclude only narrows --groups: pass --groups too");
+        for (String flag : List.of("--groups", "--create-topic")) {
+            List<String> args = new ArrayList<>(List.of("restore", "--connector-config", config, "--offsets", "renumber",
+                    "--verify-only", flag));
+            if (flag.equals("--groups")) {
+                args.add(".*");
+            }
+            CliRun r = CliRun.run(args.toArray(String[]::new));
+            assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+            assertThat(r.err()).contains("--verify-only reads the backup and writes nothing: not with " + flag, "use --dry-run");
+        }
+        CliRun rf = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--bootstrap-servers",
+                broker.bootstrapServers(), "--topic", "never", "--replication-factor", "1");
+        assertThat(rf.exitCode()).as(rf.toString()).isEqualTo(2);
+        assertThat(rf.err()).contains("--replication-factor is the replication factor of the topic --create-topic creates");
+    }
+
     /** What the target partition must hold after the flag's restore. */
     private static List<BackupRecord> expected(Kind kind, String topic, int p, Flag flag) {
         if (flag == Flag.PARTITION && p != 1 || flag == Flag.UNTIL && p != 0) {
