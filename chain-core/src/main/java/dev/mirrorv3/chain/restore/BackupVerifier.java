@@ -73,6 +73,8 @@ public final class BackupVerifier {
         long records = 0;
         long firstHole = -1;
         long minTs = Long.MAX_VALUE;
+        long maxTs = Long.MIN_VALUE;
+        long recordBytes = 0;
         long maxBytes = -1;
         long maxBytesOffset = -1;
         long firstNullKey = -1;
@@ -94,14 +96,16 @@ public final class BackupVerifier {
                     objectFirstHole = expected;
                 }
                 expected = r.offset() + 1;
-                if (r.timestampMs() != null && r.timestampMs() >= 0 && r.timestampMs() < minTs) {
-                    minTs = r.timestampMs();
+                if (r.timestampMs() != null && r.timestampMs() >= 0) {
+                    minTs = Math.min(minTs, r.timestampMs());
+                    maxTs = Math.max(maxTs, r.timestampMs());
                 }
                 types.check(r);
                 if (firstNullKey < 0 && r.key() == null) {
                     firstNullKey = r.offset();
                 }
                 long size = recordSize.applyAsLong(r);
+                recordBytes += size;
                 if (size > maxBytes) {
                     maxBytes = size;
                     maxBytesOffset = r.offset();
@@ -130,7 +134,7 @@ public final class BackupVerifier {
                     + ", or leave the partition's offset out to restore everything");
         }
         return new VerifiedPartition(location, topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset,
-                firstNullKey, PartitionCut.of(cut, digest));
+                firstNullKey, PartitionCut.of(cut, digest), maxTs, recordBytes);
     }
 
     /**

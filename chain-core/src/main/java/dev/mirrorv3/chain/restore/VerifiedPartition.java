@@ -13,9 +13,12 @@ import java.util.Optional;
  * @param maxRecordOffset that record's offset
  * @param firstNullKeyOffset the first record without a key, or -1 (a compacted target refuses it)
  * @param cut the prefix restored and its digest, or null (then every record of the objects)
+ * @param maxTimestampMs the newest record timestamp, or {@code Long.MIN_VALUE} if no record has one
+ * @param recordBytes the restored records' sizes summed, each as the verify pass measured it (restore: a batch of one)
  */
 public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
-        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset, PartitionCut cut) {
+        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset, PartitionCut cut,
+        long maxTimestampMs, long recordBytes) {
 
     public VerifiedPartition {
         objects = List.copyOf(objects);
@@ -24,7 +27,7 @@ public record VerifiedPartition(String location, String topic, int partition, Li
     public VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
             long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset) {
         this(location, topic, partition, objects, records, firstHole, minTimestampMs, maxRecordSize, maxRecordOffset,
-                firstNullKeyOffset, null);
+                firstNullKeyOffset, null, Long.MIN_VALUE, 0);
     }
 
     public long firstOffset() {

@@ -30,6 +30,14 @@ public final class RecordSizes {
         return BATCH_OVERHEAD + varintSize(body) + (long) body;
     }
 
+    /**
+     * The least the records take in a partition's log, from their sizes as batches of one ({@link #batchOfOne}) summed:
+     * batched, each record sheds its own batch header and the batches share at least one.
+     */
+    public static long inLog(long batchOfOneBytes, long records) {
+        return records == 0 ? 0 : batchOfOneBytes - (records - 1) * BATCH_OVERHEAD;
+    }
+
     private static int lengthPrefixed(byte[] b) {
         return b == null ? varintSize(-1) : varintSize(b.length) + b.length;
     }

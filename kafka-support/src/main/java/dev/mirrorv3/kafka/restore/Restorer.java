@@ -107,6 +107,9 @@ public final class Restorer {
     public void preCheck(List<VerifiedPartition> partitions) {
         OffsetMode mode = options.mode();
         long extra = headerOverhead(options.originalOffsetHeader());
+        topic.minInsyncProblem().ifPresent(p -> {
+            throw new RestoreCheckException(p + ". Nothing was sent");
+        });
         for (VerifiedPartition vp : partitions) {
             vp.problemWith(mode).ifPresent(p -> {
                 throw new RestoreCheckException(p);
@@ -138,6 +141,11 @@ public final class Restorer {
                             + " restore. Set retention.ms=-1 (or longer than the backup's age) on the topic first, or pass"
                             + " --accept-retention");
                 }
+            }
+            if (!options.acceptRetention()) {
+                topic.retentionBytesProblem(RestoredPartition.of(vp)).ifPresent(p -> {
+                    throw new RestoreCheckException(p + ". Nothing was sent");
+                });
             }
         }
         if (topic.logAppendTime() && !options.acceptLogAppendTime()) {

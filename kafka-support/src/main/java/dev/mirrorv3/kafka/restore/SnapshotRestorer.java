@@ -48,9 +48,11 @@ public final class SnapshotRestorer {
      * @param reason why this snapshot ({@link SnapshotChoice.Choice#reason()})
      * @param maxTimestampMs the newest record timestamp, or null when none has one
      * @param sha256 {@link RecordDigest} of its records in key order: what the restore produces
+     * @param recordBytes its records' sizes as batches of one ({@link RecordSizes#batchOfOne}) summed
      */
     public record Verified(int partition, String location, ObjectName snapshot, String reason, int snapshots, long keys, long sizeBytes,
-                           long maxRecordSize, long maxRecordOffset, long minTimestampMs, Long maxTimestampMs, String sha256) {
+                           long maxRecordSize, long maxRecordOffset, long minTimestampMs, Long maxTimestampMs, String sha256,
+                           long recordBytes) {
     }
 
     private final Store store;
@@ -89,6 +91,7 @@ public final class SnapshotRestorer {
         RecordTypeCheck types = new RecordTypeCheck(settings);
         long maxSize = -1;
         long maxSizeOffset = -1;
+        long recordBytes = 0;
         long minTs = Long.MAX_VALUE;
         Long maxTs = null;
         RecordDigest digest = new RecordDigest();
@@ -96,6 +99,7 @@ public final class SnapshotRestorer {
             for (BackupRecord r = s.next(); r != null; r = s.next()) {
                 types.check(r);
                 long size = RecordSizes.batchOfOne(r);
+                recordBytes += size;
                 if (size > maxSize) {
                     maxSize = size;
                     maxSizeOffset = r.offset();
@@ -112,7 +116,7 @@ public final class SnapshotRestorer {
             keysRead.accept(s.keys() % 10_000);
             return new Verified(partition, chain.location(), chosen, choice.reason(), chain.objects().size(), s.keys(),
                     s.sizeBytes(), maxSize,
-                    maxSizeOffset, minTs, maxTs, digest.hex());
+                    maxSizeOffset, minTs, maxTs, digest.hex(), recordBytes);
         }
     }
 
@@ -123,35 +127,8 @@ public final class SnapshotRestorer {
      */
     public RestoreResult restore(List<Verified> partitions, LogOffsets target, TargetTopic t, Map<String, Object> clientConfig,
                                  RestoreOptions options, LongConsumer progress) {
+        preCheck(partitions, target, t, options);
         String header = options.originalOffsetHeader();
-        long extra = Restorer.headerOverhead(header);
-        for (Verified v : partitions) {
-            if (v.partition() >= t.partitions()) {
-                throw new RestoreCheckException("target topic " + t.name() + " has " + t.partitions() + " partitions, and the backup has"
-                        + " partition " + v.partition() + " (" + v.location()
-                        + "); add partitions to the topic or restore with --partition");
-            }
-            if (v.maxRecordSize() + extra > t.maxMessageBytes()) {
-                throw new RestoreCheckException("the record at offset " + v.maxRecordOffset() + " of " + v.snapshot() + " is "
-                        + (v.maxRecordSize() + extra) + " bytes as a batch on its own, and target topic " + t.name() + " takes at most "
-                        + t.maxMessageBytes() + " (max.message.bytes); raise it and restore again. Nothing was sent");
-            }
-            if (t.retentionMs() >= 0 && v.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()
-                    && v.minTimestampMs() < options.clock().millis() - t.retentionMs()) {
-                throw new RestoreCheckException("target topic " + t.name() + " has retention.ms=" + t.retentionMs() + ", and the oldest"
-                        + " record of partition " + v.partition() + " is from " + Instant.ofEpochMilli(v.minTimestampMs()) + ": retention"
-                        + " would delete restored records soon after the restore. Set retention.ms=-1 on the topic first (a compacted"
-                        + " topic usually has it), or pass --accept-retention");
-            }
-        }
-        Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream()
-                .map(v -> new TopicPartition(t.name(), v.partition())).toList());
-        hwms.forEach((tp, hwm) -> {
-            if (hwm != 0) {
-                throw new RestoreCheckException("target " + tp + " is not empty (high watermark " + hwm + "): restore writes only into an"
-                        + " empty partition; delete the topic and create it again, then restore again");
-            }
-        });
         long start = System.nanoTime();
         Map<Integer, Long> produced = new TreeMap<>();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -177,6 +154,49 @@ public final class SnapshotRestorer {
         long total = produced.values().stream().mapToLong(Long::longValue).sum();
         return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total,
                 (System.nanoTime() - start) / 1_000_000, 0, 0, 0, 0);
+    }
+
+    /**
+     * Everything that can be checked of the target before the first record is sent (partitions, empty, record sizes,
+     * retention, min.insync.replicas); throws {@link RestoreCheckException} naming the first problem.
+     */
+    public void preCheck(List<Verified> partitions, LogOffsets target, TargetTopic t, RestoreOptions options) {
+        long extra = Restorer.headerOverhead(options.originalOffsetHeader());
+        t.minInsyncProblem().ifPresent(p -> {
+            throw new RestoreCheckException(p + ". Nothing was sent");
+        });
+        for (Verified v : partitions) {
+            if (v.partition() >= t.partitions()) {
+                throw new RestoreCheckException("target topic " + t.name() + " has " + t.partitions() + " partitions, and the backup has"
+                        + " partition " + v.partition() + " (" + v.location()
+                        + "); add partitions to the topic or restore with --partition");
+            }
+            if (v.maxRecordSize() + extra > t.maxMessageBytes()) {
+                throw new RestoreCheckException("the record at offset " + v.maxRecordOffset() + " of " + v.snapshot() + " is "
+                        + (v.maxRecordSize() + extra) + " bytes as a batch on its own, and target topic " + t.name() + " takes at most "
+                        + t.maxMessageBytes() + " (max.message.bytes); raise it and restore again. Nothing was sent");
+            }
+            if (t.retentionMs() >= 0 && v.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()
+                    && v.minTimestampMs() < options.clock().millis() - t.retentionMs()) {
+                throw new RestoreCheckException("target topic " + t.name() + " has retention.ms=" + t.retentionMs() + ", and the oldest"
+                        + " record of partition " + v.partition() + " is from " + Instant.ofEpochMilli(v.minTimestampMs()) + ": retention"
+                        + " would delete restored records soon after the restore. Set retention.ms=-1 on the topic first (a compacted"
+                        + " topic usually has it), or pass --accept-retention");
+            }
+            if (!options.acceptRetention()) {
+                t.retentionBytesProblem(RestoredPartition.of(v)).ifPresent(p -> {
+                    throw new RestoreCheckException(p + ". Nothing was sent");
+                });
+            }
+        }
+        Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream()
+                .map(v -> new TopicPartition(t.name(), v.partition())).toList());
+        hwms.forEach((tp, hwm) -> {
+            if (hwm != 0) {
+                throw new RestoreCheckException("target " + tp + " is not empty (high watermark " + hwm + "): restore writes only into an"
+                        + " empty partition; delete the topic and create it again, then restore again");
+            }
+        });
     }
 
     private long produce(Producer<byte[], byte[]> producer, Verified v, TargetTopic t, String header,

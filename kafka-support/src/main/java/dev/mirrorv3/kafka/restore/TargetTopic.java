@@ -14,11 +14,41 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * What restore needs to know of its target topic: partitions and the effective (topic or broker default)
- * {@code max.message.bytes}, {@code retention.ms}, {@code message.timestamp.type} and {@code cleanup.policy}. Restore creates a topic only
- * with {@code --create-topic} (TopicCreator), before this inspection.
+ * What restore needs to know of its target topic: partitions, replicas and the effective (topic or broker default)
+ * {@code max.message.bytes}, {@code retention.ms}, {@code retention.bytes}, {@code min.insync.replicas},
+ * {@code message.timestamp.type} and {@code cleanup.policy}. Restore creates a topic only with {@code --create-topic}
+ * (TopicCreator), before this inspection.
+ *
+ * @param replicationFactor the fewest replicas of any of its partitions
  */
-public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted) {
+public record TargetTopic(String name, int partitions, int maxMessageBytes, long retentionMs, boolean logAppendTime, boolean compacted,
+        long retentionBytes, int replicationFactor, int minInsyncReplicas) {
+
+    /**
+     * Why retention.bytes would delete some of these records once restored (the broker deletes whole old segments of a log
+     * larger than it), or empty.
+     */
+    public java.util.Optional<String> retentionBytesProblem(RestoredPartition r) {
+        if (retentionBytes < 0 || r.logBytes() <= retentionBytes) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("target topic " + name + " has retention.bytes=" + retentionBytes + ", and the records restored"
+                + " into partition " + r.partition() + " (" + r.location() + ") take at least " + r.logBytes() + " bytes in the log"
+                + " (uncompressed, as restore writes them): retention would delete the oldest of them minutes after the restore. Set"
+                + " retention.bytes=-1 (or at least " + r.logBytes() + ") on the topic first, or pass --accept-retention");
+    }
+
+    /** Why every acks=all produce into this topic would fail (more in-sync replicas required than it has), or empty. */
+    public java.util.Optional<String> minInsyncProblem() {
+        if (minInsyncReplicas <= replicationFactor) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("target topic " + name + " has min.insync.replicas=" + minInsyncReplicas + " and "
+                + replicationFactor + " replica(s): every acks=all produce would fail (NOT_ENOUGH_REPLICAS) until the delivery"
+                + " timeout. Set min.insync.replicas=" + replicationFactor + " on the topic (kafka-configs.sh --alter --entity-type"
+                + " topics --entity-name " + name + " --add-config min.insync.replicas=" + replicationFactor + "), or restore into a"
+                + " topic with more replicas");
+    }
 
     public static TargetTopic inspect(Admin admin, String topic, Duration timeout) {
         try {
@@ -31,7 +61,11 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
             long retentionMs = Long.parseLong(c.get("retention.ms").value());
             boolean logAppend = "LogAppendTime".equalsIgnoreCase(c.get("message.timestamp.type").value());
             boolean compacted = c.get("cleanup.policy").value().contains("compact");
-            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted);
+            long retentionBytes = Long.parseLong(c.get("retention.bytes").value());
+            int replicas = d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
+            int minInsync = Integer.parseInt(c.get("min.insync.replicas").value());
+            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted, retentionBytes,
+                    replicas, minInsync);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new org.apache.kafka.common.errors.InterruptException(e);

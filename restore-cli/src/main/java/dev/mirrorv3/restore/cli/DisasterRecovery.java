@@ -14,6 +14,7 @@ import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.restore.GroupRestorer;
 import dev.mirrorv3.kafka.restore.RestoreCheckException;
+import dev.mirrorv3.kafka.restore.RestoredPartition;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.kafka.restore.TopicCreator;
 import java.io.PrintWriter;
@@ -46,7 +47,8 @@ final class DisasterRecovery {
     private TopicCreator.Plan topicPlan;
     private MetaSnapshots.Stored<GroupSnapshot> groupSnapshot;
     private Set<String> groups = Set.of();
-    private List<VerifiedPartition> partitions = List.of();
+    private List<RestoredPartition> restored = List.of();
+    private boolean created;
     private boolean acceptRetention;
     private List<GroupRestorer.Row> committed = List.of();
     private Map<Integer, Set<String>> withoutOffset = Map.of();
@@ -65,18 +67,7 @@ final class DisasterRecovery {
 
     /** After the verify pass: reads the snapshots and makes every check that needs no cluster. */
     void prepare(List<VerifiedPartition> partitions, boolean acceptRetention, boolean acceptLogAppendTime) {
-        this.partitions = partitions;
-        this.acceptRetention = acceptRetention;
-        if (options.createTopic) {
-            MetaSnapshots.Stored<TopicSnapshot> t = meta.newestTopic().orElseThrow(() -> new RestoreCheckException("no topic snapshot in "
-                    + meta.location(MetaSnapshots.TOPIC_DIR) + ": --create-topic needs one (the blob sink writes it at start and every"
-                    + " metadata.interval.ms); create the topic by hand and restore without --create-topic"));
-            out.println("topic metadata: " + t.location() + " (taken " + Instant.ofEpochMilli(t.snapshot().timeMs()) + ")");
-            topicPlan = TopicCreator.plan(t.snapshot(), targetTopic, options.replicationFactor, partitions, t.location());
-            TopicCreator.check(topicPlan, partitions, acceptRetention, acceptLogAppendTime, clock);
-            out.println((options.dryRun ? "would create: " : "create: ") + topicPlan.topic() + " with " + topicPlan.partitions()
-                    + " partitions, replication factor " + topicPlan.replicationFactor() + ", configs " + topicPlan.configs());
-        }
+        prepareTopic(partitions.stream().map(RestoredPartition::of).toList(), acceptRetention, acceptLogAppendTime);
         if (options.groups != null) {
             groupSnapshot = cut.isNone() ? newestGroups() : groupsAtCut();
             GroupSnapshot s = groupSnapshot.snapshot();
@@ -104,6 +95,32 @@ final class DisasterRecovery {
                     + " (kafka-consumer-groups.sh --reset-offsets) before they start"));
         }
         out.flush();
+    }
+
+    /**
+     * {@code --create-topic} of any backup kind (a chain's prefixes or snapshots): reads the newest topic snapshot, plans
+     * the topic with its adjusted configs and makes the checks that need no cluster.
+     */
+    void prepareTopic(List<RestoredPartition> restored, boolean acceptRetention, boolean acceptLogAppendTime) {
+        this.restored = restored;
+        this.acceptRetention = acceptRetention;
+        if (!options.createTopic) {
+            return;
+        }
+        MetaSnapshots.Stored<TopicSnapshot> t = meta.newestTopic().orElseThrow(() -> new RestoreCheckException("no topic snapshot in "
+                + meta.location(MetaSnapshots.TOPIC_DIR) + ": --create-topic needs one (the blob sink writes it at start and every"
+                + " metadata.interval.ms); create the topic by hand and restore without --create-topic"));
+        out.println("topic metadata: " + t.location() + " (taken " + Instant.ofEpochMilli(t.snapshot().timeMs()) + ")");
+        topicPlan = TopicCreator.plan(t.snapshot(), targetTopic, options.replicationFactor, restored, t.location(), clock);
+        TopicCreator.check(topicPlan, restored, acceptRetention, acceptLogAppendTime, clock);
+        printPlan(options.dryRun ? "would create: " : "create: ");
+        out.flush();
+    }
+
+    private void printPlan(String what) {
+        out.println(what + topicPlan.topic() + " with " + topicPlan.partitions() + " partitions, replication factor "
+                + topicPlan.replicationFactor() + ", configs " + topicPlan.configs());
+        topicPlan.notes().forEach(n -> out.println("note: " + n));
     }
 
     private MetaSnapshots.Stored<GroupSnapshot> newestGroups() {
@@ -161,17 +178,34 @@ final class DisasterRecovery {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         }
         if (topicPlan != null) {
-            TopicCreator.create(target.admin(), topicPlan, timeout, clock);
-            TargetTopic created = TargetTopic.inspect(target.admin(), targetTopic, timeout);
-            Optional<String> problem = TopicCreator.effectiveRetentionProblem(created, partitions, acceptRetention, clock);
+            TopicCreator.Plan created = TopicCreator.create(target.admin(), topicPlan, timeout, clock);
+            if (created.notes().size() > topicPlan.notes().size()) {
+                created.notes().subList(topicPlan.notes().size(), created.notes().size()).forEach(n -> out.println("note: " + n));
+            }
+            topicPlan = created;
+            this.created = true;
+            Optional<String> problem = TopicCreator.effectiveProblem(TargetTopic.inspect(target.admin(), targetTopic, timeout), restored,
+                    acceptRetention, clock);
             if (problem.isPresent()) {
-                // Created by this run and still empty: removing it leaves the cluster as the run found it.
-                target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                deleteCreated(target);
                 throw new RestoreCheckException(problem.get() + ". " + targetTopic + " was created by this restore and deleted"
-                        + " again; pass --accept-retention, or create it by hand with a longer retention.ms and restore without"
-                        + " --create-topic");
+                        + " again; pass --accept-retention for a retention problem, or create it by hand as it should be and restore"
+                        + " without --create-topic");
             }
             out.println("created: " + targetTopic);
+            out.flush();
+        }
+    }
+
+    /**
+     * A refusal after the topic was created, before any record was sent: the topic this run created is deleted again,
+     * which leaves the cluster as the run found it.
+     */
+    void deleteCreated(LogOffsets target) throws Exception {
+        if (created) {
+            target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            created = false;
+            out.println("deleted: " + targetTopic + " (created by this restore, nothing sent)");
             out.flush();
         }
     }

@@ -7,7 +7,9 @@ final class DisasterRecoveryOptions {
     @Option(names = "--create-topic", description = {"Create the target topic from the backed-up topic metadata (the newest"
             + " _meta/topic snapshot): its partitions and the configs set on the source topic. Refused when the topic exists,"
             + " when the cluster has fewer brokers than the replication factor, or when its retention.ms/retention.bytes would"
-            + " delete restored records (unless --accept-retention)."})
+            + " delete restored records (unless --accept-retention). Configs that cannot work on the target are adjusted, each"
+            + " with a note: throttled-replica lists dropped, min.insync.replicas lowered to the replication factor,"
+            + " message.timestamp.* limits the records break dropped, remote.storage.enable dropped without tiered storage."})
     boolean createTopic;
 
     @Option(names = "--replication-factor", paramLabel = "N",
@@ -27,7 +29,7 @@ final class DisasterRecoveryOptions {
     String groups;
 
     @Option(names = "--groups-exclude", paramLabel = "REGEX",
-            description = "Consumer groups not restored even when --groups matches them (exclude wins).")
+            description = "Consumer groups not restored even when --groups matches them (exclude wins); only with --groups.")
     String groupsExclude;
 
     @Option(names = "--dry-run", description = "Verify, then show the topic that --create-topic would create and the group offsets"

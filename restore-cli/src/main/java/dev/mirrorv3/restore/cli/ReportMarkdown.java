@@ -28,7 +28,7 @@ final class ReportMarkdown {
             md.append("- Error: ").append(r.error()).append("\n");
         }
         md.append("\n| partition | status | objects | records | holes | offsets | last restored record | first excluded | target HW"
-                + " before → after | SHA-256 of the records |\n");
+                + " before → after | SHA-256 of the records as backed up |\n");
         md.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (RestoreReport.Partition p : r.partitions()) {
             if (p.error() != null && p.records() == null) {

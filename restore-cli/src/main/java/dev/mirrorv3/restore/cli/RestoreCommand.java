@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
+import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -137,6 +138,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        refuseFlagsThatWouldBeIgnored();
         if (dr.allTopics) {
             return AllTopicsRestore.run(spec, backup, topic, hook);
         }
@@ -150,8 +152,14 @@ final class RestoreCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Backup b = backup.load();
         if (SnapshotRestoreRun.applies(b)) { // compaction=log: snapshots, not a chain
-            return new SnapshotRestoreRun(b, out, err, clock).run(offsets, partition, verifyOnly, target, topic, originalOffsetHeader,
-                    acceptRetention, timeoutMs, cut, report);
+            if (dr.groups != null) {
+                throw new UsageException("--groups cannot restore the consumer groups of " + b.connector().name() + ": it backs up"
+                        + " with compaction=log, and a snapshot is restored in key order at offsets 0, 1, 2, ..., so no offset of the"
+                        + " restored topic stands for a backed-up group position. Restore without --groups, then set each group with"
+                        + " kafka-consumer-groups.sh --reset-offsets --to-earliest (it reads the whole state again) or --to-latest."
+                        + " Nothing was written");
+            }
+            return new SnapshotRestoreRun(b, out, err, clock).run(this);
         }
         try (Store store = b.openStore()) {
             List<Integer> partitions = partition != null ? List.of(partition) : store.partitions();
@@ -218,6 +226,23 @@ final class RestoreCommand implements Callable<Integer> {
         }
     }
 
+    /** Every flag works on every backup kind or is refused here, before anything is read or written (docs/restore-cli.md). */
+    private void refuseFlagsThatWouldBeIgnored() {
+        if (dr.groupsExclude != null && dr.groups == null) {
+            throw new ParameterException(spec.commandLine(), "--groups-exclude only narrows --groups: pass --groups too, e.g."
+                    + " --groups '.*' --groups-exclude '" + dr.groupsExclude + "'");
+        }
+        if (verifyOnly && (dr.groups != null || dr.createTopic)) {
+            throw new ParameterException(spec.commandLine(), "--verify-only reads the backup and writes nothing: not with "
+                    + (dr.createTopic ? "--create-topic" : "--groups") + "; use --dry-run to see the topic and the group offsets a"
+                    + " restore would create and commit");
+        }
+        if (dr.replicationFactor != null && !dr.createTopic) {
+            throw new ParameterException(spec.commandLine(), "--replication-factor is the replication factor of the topic"
+                    + " --create-topic creates: pass --create-topic too, or leave it out to restore into an existing topic");
+        }
+    }
+
     private Map<Integer, Object> verifyAll(BackupVerifier verifier, List<Integer> partitions, RestoreCut restoreCut, PrintWriter err)
             throws InterruptedException {
         Map<Integer, Long> unknown = new LinkedHashMap<>();
@@ -261,6 +286,12 @@ final class RestoreCommand implements Callable<Integer> {
             RestoreOptions options = new RestoreOptions(offsets, acceptRetention, acceptLogAppendTime, originalOffsetHeader,
                     clock, hook);
             Restorer restorer = new Restorer(verifier, offsetsOfTarget, t, client, options);
+            try {
+                restorer.preCheck(partitions);
+            } catch (RestoreCheckException e) {
+                recovery.deleteCreated(offsetsOfTarget);
+                throw e;
+            }
             Map<Integer, Long> totals = new TreeMap<>();
             partitions.forEach(vp -> totals.put(vp.partition(), vp.records()));
             Progress progress = new Progress("restore", totals);

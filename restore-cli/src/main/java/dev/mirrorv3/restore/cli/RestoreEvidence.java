@@ -156,7 +156,7 @@ final class RestoreEvidence {
         return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
                 ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
                 backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
-                groupSnapshot, groupOffsets, groupsWithoutOffset);
+                RestoreReport.RECORDS_DIGEST, groupSnapshot, groupOffsets, groupsWithoutOffset);
     }
 
     private static String time(Long ms) {

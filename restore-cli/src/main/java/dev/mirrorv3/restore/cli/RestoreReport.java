@@ -16,15 +16,22 @@ import java.util.Map;
  * @param mode verify-only or restore
  * @param result ok or failed
  * @param error why it failed, or null
+ * @param recordsDigest what each partition's sha256 covers ({@link #RECORDS_DIGEST}): the records as backed up
  * @param groupSnapshot the consumer-group snapshot the group offsets came from, or null
  * @param groupsWithoutOffset restored partitions on which a selected group had no offset in that snapshot (nothing committed)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
         BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
-        String groupSnapshot, List<GroupOffset> groupOffsets, List<GroupWithoutOffset> groupsWithoutOffset) {
+        String recordsDigest, String groupSnapshot, List<GroupOffset> groupOffsets, List<GroupWithoutOffset> groupsWithoutOffset) {
 
     static final int VERSION = 1;
+    /**
+     * The digest is of the records as backed up, so a verify run and a restore of the same backup and cut compare equal
+     * (docs/decisions.md); what restore adds or the target changes is not in it.
+     */
+    static final String RECORDS_DIGEST = "SHA-256 of the records as backed up (key, value, headers, timestamp), without the"
+            + " --original-offset-header restore adds or a LogAppendTime target's restamped timestamps";
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** @param location the chain's directory or prefix without the partition */
@@ -46,7 +53,7 @@ record RestoreReport(int reportVersion, String tool, String toolVersion, String 
      * One partition. With status failed only partition, status and error are known.
      *
      * @param lastOffset the last restored offset (the cut, or the chain's end)
-     * @param sha256 {@link dev.mirrorv3.chain.restore.RecordDigest} of the restored records, hex
+     * @param sha256 {@link dev.mirrorv3.chain.restore.RecordDigest} of the restored records as backed up, hex
      * @param snapshot the snapshot restored (a compaction=log backup), or null for a chain
      */
     record Partition(int partition, String status, String error, String location, Integer objects, Long records, Long holes,

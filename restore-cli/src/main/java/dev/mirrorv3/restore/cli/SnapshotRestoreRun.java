@@ -6,7 +6,9 @@ import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
+import dev.mirrorv3.kafka.restore.RestoredPartition;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.SnapshotRestorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
@@ -47,24 +49,29 @@ final class SnapshotRestoreRun {
     }
 
     /**
-     * @param cut the point-in-time options: per partition the newest snapshot at or before them ({@link SnapshotChoice})
-     * @param report the evidence asked for (--report; written also when a check fails)
+     * Refuses what a snapshot cannot do ({@code --offsets preserve}), then the verify pass, {@code --create-topic} (also as a
+     * {@code --dry-run}) and the restore. {@code --groups} is refused before this (RestoreCommand).
+     *
+     * @param c the command's options: the cut (per partition the newest snapshot at or before it, {@link SnapshotChoice}),
+     *     the report (written also when a check fails), the disaster-recovery options
      */
-    int run(OffsetMode offsets, Integer partition, boolean verifyOnly, TargetOptions target, String topic, String originalOffsetHeader,
-            boolean acceptRetention, long timeoutMs, CutOptions cut, ReportOptions report) {
-        if (offsets == OffsetMode.PRESERVE) {
+    int run(RestoreCommand c) throws Exception {
+        if (c.offsets == OffsetMode.PRESERVE) {
             err.println("error: " + SnapshotRestorer.PRESERVE_REFUSED);
             err.flush();
             return ExitCodes.CHECK_FAILED;
         }
+        boolean verifyOnly = c.verifyOnly;
+        ReportOptions report = c.report;
+        String topic = c.topic != null ? c.topic : backup.sourceTopic();
         try (Store store = backup.openStore()) {
-            List<Integer> partitions = partition != null ? List.of(partition) : store.partitions();
+            List<Integer> partitions = c.partition != null ? List.of(c.partition) : store.partitions();
             if (partitions.isEmpty()) {
                 throw new dev.mirrorv3.chain.ChainException(store.location(0).replaceAll("/0$", "") + " holds no partition directories:"
                         + " no backup of " + backup.sourceTopic() + " there (check filesystem.root and destination.name)");
             }
-            RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(backup, offsets.cliName(), restoreCut, verifyOnly, clock);
+            RestoreCut restoreCut = c.cut.cut(partitions);
+            RestoreEvidence evidence = new RestoreEvidence(backup, c.offsets.cliName(), restoreCut, verifyOnly, clock);
             long verifyStart = System.nanoTime();
             SnapshotRestorer restorer = new SnapshotRestorer(store, backup.envelope(), backup.sourceTopic(), backup.keys(),
                     Path.of(System.getProperty("java.io.tmpdir")));
@@ -98,23 +105,35 @@ final class SnapshotRestoreRun {
                 report.write(evidence, err);
                 return ExitCodes.CHECK_FAILED;
             }
-            if (verifyOnly) {
+            DisasterRecovery recovery = new DisasterRecovery(c.dr, c.offsets, topic, Duration.ofMillis(c.timeoutMs), store, backup,
+                    restoreCut, out, clock);
+            if (!verifyOnly) {
+                recovery.prepareTopic(ok.stream().map(RestoredPartition::of).toList(), c.acceptRetention, c.acceptLogAppendTime);
+            }
+            if (verifyOnly || c.dr.dryRun) {
                 return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
             }
-            Map<String, Object> client = target.clientConfig();
+            Map<String, Object> client = c.target.clientConfig();
             Map<String, Object> adminConfig = new LinkedHashMap<>(client);
             adminConfig.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "mirror-v3-restore-admin");
-            adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
-            adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeoutMs, Integer.MAX_VALUE));
-            Duration timeout = Duration.ofMillis(timeoutMs);
+            adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) c.timeoutMs);
+            adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(c.timeoutMs, Integer.MAX_VALUE));
+            Duration timeout = Duration.ofMillis(c.timeoutMs);
             try (LogOffsets offsetsOfTarget = new LogOffsets(Admin.create(adminConfig), timeout)) {
-                TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
-                RestoreOptions options = new RestoreOptions(offsets, acceptRetention, true, originalOffsetHeader, clock, null);
+                RestoreOptions options = new RestoreOptions(c.offsets, c.acceptRetention, true, c.originalOffsetHeader, clock, null);
                 RestoreResult result;
                 try {
+                    recovery.beforeRecords(offsetsOfTarget, "target " + c.target.bootstrapServers);
+                    TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, timeout);
+                    try {
+                        restorer.preCheck(ok, offsetsOfTarget, t, options);
+                    } catch (RestoreCheckException e) {
+                        recovery.deleteCreated(offsetsOfTarget);
+                        throw e;
+                    }
                     result = restorer.restore(ok, offsetsOfTarget, t, client, options, n -> { });
-                } catch (RuntimeException e) {
-                    evidence.restoreFailed(topic, target.bootstrapServers, e);
+                } catch (Exception e) {
+                    evidence.restoreFailed(topic, c.target.bootstrapServers, e);
                     report.write(evidence, err);
                     throw e;
                 }
@@ -122,7 +141,7 @@ final class SnapshotRestoreRun {
                         + result.recordsPerPartition().keySet() + " (--offsets renumber, snapshots in key order) in "
                         + String.format(Locale.ROOT, "%.1f", result.elapsedMs() / 1000.0) + " s");
                 out.flush();
-                evidence.restored(topic, target.bootstrapServers, result);
+                evidence.restored(topic, c.target.bootstrapServers, result);
                 return report.write(evidence, err) ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
             }
         }
