@@ -177,15 +177,15 @@ class ChainSourceGroupSyncIT {
              Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             writeObject(store, 0, 0, 99, records(TOPIC, 0, 0, 99, o -> true));
             new MetaSnapshots(store, ObjectEncryption.none()).writeGroups(new GroupSnapshot(System.currentTimeMillis() - 10_000, TOPIC,
-                    Map.of(0, 100L, 1, 100L), Map.of("app-a", Map.of(0, at(40), 1, at(60)), "only-1", Map.of(1, at(10)))));
+                    Map.of(0, 100L, 1, 100L), Map.of("grown-a", Map.of(0, at(40), 1, at(60)), "grown-only-1", Map.of(1, at(10)))));
             Map<String, String> config = sourceConfig(TOPIC, root, "grown-backup", "grown-standby", "preserve", bootstrap);
             config.put("groups.sync", "true");
             config.put("groups.interval.ms", "300");
             cluster.deploy(name, config);
-            awaitGroup(admin, "app-a", Map.of(t0, 40L));
+            awaitGroup(admin, "grown-a", Map.of(t0, 40L)); // group ids of their own: the cluster is the class's
             awaitMetric(name, "group-partitions-missing", 1);
             awaitMetric(name, "groups-synced", 1);
-            assertThat(offsets(admin, "only-1")).as("its only partition is missing on the standby").isEmpty();
+            assertThat(offsets(admin, "grown-only-1")).as("its only partition is missing on the standby").isEmpty();
         }
         cluster.delete(name);
     }
