@@ -169,6 +169,9 @@ public final class Follower {
             BackupRecord atLast = null;
             List<BackupRecord> after = new ArrayList<>();
             for (BackupRecord r : o.records()) {
+                if (r.offset() <= last) {
+                    requireInsideCut(r, r.offset());
+                }
                 if (r.offset() == last) {
                     atLast = r;
                 } else if (r.offset() > last) {
@@ -195,16 +198,42 @@ public final class Follower {
             List<BackupRecord> records = o.records();
             if (count + records.size() >= h) {
                 int index = (int) (h - count); // records of this object before the position
+                for (int i = 0; i < index; i++) {
+                    requireInsideCut(records.get(i), count + i);
+                }
                 BackupRecord before = index > 0 ? records.get(index - 1) : lastSeen;
                 pending = List.copyOf(records.subList(index, records.size()));
                 nextFrom = name.to() + 1;
                 queueAfter(chain, name);
                 return before;
             }
+            for (int i = 0; i < records.size(); i++) {
+                requireInsideCut(records.get(i), count + i);
+            }
             count += records.size();
             lastSeen = records.get(records.size() - 1);
         }
         throw pastBackup(h, "the backup holds " + count + " records");
+    }
+
+    /**
+     * A record the target holds (read while placing the follower) must lie inside the cut: a standby that followed past it
+     * before the cut was set cannot be frozen there, and reporting the cut as reached would hide the records after it.
+     * Checked on the records the placing reads anyway: with preserve the object that holds the target's last record (an
+     * offset cut is exact, as offsets rise; a timestamp cut sees that object's records), with renumber every record.
+     */
+    private void requireInsideCut(BackupRecord r, long targetOffset) {
+        if (finder.accept(r)) {
+            return;
+        }
+        Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+        throw new ChainException("the target holds records after the cut (offset " + targetOffset
+                + (ts == null ? "" : " stamped " + java.time.Instant.ofEpochMilli(ts))
+                + (targetOffset == r.offset() ? "" : ", backup offset " + r.offset()) + "): " + finder.requested() + " of " + location
+                + " is before the target's end (high watermark " + offsets.next() + "), so the standby already holds what the cut"
+                + " leaves out and cannot be frozen there. Restore the backup with the cut into a new topic (this connector with"
+                + " another target.topic, or mirror-v3 restore --until-timestamp/--until-offset), or delete and re-create the"
+                + " target topic and follow again with the cut");
     }
 
     private void queueAfter(Chain chain, ObjectName name) {

@@ -99,6 +99,32 @@ class FollowerTest {
         assertThat(restarted.next()).isEmpty();
     }
 
+    /**
+     * A cut set on a standby that has followed past it (the target's last record is after it) is not reached: the target
+     * holds records after it, and resume says so, naming the first of them, rather than report the cut as reached.
+     */
+    @Test
+    void aTargetPastTheCutIsRefusedAtResume() {
+        write(0, 9, o -> true); // stamped 1000 + offset
+        write(10, 19, o -> true);
+        assertThatThrownBy(() -> follower(OffsetMode.PRESERVE).until(new RestoreCut(1012L, Map.of())).resume(16))
+                .isInstanceOf(ChainException.class)
+                .hasMessageContaining("the target holds records after the cut (offset 13 stamped 1970-01-01T00:00:01.013Z)")
+                .hasMessageContaining("until timestamp 1970-01-01T00:00:01.012Z").hasMessageContaining("into a new topic");
+        assertThatThrownBy(() -> follower(OffsetMode.PRESERVE).until(new RestoreCut(null, Map.of(0, 9L))).resume(12))
+                .hasMessageContaining("the target holds records after the cut (offset 10 stamped 1970-01-01T00:00:01.010Z)");
+        write(20, 29, o -> o != 21 && o != 22); // renumber: target offset 22 is backup offset 24
+        assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).until(new RestoreCut(null, Map.of(0, 23L))).resume(23))
+                .hasMessageContaining("the target holds records after the cut (offset 22 stamped 1970-01-01T00:00:01.024Z,"
+                        + " backup offset 24)");
+
+        Follower atTheCut = follower(OffsetMode.PRESERVE).until(new RestoreCut(null, Map.of(0, 12L)));
+        assertThat(atTheCut.resume(13)).as("a target that ends at the cut is frozen there").contains(record(12));
+        assertThat(atTheCut.next()).isEmpty();
+        assertThat(atTheCut.cutReached()).isTrue();
+        assertThat(atTheCut.cut().lastOffset()).isEqualTo(12);
+    }
+
     @Test
     void anOffsetCutInsideAnObjectStopsAtItWithRenumber() {
         write(0, 9, o -> o != 4);

@@ -99,16 +99,19 @@ final class DestinationRecovery {
     /** The destination high watermarks read last in this recovery, while records lost in flight may still land. */
     private Map<TopicPartition, Long> settling;
     private long nextAttemptMs;
+    /** How long {@link #drain} waits for the destination to settle after an abort. */
+    private final long closeSettleMs;
 
     /**
      * @param producers                 creates each destination producer (a fresh one after every recovery)
      * @param destinationHighWatermarks reads the destination's high watermarks of the given pairs
      * @param mirrors                   the opened partitions, as they are now
      * @param destinationDescription    how messages name the destination cluster (its bootstrap servers)
+     * @param closeSettleMs             how long closing partitions during a recovery waits for the destination to settle
      */
     DestinationRecovery(Clock clock, Supplier<Producer<byte[], byte[]>> producers,
                         Function<List<Pair>, Map<TopicPartition, Long>> destinationHighWatermarks, Supplier<Collection<Mirror>> mirrors,
-                        Control control, FatalFailure fatal, Backoff backoff, String destinationDescription) {
+                        Control control, FatalFailure fatal, Backoff backoff, String destinationDescription, long closeSettleMs) {
         this.clock = clock;
         this.producers = producers;
         this.destinationHighWatermarks = destinationHighWatermarks;
@@ -117,6 +120,7 @@ final class DestinationRecovery {
         this.fatal = fatal;
         this.backoff = backoff;
         this.destinationDescription = destinationDescription;
+        this.closeSettleMs = closeSettleMs;
         this.current = new AbortableProducer(producers.get());
     }
 
@@ -272,15 +276,65 @@ final class DestinationRecovery {
         }
         if (current.aborted()) {
             current.abortAndAwait();
+            settleBeforeClose();
         } else {
             current.producer().flush();
         }
     }
 
-    /** Every partition is closed: a recovery has nothing left to rewind. */
+    /**
+     * The settle step of a recovery, done before the partitions are given up: records lost in flight may still land (a
+     * broker that hung appends what it had received when it wakes up), and the next owner positions at the high
+     * watermark it reads, so they must have landed first. Reads the destination's high watermarks until two reads
+     * {@link #SETTLE_MS} apart agree, for at most {@code closeSettleMs}; a destination still unreachable then is logged.
+     */
+    private void settleBeforeClose() {
+        List<Mirror> lost = mirrors.get().stream().filter(m -> m.failed || m.acked.get() < m.expected).toList();
+        if (lost.isEmpty()) {
+            return;
+        }
+        List<Pair> pairs = lost.stream().map(m -> new Pair(m.source, m.destination)).toList();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(closeSettleMs);
+        Map<TopicPartition, Long> previous = null;
+        String failure = null;
+        while (true) {
+            try {
+                Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(pairs);
+                if (hwms.equals(previous)) {
+                    log.info("destination {} high watermarks {} stable before the partitions are closed", destinationDescription, hwms);
+                    return;
+                }
+                previous = hwms;
+                failure = null;
+            } catch (RuntimeException e) {
+                if (!Failures.isTransient(e)) {
+                    throw e;
+                }
+                previous = null; // two reads in a row must agree
+                failure = Failures.describe(e);
+            }
+            if (System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SETTLE_MS) > deadline) {
+                log.warn("closing {} during a recovery: the destination {} high watermarks did not settle within {} ms ({}): records"
+                        + " lost in flight may still land after the next owner has positioned, which it then reports", pairs,
+                        destinationDescription, closeSettleMs, failure == null ? "they kept moving" : failure);
+                return;
+            }
+            try {
+                Thread.sleep(SETTLE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Every partition is closed: a recovery has nothing left to rewind, and the aborted producer is replaced. */
     void abandon() {
         state = State.FLOWING;
         transientFailure.set(null);
+        if (current.aborted() && !destinationCorrupted) {
+            current = new AbortableProducer(producers.get()); // the next partitions opened here start with a working producer
+        }
     }
 
     /** On stop: after a mismatch or an abort, records not yet sent are dropped rather than added behind another writer's. */

@@ -89,7 +89,8 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
         recovery = new DestinationRecovery(clock, () -> createProducer(config.producerConfig(producerClientId())),
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
-                new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationBootstrap());
+                new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationBootstrap(),
+                2 * config.adminTimeout().toMillis()); // well inside Connect's rebalance timeout (max.poll.interval.ms)
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), KafkaSinkConfig.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),

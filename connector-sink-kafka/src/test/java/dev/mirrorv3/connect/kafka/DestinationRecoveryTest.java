@@ -46,7 +46,7 @@ class DestinationRecoveryTest {
     private final RecordingControl control = new RecordingControl();
     private final FatalFailure fatal = new FatalFailure();
     private final DestinationRecovery recovery = new DestinationRecovery(clock, this::newProducer, this::readHighWatermarks,
-            mirrors::values, control, fatal, new Backoff(100, 800), "destination:9092");
+            mirrors::values, control, fatal, new Backoff(100, 800), "destination:9092", 10_000);
 
     private Producer<byte[], byte[]> newProducer() {
         MockProducer<byte[], byte[]> p = new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
@@ -93,6 +93,33 @@ class DestinationRecoveryTest {
         producer().completeNext();
         producer().errorNext(new TimeoutException("injected: request timed out"));
         return m;
+    }
+
+    /**
+     * Partitions closed in the middle of a recovery (a rebalance while records are lost in flight): close waits until
+     * the destination's high watermarks read the same twice, so a late append lands before the next owner positions, and
+     * the aborted producer is not kept: partitions opened afterwards send through a fresh one.
+     */
+    @Test
+    void closingDuringARecoverySettlesTheDestinationAndReplacesTheAbortedProducer() {
+        Mirror m = failTheSecondOfThreeDeliveries();
+        MockProducer<byte[], byte[]> aborted = producer();
+        aborted.errorNext(new TimeoutException("failed by the abort"));
+        destinationHwms.put(DESTINATION, 1L);
+        recovery.start();
+        assertThat(recovery.state()).isEqualTo(State.SETTLING);
+        int before = reads.get();
+
+        recovery.drain();
+        assertThat(reads.get() - before).as("two reads a settle time apart before the partitions are given up").isEqualTo(2);
+        mirrors.clear();
+        recovery.abandon();
+
+        Mirror reopened = open(1);
+        assertThat(sendNext(reopened)).as("a partition opened afterwards sends").isTrue();
+        assertThat(producer()).as("through a fresh producer").isNotSameAs(aborted);
+        assertThat(producer().history()).hasSize(1);
+        assertThat(m.failed).isTrue();
     }
 
     @Test

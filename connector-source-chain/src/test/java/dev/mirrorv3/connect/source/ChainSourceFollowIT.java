@@ -307,6 +307,32 @@ class ChainSourceFollowIT {
         cluster.delete("frozen");
     }
 
+    /**
+     * A cut set on a standby that has already followed past it (the documented use: freeze a standby before a bad deploy,
+     * set too late) is not reported as reached: the task fails, naming the first record after the cut that the target
+     * holds, and says what to do.
+     */
+    @Test
+    void aCutTheStandbyIsAlreadyPastFailsTheTask() {
+        Store store = new FilesystemStore(root, "late-cut");
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
+        writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
+        createTopic(bootstrap(), "late-cut-target", 1);
+        Map<String, String> config = sourceConfig("t", root, "late-cut", "late-cut-target", "preserve", bootstrap());
+        cluster.deploy("late-cut", config);
+        Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "late-cut-target", 0) == 20);
+        cluster.delete("late-cut");
+
+        config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 14).toString());
+        cluster.deploy("late-cut", config);
+        assertThat(cluster.awaitTaskFailure("late-cut", WAIT))
+                .contains("the target holds records after the cut (offset 15 stamped "
+                        + java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 15) + ")")
+                .contains("into a new topic", "delete and re-create the target topic");
+        assertThat(highWatermark(bootstrap(), "late-cut-target", 0)).isEqualTo(20);
+        cluster.delete("late-cut");
+    }
+
     @Test
     void refusesAGapInNewObjects() {
         Store store = new FilesystemStore(root, "gap");

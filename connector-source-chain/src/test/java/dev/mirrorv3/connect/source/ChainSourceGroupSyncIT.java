@@ -162,6 +162,34 @@ class ChainSourceGroupSyncIT {
         cluster.delete(name);
     }
 
+    /**
+     * A partition of the groups' snapshot that the standby does not have yet (the source topic grew, its backup has not
+     * started and the standby topic was not grown) is skipped, alone: the other partitions and groups are synced, the
+     * metric counts it.
+     */
+    @Test
+    void aPartitionMissingOnTheStandbyIsSkippedAndTheRestSynced() throws Exception {
+        String name = "grown-follow";
+        String bootstrap = cluster.bootstrapServers();
+        TopicPartition t0 = new TopicPartition("grown-standby", 0);
+        createTopic(bootstrap, "grown-standby", 1);
+        try (Store store = new FilesystemStore(root, "grown-backup");
+             Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            writeObject(store, 0, 0, 99, records(TOPIC, 0, 0, 99, o -> true));
+            new MetaSnapshots(store, ObjectEncryption.none()).writeGroups(new GroupSnapshot(System.currentTimeMillis() - 10_000, TOPIC,
+                    Map.of(0, 100L, 1, 100L), Map.of("grown-a", Map.of(0, at(40), 1, at(60)), "grown-only-1", Map.of(1, at(10)))));
+            Map<String, String> config = sourceConfig(TOPIC, root, "grown-backup", "grown-standby", "preserve", bootstrap);
+            config.put("groups.sync", "true");
+            config.put("groups.interval.ms", "300");
+            cluster.deploy(name, config);
+            awaitGroup(admin, "grown-a", Map.of(t0, 40L)); // group ids of their own: the cluster is the class's
+            awaitMetric(name, "group-partitions-missing", 1);
+            awaitMetric(name, "groups-synced", 1);
+            assertThat(offsets(admin, "grown-only-1")).as("its only partition is missing on the standby").isEmpty();
+        }
+        cluster.delete(name);
+    }
+
     @Test
     void renumberIsRefused() {
         Map<String, String> config = sourceConfig(TOPIC, root, BACKUP, STANDBY, "renumber", cluster.bootstrapServers());

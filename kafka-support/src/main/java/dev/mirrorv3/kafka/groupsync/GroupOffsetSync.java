@@ -54,7 +54,7 @@ public final class GroupOffsetSync implements AutoCloseable {
     }
 
     /** What the last successful pass did. */
-    public record Pass(int synced, int written, int skipped, int clamped, long atMs) {
+    public record Pass(int synced, int written, int skipped, int clamped, int missingPartitions, long atMs) {
     }
 
     private final Origin origin;
@@ -63,13 +63,14 @@ public final class GroupOffsetSync implements AutoCloseable {
     private final LogOffsets standbyOffsets;
     private final ActiveGroups guard;
     private final CommittedOffsets standbyCommitted;
+    private final StandbyPartitions standbyPartitions;
     private final Bound bound;
     private final Duration timeout;
     private final String name;
     private final String standbyLabel;
     private final Clock clock;
     private final AtomicLong writtenTotal = new AtomicLong();
-    private volatile Pass last = new Pass(0, 0, 0, 0, 0);
+    private volatile Pass last = new Pass(0, 0, 0, 0, 0, 0);
     private ScheduledExecutorService timer;
     private String lastFailure;
 
@@ -88,6 +89,7 @@ public final class GroupOffsetSync implements AutoCloseable {
         this.standbyOffsets = new LogOffsets(standby, timeout);
         this.guard = new ActiveGroups(standby, timeout, standbyLabel);
         this.standbyCommitted = new CommittedOffsets(standby, timeout);
+        this.standbyPartitions = new StandbyPartitions(standby, timeout);
         this.bound = bound;
         this.timeout = timeout;
         this.name = name;
@@ -134,6 +136,17 @@ public final class GroupOffsetSync implements AutoCloseable {
         int clamped = 0;
         int skipped = 0;
         java.util.List<String> writtenGroups = new java.util.ArrayList<>();
+        int missing = 0;
+        if (!wanted.isEmpty()) {
+            Set<TopicPartition> partitions = new HashSet<>();
+            wanted.values().forEach(m -> partitions.addAll(m.keySet()));
+            Set<TopicPartition> absent = standbyPartitions.missing(partitions);
+            if (!absent.isEmpty()) {
+                wanted = withoutMissing(wanted, absent);
+                partitions.removeAll(absent);
+                missing = absent.size();
+            }
+        }
         if (!wanted.isEmpty()) {
             Set<TopicPartition> partitions = new HashSet<>();
             wanted.values().forEach(m -> partitions.addAll(m.keySet()));
@@ -175,7 +188,7 @@ public final class GroupOffsetSync implements AutoCloseable {
             }
         }
         writtenTotal.addAndGet(written);
-        Pass p = new Pass(synced, written, skipped, clamped, clock.millis());
+        Pass p = new Pass(synced, written, skipped, clamped, missing, clock.millis());
         last = p;
         if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
             log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
@@ -184,6 +197,37 @@ public final class GroupOffsetSync implements AutoCloseable {
                     synced, skipped, clamped);
         }
         return p;
+    }
+
+    /**
+     * The offsets without the partitions the standby lacks, said once per pass with the groups that are not synced there;
+     * a group left with no partition drops out of the pass. The other partitions and groups are synced as usual.
+     */
+    private Map<String, Map<TopicPartition, OffsetAndMetadata>> withoutMissing(Map<String, Map<TopicPartition, OffsetAndMetadata>> wanted,
+                                                                               Set<TopicPartition> absent) {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> kept = new java.util.LinkedHashMap<>();
+        Map<TopicPartition, java.util.List<String>> affected = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(TopicPartition::toString));
+        wanted.forEach((group, offsets) -> {
+            Map<TopicPartition, OffsetAndMetadata> left = new HashMap<>();
+            offsets.forEach((tp, o) -> {
+                if (absent.contains(tp)) {
+                    affected.computeIfAbsent(tp, k -> new java.util.ArrayList<>()).add(group);
+                } else {
+                    left.put(tp, o);
+                }
+            });
+            if (!left.isEmpty()) {
+                kept.put(group, left);
+            }
+        });
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        affected.forEach((tp, groups) -> parts.add(tp + " (group" + (groups.size() == 1 ? " " : "s ")
+                + String.join(", ", groups.stream().sorted().limit(10).toList()) + (groups.size() > 10 ? ", ..." : "") + ")"));
+        log.warn("{}: partition(s) missing on {}, skipped in this pass of the consumer group sync: {}; the groups' other partitions"
+                + " are synced. Create the partition on the standby (or let the restore reach it) and the next pass syncs it",
+                name, standbyLabel, String.join("; ", parts));
+        return kept;
     }
 
     /** Commits the group's offsets; false when members joined it since it was checked (the broker refuses then). */

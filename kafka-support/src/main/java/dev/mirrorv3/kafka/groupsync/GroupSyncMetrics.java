@@ -12,6 +12,7 @@ public final class GroupSyncMetrics implements AutoCloseable {
     public static final String SKIPPED = "groups-skipped";
     public static final String CLAMPED = "group-offsets-clamped";
     public static final String COMMITS_TOTAL = "group-commits-total";
+    public static final String PARTITIONS_MISSING = "group-partitions-missing";
     public static final String SYNC_TIMESTAMP = "groups-sync-timestamp-seconds";
 
     private final PluginMetricsRegistry metrics;
@@ -24,6 +25,8 @@ public final class GroupSyncMetrics implements AutoCloseable {
         register(SKIPPED, "Consumer groups not synced at the last sync because they are active on the standby",
                 () -> sync.last().skipped());
         register(CLAMPED, "Group offsets clamped into the standby partition's range at the last sync", () -> sync.last().clamped());
+        register(PARTITIONS_MISSING, "Partitions the last sync skipped because they do not exist on the standby (yet)",
+                () -> sync.last().missingPartitions());
         register(COMMITS_TOTAL, "Group offset commits written to the standby", sync::writtenTotal);
         register(SYNC_TIMESTAMP, "Unix time (seconds) of the last successful group sync; 0 before the first",
                 () -> sync.last().atMs() / 1000);
