@@ -132,9 +132,7 @@ class BlobSinkPositionIT {
         Map<String, String> config = d.config(topic, cluster.bootstrapServers());
         cluster.deploy(topic, config);
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
-        cluster.connect().stopConnector(topic);
-        Awaitility.await("connector " + topic + " stopped").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> "STOPPED".equals(cluster.connect().connectorStatus(topic).connector().state()));
+        cluster.stop(topic, WAIT);
         cluster.kafka().deleteTopic(topic);
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);

@@ -40,9 +40,7 @@ class KafkaSinkRecreatedSourceIT {
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
         cluster.deploy(topic, sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers()));
         awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 100L), WAIT);
-        cluster.connect().stopConnector(topic);
-        Awaitility.await("connector " + topic + " stopped").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> "STOPPED".equals(cluster.connect().connectorStatus(topic).connector().state()));
+        cluster.stop(topic, WAIT);
         cluster.kafka().deleteTopic(topic);
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
