@@ -40,7 +40,7 @@ public final class GroupOffsetSeeder {
      * {@code consumer.override.group.id} or {@code connect-<name>}); call it in the task's {@code start()}, before the
      * consumer joins. A failure is retried with backoff for up to {@code timeout} (another task of the connector may
      * still be leaving the group, or may have just joined it and seeded the partitions itself). With
-     * {@code topics.regex} nothing is seeded.
+     * {@code topics.regex} nothing is seeded (both sinks' validate() refuses it: {@code SinkConsumerRules}).
      *
      * @param timeoutSetting the setting that gives {@code timeout}, for the message
      * @throws GroupSeedingException what could not be seeded, why it matters and what to do

@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -24,11 +26,17 @@ import org.slf4j.LoggerFactory;
  * The restarted tasks give the new partitions a committed offset in {@code start()}, while the group is empty
  * ({@link GroupOffsetSeeder}): a running task cannot, and its consumer would fail on a new partition with
  * {@code NoOffsetForPartitionException} (Connect asks for the position before {@code open()}). A task that failed that
- * way, because its consumer noticed the partition first, is replaced by the same reconfiguration. Connect-free.
+ * way, because its consumer noticed the partition first, is replaced by the same reconfiguration. A topic deleted and
+ * created again (a new topic id, whatever its partition count) restarts the tasks too, with no growth: the restarted
+ * tasks' {@code open()} refuses to continue the old topic's copy with the new one and says what to do
+ * ({@link PositionRule#checkIdentity}), instead of a task failing in Connect's rebalance with a bare
+ * {@code NoOffsetForPartitionException} (the group's offsets went with the deleted topic). Connect-free.
  */
 public final class PartitionWatch implements AutoCloseable {
     /** The task config key holding the partition counts seen (e.g. "events:4,orders:2"); tasks do not read it. */
     public static final String TASK_CONFIG = "task.partition.counts";
+    /** The task config key holding the topic ids seen (as {@link #format}); tasks do not read it. */
+    public static final String TASK_CONFIG_IDS = "task.topic.ids";
 
     private static final Logger log = LoggerFactory.getLogger(PartitionWatch.class);
 
@@ -50,6 +58,7 @@ public final class PartitionWatch implements AutoCloseable {
     private final Growth growth;
     private final Runnable requestReconfiguration;
     private volatile Map<String, Integer> counts = Map.of();
+    private volatile Map<String, String> ids = Map.of();
     private volatile boolean stopping;
     private Thread thread;
     private String lastFailure;
@@ -76,7 +85,9 @@ public final class PartitionWatch implements AutoCloseable {
      */
     public void start() {
         try {
-            counts = describe();
+            Seen seen = describe();
+            counts = seen.counts();
+            ids = seen.ids();
         } catch (Exception e) {
             log.warn("{}: cannot read the partition counts of {} yet ({}); looking again in {} ms", name, topics, Failures.describe(e),
                     intervalMs);
@@ -91,13 +102,18 @@ public final class PartitionWatch implements AutoCloseable {
         return counts;
     }
 
+    /** The topic ids to put in the task configs (as {@link #format}). */
+    public Map<String, String> ids() {
+        return ids;
+    }
+
     /** The topics of a sink connector's {@code topics} setting (empty with {@code topics.regex}). */
     public static List<String> listedTopics(Map<String, String> connectorProps) {
         return Arrays.stream(connectorProps.getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
     }
 
     /** "a:3,b:2", sorted by topic: one task config value. */
-    public static String format(Map<String, Integer> counts) {
+    public static String format(Map<String, ?> counts) {
         return new TreeMap<>(counts).entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(","));
     }
 
@@ -124,17 +140,31 @@ public final class PartitionWatch implements AutoCloseable {
         }
     }
 
-    /** One look: when a topic has more partitions than the tasks run with, prepare and ask for new task configs. */
+    /**
+     * One look: when a topic has more partitions than the tasks run with, or was created again, prepare and ask for new
+     * task configs.
+     */
     void lookOnce() throws Exception {
         Map<String, Integer> before = counts;
-        Map<String, Integer> now = describe();
-        if (!grew(before, now)) {
+        Seen seen = describe();
+        Map<String, Integer> now = seen.counts();
+        Set<String> recreated = recreated(ids, seen.ids());
+        if (!grew(before, now) && recreated.isEmpty()) {
             return;
         }
-        log.info("{}: partition counts of {} are now {} (tasks run with {}): restarting the tasks, whose start() gives the new"
-                + " partitions a committed offset", name, topics, now, before.isEmpty() ? "unknown" : before);
-        growth.grown(before, now);
+        if (!recreated.isEmpty()) {
+            log.warn("{}: {} deleted and created again (new topic id): restarting the tasks, which refuse to continue the old"
+                    + " topic's copy with it", name, recreated);
+        }
+        Map<String, Integer> grown = new TreeMap<>(now);
+        recreated.forEach(t -> grown.put(t, before.getOrDefault(t, 0))); // a new topic's partitions are no growth of the old
+        if (grew(before, grown)) {
+            log.info("{}: partition counts of {} are now {} (tasks run with {}): restarting the tasks, whose start() gives the new"
+                    + " partitions a committed offset", name, topics, now, before.isEmpty() ? "unknown" : before);
+            growth.grown(before, grown);
+        }
         counts = Map.copyOf(now); // before asking: Connect may call taskConfigs() at once
+        ids = Map.copyOf(seen.ids());
         if (!stopping) {
             requestReconfiguration.run();
         }
@@ -145,21 +175,40 @@ public final class PartitionWatch implements AutoCloseable {
         return now.entrySet().stream().anyMatch(e -> e.getValue() > before.getOrDefault(e.getKey(), 0));
     }
 
-    /** The partition count of each topic that exists (a missing one is absent: its creation counts as growth). */
-    Map<String, Integer> describe() throws Exception {
+    /** The topics known before and now whose id changed (deleted and created again). */
+    static Set<String> recreated(Map<String, String> before, Map<String, String> now) {
+        Set<String> changed = new TreeSet<>();
+        now.forEach((t, id) -> {
+            String was = before.getOrDefault(t, "");
+            if (!was.isEmpty() && !id.isEmpty() && !was.equals(id)) {
+                changed.add(t);
+            }
+        });
+        return changed;
+    }
+
+    /** What one look found: each existing topic's partition count and id. */
+    record Seen(Map<String, Integer> counts, Map<String, String> ids) {
+    }
+
+    /** The partition count and id of each topic that exists (a missing one is absent: its creation counts as growth). */
+    Seen describe() throws Exception {
         Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
                 new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
         Map<String, Integer> found = new TreeMap<>();
+        Map<String, String> foundIds = new TreeMap<>();
         for (Map.Entry<String, KafkaFuture<TopicDescription>> f : futures.entrySet()) {
             try {
-                found.put(f.getKey(), f.getValue().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS).partitions().size());
+                TopicDescription d = f.getValue().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+                found.put(f.getKey(), d.partitions().size());
+                foundIds.put(f.getKey(), d.topicId() == null ? "" : d.topicId().toString());
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
                     throw e.getCause() instanceof Exception c ? c : e;
                 }
             }
         }
-        return found;
+        return new Seen(found, foundIds);
     }
 
     @Override

@@ -32,6 +32,9 @@ public final class PositionRule {
 
         /** What to do when the destination is ahead of its source. */
         String whenAhead();
+
+        /** What to do when the destination holds a copy of another topic of the same name (the source was re-created). */
+        String whenRecreated();
     }
 
     /** A chain or snapshot series of the blob sink at {@code location}; an empty one starts at the source's log start. */
@@ -60,6 +63,13 @@ public final class PositionRule {
         @Override
         public String whenAhead() {
             return "Back the new topic up under a new destination.name, or move the old chain away if its topic is gone.";
+        }
+
+        @Override
+        public String whenRecreated() {
+            return "Back the new topic up under a new destination.name (or another s3.prefix or filesystem.root) and keep the old"
+                    + " backup, which restores the old topic; or, if the old backup is no longer needed, delete all of it deliberately"
+                    + " (every partition and _meta/ beside " + location + "). Then restart the task (docs/operations.md).";
         }
     }
 
@@ -92,6 +102,34 @@ public final class PositionRule {
         public String whenAhead() {
             return "Copy into a new, empty destination topic.";
         }
+
+        @Override
+        public String whenRecreated() {
+            return "Copy the new topic into a new, empty destination topic (destination.topic) and keep " + partition.topic()
+                    + ", which holds the old topic; or, if the old copy is no longer needed, delete and re-create destination topic "
+                    + partition.topic() + " empty. Then restart the task (docs/operations.md).";
+        }
+    }
+
+    /**
+     * The identity half of the rule: offsets alone cannot tell a topic deleted and created again under the same name
+     * once the new one has grown past the destination's end, so a destination that holds records is continued only
+     * from the topic whose id (Kafka's topic id, KIP-516) it recorded. An empty destination, or one that recorded no id
+     * (made before ids were recorded), takes the current topic's.
+     *
+     * @param recordedId the topic id the destination holds a copy of, empty when it recorded none
+     * @param destinationNext the destination's next offset, empty when it holds nothing yet
+     * @throws PositionException the destination holds a copy of another topic of that name, with what to do
+     */
+    public static void checkIdentity(TopicPartition source, Destination destination, OptionalLong destinationNext, String recordedId,
+                                     String currentId) {
+        if (destinationNext.isEmpty() || recordedId.isEmpty() || recordedId.equals(currentId)) {
+            return;
+        }
+        throw new PositionException("source topic " + source.topic() + " was deleted and created again: " + destination.describe()
+                + " (next offset " + destinationNext.getAsLong() + ") holds a copy of the topic with id " + recordedId + ", and "
+                + source.topic() + " now has id " + currentId + ", another topic of the same name. Nothing of the new topic was"
+                + " written for " + source + ". " + destination.whenRecreated());
     }
 
     /**

@@ -76,4 +76,22 @@ class PositionRuleTest {
     void positionErrorsAreNeverTransient() {
         assertThat(Failures.isTransient(new PositionException("x"))).isFalse();
     }
+
+    @Test
+    void aDestinationHoldingACopyOfAnotherTopicIdIsRefusedNamingTheTopicAndWhatToDo() {
+        assertThatThrownBy(() -> PositionRule.checkIdentity(SOURCE, CHAIN, OptionalLong.of(1000), "old-id", "new-id"))
+                .isInstanceOf(PositionException.class)
+                .hasMessageContaining("source topic orders was deleted and created again")
+                .hasMessageContaining("the backup at /backups/orders/3 (next offset 1000) holds a copy of the topic with id old-id")
+                .hasMessageContaining("now has id new-id").hasMessageContaining("new destination.name");
+        assertThatThrownBy(() -> PositionRule.checkIdentity(SOURCE, TOPIC, OptionalLong.of(1000), "old-id", "new-id"))
+                .isInstanceOf(PositionException.class).hasMessageContaining("new, empty destination topic");
+    }
+
+    @Test
+    void anEmptyDestinationOrOneWithoutARecordedIdTakesTheCurrentTopic() {
+        PositionRule.checkIdentity(SOURCE, CHAIN, OptionalLong.empty(), "old-id", "new-id");
+        PositionRule.checkIdentity(SOURCE, TOPIC, OptionalLong.of(1000), "", "new-id");
+        PositionRule.checkIdentity(SOURCE, TOPIC, OptionalLong.of(1000), "same-id", "same-id");
+    }
 }

@@ -121,6 +121,13 @@ public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallbac
                 });
     }
 
+    /** Stops the connector (PUT /connectors/{name}/stop: its tasks shut down, its config stays) and waits until it is STOPPED. */
+    public void stop(String name, Duration timeout) {
+        connect.stopConnector(name);
+        Awaitility.await("connector " + name + " stopped").atMost(timeout).pollInterval(Duration.ofMillis(200))
+                .until(() -> "STOPPED".equals(connect.connectorStatus(name).connector().state()));
+    }
+
     /** Waits until a task of the connector has FAILED and returns its trace (the error message Connect shows). */
     public String awaitTaskFailure(String name, Duration timeout) {
         String[] trace = new String[1];

@@ -61,11 +61,6 @@ final class BlobSinkConfigValidator {
     private void checkTopics() {
         String name = props.getOrDefault(BlobSinkConfig.DESTINATION_NAME, "");
         boolean perTopic = name.contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
-        String regex = props.get("topics.regex");
-        if (regex != null && !regex.isBlank() && !perTopic) {
-            error("topics.regex", "topics.regex can match several topics, whose partitions would share one chain directory;"
-                    + " set destination.name to a name containing ${topic}, e.g. ${topic}-backup");
-        }
         String topics = props.get("topics");
         if (topics != null && Arrays.stream(topics.split(",")).map(String::trim).filter(s -> !s.isEmpty()).count() > 1 && !perTopic) {
             error("topics", "several topics would share one chain directory per partition; set destination.name to a name"

@@ -55,6 +55,7 @@ public class BlobSinkConnector extends SinkConnector {
         Map<String, String> c = new HashMap<>(props);
         if (watch != null) {
             c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts())); // differs after growth: Connect restarts the task
+            c.put(PartitionWatch.TASK_CONFIG_IDS, PartitionWatch.format(watch.ids())); // differs after a re-creation
         }
         return List.of(c);
     }

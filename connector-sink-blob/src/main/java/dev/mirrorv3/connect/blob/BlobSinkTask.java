@@ -105,13 +105,14 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         if (config.metadataIntervalMs() > 0 || config.groupsIntervalMs() > 0) {
             metaSnapshotter = new MetaSnapshotter(sourceOffsets.admin(),
                     t -> metaStores.computeIfAbsent(t, x -> createStore(config, config.destinationName(connectorName, x))), encryption,
-                    config.groupSelection(connectorName), config.adminTimeout(), clock)
+                    config.groupSelection(connectorName), config.adminTimeout(), clock, fatalFailure()::record)
                     .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
         }
+        BackupIdentity identity = new BackupIdentity(this::storeFor, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
         opener = config.snapshots()
-                ? new SnapshotOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock,
+                ? new SnapshotOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, identity, clock,
                         config.spillDir(connectorName), config.bufferMaxBytes())
-                : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, clock);
+                : new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets, identity, clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
         commits = new PipelinedCommits(config, connectorName, clock, writers, retryPauses(), metrics,

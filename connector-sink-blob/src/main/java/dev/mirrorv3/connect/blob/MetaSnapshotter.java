@@ -8,6 +8,8 @@ import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PositionException;
+import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.groups.CommittedOffsets;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.meta.TopicMetadata;
@@ -22,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -49,6 +52,7 @@ final class MetaSnapshotter implements AutoCloseable {
     private final CommittedOffsets committed;
     private final Duration timeout;
     private final Clock clock;
+    private final Consumer<RuntimeException> recreated;
     private final Map<TopicPartition, Long> durableNext = new ConcurrentHashMap<>();
     private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
     private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
@@ -60,9 +64,10 @@ final class MetaSnapshotter implements AutoCloseable {
     /**
      * @param admin the source cluster's admin client (not owned)
      * @param storeFor the store of a topic's backup, used from this snapshotter's thread only
+     * @param recreated told when a backed-up topic was deleted and created again while the task ran (it fails the task)
      */
     MetaSnapshotter(Admin admin, Function<String, Store> storeFor, ObjectEncryption encryption, GroupSelection selection,
-            Duration timeout, Clock clock) {
+            Duration timeout, Clock clock, Consumer<RuntimeException> recreated) {
         this.admin = admin;
         this.storeFor = storeFor;
         this.encryption = encryption;
@@ -70,6 +75,7 @@ final class MetaSnapshotter implements AutoCloseable {
         this.committed = new CommittedOffsets(admin, timeout);
         this.timeout = timeout;
         this.clock = clock;
+        this.recreated = recreated;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mirror-v3-meta-snapshots");
             t.setDaemon(true);
@@ -134,6 +140,11 @@ final class MetaSnapshotter implements AutoCloseable {
         }
     }
 
+    /** A backed-up partition of the topic, for messages. */
+    private int partitionOf(String topic) {
+        return durableNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).mapToInt(TopicPartition::partition).min().orElse(0);
+    }
+
     private Set<String> topics() {
         Set<String> topics = new java.util.TreeSet<>();
         durableNext.keySet().forEach(tp -> topics.add(tp.topic()));
@@ -147,6 +158,14 @@ final class MetaSnapshotter implements AutoCloseable {
             TopicSnapshot now = TopicMetadata.read(admin, topic, clock.millis(), timeout);
             MetaSnapshots meta = snapshots(topic);
             TopicSnapshot last = lastTopic.computeIfAbsent(topic, t -> meta.newestTopic().map(MetaSnapshots.Stored::snapshot).orElse(null));
+            if (last != null && !last.topicId().isEmpty() && !now.topicId().isEmpty() && !now.topicId().equals(last.topicId())) {
+                // Never written: the newest snapshot's id is the backup's identity (BackupIdentity), and it must stay the old topic's.
+                recreated.accept(new PositionException("source topic " + topic + " was deleted and created again while it was backed"
+                        + " up: its topic id is now " + now.topicId() + ", and the backup holds the topic with id " + last.topicId()
+                        + " (objects written since the re-creation may hold records of the new topic). "
+                        + new PositionRule.BlobChain(storeFor.apply(topic).location(partitionOf(topic))).whenRecreated()));
+                continue;
+            }
             if (!now.sameMetadataAs(last)) {
                 MetaName name = meta.writeTopic(now);
                 lastTopic.put(topic, now);

@@ -33,15 +33,17 @@ final class PartitionOpener implements WriterOpener {
     private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
     private final LogOffsets sourceOffsets;
+    private final BackupIdentity identity;
     private final Clock clock;
 
     PartitionOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
-                    FlushPolicy flushPolicy, LogOffsets sourceOffsets, Clock clock) {
+                    FlushPolicy flushPolicy, LogOffsets sourceOffsets, BackupIdentity identity, Clock clock) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
         this.encryption = encryption;
         this.flushPolicy = flushPolicy;
         this.sourceOffsets = sourceOffsets;
+        this.identity = identity;
         this.clock = clock;
     }
 
@@ -57,6 +59,9 @@ final class PartitionOpener implements WriterOpener {
             chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
             chains.put(tp, chain);
         }
+        Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
+        chains.forEach((tp, c) -> nexts.put(tp, c.nextOffset()));
+        identity.verify(nexts); // before anything is written: a chain continues only from its own topic
         PositionInputs source = PositionInputs.read(sourceOffsets, partitions);
 
         Map<TopicPartition, ChainWriter> writers = new HashMap<>();

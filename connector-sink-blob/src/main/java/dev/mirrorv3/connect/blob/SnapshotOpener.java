@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -35,17 +36,19 @@ final class SnapshotOpener implements WriterOpener {
     private final ObjectEncryption encryption;
     private final FlushPolicy flushPolicy;
     private final LogOffsets sourceOffsets;
+    private final BackupIdentity identity;
     private final Clock clock;
     private final Path spillDir;
     private final long memoryCapBytes;
 
     SnapshotOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption, FlushPolicy flushPolicy,
-                   LogOffsets sourceOffsets, Clock clock, Path spillDir, long memoryCapBytes) {
+                   LogOffsets sourceOffsets, BackupIdentity identity, Clock clock, Path spillDir, long memoryCapBytes) {
         this.storeForTopic = storeForTopic;
         this.envelope = envelope;
         this.encryption = encryption;
         this.flushPolicy = flushPolicy;
         this.sourceOffsets = sourceOffsets;
+        this.identity = identity;
         this.clock = clock;
         this.spillDir = spillDir;
         this.memoryCapBytes = memoryCapBytes;
@@ -66,6 +69,9 @@ final class SnapshotOpener implements WriterOpener {
             });
             chains.put(tp, chain);
         }
+        Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
+        chains.forEach((tp, c) -> nexts.put(tp, c.nextOffset()));
+        identity.verify(nexts); // before anything is written: a chain continues only from its own topic
         PositionInputs source = PositionInputs.read(sourceOffsets, partitions);
 
         Map<TopicPartition, SnapshotWriter> writers = new HashMap<>();

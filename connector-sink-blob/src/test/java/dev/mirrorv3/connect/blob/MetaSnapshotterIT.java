@@ -79,7 +79,7 @@ class MetaSnapshotterIT {
 
     private MetaSnapshotter snapshotter(Admin admin, FilesystemStore store, String include, String exclude) {
         MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
-                GroupSelection.of(include, exclude, List.of("connect-blob")), Duration.ofSeconds(30), Clock.systemUTC());
+                GroupSelection.of(include, exclude, List.of("connect-blob")), Duration.ofSeconds(30), Clock.systemUTC(), e -> { });
         for (int p = 0; p < 3; p++) {
             s.durable(new TopicPartition("orders", p), 10L + p);
         }
@@ -111,6 +111,25 @@ class MetaSnapshotterIT {
                 MetaSnapshotter s = snapshotter(admin, store, ".*", "")) {
             assertThat(s.snapshotTopics()).isEmpty();
         }
+    }
+
+    /** The newest snapshot's id is the backup's identity: a topic of the same name with another id never replaces it. */
+    @Test
+    void aTopicWithAnotherIdThanTheBackupsIsNotSnapshottedAndFailsTheTask() throws Exception {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        meta.writeTopic(new TopicSnapshot(1_000, "orders", "an-older-topic-id", 3, 1, Map.of()));
+        List<RuntimeException> failures = new ArrayList<>();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of(".*", "",
+                        List.of()), Duration.ofSeconds(30), Clock.systemUTC(), failures::add)) {
+            s.durable(new TopicPartition("orders", 1), 10);
+            assertThat(s.snapshotTopics()).as("nothing written").isEmpty();
+        }
+        assertThat(meta.newestTopic().orElseThrow().snapshot().topicId()).isEqualTo("an-older-topic-id");
+        assertThat(failures).singleElement().extracting(Throwable::getMessage).asString()
+                .contains("source topic orders was deleted and created again while it was backed up",
+                        "the backup holds the topic with id an-older-topic-id", "new destination.name", store.location(1));
     }
 
     @Test
@@ -209,7 +228,7 @@ class MetaSnapshotterIT {
         FilesystemStore store = new FilesystemStore(root, "orders");
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
                 MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, new ObjectEncryption(ring, "k1"),
-                        GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC())) {
+                        GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
             s.durable(new TopicPartition("orders", 0), 10);
             String topicName = s.snapshotTopics().get(0).fileName();
             String groupsName = s.snapshotGroups().get(0).fileName();

@@ -87,11 +87,6 @@ final class KafkaSinkConfigValidator {
     private void checkTopics(List<String> topics) {
         String destination = props.getOrDefault(KafkaSinkConfig.DESTINATION_TOPIC, "");
         boolean perTopic = destination.isBlank() || destination.contains(KafkaSinkConfig.TOPIC_PLACEHOLDER);
-        String regex = props.get("topics.regex");
-        if (regex != null && !regex.isBlank() && !perTopic) {
-            error(KafkaSinkConfig.DESTINATION_TOPIC, "topics.regex can match several topics, whose partitions would be copied into the"
-                    + " same destination partitions; leave destination.topic empty (the source topic's name) or use ${topic}");
-        }
         if (topics.size() > 1 && !perTopic) {
             error(KafkaSinkConfig.DESTINATION_TOPIC, "several topics would be copied into the same destination partitions; leave"
                     + " destination.topic empty (the source topic's name) or use ${topic}, e.g. ${topic}-copy");

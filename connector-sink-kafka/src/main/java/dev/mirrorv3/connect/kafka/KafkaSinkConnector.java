@@ -84,6 +84,7 @@ public class KafkaSinkConnector extends SinkConnector {
             if (watch != null) {
                 // differs after growth: Connect restarts the tasks
                 c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts()));
+                c.put(PartitionWatch.TASK_CONFIG_IDS, PartitionWatch.format(watch.ids())); // differs after a re-creation
             }
             configs.add(c);
         }

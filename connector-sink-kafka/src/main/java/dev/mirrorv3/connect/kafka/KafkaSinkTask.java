@@ -13,6 +13,7 @@ import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.mirror.MirrorPositions;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
+import dev.mirrorv3.kafka.mirror.SourceIdentity;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.Collection;
@@ -46,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
     private static final long IN_FLIGHT_POLL_MS = DestinationRecovery.IN_FLIGHT_POLL_MS;
+    /** How often the record of which source topic each partition copies is written again (offsets.retention.minutes is days). */
+    private static final long IDENTITY_REFRESH_MS = 3_600_000L;
 
     private KafkaSinkConfig config;
     private String connectorName;
@@ -56,6 +59,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private KafkaSinkMetrics metrics;
     private RecordTypeCheck typeCheck;
     private boolean sourceTimestamps;
+    private long nextIdentityRefreshMs;
 
     private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
 
@@ -80,7 +84,9 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         sourceOffsets = new LogOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
         destinationOffsets = new LogOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
-        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout());
+        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(),
+                SourceIdentity.groupId(connectorName));
+        nextIdentityRefreshMs = clock.millis() + IDENTITY_REFRESH_MS;
         sourceTimestamps = config.sourceTimestamps();
         if (config.keysType() != ValueType.BYTES || config.valuesType() != ValueType.BYTES) {
             typeCheck = new RecordTypeCheck(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, config.keysType(),
@@ -202,6 +208,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
         long now = clock.millis();
         heartbeatIfDue(now);
+        refreshIdentityIfDue(now);
         pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
     }
 
@@ -295,6 +302,22 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                     + " source high watermark {}",
                     m.source, m.acked.get(), m.destination, m.sinceHeartbeat, m.sourceHwm);
             m.sinceHeartbeat = 0;
+        }
+    }
+
+    /** Records again which source topic each partition copies; a failure is only logged (the next hour tries again). */
+    private void refreshIdentityIfDue(long now) {
+        if (now < nextIdentityRefreshMs || mirrors.isEmpty()) {
+            return;
+        }
+        nextIdentityRefreshMs = now + IDENTITY_REFRESH_MS;
+        Map<TopicPartition, Long> acked = new HashMap<>();
+        mirrors.forEach((tp, m) -> acked.put(tp, m.acked.get()));
+        try {
+            positions.refreshIdentity(mirrors.keySet().stream().map(this::pair).toList(), acked);
+        } catch (RuntimeException e) {
+            log.warn("cannot record again which source topics {} copies (consumer group {} on {}): {}", connectorName,
+                    SourceIdentity.groupId(connectorName), config.destinationBootstrap(), Failures.describe(e));
         }
     }
 

@@ -60,6 +60,11 @@ public final class ConnectorChecks {
         }
     }
 
+    /** The setting's value as given, empty when it is not set. */
+    public String value(String key) {
+        return props.getOrDefault(key, "");
+    }
+
     /** Whether {@code key} has an error already (a single-field one from the ConfigDef, or an earlier check's). */
     public boolean hasErrors(String key) {
         return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());

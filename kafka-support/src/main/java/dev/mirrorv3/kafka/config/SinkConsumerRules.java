@@ -24,5 +24,21 @@ public final class SinkConsumerRules {
         checks.requireByteArrayConverters("the " + output + " keeps the records' exact bytes");
         checks.refuseTransforms("no transform may run in front of the " + sink + ": a changed record would not be the"
                 + " source's, and a dropped one would be a hole. Remove transforms");
+        refuseTopicsRegex(checks, sink);
+    }
+
+    /**
+     * topics.regex is refused until its matches are seeded and watched: with auto.offset.reset=none a partition needs a
+     * committed offset before the task's open() can seek (GroupOffsetSeeder), and the tasks seed, and the connector
+     * watches partition counts and topic ids, only for the topics listed in {@code topics} (docs/decisions.md).
+     */
+    private static void refuseTopicsRegex(ConnectorChecks checks, String sink) {
+        if (!checks.value("topics.regex").isBlank()) {
+            checks.error("topics.regex", "topics.regex is not supported by the " + sink + ": its tasks give their consumer group a"
+                    + " committed offset, and the connector watches for new partitions and re-created topics, only for the topics"
+                    + " listed in 'topics'; with consumer.override.auto.offset.reset=none a topic matched by the regex (a new one"
+                    + " included) would fail the task with NoOffsetForPartitionException. Remove topics.regex and list the topics"
+                    + " in 'topics'");
+        }
     }
 }

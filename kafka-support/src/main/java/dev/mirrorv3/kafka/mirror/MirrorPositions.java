@@ -21,7 +21,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Where a Kafka → Kafka copy with preserved offsets continues (docs/kafka-sink.md): the destination partition's high watermark,
- * checked against the source partition's log start and high watermark by {@link PositionRule}. Connect-free: the sink task asks it in
+ * checked against the source partition's log start and high watermark by {@link PositionRule}, and the destination's
+ * record of which source topic it copies ({@link SourceIdentity}). Connect-free: the sink task asks it in
  * {@code open()} and again after a transient destination failure.
  */
 public final class MirrorPositions {
@@ -29,15 +30,20 @@ public final class MirrorPositions {
     private final LogOffsets destination;
     private final String destinationDescription;
     private final Duration timeout;
+    private final SourceIdentity identity;
 
     /**
      * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
+     * @param identityGroup the destination's consumer group that keeps which source topic each partition copies
+     *                      ({@link SourceIdentity#groupId})
      */
-    public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout) {
+    public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
+                           String identityGroup) {
         this.source = source;
         this.destination = destination;
         this.destinationDescription = destinationDescription;
         this.timeout = timeout;
+        this.identity = new SourceIdentity(source.admin(), destination.admin(), identityGroup, destinationDescription, timeout);
     }
 
     /** One source partition and the destination partition it is copied to. */
@@ -57,6 +63,7 @@ public final class MirrorPositions {
     public Map<TopicPartition, Position> resolve(Collection<Pair> pairs) {
         checkDestinationTopics(pairs);
         Map<TopicPartition, Long> destinationHwms = destinationHighWatermarks(pairs);
+        identity.verify(pairs, destinationHwms); // before the offsets: a destination ahead of a re-created source is named as such
         Map<TopicPartition, Long> logStarts = source.logStartOffsets(pairs.stream().map(Pair::source).toList());
         Map<TopicPartition, Long> sourceHwms = source.highWatermarks(pairs.stream().map(Pair::source).toList());
         Map<TopicPartition, Position> next = new LinkedHashMap<>();
@@ -68,6 +75,14 @@ public final class MirrorPositions {
             next.put(p.source(), new Position(at, logStart, hwm));
         }
         return next;
+    }
+
+    /**
+     * Records again which source topic each pair copies, with the next offsets acknowledged ({@code next}, by source
+     * partition), so that the record outlives the destination's offsets.retention.minutes while the copy runs.
+     */
+    public void refreshIdentity(Collection<Pair> pairs, Map<TopicPartition, Long> next) {
+        identity.refresh(pairs, next);
     }
 
     /** Each pair's destination high watermark (the offset the next delivered record must get). */

@@ -70,4 +70,19 @@ class SinkConsumerRulesTest {
         assertThat(errors.get("transforms").get(0)).startsWith("no transform may run in front of the Kafka sink")
                 .endsWith("Remove transforms");
     }
+
+    /** With auto.offset.reset=none a topic matched by the regex would have no committed offset: its task would fail. */
+    @Test
+    void topicsRegexIsRefusedSayingToListTheTopics() {
+        Map<String, String> props = good();
+        props.put("topics.regex", "orders-.*");
+        Map<String, List<String>> errors = errors(props);
+        assertThat(errors).containsOnlyKeys("topics.regex");
+        assertThat(errors.get("topics.regex")).singleElement().asString()
+                .startsWith("topics.regex is not supported by the Kafka sink")
+                .contains("NoOffsetForPartitionException", "list the topics in 'topics'");
+        Map<String, String> blank = good();
+        blank.put("topics.regex", " ");
+        assertThat(errors(blank)).as("an empty topics.regex is Connect's default").isEmpty();
+    }
 }

@@ -1,0 +1,48 @@
+package dev.mirrorv3.kafka;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * The identity of topics (Kafka's topic id, KIP-516): a topic deleted and created again under the same name gets a new
+ * one, which offsets alone cannot show ({@link PositionRule#checkIdentity}).
+ */
+public final class TopicIds {
+    private TopicIds() {
+    }
+
+    /**
+     * Each topic's id, as text ({@code Uuid.toString()}; empty if the cluster gives none).
+     *
+     * @throws KafkaException the admin call's failure, as Kafka classifies it ({@link Failures} decides transient or fatal)
+     */
+    public static Map<String, String> read(Admin admin, Collection<String> topics, Duration timeout) {
+        try {
+            Map<String, TopicDescription> described = admin.describeTopics(topics,
+                    new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).allTopicNames()
+                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            Map<String, String> ids = new TreeMap<>();
+            described.forEach((topic, d) -> ids.put(topic, d.topicId() == null ? "" : d.topicId().toString()));
+            return ids;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new org.apache.kafka.common.errors.TimeoutException("describing topics " + topics + " timed out after " + timeout, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("describing topics " + topics + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+}
