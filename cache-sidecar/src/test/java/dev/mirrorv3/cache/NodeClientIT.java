@@ -1,8 +1,8 @@
 package dev.mirrorv3.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.mirrorv3.testsupport.RequiredTools;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The real npm client {@code @yolean/kafka-keyvalue} 1.9.3 (CommonJS) on Node against the sidecar.
  * {@code npm ci} installs it from the committed package-lock.json into target/. Skipped only when {@code node} or
- * {@code npm} is not installed.
+ * {@code npm} is not installed, and then a failure with {@code REQUIRE_ALL_TOOLS=1} (CI: {@link RequiredTools}).
  */
 class NodeClientIT extends SidecarITSupport {
 
@@ -31,8 +31,10 @@ class NodeClientIT extends SidecarITSupport {
 
     @Test
     void realKkvNodeClientWorksAgainstTheSidecar() throws Exception {
-        assumeTrue(onPath("node") && onPath("npm"), "node/npm not installed: skipping the @yolean/kafka-keyvalue "
-                + "client test (install Node 20 to run it)");
+        for (String tool : List.of("node", "npm")) {
+            RequiredTools.require(tool, "to run the @yolean/kafka-keyvalue client against the sidecar",
+                    "install Node 20.11 or newer, the client's engines field");
+        }
         Path dir = Path.of("target/node-client");
         Files.createDirectories(dir);
         for (String f : List.of("package.json", "package-lock.json", "client-test.js")) {
@@ -97,18 +99,5 @@ class NodeClientIT extends SidecarITSupport {
             node.destroyForcibly();
             reader.join(5000);
         }
-    }
-
-    private static boolean onPath(String exe) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, exe))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

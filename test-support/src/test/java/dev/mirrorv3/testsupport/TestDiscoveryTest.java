@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * {@code @ParameterizedTest}, {@code @RepeatedTest}, {@code @TestFactory}, jqwik {@code @Property}/{@code @Example}) but
  * its name matches neither Surefire's nor Failsafe's default includes: such a class compiles and never runs. The one
  * exception is a {@code *Bench} class: a benchmark kept out of the suite on purpose and run by hand by its name
- * ({@code -Dtest=EnvelopeThroughputBench}), as docs/performance.md shows.
+ * ({@code -Dtest=EnvelopeThroughputBench}), as docs/performance.md shows. A class both match (an IT named Test*) fails
+ * too: Surefire would run it without the module's Failsafe settings.
  */
 class TestDiscoveryTest {
     /** Surefire's default includes: Test*, *Test, *Tests, *TestCase. */
@@ -50,12 +51,29 @@ class TestDiscoveryTest {
     }
 
     @Test
+    void noClassIsPickedUpByBothSurefireAndFailsafe() {
+        Path root = repositoryRoot();
+        List<String> runTwice = testSources(root).stream()
+                .filter(p -> SUREFIRE.matcher(p.getFileName().toString()).matches()
+                        && FAILSAFE.matcher(p.getFileName().toString()).matches())
+                .map(p -> root.relativize(p).toString())
+                .toList();
+        assertThat(runTwice)
+                .as("classes whose names both Surefire (Test*, *Test, *Tests, *TestCase) and Failsafe (IT*, *IT, *ITCase) match:"
+                        + " Surefire runs them too, without the module's Failsafe settings; rename them (an IT must not start"
+                        + " with Test)")
+                .isEmpty();
+    }
+
+    @Test
     void theCheckSeesAMisnamedClass() {
         assertThat(HOLDS_TESTS.matcher("class X {\n    @Property(tries = 10)\n    void p() {}\n}").find()).isTrue();
         assertThat(SUREFIRE.matcher("EnvelopeRoundTripProperties.java").matches()).isFalse();
         assertThat(FAILSAFE.matcher("EnvelopeRoundTripProperties.java").matches()).isFalse();
         assertThat(SUREFIRE.matcher("EnvelopeRoundTripPropertiesTest.java").matches()).isTrue();
         assertThat(FAILSAFE.matcher("RestoreIT.java").matches()).isTrue();
+        assertThat(SUREFIRE.matcher("TestJvmSettingsIT.java").matches()).isTrue();
+        assertThat(FAILSAFE.matcher("TestJvmSettingsIT.java").matches()).isTrue();
         assertThat(BENCH.matcher("EnvelopeThroughputBench.java").matches()).isTrue();
     }
 

@@ -374,6 +374,9 @@ public final class ParquetCodec implements EnvelopeCodec {
     private static final class ReaderBuilder extends ParquetReader.Builder<BackupRecord> {
         ReaderBuilder(InputFile file) {
             super(file, new PlainParquetConfiguration());
+            // Pages carry a CRC (parquet-java writes one by default); without checking it a damaged byte in a page reads
+            // as a different record without an error. Pages written without one (other writers) are read as they are.
+            usePageChecksumVerification(true);
         }
 
         @Override

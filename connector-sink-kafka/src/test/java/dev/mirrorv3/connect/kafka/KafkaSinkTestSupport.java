@@ -215,11 +215,16 @@ final class KafkaSinkTestSupport {
 
     /**
      * The destination holds exactly the source's records at the same offsets: keys, values and headers byte for byte,
-     * and the timestamps too when {@code sameTimestamps}.
+     * and the timestamps too when {@code sameTimestamps}; a destination partition the source does not have is empty.
      */
     static void assertSameRecords(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> source,
                                   Map<Integer, List<ConsumerRecord<byte[], byte[]>>> destination, boolean sameTimestamps) {
         assertThat(destination.keySet()).containsAll(source.keySet());
+        destination.forEach((partition, records) -> {
+            if (!source.containsKey(partition)) {
+                assertThat(records).as("records in destination partition %d, which the source does not have", partition).isEmpty();
+            }
+        });
         for (Map.Entry<Integer, List<ConsumerRecord<byte[], byte[]>>> e : source.entrySet()) {
             List<ConsumerRecord<byte[], byte[]>> expected = e.getValue();
             List<ConsumerRecord<byte[], byte[]>> actual = destination.get(e.getKey());

@@ -105,7 +105,8 @@ class RestoreIT {
 
     @Test
     void refusesANonEmptyTargetAMissingTopicAndTooFewPartitions() throws Exception {
-        TestBackups.write(root(), "full-backup", 0, 0, TestBackups.records("full", 0, 0, 99, o -> true), 100);
+        List<BackupRecord> p0 = TestBackups.records("full", 0, 0, 99, o -> true);
+        TestBackups.write(root(), "full-backup", 0, 0, p0, 100);
         TestBackups.write(root(), "full-backup", 1, 0, TestBackups.records("full", 1, 0, 99, o -> true), 100);
         broker.createTopic("full-restored", 2, Map.of("retention.ms", "-1"));
         try (KafkaProducer<byte[], byte[]> p = producer()) {
@@ -127,7 +128,7 @@ class RestoreIT {
         assertThat(few.err()).contains("has 1 partitions, and the backup has partition 1");
         CliRun onlyZero = restore(config, "one-partition", "preserve", "--partition", "0");
         assertThat(onlyZero.exitCode()).as(onlyZero.toString()).isZero();
-        assertThat(highWatermark("one-partition", 0)).isEqualTo(100);
+        assertRestored("one-partition", 0, p0, false, null);
     }
 
     @Test
@@ -187,7 +188,8 @@ class RestoreIT {
 
     @Test
     void retentionAndLogAppendTimeAreRefusedUnlessAccepted() throws Exception {
-        TestBackups.write(root(), "old-backup", 0, 0, TestBackups.records("old", 0, 0, 99, o -> true), 100);
+        List<BackupRecord> records = TestBackups.records("old", 0, 0, 99, o -> true);
+        TestBackups.write(root(), "old-backup", 0, 0, records, 100);
         String config = config("old");
         broker.createTopic("old-short", 1, Map.of("retention.ms", "3600000"));
         CliRun r = restore(config, "old-short", "preserve");
@@ -199,6 +201,7 @@ class RestoreIT {
         assertThat(a.err()).contains("message.timestamp.type=LogAppendTime", "--accept-log-append-time");
         CliRun accepted = restore(config, "old-short", "preserve", "--accept-retention");
         assertThat(accepted.exitCode()).as(accepted.toString()).isZero();
+        assertRestored("old-short", 0, records, false, null);
     }
 
     private static KafkaProducer<byte[], byte[]> producer() {

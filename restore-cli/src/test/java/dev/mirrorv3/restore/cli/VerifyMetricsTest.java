@@ -1,10 +1,10 @@
 package dev.mirrorv3.restore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
+import dev.mirrorv3.testsupport.RequiredTools;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --metrics-file} read back by promtool's parser, and {@code --pushgateway} against an in-test HTTP server. */
 class VerifyMetricsTest {
-    private static final Path PROMTOOL = Path.of("/usr/bin/promtool");
     /** One line of the text exposition format 0.0.4: HELP, TYPE, or a sample with labels. */
     private static final Pattern LINE = Pattern.compile("# HELP [a-z0-9_]+ .+|# TYPE [a-z0-9_]+ gauge"
             + "|[a-z0-9_]+\\{connector=\"(?:[^\"\\\\]|\\\\.)*\",topic=\"[^\"]*\",partition=\"[0-9]+\"} -?[0-9.]+");
@@ -48,8 +47,9 @@ class VerifyMetricsTest {
         // every series and label the alert rules and the dashboard use with the verify run's series
         assertThat(ObservabilityFiles.assertScrapeServesTheQueries("\n" + text, ObservabilityFiles::verifySeries))
                 .contains("mirror_v3_backup_last_verify_timestamp_seconds", "mirror_v3_backup_verify_success");
-        assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed at " + PROMTOOL);
-        Process check = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics").redirectErrorStream(true).start();
+        Path promtool = RequiredTools.require("promtool", "to parse the metrics file as Prometheus does",
+                "apt-get install prometheus");
+        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
         check.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
         check.getOutputStream().close();
         String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
