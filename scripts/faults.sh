@@ -16,39 +16,46 @@ fault_alive() {
     [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
+# fault_send <signal> <pid>: the signal to a live process; 1, with FAULT_MISS set, when there was none (gone, or a
+# zombie, which kill still accepts).
+fault_send() {
+    fault_alive "$2" && kill -"$1" "$2" 2>/dev/null && return 0
+    fault_missed "pid $2 was not running when SIG$1 was sent"
+    return 1
+}
+
 # fault_kill9 <pid>: SIGKILL, then until the process is gone (its listening ports are free again for a restart).
 # Returns 0 only when the fault landed: the process was alive when the signal was sent and is gone afterwards (or a
 # zombie whose threads have all exited, whose sockets are closed); 1, with FAULT_MISS set, when there was no live
 # process to kill or it outlived 20 s.
 fault_kill9() {
-    local i
-    if ! fault_alive "$1" || ! kill -KILL "$1" 2>/dev/null; then
-        fault_missed "pid $1 was not running when the kill -9 was sent"
-        return 1
-    fi
-    for ((i = 0; i < 400; i++)); do
-        case "$(fault_proc_state "$1")" in
-            '') return 0 ;;
-            Z) [ "$(find "/proc/$1/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" -le 1 ] && return 0 ;;
-        esac
-        sleep 0.05
-    done
-    fault_missed "pid $1 was still running 20 s after kill -9"
+    fault_send KILL "$1" || return 1
+    fault_until 400 fault_gone "$1" && return 0
+    fault_missed "pid $1 was still running 20 s after SIGKILL"
     return 1
 }
 
 # fault_freeze <pid>: SIGSTOP; 0 when it landed (the process was alive and is now stopped), else 1 with FAULT_MISS.
 fault_freeze() {
-    local i
-    if ! fault_alive "$1" || ! kill -STOP "$1" 2>/dev/null; then
-        fault_missed "pid $1 was not running when SIGSTOP was sent"
-        return 1
-    fi
-    for ((i = 0; i < 100; i++)); do
-        [ "$(fault_proc_state "$1")" = T ] && return 0
-        sleep 0.05
-    done
+    fault_send STOP "$1" || return 1
+    fault_until 100 fault_stopped "$1" && return 0
     fault_missed "pid $1 did not stop within 5 s of SIGSTOP (state $(fault_proc_state "$1"))"
+    return 1
+}
+
+# fault_gone <pid>: gone, or a zombie whose threads have all exited (until then its sockets may still be open).
+fault_gone() {
+    case "$(fault_proc_state "$1")" in
+        '') return 0 ;;
+        Z) [ "$(find "/proc/$1/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" -le 1 ] ;;
+        *) return 1 ;;
+    esac
+}
+fault_stopped() { [ "$(fault_proc_state "$1")" = T ]; }
+# fault_until <tries> <command...>: the command, every 50 ms, until it succeeds (0) or the tries are spent (1).
+fault_until() {
+    local i n="$1"; shift
+    for ((i = 0; i < n; i++)); do "$@" && return 0; sleep 0.05; done
     return 1
 }
 

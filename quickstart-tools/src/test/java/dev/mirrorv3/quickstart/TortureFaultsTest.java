@@ -20,7 +20,7 @@ class TortureFaultsTest {
         String out = bash("sleep 60 & p=$!; kill $p; wait $p || true;"
                 + " if fault_kill9 $p; then fault_landed; fi; echo \"faults=$FAULTS miss=$FAULT_MISS\"");
 
-        assertThat(out).isEqualTo("faults=0 miss=pid %s was not running when the kill -9 was sent\n".formatted(pidIn(out)));
+        assertThat(out).isEqualTo("faults=0 miss=pid %s was not running when SIGKILL was sent\n".formatted(pidIn(out)));
     }
 
     @Test
