@@ -179,3 +179,33 @@ bench_markdown_table() {
     { size = ($2 % 1024 == 0) ? ($2 / 1024 " KiB") : ($2 " B")
       printf "| %d | %s | %d | %d | %d | %.2f | %.1f | %.1f | %d |\n", $1, size, $3, $4, $5, $6, $7, $8, $9 }' "$1"
 }
+
+# bench_mib <java heap size>: a -Xmx value (e.g. 912m, 1g, 1048576k) in MiB; stops the benchmark naming the value
+# otherwise.
+bench_mib() {
+    case "$1" in
+        [1-9]*[gG]) [[ "${1%[gG]}" =~ ^[0-9]+$ ]] && { echo $((${1%[gG]} * 1024)); return; } ;;
+        [1-9]*[mM]) [[ "${1%[mM]}" =~ ^[0-9]+$ ]] && { echo "${1%[mM]}"; return; } ;;
+        [1-9]*[kK]) [[ "${1%[kK]}" =~ ^[0-9]+$ ]] && { echo $((${1%[kK]} / 1024)); return; } ;;
+    esac
+    printf 'error: %s is not a heap size such as 912m or 1g; no figure is reported\n' "$1" >&2
+    exit 1
+}
+
+# bench_heap_verdict <scaling CSV> <partitions> <worker -Xmx in MiB>: the heap goal of the scaling mode, peak used heap
+# of the blob runs on that many partitions <= buffer.max.bytes + 200 MiB. The peak is only measured when the heap
+# leaves it room to exceed the goal: under twice the goal it is NOT A RESULT (status 3; a peak cannot pass -Xmx, so
+# a heap at the goal could never fail the check). Status 1 when the peak is over the goal, 0 when met.
+bench_heap_verdict() {
+    awk -F, -v most="$2" -v xmx="$3" '
+    NR > 1 && $1 == most {
+        found = 1; cap = $10 / 1048576; goal = cap + 200
+        line = sprintf("  peak heap, blob sink with %d busy partitions, %d B values: %d MiB (buffer.max.bytes %d MiB; goal <= %d MiB; worker -Xmx %d MiB)",
+            $1, $2, $9, cap, goal, xmx)
+        if (xmx < 2 * goal) { print line ": NOT A RESULT: the heap is under twice the goal, so the peak could not exceed it; set BENCH_CONNECT_HEAP to at least " 2 * goal "m"; if (status < 3) status = 3 }
+        else if ($9 > goal) { print line ": NOT met"; status = 1 }
+        else print line ": met"
+    }
+    END { if (!found) { printf "  peak heap with %d busy partitions: no result (no blob run on that many partitions)\n", most; status = 3 } exit status }' "$1"
+}
+

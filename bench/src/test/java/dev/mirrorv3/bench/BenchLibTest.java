@@ -134,9 +134,49 @@ class BenchLibTest {
     }
 
     @Test
+    void aHeapPeakOverTheGoalFailsTheScalingRun() throws Exception {
+        // buffer.max.bytes 256 MiB: goal 456 MiB; measured in a 912 MiB heap, a peak of 600 MiB is over it
+        Path csv = scalingCsv(600);
+
+        Result r = bash("bench_heap_verdict '" + csv + "' 100 912");
+
+        assertThat(r.status).isEqualTo(1);
+        assertThat(r.out).isEqualTo("  peak heap, blob sink with 100 busy partitions, 100 B values: 600 MiB (buffer.max.bytes 256 MiB;"
+                + " goal <= 456 MiB; worker -Xmx 912 MiB): NOT met\n");
+        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 912")).satisfies(met -> {
+            assertThat(met.status).isZero();
+            assertThat(met.out).endsWith("worker -Xmx 912 MiB): met\n");
+        });
+    }
+
+    @Test
+    void aHeapAtTheGoalCannotMeasureItAndIsNotAResult() throws Exception {
+        // -Xmx = the goal: the peak can never pass it, whatever the connector holds
+        Result r = bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 456");
+
+        assertThat(r.status).isEqualTo(3);
+        assertThat(r.out).contains("NOT A RESULT: the heap is under twice the goal, so the peak could not exceed it;"
+                + " set BENCH_CONNECT_HEAP to at least 912m").doesNotContain(": met");
+        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 32 912").status).isEqualTo(3);
+    }
+
+    @Test
+    void aHeapSizeIsReadInMebibytes() throws Exception {
+        assertThat(bash("bench_mib 1g; bench_mib 912m; bench_mib 2048K").out).isEqualTo("1024\n912\n2\n");
+        assertThat(bash("bench_mib 1.5g").out).contains("1.5g is not a heap size");
+    }
+
+    @Test
     void theLoadAverageLineSaysWhen() throws Exception {
         assertThat(bash("bench_load start").out)
                 .matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
+    }
+
+    private Path scalingCsv(int blobPeakHeapMib) throws IOException {
+        return Files.write(dir.resolve("scaling.csv"), List.of(
+                "partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,file_mb_per_s,"
+                        + "blob_peak_heap_mib,buffer_max_bytes",
+                "100,100,3000000,300000,400000,0.75,30.0,40.0," + blobPeakHeapMib + ",268435456"));
     }
 
     private Path results(Object... runsAndRates) throws IOException {
