@@ -23,14 +23,14 @@ record ListingVerdict(boolean done, Optional<String> metricAhead) {
         boolean done = true;
         for (Map.Entry<Integer, Long> e : hw.entrySet()) {
             int p = e.getKey();
-            long listed = listedNext.getOrDefault(p, Long.MIN_VALUE);
+            Long listed = listedNext.get(p);
             Long claimed = metric.get(p);
-            if (claimed != null && claimed > listed) {
+            if (claimed != null && (listed == null || claimed > listed)) {
                 ahead.append(ahead.length() == 0 ? "" : "; ").append("partition ").append(p)
-                        .append(": destination-offset-verified ").append(claimed).append(", the listing's chain ends before offset ")
-                        .append(listed);
+                        .append(": destination-offset-verified ").append(claimed).append(listed == null
+                                ? ", the listing has no chain for it" : ", the listing's chain ends before offset " + listed);
             }
-            done &= listed == e.getValue();
+            done &= e.getValue().equals(listed);
         }
         return new ListingVerdict(done, ahead.length() == 0 ? Optional.empty() : Optional.of(ahead.toString()));
     }
