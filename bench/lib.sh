@@ -209,3 +209,43 @@ bench_heap_verdict() {
     END { if (!found) { printf "  peak heap with %d busy partitions: no result (no blob run on that many partitions)\n", most; status = 3 } exit status }' "$1"
 }
 
+# bench_pool <label|numerator run|denominator run> <results file...>: pools the rounds of every run recorded in the
+# files (each run of a bench starts with a line `RUN <id> ...`, then its RESULT lines and `END <id> exit <status>`),
+# none left out: per round the ratio of numerator records/s over denominator records/s, their median and quartiles,
+# the numerator's median rate, and each run's ratio of medians and exit status. BENCH_UNIT_LONG (default records) names what is counted. Returns 3 when no paired
+# round was found.
+bench_pool() {
+    local spec="$1"; shift
+    awk -v spec="$spec" -v unit_long="${BENCH_UNIT_LONG:-records}" "$BENCH_AWK_MEDIAN"'
+    function quantile(a, n, q,    b, i, h, lo) {
+        for (i = 1; i <= n; i++) b[i] = a[i]
+        sort(b, n); h = (n - 1) * q + 1; lo = int(h)
+        return lo >= n ? b[n] : b[lo] + (h - lo) * (b[lo + 1] - b[lo])
+    }
+    BEGIN { split(spec, s, "|"); label = s[1]; num = s[2]; den = s[3] }
+    FNR == 1 { id = "" }
+    $1 == "RUN" { id = FILENAME ":" $2; if (!(id in known)) { known[id] = 1; runs[++nruns] = id; title[id] = $0 } }
+    $1 == "END" && id != "" { ended[id] = $NF }
+    $1 == "RESULT" && $2 ~ /-r[0-9]+$/ && id != "" {
+        run = $2; round = run; sub(/-r[0-9]+$/, "", run); sub(/^.*-r/, "", round)
+        if (run == num || run == den) rate[id, run, round] = $5
+        if (run == num) { nums[id] = nums[id] " " round }
+    }
+    END {
+        for (i = 1; i <= nruns; i++) {
+            id = runs[i]; k = split(nums[id], rs, " "); a = 0; b = 0
+            for (j = 1; j <= k; j++) if ((id, den, rs[j]) in rate && rate[id, den, rs[j]] > 0) {
+                r = rate[id, num, rs[j]] / rate[id, den, rs[j]]
+                ratio[++n] = r; numer[n] = rate[id, num, rs[j]]; mine_n[++a] = rate[id, num, rs[j]]; mine_d[++b] = rate[id, den, rs[j]]
+            }
+            line[i] = a ? sprintf("%.2f (%d round(s))", median(mine_n, a) / median(mine_d, b), a) : "no paired round"
+            delete mine_n; delete mine_d
+        }
+        if (!n) { printf "  %s: no result (no paired round of %s and %s in %d run(s))\n", label, num, den, nruns; exit 3 }
+        printf "  %s, pooled over %d run(s), %d round(s), none left out: median of the per-round ratios %.2f (quartiles %.2f-%.2f, range %.2f-%.2f); %s median %.0f %s/s\n",
+            label, nruns, n, median(ratio, n), quantile(ratio, n, 0.25), quantile(ratio, n, 0.75), quantile(ratio, n, 0), quantile(ratio, n, 1),
+            num, median(numer, n), unit_long
+        for (i = 1; i <= nruns; i++)
+            printf "    %s: %s, %s\n", title[runs[i]], line[i], (runs[i] in ended ? "exit " ended[runs[i]] : "no END line (killed?)")
+    }' "$@"
+}
