@@ -179,3 +179,73 @@ bench_markdown_table() {
     { size = ($2 % 1024 == 0) ? ($2 / 1024 " KiB") : ($2 " B")
       printf "| %d | %s | %d | %d | %d | %.2f | %.1f | %.1f | %d |\n", $1, size, $3, $4, $5, $6, $7, $8, $9 }' "$1"
 }
+
+# bench_mib <java heap size>: a -Xmx value (e.g. 912m, 1g, 1048576k) in MiB; stops the benchmark naming the value
+# otherwise.
+bench_mib() {
+    case "$1" in
+        [1-9]*[gG]) [[ "${1%[gG]}" =~ ^[0-9]+$ ]] && { echo $((${1%[gG]} * 1024)); return; } ;;
+        [1-9]*[mM]) [[ "${1%[mM]}" =~ ^[0-9]+$ ]] && { echo "${1%[mM]}"; return; } ;;
+        [1-9]*[kK]) [[ "${1%[kK]}" =~ ^[0-9]+$ ]] && { echo $((${1%[kK]} / 1024)); return; } ;;
+    esac
+    printf 'error: %s is not a heap size such as 912m or 1g; no figure is reported\n' "$1" >&2
+    exit 1
+}
+
+# bench_heap_verdict <scaling CSV> <partitions> <worker -Xmx in MiB>: the heap goal of the scaling mode, peak used heap
+# of the blob runs on that many partitions <= buffer.max.bytes + 200 MiB. The peak is only measured when the heap
+# leaves it room to exceed the goal: under twice the goal it is NOT A RESULT (status 3; a peak cannot pass -Xmx, so
+# a heap at the goal could never fail the check). Status 1 when the peak is over the goal, 0 when met.
+bench_heap_verdict() {
+    awk -F, -v most="$2" -v xmx="$3" '
+    NR > 1 && $1 == most {
+        found = 1; cap = $10 / 1048576; goal = cap + 200
+        line = sprintf("  peak heap, blob sink with %d busy partitions, %d B values: %d MiB (buffer.max.bytes %d MiB; goal <= %d MiB; worker -Xmx %d MiB)",
+            $1, $2, $9, cap, goal, xmx)
+        if (xmx < 2 * goal) { print line ": NOT A RESULT: the heap is under twice the goal, so the peak could not exceed it; set BENCH_CONNECT_HEAP to at least " 2 * goal "m"; if (status < 3) status = 3 }
+        else if ($9 > goal) { print line ": NOT met"; status = 1 }
+        else print line ": met"
+    }
+    END { if (!found) { printf "  peak heap with %d busy partitions: no result (no blob run on that many partitions)\n", most; status = 3 } exit status }' "$1"
+}
+
+# bench_pool <label|numerator run|denominator run> <results file...>: pools the rounds of every run recorded in the
+# files (each run of a bench starts with a line `RUN <id> ...`, then its RESULT lines and `END <id> exit <status>`),
+# none left out: per round the ratio of numerator records/s over denominator records/s, their median and quartiles,
+# the numerator's median rate, and each run's ratio of medians and exit status. BENCH_UNIT_LONG (default records) names what is counted. Returns 3 when no paired
+# round was found.
+bench_pool() {
+    local spec="$1"; shift
+    awk -v spec="$spec" -v unit_long="${BENCH_UNIT_LONG:-records}" "$BENCH_AWK_MEDIAN"'
+    function quantile(a, n, q,    b, i, h, lo) {
+        for (i = 1; i <= n; i++) b[i] = a[i]
+        sort(b, n); h = (n - 1) * q + 1; lo = int(h)
+        return lo >= n ? b[n] : b[lo] + (h - lo) * (b[lo + 1] - b[lo])
+    }
+    BEGIN { split(spec, s, "|"); label = s[1]; num = s[2]; den = s[3] }
+    FNR == 1 { id = "" }
+    $1 == "RUN" { id = FILENAME ":" $2; if (!(id in known)) { known[id] = 1; runs[++nruns] = id; title[id] = $0 } }
+    $1 == "END" && id != "" { ended[id] = $NF }
+    $1 == "RESULT" && $2 ~ /-r[0-9]+$/ && id != "" {
+        run = $2; round = run; sub(/-r[0-9]+$/, "", run); sub(/^.*-r/, "", round)
+        if (run == num || run == den) rate[id, run, round] = $5
+        if (run == num) { nums[id] = nums[id] " " round }
+    }
+    END {
+        for (i = 1; i <= nruns; i++) {
+            id = runs[i]; k = split(nums[id], rs, " "); a = 0; b = 0
+            for (j = 1; j <= k; j++) if ((id, den, rs[j]) in rate && rate[id, den, rs[j]] > 0) {
+                r = rate[id, num, rs[j]] / rate[id, den, rs[j]]
+                ratio[++n] = r; numer[n] = rate[id, num, rs[j]]; mine_n[++a] = rate[id, num, rs[j]]; mine_d[++b] = rate[id, den, rs[j]]
+            }
+            line[i] = a ? sprintf("%.2f (%d round(s))", median(mine_n, a) / median(mine_d, b), a) : "no paired round"
+            delete mine_n; delete mine_d
+        }
+        if (!n) { printf "  %s: no result (no paired round of %s and %s in %d run(s))\n", label, num, den, nruns; exit 3 }
+        printf "  %s, pooled over %d run(s), %d round(s), none left out: median of the per-round ratios %.2f (quartiles %.2f-%.2f, range %.2f-%.2f); %s median %.0f %s/s\n",
+            label, nruns, n, median(ratio, n), quantile(ratio, n, 0.25), quantile(ratio, n, 0.75), quantile(ratio, n, 0), quantile(ratio, n, 1),
+            num, median(numer, n), unit_long
+        for (i = 1; i <= nruns; i++)
+            printf "    %s: %s, %s\n", title[runs[i]], line[i], (runs[i] in ended ? "exit " ended[runs[i]] : "no END line (killed?)")
+    }' "$@"
+}

@@ -42,10 +42,12 @@ import org.apache.kafka.common.utils.Sanitizer;
  * One timed sink run against a running worker: deploys a connector (PUT /connectors/name/config), and measures
  * the time from the deploy until every record of the topic is in the destination:
  * <ul>
- *   <li>blob sink: every partition's {@code destination-offset-verified} metric (the next offset durable in the
- *       chain, read through the worker's JMX) equals the partition's high watermark; the chain in the store is then
- *       listed once to confirm it (a listing every few milliseconds would load the store, S3Proxy above all, during the
- *       timed window);</li>
+ *   <li>blob sink: a listing of the store (not the product's metric) shows every partition's chain ending at its high
+ *       watermark ({@link ListingVerdict}); the product's {@code destination-offset-verified} metric (through the
+ *       worker's JMX), read just before each listing, must not claim more than that listing shows, or the run fails
+ *       (a metric running ahead of durability would otherwise stop the clock early). Listing the store every 50 ms is
+ *       load on it during the timed window (S3Proxy above all), the price of a clock that does not trust the
+ *       product;</li>
  *   <li>FileStreamSink: its output file holds one line per record (it writes each line straight to the file, unbuffered;
  *       its offset commits are not waited for, as the blob sink's are not).</li>
  * </ul>
@@ -106,8 +108,19 @@ public final class SinkRun {
                     selfFrames, anyFrames, samples), "sampler");
             sampler.setDaemon(true);
 
-            Done doneCheck = blob ? new VerifiedOffsets(mbs, name, topic, hw)
+            // the store is opened before the clock starts (an S3 client's set-up is not the run's)
+            BlobSinkSettings settings = blob ? BlobSinkSettings.load(configFile, name) : null;
+            Store store = blob ? settings.store() : null;
+            Done doneCheck = blob ? new ListedChain(new VerifiedOffsets(mbs, name, topic), settings.reader(store), hw, logStart)
                     : new FileLines(Path.of((String) config.get("file")), records);
+            if (store != null) {
+                // one untimed listing first: the store client's first request (connection, class loading) is not the run's
+                try {
+                    WaitCaughtUp.chainNextOffsets(settings.reader(store), hw.keySet(), logStart);
+                } catch (ChainException e) {
+                    // judged during the run
+                }
+            }
 
             sampler.start();
             long t0 = System.nanoTime();
@@ -115,9 +128,17 @@ public final class SinkRun {
             long lastStatusCheck = t0;
             boolean done = false;
             while (System.nanoTime() - t0 < timeoutNanos) {
-                if (doneCheck.done()) {
-                    done = true;
-                    break;
+                try {
+                    if (doneCheck.done()) {
+                        done = true;
+                        break;
+                    }
+                } catch (MetricAheadException e) {
+                    running.set(false);
+                    delete(connectUrl, name);
+                    System.err.printf("%s: the product's metric ran ahead of the store after %.2f s: %s%n", label,
+                            (System.nanoTime() - t0) / 1e9, e.getMessage());
+                    System.exit(1);
                 }
                 if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
                     lastStatusCheck = System.nanoTime();
@@ -137,12 +158,15 @@ public final class SinkRun {
                 System.err.printf("%s: not caught up after %.0f s: %s%n", label, seconds, doneCheck.lag());
                 System.exit(1);
             }
-            if (blob) {
-                confirmChain(label, configFile, name, hw, logStart, System.nanoTime() + 60_000_000_000L);
+            if (store != null) {
+                store.close();
             }
             delete(connectUrl, name);
             System.out.printf("%s: %,d records in %.2f s = %,.0f records/s; worker heap peak %.0f MiB (%.0f MiB before the run)%n",
                     label, records, seconds, records / seconds, peakHeap.get() / 1048576.0, baseline / 1048576.0);
+            if (doneCheck instanceof ListedChain listed) {
+                System.out.println(label + ": " + listed.summary());
+            }
             if (profile) {
                 printProfile(label, samples.get(), selfFrames, anyFrames);
             }
@@ -158,22 +182,19 @@ public final class SinkRun {
     }
 
     /** The blob sink's per-partition {@code destination-offset-verified} gauges (its plugin metrics, through JMX). */
-    private static final class VerifiedOffsets implements Done {
+    private static final class VerifiedOffsets {
         private final MBeanServerConnection mbs;
         private final ObjectName pattern;
         private final String topic;
-        private final Map<Integer, Long> hw;
-        private Map<Integer, Long> verified = Map.of();
 
-        VerifiedOffsets(MBeanServerConnection mbs, String connector, String topic, Map<Integer, Long> hw) throws Exception {
+        VerifiedOffsets(MBeanServerConnection mbs, String connector, String topic) throws Exception {
             this.mbs = mbs;
             this.pattern = new ObjectName("kafka.connect:type=plugins,connector=" + Sanitizer.jmxSanitize(connector) + ",*");
             this.topic = Sanitizer.jmxSanitize(topic);
-            this.hw = hw;
         }
 
-        @Override
-        public boolean done() throws Exception {
+        /** Per partition the metric; a partition closed between the query and the read (rebalance) claims nothing. */
+        Map<Integer, Long> read() throws Exception {
             Map<Integer, Long> v = new TreeMap<>();
             for (ObjectName n : mbs.queryNames(pattern, null)) {
                 String p = n.getKeyProperty("partition");
@@ -181,19 +202,74 @@ public final class SinkRun {
                     try {
                         v.put(Integer.parseInt(p), ((Number) mbs.getAttribute(n, "destination-offset-verified")).longValue());
                     } catch (InstanceNotFoundException e) {
-                        // the partition was closed (rebalance) between the query and the read: not done
-                        return false;
+                        // closed since the query: its claim is not read
                     }
                 }
             }
-            verified = v;
-            return v.equals(hw);
+            return v;
+        }
+    }
+
+    /** The product's metric claimed an offset durable that the store's listing, taken after it, did not show. */
+    private static final class MetricAheadException extends Exception {
+        MetricAheadException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Done when the store's listing shows every record ({@link ListingVerdict}); the metric is read first, so that an
+     * honest metric can only be at or behind the listing taken after it.
+     */
+    private static final class ListedChain implements Done {
+        private final VerifiedOffsets metric;
+        private final ChainReader reader;
+        private final Map<Integer, Long> hw;
+        private final Map<Integer, Long> logStart;
+        private Map<Integer, Long> lastMetric = Map.of();
+        private Map<Integer, Long> lastListed = Map.of();
+        private String problem = "no listing yet";
+        private long comparisons;
+
+        ListedChain(VerifiedOffsets metric, ChainReader reader, Map<Integer, Long> hw, Map<Integer, Long> logStart) {
+            this.metric = metric;
+            this.reader = reader;
+            this.hw = hw;
+            this.logStart = logStart;
+        }
+
+        @Override
+        public boolean done() throws Exception {
+            Map<Integer, Long> claimed = metric.read();
+            Map<Integer, Long> listed;
+            try {
+                listed = WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart);
+            } catch (ChainException e) {
+                // an upload in progress can show in a listing (S3Proxy lists <key>-<uuid> until it completes): poll again
+                problem = "the chain does not validate: " + e.getMessage();
+                return false;
+            }
+            lastMetric = claimed;
+            lastListed = listed;
+            problem = "";
+            comparisons++;
+            ListingVerdict v = ListingVerdict.judge(claimed, listed, hw);
+            if (v.metricAhead().isPresent()) {
+                throw new MetricAheadException(v.metricAhead().get() + " (metric " + claimed + ", listing " + listed + ")");
+            }
+            return v.done();
         }
 
         @Override
         public String lag() {
-            return "destination-offset-verified " + verified + " (from the worker's JMX; none means the task registered no"
-                    + " metrics), high watermarks " + hw;
+            return "the store's listing: chain next offsets " + lastListed + (problem.isEmpty() ? "" : " (" + problem + ")")
+                    + "; destination-offset-verified " + lastMetric + " (from the worker's JMX; none means the task registered"
+                    + " no metrics); high watermarks " + hw;
+        }
+
+        String summary() {
+            return "done by the store's listing (chain next offsets " + lastListed + "); destination-offset-verified at that"
+                    + " moment " + lastMetric + ", never ahead of the listing in " + comparisons + " polls";
         }
     }
 
@@ -235,35 +311,6 @@ public final class SinkRun {
         @Override
         public String lag() {
             return file + " holds " + lines + " of " + records + " lines";
-        }
-    }
-
-    /**
-     * After the metrics said done: the chain in the store ends at every high watermark. Polled once a second (an
-     * upload still in progress shows in a listing, see WaitCaughtUp) for at most a minute.
-     */
-    private static void confirmChain(String label, Path configFile, String name, Map<Integer, Long> hw, Map<Integer, Long> logStart,
-                                     long deadline) throws Exception {
-        BlobSinkSettings settings = BlobSinkSettings.load(configFile, name);
-        try (Store store = settings.store()) {
-            ChainReader reader = settings.reader(store);
-            Map<Integer, Long> next = Map.of();
-            String problem = "";
-            do {
-                try {
-                    next = WaitCaughtUp.chainNextOffsets(reader, hw.keySet(), logStart);
-                    if (next.equals(hw)) {
-                        return;
-                    }
-                    problem = "chain next offsets " + next + ", high watermarks " + hw;
-                } catch (ChainException e) {
-                    problem = "the chain does not validate: " + e.getMessage();
-                }
-                Thread.sleep(1000);
-            } while (System.nanoTime() < deadline);
-            System.err.printf("%s: the metrics said every record is durable, but the chain under %s disagrees: %s%n", label,
-                    settings.chainDir(), problem);
-            System.exit(1);
         }
     }
 

@@ -134,9 +134,97 @@ class BenchLibTest {
     }
 
     @Test
+    void aHeapPeakOverTheGoalFailsTheScalingRun() throws Exception {
+        // buffer.max.bytes 256 MiB: goal 456 MiB; measured in a 912 MiB heap, a peak of 600 MiB is over it
+        Path csv = scalingCsv(600);
+
+        Result r = bash("bench_heap_verdict '" + csv + "' 100 912");
+
+        assertThat(r.status).isEqualTo(1);
+        assertThat(r.out).isEqualTo("  peak heap, blob sink with 100 busy partitions, 100 B values: 600 MiB (buffer.max.bytes 256 MiB;"
+                + " goal <= 456 MiB; worker -Xmx 912 MiB): NOT met\n");
+        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 912")).satisfies(met -> {
+            assertThat(met.status).isZero();
+            assertThat(met.out).endsWith("worker -Xmx 912 MiB): met\n");
+        });
+    }
+
+    @Test
+    void aHeapAtTheGoalCannotMeasureItAndIsNotAResult() throws Exception {
+        // -Xmx = the goal: the peak can never pass it, whatever the connector holds
+        Result r = bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 456");
+
+        assertThat(r.status).isEqualTo(3);
+        assertThat(r.out).contains("NOT A RESULT: the heap is under twice the goal, so the peak could not exceed it;"
+                + " set BENCH_CONNECT_HEAP to at least 912m").doesNotContain(": met");
+        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 32 912").status).isEqualTo(3);
+    }
+
+    @Test
+    void aHeapSizeIsReadInMebibytes() throws Exception {
+        assertThat(bash("bench_mib 1g; bench_mib 912m; bench_mib 2048K").out).isEqualTo("1024\n912\n2\n");
+        assertThat(bash("bench_mib 1.5g").out).contains("1.5g is not a heap size");
+    }
+
+    @Test
+    void thePoolTakesEveryRoundOfEveryRecordedRunNoneLeftOut() throws Exception {
+        // run 1 alone would read 1.00; run 2 (0.80, 0.70, 0.90) is pooled with it, not withheld
+        Path a = Files.write(dir.resolve("runs-a.txt"), List.of(
+                "RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=3",
+                "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 1000",
+                "RESULT consumer-perf-r2 1000 1.0 1000", "RESULT sidecar-r2 1000 1.0 1000",
+                "RESULT consumer-perf-r3 1000 1.0 1000", "RESULT sidecar-r3 1000 1.0 1000",
+                "RESULT heap after a full GC: 1.29x",
+                "END 1 exit 0",
+                "RUN 2 2026-12-03T11:00:00Z BENCH_ROUNDS=3",
+                "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 800",
+                "RESULT consumer-perf-r2 1000 1.0 1000", "RESULT sidecar-r2 1000 1.0 700",
+                "RESULT consumer-perf-r3 1000 1.0 1000", "RESULT sidecar-r3 1000 1.0 900",
+                "END 2 exit 3"));
+        Path b = Files.write(dir.resolve("runs-b.txt"), List.of(
+                "RUN 1 2026-12-04T10:00:00Z BENCH_ROUNDS=1",
+                "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 950"));
+
+        Result r = bash("bench_pool 'bootstrap sidecar / consumer perf tool|sidecar|consumer-perf' '" + a + "' '" + b + "'");
+
+        assertThat(r.status).isZero();
+        assertThat(r.out).contains("bootstrap sidecar / consumer perf tool, pooled over 3 run(s), 7 round(s), none left out:"
+                + " median of the per-round ratios 0.95 (quartiles 0.85-1.00, range 0.70-1.00); sidecar median 950 records/s")
+                .contains("RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=3: 1.00 (3 round(s)), exit 0")
+                .contains("RUN 2 2026-12-03T11:00:00Z BENCH_ROUNDS=3: 0.80 (3 round(s)), exit 3")
+                .contains("RUN 1 2026-12-04T10:00:00Z BENCH_ROUNDS=1: 0.95 (1 round(s)), no END line (killed?)");
+        assertThat(bash("bench_pool 'x|sidecar|nothing' '" + a + "'").status).isEqualTo(3);
+    }
+
+    @Test
+    void theCacheSidecarBenchPoolsRecordedRunsWithoutRunningAnything() throws Exception {
+        Path runs = Files.write(dir.resolve("cache-sidecar-runs.txt"), List.of(
+                "RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=1",
+                "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 800",
+                "RESULT get-sidecar-r1 1000 1.0 50000 90 2000", "RESULT get-bare-r1 1000 1.0 40000 80 1500",
+                "END 1 exit 3"));
+
+        Result r = bash("bash cache-sidecar/run --pool '" + runs + "'");
+
+        assertThat(r.status).isZero();
+        assertThat(r.out).contains("ratio sidecar bootstrap / consumer perf tool fetch.nMsg.sec (goal >= 0.9), pooled over 1 run(s),"
+                        + " 1 round(s), none left out: median of the per-round ratios 0.80")
+                .contains("ratio GET raw sidecar / bare Undertow server, pooled over 1 run(s), 1 round(s), none left out: median of"
+                        + " the per-round ratios 1.25 (quartiles 1.25-1.25, range 1.25-1.25); get-sidecar median 50000 requests/s")
+                .doesNotContain("building");
+    }
+
+    @Test
     void theLoadAverageLineSaysWhen() throws Exception {
         assertThat(bash("bench_load start").out)
                 .matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
+    }
+
+    private Path scalingCsv(int blobPeakHeapMib) throws IOException {
+        return Files.write(dir.resolve("scaling.csv"), List.of(
+                "partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,file_mb_per_s,"
+                        + "blob_peak_heap_mib,buffer_max_bytes",
+                "100,100,3000000,300000,400000,0.75,30.0,40.0," + blobPeakHeapMib + ",268435456"));
     }
 
     private Path results(Object... runsAndRates) throws IOException {
