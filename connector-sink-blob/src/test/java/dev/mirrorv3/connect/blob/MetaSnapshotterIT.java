@@ -183,7 +183,7 @@ class MetaSnapshotterIT {
 
             // Another connector backs up partition 2 into the same destination (partitions=2), with its own snapshotter.
             try (MetaSnapshotter b = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
-                    GroupSelection.of("carry-.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC())) {
+                    GroupSelection.of("carry-.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
                 b.durable(new TopicPartition("orders", 2), 20);
                 commit(admin, "carry-a", Map.of(2, 7L));
                 Thread.sleep(2); // snapshots are named by their millisecond
