@@ -26,11 +26,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,8 +49,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Every restore flag on every backup kind (a plain chain, an encrypted chain, a compaction=log snapshot backup) in both
  * offset modes: it works, checked by the restored content, or it is refused before anything is written
  * (docs/restore-cli.md: Restore flags on every backup kind). One broker and the three backups (written with chain-core's
- * writers, with their topic and group snapshots) are shared by all cases. The default build runs every flag on every kind
- * once; {@code -Prestore-matrix-full} runs every combination.
+ * writers, with their topic and two group snapshots) are shared by all cases. The default build runs every flag on every
+ * kind once; {@code -Prestore-matrix-full} runs every combination.
+ *
+ * <p>Point in time: partition 1 of each chain has a record stamped after {@link #CHAIN_CUT} at offset {@link #LATE}, so a
+ * timestamp cut keeps offsets 0 to LATE - 1 there, not every record stamped at or before the cut (docs/restore-cli.md:
+ * Point-in-time restore); the group snapshot at or before the cut is the older one. The snapshot backup has two snapshots per
+ * partition; the second took a delete stamped after {@link #SNAPSHOT_CUT} and nothing else after it, so only its taken
+ * stamps (TakenStamps) tell that it is not at or before the cut: choosing it would lose a key.
  */
 class RestoreFlagMatrixIT {
     private static final int PARTITIONS = 2;
@@ -56,12 +64,34 @@ class RestoreFlagMatrixIT {
     private static final int KEYS = 25;
     private static final boolean FULL = Boolean.getBoolean("restore.matrix.full");
     private static final AtomicInteger TARGETS = new AtomicInteger();
+    /** --until-timestamp on the chains; partition 1's record at offset LATE is stamped after it. */
+    private static final long CHAIN_CUT = TestBackups.BASE_TS + 29;
+    private static final int LATE = 20;
+    /** The snapshot backup's first snapshot ends here; the second at RECORDS - 1, with a delete stamped after SNAPSHOT_CUT. */
+    private static final int FIRST_SNAPSHOT_TO = 29;
+    /** --until-timestamp on the snapshot backup: after every record the second snapshot kept, before the delete it took. */
+    private static final long SNAPSHOT_CUT = TestBackups.BASE_TS + RECORDS - 2;
 
     enum Kind { PLAIN, ENCRYPTED, SNAPSHOT }
 
     enum Mode { preserve, renumber }
 
-    enum Flag { DRY_RUN, VERIFY_ONLY, CREATE_TOPIC, GROUPS, UNTIL, REPORT, PARTITION, ALL_TOPICS, ORIGINAL_OFFSET_HEADER }
+    enum Flag {
+        DRY_RUN, VERIFY_ONLY, CREATE_TOPIC, GROUPS, UNTIL, REPORT, PARTITION, ALL_TOPICS, ORIGINAL_OFFSET_HEADER, UNTIL_TIMESTAMP,
+        DRY_RUN_UNTIL_TIMESTAMP, GROUPS_UNTIL_TIMESTAMP;
+
+        boolean dryRun() {
+            return this == DRY_RUN || this == DRY_RUN_UNTIL_TIMESTAMP;
+        }
+
+        boolean groups() {
+            return this == GROUPS || this == GROUPS_UNTIL_TIMESTAMP;
+        }
+
+        boolean untilTimestamp() {
+            return name().endsWith("UNTIL_TIMESTAMP");
+        }
+    }
 
     @TempDir
     static Path dir;
@@ -90,8 +120,10 @@ class RestoreFlagMatrixIT {
                             dir.resolve("spill"), 64 * 1024);
                     for (BackupRecord r : records) {
                         w.append(r);
+                        if (r.offset() == FIRST_SNAPSHOT_TO || r.offset() == RECORDS - 1) {
+                            w.flush(FlushTrigger.TIME).orElseThrow();
+                        }
                     }
-                    w.flush(FlushTrigger.TIME).orElseThrow();
                 } else {
                     ChainWriter w = new ChainWriter(store, p, EnvelopeCodecs.forSettings(TestBackups.SETTINGS, encryption),
                             new FlushPolicy(20, 1 << 24, 60_000), Clock.systemUTC(),
@@ -107,9 +139,13 @@ class RestoreFlagMatrixIT {
             }
             MetaSnapshots meta = new MetaSnapshots(store, encryption);
             meta.writeTopic(new TopicSnapshot(TestBackups.BASE_TS, topic, "id", PARTITIONS, 1, Map.of("retention.ms", "-1")));
+            // the older at or before CHAIN_CUT (g1 on partition 1 past the timestamp cut's prefix: clamped), the newer after it
             meta.writeGroups(new GroupSnapshot(TestBackups.BASE_TS + 1, topic, Map.of(0, (long) RECORDS, 1, (long) RECORDS),
-                    Map.of("g1", Map.of(0, new GroupSnapshot.CommittedOffset(10, ""), 1, new GroupSnapshot.CommittedOffset(20, "")),
+                    Map.of("g1", Map.of(0, new GroupSnapshot.CommittedOffset(10, ""), 1, new GroupSnapshot.CommittedOffset(25, "")),
                             "g2", Map.of(0, new GroupSnapshot.CommittedOffset(5, "")))));
+            meta.writeGroups(new GroupSnapshot(CHAIN_CUT + 11, topic, Map.of(0, (long) RECORDS, 1, (long) RECORDS),
+                    Map.of("g1", Map.of(0, new GroupSnapshot.CommittedOffset(50, ""), 1, new GroupSnapshot.CommittedOffset(55, "")),
+                            "g2", Map.of(0, new GroupSnapshot.CommittedOffset(7, "")))));
             String extra = "\"destination.name\":\"${topic}\","
                     + (kind == Kind.SNAPSHOT ? "\"compaction\":\"log\"," : "")
                     + (kind == Kind.ENCRYPTED ? "\"encryption\":\"parquet\",\"encryption.key.id\":\"k1\",\"encryption.keys.dir\":\""
@@ -126,13 +162,19 @@ class RestoreFlagMatrixIT {
         broker.close();
     }
 
-    /** Chains: every offset, no hole (both modes work); snapshots: KEYS keys updated over and over, one value per key kept. */
+    /**
+     * Chains: every offset, no hole (both modes work), partition 1's record at LATE stamped after CHAIN_CUT; snapshots: KEYS
+     * keys updated over and over, one value per key kept, the last record a delete stamped after SNAPSHOT_CUT.
+     */
     private static List<BackupRecord> records(Kind kind, String topic, int p) {
         List<BackupRecord> out = new ArrayList<>();
         for (long o = 0; o < RECORDS; o++) {
-            byte[] key = (kind == Kind.SNAPSHOT ? String.format("key-%02d", o % KEYS) : "key-" + o).getBytes(StandardCharsets.UTF_8);
-            out.add(new BackupRecord(topic, p, o, TestBackups.BASE_TS + o, TimestampType.CREATE_TIME, key,
-                    (topic + "-" + p + "-" + o).getBytes(StandardCharsets.UTF_8), List.of()));
+            boolean snapshot = kind == Kind.SNAPSHOT;
+            byte[] key = (snapshot ? String.format("key-%02d", o % KEYS) : "key-" + o).getBytes(StandardCharsets.UTF_8);
+            boolean delete = snapshot && o == RECORDS - 1;
+            long ts = delete ? SNAPSHOT_CUT + 1_000 : !snapshot && p == 1 && o == LATE ? CHAIN_CUT + 1_000 : TestBackups.BASE_TS + o;
+            out.add(new BackupRecord(topic, p, o, ts, TimestampType.CREATE_TIME, key,
+                    delete ? null : (topic + "-" + p + "-" + o).getBytes(StandardCharsets.UTF_8), List.of()));
         }
         return out;
     }
@@ -163,26 +205,34 @@ class RestoreFlagMatrixIT {
         String target = "t-" + TARGETS.incrementAndGet();
         List<String> args = new ArrayList<>(List.of("restore", "--connector-config", CONFIGS.get(kind).toString(), "--keys-dir",
                 keys.toString(), "--offsets", mode.name(), "--progress", "none"));
-        boolean writes = flag != Flag.DRY_RUN && flag != Flag.VERIFY_ONLY;
+        boolean writes = !flag.dryRun() && flag != Flag.VERIFY_ONLY;
         if (flag != Flag.VERIFY_ONLY) {
             args.addAll(List.of("--bootstrap-servers", broker.bootstrapServers()));
         }
         if (flag != Flag.ALL_TOPICS && flag != Flag.VERIFY_ONLY) {
             args.addAll(List.of("--topic", target));
         }
-        boolean create = flag == Flag.CREATE_TOPIC || flag == Flag.GROUPS || flag == Flag.ALL_TOPICS || flag == Flag.DRY_RUN;
+        boolean create = flag == Flag.CREATE_TOPIC || flag.groups() || flag == Flag.ALL_TOPICS || flag.dryRun();
         if (create) {
             args.add("--create-topic");
         } else if (flag != Flag.VERIFY_ONLY) {
             broker.createTopic(target, PARTITIONS, Map.of("retention.ms", "-1"));
         }
         Path report = dir.resolve(target + ".json");
+        if (flag.untilTimestamp()) {
+            args.addAll(List.of("--until-timestamp", Instant.ofEpochMilli(kind == Kind.SNAPSHOT ? SNAPSHOT_CUT : CHAIN_CUT).toString()));
+        }
+        if (flag.dryRun()) {
+            args.add("--dry-run");
+        }
+        if (flag.groups()) {
+            args.addAll(List.of("--groups", "g.*", "--groups-exclude", "g2"));
+        }
         switch (flag) {
-            case DRY_RUN -> args.add("--dry-run");
             case VERIFY_ONLY -> args.add("--verify-only");
-            case GROUPS -> args.addAll(List.of("--groups", "g.*", "--groups-exclude", "g2"));
-            // a snapshot backup has one snapshot here, up to offset RECORDS - 1: the newest at or before that cut
-            case UNTIL -> args.addAll(List.of("--until-offset", "0:" + (kind == Kind.SNAPSHOT ? RECORDS - 1 : 29), "--partition", "0"));
+            // on a snapshot backup the first snapshot (up to FIRST_SNAPSHOT_TO) is the newest at or before this cut
+            case UNTIL -> args.addAll(List.of("--until-offset", "0:" + (kind == Kind.SNAPSHOT ? FIRST_SNAPSHOT_TO + 16 : 29),
+                    "--partition", "0"));
             case REPORT -> args.addAll(List.of("--report", report.toString(), "--original-offset-header", "orig"));
             case PARTITION -> args.addAll(List.of("--partition", "1"));
             case ALL_TOPICS -> args.add("--all-topics");
@@ -192,7 +242,7 @@ class RestoreFlagMatrixIT {
         String restored = flag == Flag.ALL_TOPICS ? topic(kind) : target;
         CliRun r = CliRun.run(args.toArray(String[]::new));
         try {
-            if (kind == Kind.SNAPSHOT && flag == Flag.GROUPS) {
+            if (kind == Kind.SNAPSHOT && flag.groups()) {
                 assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
                 assertThat(r.out() + r.err()).contains("--groups cannot restore the consumer groups", "compaction=log", "--reset-offsets");
                 assertNothingWritten(restored);
@@ -207,16 +257,19 @@ class RestoreFlagMatrixIT {
             assertThat(r.exitCode()).as(r.toString()).isZero();
             if (!writes) {
                 assertNothingWritten(restored);
-                if (flag == Flag.DRY_RUN) {
+                if (flag.dryRun()) {
                     assertThat(r.out()).contains("would create: " + target + " with 2 partitions");
                 }
+                assertTimestampCutShown(flag, kind, r);
                 return;
             }
             for (int p = 0; p < PARTITIONS; p++) {
                 List<ConsumerRecord<byte[], byte[]>> got = TestRecords.readToEnd(broker.bootstrapServers(),
                         new TopicPartition(restored, p), Duration.ofSeconds(30)).records();
                 List<BackupRecord> want = expected(kind, topic(kind), p, flag);
-                assertThat(got).as("%s partition %d", restored, p).hasSize(want.size());
+                // the keys first: a wrong cut or snapshot shows as the keys it lost or added
+                assertThat(got.stream().map(g -> text(g.key())).toList()).as("%s partition %d keys", restored, p)
+                        .containsExactlyElementsOf(want.stream().map(w -> text(w.key())).toList());
                 for (int i = 0; i < want.size(); i++) {
                     ConsumerRecord<byte[], byte[]> g = got.get(i);
                     BackupRecord w = want.get(i);
@@ -232,14 +285,20 @@ class RestoreFlagMatrixIT {
                     }
                 }
             }
-            if (flag == Flag.GROUPS) {
+            if (flag.groups()) {
                 Map<TopicPartition, OffsetAndMetadata> g1 = broker.admin().listConsumerGroupOffsets("g1")
                         .partitionsToOffsetAndMetadata().get();
-                assertThat(g1.get(new TopicPartition(target, 0)).offset()).isEqualTo(10);
-                assertThat(g1.get(new TopicPartition(target, 1)).offset()).isEqualTo(20);
+                // the newest snapshot; with the timestamp cut the older one, partition 1's 25 clamped to the prefix's end
+                assertThat(g1.get(new TopicPartition(target, 0)).offset()).isEqualTo(flag.untilTimestamp() ? 10 : 50);
+                assertThat(g1.get(new TopicPartition(target, 1)).offset()).isEqualTo(flag.untilTimestamp() ? LATE : 55);
+                if (flag.untilTimestamp()) {
+                    assertThat(r.out()).contains("the newest taken at or before the cut " + Instant.ofEpochMilli(CHAIN_CUT)
+                            + "; 1 newer snapshot(s) ignored");
+                }
                 assertThat(broker.admin().listConsumerGroupOffsets("g2").partitionsToOffsetAndMetadata().get())
                         .as("excluded").doesNotContainKey(new TopicPartition(target, 0));
             }
+            assertTimestampCutShown(flag, kind, r); // after the content, which a wrong cut or snapshot changes
             if (flag == Flag.REPORT) {
                 // The digest covers the records as backed up: the same as a verify pass's, without the header restore added.
                 Path verify = dir.resolve(target + "-verify.json");
@@ -358,11 +417,48 @@ class RestoreFlagMatrixIT {
         }
         List<BackupRecord> all = records(kind, topic, p);
         if (kind == Kind.SNAPSHOT) {
-            // the latest record per key, in key order (the keys are zero-padded, so their byte order is their number order)
-            return all.subList(RECORDS - KEYS, RECORDS).stream()
-                    .sorted(java.util.Comparator.comparing(r -> new String(r.key(), StandardCharsets.UTF_8))).toList();
+            // both cuts pick the first snapshot (the second took the delete stamped after SNAPSHOT_CUT); the rest the newest
+            return state(all, flag == Flag.UNTIL || flag.untilTimestamp() ? FIRST_SNAPSHOT_TO : RECORDS - 1);
+        }
+        if (flag.untilTimestamp()) {
+            // the prefix ends before the first record stamped after the cut: on partition 1 the late one at LATE, although
+            // the records after it up to offset 29 are stamped at or before the cut
+            return all.subList(0, p == 1 ? LATE : 30);
         }
         return flag == Flag.UNTIL ? all.subList(0, 30) : all;
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** A snapshot up to offset {@code to}: the latest record per live key, in key order (zero-padded keys: byte order). */
+    private static List<BackupRecord> state(List<BackupRecord> records, long to) {
+        Map<String, BackupRecord> byKey = new TreeMap<>();
+        for (BackupRecord r : records.subList(0, (int) to + 1)) {
+            String key = text(r.key());
+            if (r.value() == null) {
+                byKey.remove(key);
+            } else {
+                byKey.put(key, r);
+            }
+        }
+        return List.copyOf(byKey.values());
+    }
+
+    /** The summary says where the timestamp cut ended each chain partition, or which snapshot it chose and why. */
+    private static void assertTimestampCutShown(Flag flag, Kind kind, CliRun r) {
+        if (!flag.untilTimestamp()) {
+            return;
+        }
+        if (kind == Kind.SNAPSHOT) {
+            assertThat(r.out()).contains("(state up to offset " + FIRST_SNAPSHOT_TO + "; the newest at or before timestamp "
+                    + Instant.ofEpochMilli(SNAPSHOT_CUT), "took a record stamped " + Instant.ofEpochMilli(SNAPSHOT_CUT + 1_000));
+            return;
+        }
+        String cut = "cut: until timestamp " + Instant.ofEpochMilli(CHAIN_CUT) + ": up to offset ";
+        assertThat(r.out()).contains(cut + "29 (", cut + (LATE - 1) + " (", "first excluded: offset " + LATE + " stamped "
+                + Instant.ofEpochMilli(CHAIN_CUT + 1_000));
     }
 
     private static void assertNothingWritten(String topic) throws Exception {
