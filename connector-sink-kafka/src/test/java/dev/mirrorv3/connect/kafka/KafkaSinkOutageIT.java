@@ -1,12 +1,13 @@
 package dev.mirrorv3.connect.kafka;
 
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestinationAtLeast;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitExactCopyOfSteadySource;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.outageConfig;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.total;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
@@ -163,14 +164,7 @@ class KafkaSinkOutageIT {
         String topic = "steady-" + outage.name().toLowerCase() + "-" + outageMs;
         cluster.kafka().createTopic(topic, PARTITIONS);
         destination.createTopic(topic, PARTITIONS);
-        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.proxiedBootstrapServers());
-        config.put("retry.backoff.initial.ms", "500");
-        config.put("retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS));
-        config.put("admin.timeout.ms", "1500");
-        config.put("destination.producer.delivery.timeout.ms", "5000");
-        config.put("destination.producer.request.timeout.ms", "2500");
-        config.put("destination.producer.reconnect.backoff.max.ms", "250");
-        config.put("destination.admin.reconnect.backoff.max.ms", "250");
+        Map<String, String> config = outageConfig(topic, cluster.bootstrapServers(), destination.proxiedBootstrapServers(), 1500);
 
         Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
         boolean inOutage = false;
@@ -185,13 +179,7 @@ class KafkaSinkOutageIT {
             end(outage);
             inOutage = false;
             // The task catches up with what the source wrote during the outage while the source keeps writing.
-            awaitDestinationAtLeast(cluster, topic, destination.admin(), topic, highWatermarks(source, topic, PARTITIONS),
-                    Duration.ofSeconds(90));
-            feed.close();
-            Map<Integer, Long> end = highWatermarks(source, topic, PARTITIONS);
-            awaitDestination(cluster, topic, destination.admin(), topic, end, Duration.ofSeconds(60));
-            assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
-            assertThat(highWatermarks(destination.admin(), topic, PARTITIONS)).as("destination high watermarks").isEqualTo(end);
+            awaitExactCopyOfSteadySource(cluster, topic, source, feed, destination, topic, PARTITIONS);
         } finally {
             if (inOutage) {
                 end(outage);
@@ -215,10 +203,6 @@ class KafkaSinkOutageIT {
             // What the producer sent before it gave its connections up lands after the rest, but within the settle time.
             case FROZEN -> destination.proxy().thaw(Duration.ofMillis(DestinationRecovery.SETTLE_MS / 2));
         }
-    }
-
-    private static long total(Map<Integer, Long> highWatermarks) {
-        return highWatermarks.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static long restarts(String connector) throws Exception {

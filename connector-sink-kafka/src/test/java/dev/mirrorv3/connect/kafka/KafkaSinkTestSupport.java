@@ -4,6 +4,7 @@ import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,6 +54,23 @@ final class KafkaSinkTestSupport {
 
     static Map<String, String> sinkConfig(String topic, String sourceBootstrap, String destinationBootstrap) {
         return sinkConfig(KafkaSinkConnector.class.getName(), topic, sourceBootstrap, destinationBootstrap);
+    }
+
+    /**
+     * The config of the tests of a destination that hangs or stops with records in flight: deliveries time out after
+     * 5 s (requests after 2.5 s), so the recovery starts soon; its retries back off from 0.5 s to 2 s; the destination's
+     * clients reconnect every 250 ms at most.
+     */
+    static Map<String, String> outageConfig(String topic, String sourceBootstrap, String destinationBootstrap, long adminTimeoutMs) {
+        Map<String, String> c = sinkConfig(topic, sourceBootstrap, destinationBootstrap);
+        c.put("retry.backoff.initial.ms", "500");
+        c.put("retry.backoff.max.ms", "2000");
+        c.put("admin.timeout.ms", Long.toString(adminTimeoutMs));
+        c.put("destination.producer.delivery.timeout.ms", "5000");
+        c.put("destination.producer.request.timeout.ms", "2500");
+        c.put("destination.producer.reconnect.backoff.max.ms", "250");
+        c.put("destination.admin.reconnect.backoff.max.ms", "250");
+        return c;
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
@@ -187,6 +205,11 @@ final class KafkaSinkTestSupport {
         }
     }
 
+    /** The records of a topic: the sum of its partitions' high watermarks. */
+    static long total(Map<Integer, Long> highWatermarks) {
+        return highWatermarks.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** Waits until the destination topic's high watermarks reach {@code expected}, failing fast if the connector fails. */
     static void awaitDestination(ConnectTestCluster cluster, String connector, Admin destination, String topic,
                                  Map<Integer, Long> expected, Duration timeout) {
@@ -211,6 +234,21 @@ final class KafkaSinkTestSupport {
                 })
                 .ignoreExceptions()
                 .until(() -> reached.test(highWatermarks(destination, topic, partitions)));
+    }
+
+    /**
+     * The task catches up with a steady source that keeps writing, then the source stops and the destination must end
+     * equal to it record by record at the same offsets.
+     */
+    static void awaitExactCopyOfSteadySource(ConnectTestCluster cluster, String connector, Admin source, SteadySource feed,
+                                             RestartableKafka destination, String topic, int partitions) throws InterruptedException {
+        awaitDestinationAtLeast(cluster, connector, destination.admin(), topic, highWatermarks(source, topic, partitions),
+                Duration.ofSeconds(90));
+        feed.close();
+        Map<Integer, Long> end = highWatermarks(source, topic, partitions);
+        awaitDestination(cluster, connector, destination.admin(), topic, end, Duration.ofSeconds(60));
+        assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
+        assertThat(highWatermarks(destination.admin(), topic, partitions)).as("destination high watermarks").isEqualTo(end);
     }
 
     /**

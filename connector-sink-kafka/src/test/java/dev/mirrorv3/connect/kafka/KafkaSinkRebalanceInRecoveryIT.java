@@ -1,0 +1,180 @@
+package dev.mirrorv3.connect.kafka;
+
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestinationAtLeast;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitExactCopyOfSteadySource;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.outageConfig;
+import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.total;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.LogCapture;
+import dev.mirrorv3.testsupport.RestartableKafka;
+import dev.mirrorv3.testsupport.TestConsumers;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A rebalance in the middle of a recovery (docs/kafka-sink.md, "Transient failures"): the destination broker hangs
+ * longer than delivery.timeout.ms with records in flight, so the producer is aborted and the recovery starts; a second
+ * member joins the sink's consumer group, so Connect closes the task's partitions while the recovery is still waiting
+ * for the destination, and opens some of them again. The broker wakes up while the task is waiting on it (in close()
+ * with the settle step, in the next open()'s positioning without it), and appends what the aborted producer had sent
+ * half a second later (the proxy delivers what came through closed connections last). Closing must wait for that late
+ * append, or the next owner positions below it and its first delivery lands at the wrong offset (the task fails).
+ * The copy must be exact record by record at the same offsets, and the task RUNNING throughout.
+ */
+class KafkaSinkRebalanceInRecoveryIT {
+    private static final String TOPIC = "rebalance-in-recovery";
+    private static final int PARTITIONS = 3;
+    /** Longer than the wait between the revocation and the thaw, so the read started in close() or open() spans it. */
+    private static final long ADMIN_TIMEOUT_MS = 6000;
+    /** How long after the revocation the broker wakes up: the task is then waiting for it, in close() or in open(). */
+    private static final long THAW_AFTER_REVOKE_MS = 2000;
+    /** When the late append has landed (delivered SETTLE_MS / 2 after the thaw), before a close that waits for it ends. */
+    private static final long LATE_APPEND_SEEN_MS = 900;
+    private static final String RECOVERY_STARTED = "the producer is aborted";
+    private static final String RECOVERY_ENDED = "reachable again: continuing";
+    private static final String REVOKED = "Partitions revoked";
+    /** Logs the revocation, at DEBUG (not public: named). */
+    private static final String WORKER_SINK_TASK = "org.apache.kafka.connect.runtime.WorkerSinkTask";
+
+    @RegisterExtension
+    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
+
+    @RegisterExtension
+    static final RestartableKafka destination = RestartableKafka.perClassWithProxy();
+
+    @Test
+    void aRebalanceDuringARecoveryFromAFrozenDestinationWaitsForTheLateAppendAndLeavesAnExactCopy() throws Exception {
+        cluster.kafka().createTopic(TOPIC, PARTITIONS);
+        destination.createTopic(TOPIC, PARTITIONS);
+        Map<String, String> config = outageConfig(TOPIC, cluster.bootstrapServers(), destination.proxiedBootstrapServers(),
+                ADMIN_TIMEOUT_MS);
+        // Eager: the intruder's join revokes every partition of the task (close() of all of them), then assigns two back.
+        config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
+
+        Set<String> states = ConcurrentHashMap.newKeySet();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        try (LogCapture log = LogCapture.attach();
+             Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
+             SteadySource feed = new SteadySource(cluster.bootstrapServers(), TOPIC, PARTITIONS, 100, 21)) {
+            cluster.deploy(TOPIC, config);
+            cluster.awaitRunning(TOPIC, Duration.ofSeconds(60));
+            sampler.scheduleAtFixedRate(() -> sample(states), 0, 100, TimeUnit.MILLISECONDS);
+            awaitDestinationAtLeast(cluster, TOPIC, destination.admin(), TOPIC, Map.of(0, 200L, 1, 200L, 2, 200L), Duration.ofSeconds(60));
+
+            destination.proxy().freeze();
+            Awaitility.await("a delivery times out and the recovery starts").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> contains(log.lines(), RECOVERY_STARTED));
+
+            Configurator.setLevel(WORKER_SINK_TASK, Level.DEBUG); // its "Partitions revoked" line
+            try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), TOPIC, "connect-" + TOPIC,
+                    RangeAssignor.class)) {
+                joinAndThawWhileTheTaskWaits(intruder, log);
+                // The task copies the partitions it got back while the intruder keeps the others: its first deliveries
+                // after the late append must land at their source offsets.
+                Map<Integer, Long> expected = new TreeMap<>();
+                highWatermarks(source, TOPIC, PARTITIONS).forEach((p, h) ->
+                        expected.put(p, intruder.assignment().contains(new TopicPartition(TOPIC, p)) ? 0L : h));
+                assertThat(expected.values()).as("the task got partitions back: %s", expected).anyMatch(h -> h > 0);
+                awaitDestinationAtLeast(cluster, TOPIC, destination.admin(), TOPIC, expected, Duration.ofSeconds(60));
+            } finally {
+                Configurator.setLevel(WORKER_SINK_TASK, Level.INFO);
+            }
+            assertCloseRanDuringTheRecovery(log.lines());
+
+            // The intruder has left: the task owns every partition again and catches up with the steady source.
+            awaitExactCopyOfSteadySource(cluster, TOPIC, source, feed, destination, TOPIC, PARTITIONS);
+        } finally {
+            destination.proxy().thaw(); // when the test failed before it did
+            sampler.shutdownNow();
+        }
+        assertThat(cluster.taskState(TOPIC)).isEqualTo("RUNNING");
+        assertThat(states).as("task states sampled every 100 ms").doesNotContain("FAILED");
+        cluster.delete(TOPIC);
+    }
+
+    /**
+     * Keeps the intruder polling until the rebalance it started has completed; thaws the destination
+     * {@link #THAW_AFTER_REVOKE_MS} after the worker revoked the task's partitions, while the task waits on the
+     * destination, and checks the premise: records lost in flight were appended after the thaw.
+     */
+    private static void joinAndThawWhileTheTaskWaits(KafkaConsumer<byte[], byte[]> intruder, LogCapture log) {
+        long deadline = System.currentTimeMillis() + 60_000;
+        long revokedAt = 0;
+        long thawedAt = 0;
+        Map<Integer, Long> atThaw = null;
+        Map<Integer, Long> lateAppendSeen = null;
+        while (lateAppendSeen == null || intruder.assignment().isEmpty()) {
+            assertThat(System.currentTimeMillis()).as("the rebalance completes within a minute").isLessThan(deadline);
+            intruder.poll(Duration.ofMillis(100)); // joins, and stays in the group until the rebalance completes
+            long now = System.currentTimeMillis();
+            if (revokedAt == 0 && contains(log.lines(), REVOKED)) {
+                revokedAt = now;
+            }
+            if (thawedAt == 0 && revokedAt > 0 && now - revokedAt >= THAW_AFTER_REVOKE_MS) {
+                atThaw = highWatermarks(destination.admin(), TOPIC, PARTITIONS); // direct, not through the proxy
+                // What the aborted producer sent lands half a second after the rest: after a read made at once.
+                destination.proxy().thaw(Duration.ofMillis(DestinationRecovery.SETTLE_MS / 2));
+                thawedAt = now;
+            }
+            if (thawedAt > 0 && lateAppendSeen == null && now - thawedAt >= LATE_APPEND_SEEN_MS) {
+                lateAppendSeen = highWatermarks(destination.admin(), TOPIC, PARTITIONS);
+            }
+        }
+        System.out.printf("destination high watermarks at the thaw %s, %d ms later %s%n", atThaw, LATE_APPEND_SEEN_MS, lateAppendSeen);
+        assertThat(total(lateAppendSeen)).as("records lost in flight appended after the thaw: %s, at the thaw %s", lateAppendSeen,
+                atThaw).isGreaterThan(total(atThaw));
+    }
+
+    /** The worker revoked the task's partitions after the recovery started and before it ended. */
+    private static void assertCloseRanDuringTheRecovery(List<String> lines) {
+        int started = indexOf(lines, RECOVERY_STARTED);
+        int revoked = indexOf(lines, REVOKED);
+        assertThat(revoked).as("the worker revoked the partitions after the recovery started").isGreaterThan(started);
+        List<String> between = lines.subList(started, revoked);
+        assertThat(between).as("log between the recovery's start and the revocation").noneMatch(l -> l.contains(RECOVERY_ENDED));
+    }
+
+    private static void sample(Set<String> states) {
+        try {
+            String state = cluster.taskState(TOPIC);
+            if (states.add(state) && "FAILED".equals(state)) {
+                System.out.println("task FAILED: " + cluster.failureTrace(TOPIC));
+            }
+        } catch (RuntimeException e) {
+            // the REST API busy with the rebalance: the next sample
+        }
+    }
+
+    private static boolean contains(List<String> lines, String text) {
+        return indexOf(lines, text) >= 0;
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
