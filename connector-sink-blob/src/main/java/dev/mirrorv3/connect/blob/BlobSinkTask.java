@@ -69,6 +69,8 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     private PipelinedCommits commits;
     private TaskBuffer buffer;
     private long nextChainCheckMs;
+    /** Partitions whose periodic chain check is due and waits for their running commit. */
+    private final Set<TopicPartition> chainChecksDue = new HashSet<>();
 
     public BlobSinkTask() {
         this(Clock.systemUTC());
@@ -279,11 +281,21 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
 
     private void periodicChecks(long now) {
         if (now >= nextChainCheckMs) {
-            for (PartitionWriter w : writers.values()) {
-                w.fullCheck(format);
-            }
+            chainChecksDue.addAll(writers.keySet());
             nextChainCheckMs = now + config.chainCheckIntervalMs();
         }
+        // A partition is listed between its commits: a store may list an upload in progress (S3Proxy's filesystem
+        // backend lists <name>-<uuid>; S3 never does), and the check compares the listing with this task's last commit.
+        chainChecksDue.removeIf(tp -> {
+            PartitionWriter w = writers.get(tp);
+            if (w != null && commits.running(tp)) {
+                return false;
+            }
+            if (w != null) {
+                w.fullCheck(format);
+            }
+            return true;
+        });
         heartbeatIfDue(now);
     }
 

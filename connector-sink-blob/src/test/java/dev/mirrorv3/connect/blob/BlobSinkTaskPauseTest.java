@@ -243,6 +243,28 @@ class BlobSinkTaskPauseTest {
         return out;
     }
 
+    @Test
+    void thePeriodicChainCheckListsAPartitionOnlyBetweenItsCommits() throws Exception {
+        start(Map.of("flush.max.records", "5", "flush.threads", "1", "chain.check.interval.ms", "1000"));
+        context.assign(task, P0);
+        task.put(List.of());
+        CountDownLatch release = new CountDownLatch(1);
+        faults.holdNextCreateOf.put(0, release);
+        faults.listHeldCreates = true;
+        task.put(records(P0, 0, 5)); // the size trigger starts a commit, held in its create
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> faults.heldCreates.containsKey(0));
+        clock.advance(1000); // the chain check is due while the commit runs
+        task.put(List.of());
+        release.countDown();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> faults.heldCreateOutcomes.containsKey(0));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            task.put(List.of()); // the deferred check runs once the commit's outcome is taken
+            return Long.valueOf(5).equals(context.metric("destination-offset-verified",
+                    Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")));
+        });
+        task.put(List.of());
+    }
+
     /** The blob sink with a store whose faults this test arms. */
     private static final class FaultyTask extends BlobSinkTask {
         private final Faults faults;

@@ -29,7 +29,16 @@ final class FaultInjectingStore implements Store {
     @Override
     public List<String> list(int partition) {
         failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
-        return delegate.list(partition);
+        List<String> names = delegate.list(partition);
+        String held = faults.listHeldCreates ? faults.heldCreates.get(partition) : null;
+        if (held == null) {
+            return names;
+        }
+        // what S3Proxy's filesystem backend lists while an upload is in progress: the key and a suffix
+        List<String> withUpload = new java.util.ArrayList<>(names);
+        withUpload.add(held + "-16aa5299-6c08-403d-9ba8-91340ed7764a");
+        withUpload.sort(null);
+        return withUpload;
     }
 
     @Override

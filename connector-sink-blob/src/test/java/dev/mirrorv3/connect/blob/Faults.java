@@ -43,6 +43,11 @@ public final class Faults {
      * partition while the others go on); one-shot, so a task that takes the partition over is not held.
      */
     public final Map<Integer, CountDownLatch> holdNextCreateOf = new ConcurrentHashMap<>();
+    /**
+     * When true, a partition's listing holds its held create as a store that lists an upload in progress does
+     * (S3Proxy's filesystem backend: {@code <name>-<uuid>}); real S3 never does.
+     */
+    public volatile boolean listHeldCreates;
     /** Partitions whose create waits at its hold now, with the object's name. */
     public final Map<Integer, String> heldCreates = new ConcurrentHashMap<>();
     /** The outcomes of the held creates once released, per partition: "ok" or the exception's message. */
