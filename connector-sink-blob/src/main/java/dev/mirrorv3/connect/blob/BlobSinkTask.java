@@ -285,10 +285,11 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
             nextChainCheckMs = now + config.chainCheckIntervalMs();
         }
         // A partition is listed between its commits: a store may list an upload in progress (S3Proxy's filesystem
-        // backend lists <name>-<uuid>; S3 never does), and the check compares the listing with this task's last commit.
+        // backend lists <name>-<uuid>; S3 never does), the check compares the listing with this task's last commit, and a
+        // commit waiting for its retry has met an outage that a listing would only meet again, outside the retry's backoff.
         chainChecksDue.removeIf(tp -> {
             PartitionWriter w = writers.get(tp);
-            if (w != null && commits.running(tp)) {
+            if (w != null && (commits.running(tp) || commits.retryAt(tp).isPresent())) {
                 return false;
             }
             if (w != null) {

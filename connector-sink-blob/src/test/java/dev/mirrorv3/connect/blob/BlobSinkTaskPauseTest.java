@@ -265,6 +265,32 @@ class BlobSinkTaskPauseTest {
         task.put(List.of());
     }
 
+    @Test
+    void thePeriodicChainCheckWaitsForAPartitionsCommitRetryInsteadOfFailingTheTaskOnTheSameOutage() {
+        start(Map.of("flush.max.records", "5", "flush.threads", "1", "chain.check.interval.ms", "1000",
+                "retry.backoff.initial.ms", "5000", "retry.backoff.max.ms", "5000"));
+        context.assign(task, P0);
+        faults.failCreatesOf.put(0, true);
+        task.put(records(P0, 0, 5)); // the size trigger starts the commit, which fails transiently
+        Awaitility.await("P0 paused for its retry").atMost(Duration.ofSeconds(10)).until(() -> {
+            task.put(List.of());
+            return context.consumerPaused().contains(P0);
+        });
+        clock.advance(1000); // the chain check is due, P0's retry is not
+        faults.failNextLists.set(1); // the store is still away
+        task.put(List.of());
+        assertThat(faults.failNextLists.get()).as("P0 not listed while its commit waits for its retry").isEqualTo(1);
+
+        faults.failCreatesOf.remove(0);
+        faults.failNextLists.set(0);
+        clock.advance(5000); // the retry is due: the commit, then the deferred check
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            task.put(List.of());
+            return Long.valueOf(5).equals(context.metric("destination-offset-verified",
+                    Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")));
+        });
+    }
+
     /** The blob sink with a store whose faults this test arms. */
     private static final class FaultyTask extends BlobSinkTask {
         private final Faults faults;
