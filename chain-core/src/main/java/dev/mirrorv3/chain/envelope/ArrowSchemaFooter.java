@@ -130,9 +130,13 @@ final class ArrowSchemaFooter {
             if (schema == null) {
                 throw new IllegalArgumentException(KEY + " holds no schema");
             }
+            ArrowSchemaShape.check(message, schema);
             return schema;
         } catch (IllegalArgumentException e) {
-            throw e;
+            if (String.valueOf(e.getMessage()).startsWith(KEY + " ")) {
+                throw e;
+            }
+            throw new IllegalArgumentException(KEY + " is not a valid Arrow IPC message (" + e + ")", e);
         } catch (RuntimeException e) {
             // A damaged flatbuffer shows up as out-of-bounds reads or the like.
             throw new IllegalArgumentException(KEY + " is not a valid Arrow IPC message (" + e + ")", e);
