@@ -92,6 +92,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                     .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
         }
         BackupIdentity identity = new BackupIdentity(this::storeFor, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
+        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics,
                 metaSnapshotter == null ? DurableOffsets.NONE : metaSnapshotter);
         opener = config.snapshots()
@@ -99,16 +100,11 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                         identity, clock, config.spillDir(connectorName), config.bufferMaxBytes()))
                 : writers.chains(new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
                         identity, clock));
-        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
                         + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
-                        + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"),
-                encryption.encryptsNewObjects()
-                        ? "parquet with key id " + encryption.writeKeyId() + " (keys " + encryption.keys().ids() + ")"
-                        : "none" + (encryption.keys().ids().isEmpty() ? ""
-                                : " (keys " + encryption.keys().ids() + " to read older objects)"));
+                        + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"), encryption.describe());
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */

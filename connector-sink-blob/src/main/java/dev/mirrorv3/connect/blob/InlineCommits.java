@@ -13,14 +13,7 @@ import org.apache.kafka.common.TopicPartition;
  * Commits on the task thread: a snapshot, or a chain with flush.threads=0. A failure is thrown to the task (which
  * retries the whole batch, docs/blob-sink.md), so no partition ever waits here for a retry of its own.
  */
-final class InlineCommits implements CommitStrategy<PartitionWriter> {
-    private final Clock clock;
-    private final Durable durable;
-
-    InlineCommits(Clock clock, Durable durable) {
-        this.clock = clock;
-        this.durable = durable;
-    }
+record InlineCommits(Clock clock, Durable durable) implements CommitStrategy<PartitionWriter> {
 
     /** Read back from the writer: a snapshot's builder may replace a key's record, or spill. */
     @Override
