@@ -21,14 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blob sink task's side of chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
- * chain's next commit, takes the finished ones on the task thread (a success is handed to the task as durable), pauses a
+ * The commit strategy of chains on chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
+ * chain's next commit, takes the finished ones on the task thread (a success is reported as {@link Durable}), pauses a
  * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
  * partitions go on, keeps the other failures until the task throws them, and waits on the pipeline when the buffer cap
  * is reached (re-issuing the frozen commits whose retry comes due meanwhile). Called from the task thread only.
  */
 final class PipelinedCommits implements CommitStrategy<ChainWriter> {
-    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines, as before
+    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
 
     private final BlobSinkConfig config;
     private final Clock clock;
