@@ -40,6 +40,14 @@ public record ObjectEncryption(KeyRing keys, String writeKeyId) {
         return writeKeyId != null;
     }
 
+    /** For a start-up log line: how new objects are written, and which keys read older ones. */
+    public String describe() {
+        if (encryptsNewObjects()) {
+            return "parquet with key id " + writeKeyId + " (keys " + keys.ids() + ")";
+        }
+        return "none" + (keys.ids().isEmpty() ? "" : " (keys " + keys.ids() + " to read older objects)");
+    }
+
     /** A copy of the key new objects are written with. */
     public byte[] writeKey() {
         return keys.key(writeKeyId).orElseThrow();

@@ -118,7 +118,7 @@ public final class SnapshotWriter implements PartitionWriter {
         return Optional.ofNullable(tail);
     }
 
-    /** The last snapshot this writer committed, if any. */
+    @Override
     public Optional<Stats> lastSnapshot() {
         return Optional.ofNullable(last);
     }
@@ -137,6 +137,7 @@ public final class SnapshotWriter implements PartitionWriter {
     }
 
     /** Moves the gathered records to disk (the task-wide buffer cap); returns the heap bytes released. */
+    @Override
     public long spill() {
         return builder.spill();
     }

@@ -2,12 +2,13 @@ package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import java.util.Optional;
 
 /**
  * What the blob sink task needs of one partition's writer: a chain of history ({@link ChainWriter}) or snapshots of
- * the latest record per key ({@link dev.mirrorv3.chain.snapshot.SnapshotWriter}). Not thread-safe: one task thread
- * owns it.
+ * the latest record per key ({@link SnapshotWriter}). Not thread-safe: one task thread owns it. What differs between
+ * the two is asked here, so that the task never needs to know which one it holds.
  */
 public interface PartitionWriter {
 
@@ -38,4 +39,17 @@ public interface PartitionWriter {
 
     /** The full check on a timer: the listing still ends where this writer's objects do. */
     void fullCheck(EnvelopeFormat format);
+
+    /**
+     * Moves buffered records off the heap without writing them (the task-wide buffer cap); returns the heap bytes
+     * released: 0 for a writer that cannot, whose buffer is written instead.
+     */
+    default long spill() {
+        return 0;
+    }
+
+    /** The last snapshot committed, for a writer of snapshots (its metrics); empty for a chain. */
+    default Optional<SnapshotWriter.Stats> lastSnapshot() {
+        return Optional.empty();
+    }
 }

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * snapshot holds for it ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. A failed pass is
  * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
  */
-final class MetaSnapshotter implements AutoCloseable {
+final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
     private static final Logger log = LoggerFactory.getLogger(MetaSnapshotter.class);
 
     private final Admin admin;
@@ -95,11 +95,13 @@ final class MetaSnapshotter implements AutoCloseable {
     }
 
     /** The chain of {@code tp} is durable up to (excluding) {@code next}. */
-    void durable(TopicPartition tp, long next) {
+    @Override
+    public void durable(TopicPartition tp, long next) {
         durableNext.put(tp, next);
     }
 
-    void closed(TopicPartition tp) {
+    @Override
+    public void closed(TopicPartition tp) {
         durableNext.remove(tp);
     }
 

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * temporary files, lists and validates the chain, reads its last object back, and checks the position against the source's log-start
  * offset and high watermark. The chain is the position; nothing else is trusted.
  */
-final class PartitionOpener implements WriterOpener {
+final class PartitionOpener implements WriterOpener<ChainWriter> {
     private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
 
     private final Function<String, Store> storeForTopic;

@@ -1,10 +1,9 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPipeline;
-import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
-import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.RetryPauses;
@@ -13,8 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -22,69 +21,75 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blob sink task's side of chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
- * chain's next commit, takes the finished ones on the task thread (a success is handed to the task as durable), pauses a
+ * The commit strategy of chains on chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
+ * chain's next commit, takes the finished ones on the task thread (a success is reported as {@link Durable}), pauses a
  * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
  * partitions go on, keeps the other failures until the task throws them, and waits on the pipeline when the buffer cap
  * is reached (re-issuing the frozen commits whose retry comes due meanwhile). Called from the task thread only.
  */
-final class PipelinedCommits {
-    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines, as before
+final class PipelinedCommits implements CommitStrategy<ChainWriter> {
+    private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
 
     private final BlobSinkConfig config;
     private final Clock clock;
     private final FlushPipeline<TopicPartition> pipeline;
-    private final Map<TopicPartition, PartitionWriter> writers;
+    /** The chains this pipeline committed for, until they close. */
+    private final Map<TopicPartition, ChainWriter> chains = new HashMap<>();
     private final RetryPauses retryPauses;
     private final BlobSinkMetrics metrics;
-    private final BiConsumer<TopicPartition, FlushResult> durable;
+    private final Durable durable;
     /** Failed commits that fail the task, taken but not thrown yet (taken while closing others): thrown from the next put(). */
     private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
     /** Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given. */
     private final Map<TopicPartition, Long> retryAt = new HashMap<>();
     private final Map<TopicPartition, Backoff> backoffs = new HashMap<>();
 
-    /**
-     * @param writers the task's open writers (read only here)
-     * @param durable called on the task thread for each commit that became durable
-     */
-    PipelinedCommits(BlobSinkConfig config, String connectorName, Clock clock, Map<TopicPartition, PartitionWriter> writers,
-                     RetryPauses retryPauses, BlobSinkMetrics metrics, BiConsumer<TopicPartition, FlushResult> durable) {
+    PipelinedCommits(BlobSinkConfig config, String connectorName, Clock clock, RetryPauses retryPauses, BlobSinkMetrics metrics,
+                     Durable durable) {
         this.config = config;
         this.clock = clock;
         this.pipeline = new FlushPipeline<>(config.flushThreads(), "mirror-v3-flush-" + connectorName);
-        this.writers = writers;
         this.retryPauses = retryPauses;
         this.metrics = metrics;
         this.durable = durable;
     }
 
-    /** Whether the writer's objects are committed on the pipeline: a chain's with flush.threads above 0. */
-    boolean pipelined(PartitionWriter w) {
-        return w instanceof ChainWriter && config.flushThreads() > 0;
+    /** Not read back from the writer: a commit running on another thread may shrink its buffer meanwhile. */
+    @Override
+    public long append(ChainWriter w, BackupRecord record) {
+        return w.append(record) ? record.payloadBytes() : 0;
     }
 
     /**
      * Starts the chain's next object (unless one of its commits is running: a later put() starts the rest); a partition
      * waiting for its retry starts only when the retry is due, or on close.
      */
-    void start(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
+    @Override
+    public void flush(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
+        chains.put(tp, w);
         Long at = retryAt.get(tp);
         if (at == null || clock.millis() >= at || trigger == FlushTrigger.CLOSE) {
             pipeline.start(tp, w, trigger);
         }
     }
 
-    boolean running(TopicPartition tp) {
+    /** A size trigger too: it may have tripped while a commit of the chain ran, and a later put() starts the rest. */
+    @Override
+    public Optional<FlushTrigger> dueAfterPut(ChainWriter w, long nowMs) {
+        Optional<FlushTrigger> size = w.sizeTrigger();
+        if (size.isPresent()) {
+            return size;
+        }
+        return w.msUntilTimeTrigger(nowMs) == 0 ? Optional.of(FlushTrigger.TIME) : Optional.empty();
+    }
+
+    @Override
+    public boolean running(TopicPartition tp) {
         return pipeline.running(tp);
     }
 
-    boolean waitingForRetry(TopicPartition tp) {
-        return retryAt.containsKey(tp);
-    }
-
-    /** When the partition's frozen commit is re-issued, if it waits for a retry. */
-    OptionalLong retryAt(TopicPartition tp) {
+    @Override
+    public OptionalLong retryAt(TopicPartition tp) {
         Long at = retryAt.get(tp);
         return at == null ? OptionalLong.empty() : OptionalLong.of(at);
     }
@@ -117,19 +122,19 @@ final class PipelinedCommits {
             TopicPartition tp = f.key();
             if (f.failed() && tp.equals(closing)) {
                 closingFailure = f.failure();
-            } else if (f.failed() && Failures.isTransient(f.failure()) && writers.containsKey(tp)) {
+            } else if (f.failed() && Failures.isTransient(f.failure()) && chains.containsKey(tp)) {
                 long delay = backoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
                         Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()))).next();
                 retryAt.put(tp, clock.millis() + delay);
                 retryPauses.pause(List.of(tp));
                 metrics.restart();
                 log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
-                        + " (attempt {}), the other partitions go on: {}", tp, writers.get(tp).bufferedRecords(), delay,
+                        + " (attempt {}), the other partitions go on: {}", tp, chains.get(tp).bufferedRecords(), delay,
                         backoffs.get(tp).attempts(), Failures.describe(f.failure()));
             } else if (f.failed()) {
                 failures.put(tp, f.failure());
             } else {
-                durable.accept(tp, f.result());
+                durable.durable(tp, f.result());
                 if (retryAt.remove(tp) != null) {
                     backoffs.remove(tp);
                     retryPauses.resume(List.of(tp));
@@ -177,8 +182,8 @@ final class PipelinedCommits {
     private boolean reissueDue(long nowMs) {
         boolean started = false;
         for (Map.Entry<TopicPartition, Long> e : retryAt.entrySet()) {
-            if (nowMs >= e.getValue() && writers.get(e.getKey()) instanceof ChainWriter w) {
-                started |= pipeline.start(e.getKey(), w, FlushTrigger.BUFFER_CAP);
+            if (nowMs >= e.getValue()) {
+                started |= pipeline.start(e.getKey(), chains.get(e.getKey()), FlushTrigger.BUFFER_CAP);
             }
         }
         return started;
@@ -198,18 +203,25 @@ final class PipelinedCommits {
         }
     }
 
-    /** Forgets a closing partition's failure and retry: its frozen commit is re-issued by {@link #close}. */
-    void forget(TopicPartition tp) {
+    /**
+     * Forgets the partition's failure and retry, waits for its running commit, then commits the rest of its buffer
+     * (its frozen commit first); throws the first failure. No timer of its own: each store call is bounded by the
+     * store's timeouts, as a flush on the task thread was.
+     */
+    @Override
+    public void close(TopicPartition tp, ChainWriter chain) {
         failures.remove(tp);
         retryAt.remove(tp);
         backoffs.remove(tp);
+        chains.put(tp, chain);
+        try {
+            commitRest(tp, chain);
+        } finally {
+            chains.remove(tp);
+        }
     }
 
-    /**
-     * Waits for the partition's running commit, then commits the rest of its buffer; throws the first failure. No
-     * timer of its own: each store call is bounded by the store's timeouts, as a flush on the task thread was.
-     */
-    void close(TopicPartition tp, ChainWriter chain) {
+    private void commitRest(TopicPartition tp, ChainWriter chain) {
         while (true) {
             try {
                 pipeline.awaitIdle(tp, Long.MAX_VALUE);

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * continues at its {@code to + 1}, with the chain's rules against the source: below the log-start offset is a lost
  * position, above the high watermark the destination is ahead.
  */
-final class SnapshotOpener implements WriterOpener {
+final class SnapshotOpener implements WriterOpener<SnapshotWriter> {
     private static final Logger log = LoggerFactory.getLogger(SnapshotOpener.class);
 
     private final Function<String, Store> storeForTopic;
