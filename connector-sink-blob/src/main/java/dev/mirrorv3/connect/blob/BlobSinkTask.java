@@ -94,7 +94,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count);
+        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
         }
@@ -164,7 +164,7 @@ public class BlobSinkTask extends PositionedSinkTask<PartitionWriter> {
     protected long positioned(TopicPartition tp, PartitionWriter w) {
         writers.put(tp, w);
         recordsSinceHeartbeat.put(tp, 0L);
-        metrics.opened(tp, w.durableNext());
+        metrics.opened(tp, w.durableNext(), clock.millis());
         if (metaSnapshotter != null) {
             metaSnapshotter.durable(tp, w.durableNext());
         }
