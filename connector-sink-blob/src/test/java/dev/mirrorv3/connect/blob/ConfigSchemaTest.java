@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,14 +22,14 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "blob-sink-connector.schema.json");
-    static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.", "transforms.",
-            "predicates.", "key.converter.", "value.converter.", "header.converter.");
+    static final List<String> PASS_THROUGH = BlobSinkValidation.PASS_THROUGH;
 
     static String generated() {
         return ConfigSchemas.jsonSchema(BlobSinkConnector.class.getName(),
                 "JSON config of mirror-v3's blob sink (PUT /connectors/<name>/config). Generated from BlobSinkConfig and"
                         + " Connect's sink connector settings by ConfigSchemaTest.",
-                List.of(BlobSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+                List.of(BlobSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SINK);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,15 +23,14 @@ class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");
     private static final List<Path> EXAMPLES = List.of(Path.of("..", "examples", "kafka-sink", "orders-dr.json"),
             Path.of("..", "examples", "quickstart-kafka-sink.json"));
-    private static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.",
-            "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
-            "header.converter.");
+    private static final List<String> PASS_THROUGH = KafkaSinkValidation.PASS_THROUGH;
 
     private static String generated() {
         return ConfigSchemas.jsonSchema(KafkaSinkConnector.class.getName(),
                 "JSON config of mirror-v3's Kafka sink (PUT /connectors/<name>/config). Generated from KafkaSinkConfig and"
                         + " Connect's sink connector settings by connector-sink-kafka's ConfigSchemaTest.",
-                List.of(KafkaSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+                List.of(KafkaSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SINK);
     }
 
     @Test

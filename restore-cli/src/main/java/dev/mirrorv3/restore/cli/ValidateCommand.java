@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code mirror-v3 validate}: each connector's own ConfigDef and {@code validate()} rules (shared with the connector
- * through its {@code *Validation} class, no Connect needed), per field, for CI of GitOps repositories.
+ * through its {@code *Validation} class, no Connect needed) and Connect's connector-level ones (kafka-support's
+ * ConnectorLevelRules, which the generated JSON Schemas share), per field, for CI of GitOps repositories.
  */
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
@@ -25,9 +26,12 @@ import picocli.CommandLine.Spec;
                 + " the connector.class says which: the blob sink's, the Kafka sink's or the chain source's (its ConfigDef and the"
                 + " rules its validate() adds: ByteArrayConverter, auto.offset.reset=none, read_committed, an idempotent acks=all"
                 + " producer for the chain source, no transforms or errors.tolerance=all, one chain or destination per topic,"
-                + " absolute paths, the S3 settings). Exit 1 on any error. Without --offline it also reaches what the connector"
-                + " needs (the store, the keys dir, the clusters; at most 5 s each). Connect's own checks of the worker side (the"
-                + " connector class being installed, converter classes loadable) need a worker: use"
+                + " absolute paths, the S3 settings), Connect's own connector-level rules (tasks.max an int of at least 1, exactly"
+                + " one of topics and topics.regex for a sink, legal topic names, converter class names) and unfilled placeholders"
+                + " (@NAME@, or $${...} that is no config provider reference). Exit 1 on any error. A setting neither the connector"
+                + " nor Connect knows is a warning naming the nearest known one. Without --offline it also reaches what the"
+                + " connector needs (the store, the keys dir, the clusters; at most 5 s each). Connect's own checks of the worker"
+                + " side (the connector class being installed, converter classes loadable) need a worker: use"
                 + " PUT /connector-plugins/<class>/config/validate for those."},
         footerHeading = "%nExamples:%n",
         footer = {"  # in CI of a GitOps repository: no network, no cluster, no store, no secrets needed",
