@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");
     private static final List<Path> EXAMPLES = List.of(Path.of("..", "examples", "kafka-sink", "orders-dr.json"),
-            Path.of("..", "examples", "quickstart-kafka-sink.json"));
+            Path.of("..", "examples", "templates", "quickstart-kafka-sink.json"));
     private static final List<String> PASS_THROUGH = KafkaSinkValidation.PASS_THROUGH;
 
     private static String generated() {
@@ -44,7 +44,8 @@ class ConfigSchemaTest {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> schema = json.readValue(generated(), Map.class);
         for (Path example : EXAMPLES) {
-            Map<String, Object> config = json.readValue(Files.readString(example, StandardCharsets.UTF_8), Map.class);
+            Map<String, Object> body = json.readValue(Files.readString(example, StandardCharsets.UTF_8), Map.class);
+            Map<String, Object> config = (Map<String, Object>) body.get("config"); // the REST body {"name": ..., "config": {...}}
             assertThat(config.get("connector.class")).as(example.toString()).isEqualTo(KafkaSinkConnector.class.getName());
             GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, example);
         }

@@ -52,8 +52,8 @@ class ChainSourceConfigSchemaTest {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> schema = json.readValue(generated(), Map.class);
         for (String name : List.of("quickstart-chain-source.json", "quickstart-chain-source-s3.json")) {
-            Path template = Path.of("..", "examples", name);
-            Map<String, String> config = json.readValue(template.toFile(), Map.class);
+            Path template = Path.of("..", "examples", "templates", name);
+            Map<String, String> config = (Map<String, String>) json.readValue(template.toFile(), Map.class).get("config");
             assertThat(config).as(name).containsEntry("connector.class", ChainSourceConnector.class.getName())
                     .containsEntry("producer.override.enable.idempotence", "true").containsEntry("producer.override.acks", "all");
             GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, template);
