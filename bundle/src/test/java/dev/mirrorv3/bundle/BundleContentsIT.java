@@ -2,6 +2,9 @@ package dev.mirrorv3.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.testsupport.Archives;
+import dev.mirrorv3.testsupport.BundledNotices;
+import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URL;
@@ -18,10 +21,12 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The built bundle: only our jars and their dependencies (nothing the worker provides), and a
- * META-INF/services entry for every plugin class, which Connect's service_load discovery needs.
+ * The built bundle: only our jars and their dependencies (nothing the worker provides), a META-INF/services entry for
+ * every plugin class, which Connect's service_load discovery needs, and the license files: LICENSE, and NOTICE with
+ * the notices of every jar shipped (the section between the markers is generated from the jars).
  */
 class BundleContentsIT {
     private static final List<String> PLUGIN_TYPES = List.of(
@@ -33,7 +38,14 @@ class BundleContentsIT {
             "org.apache.kafka.connect.storage.HeaderConverter",
             "org.apache.kafka.common.config.provider.ConfigProvider");
 
+    private static final Path REPO_NOTICE = Path.of("..", "NOTICE");
+    private static final String NOTICES_START = "==== begin: notices of the plugin archive's jars ====";
+    private static final String NOTICES_END = "==== end: notices of the plugin archive's jars ====";
+
     private final Path dir = Path.of(System.getProperty("bundle.dir"));
+
+    @TempDir
+    Path unpacked;
 
     private List<Path> jars() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
@@ -52,6 +64,22 @@ class BundleContentsIT {
         assertThat(names).noneMatch(n -> n.startsWith("connect-api") || n.startsWith("kafka-clients")
                 || n.startsWith("slf4j-api") || n.startsWith("jackson-core") || n.startsWith("jackson-databind"));
         assertThat(Path.of(System.getProperty("bundle.zip"))).exists();
+    }
+
+    @Test
+    void shipsTheLicenseAndANoticeWithTheNoticesOfEveryJarItShips() throws IOException {
+        GeneratedDocs.checkSection(REPO_NOTICE, NOTICES_START, NOTICES_END, BundledNotices.section(dir),
+                "bundled jars' notices");
+        Path root = unzip();
+        assertThat(root.resolve("LICENSE")).hasSameTextualContentAs(Path.of("..", "LICENSE"));
+        if (!GeneratedDocs.updatingDocs()) {
+            assertThat(root.resolve("NOTICE")).as("NOTICE in the zip").exists().hasSameTextualContentAs(REPO_NOTICE);
+        }
+    }
+
+    /** The zip unpacked into a temporary directory; returns the directory it holds (the bundle's name). */
+    private Path unzip() throws IOException {
+        return Archives.unzip(Path.of(System.getProperty("bundle.zip")), unpacked).resolve(dir.getFileName());
     }
 
     @Test
