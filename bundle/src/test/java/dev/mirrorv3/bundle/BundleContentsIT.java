@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.testsupport.Archives;
 import dev.mirrorv3.testsupport.BundledNotices;
 import dev.mirrorv3.testsupport.GeneratedDocs;
+import dev.mirrorv3.testsupport.MarkdownLinks;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URL;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The built bundle: only our jars and their dependencies (nothing the worker provides), a META-INF/services entry for
  * every plugin class, which Connect's service_load discovery needs, and the license files: LICENSE, and NOTICE with
- * the notices of every jar shipped (the section between the markers is generated from the jars).
+ * the notices of every jar shipped (the section between the markers is generated from the jars); and the documentation
+ * as in the repository, checked on the unpacked zip: every relative link of every page resolves inside the archive.
  */
 class BundleContentsIT {
     private static final List<String> PLUGIN_TYPES = List.of(
@@ -74,6 +76,24 @@ class BundleContentsIT {
         assertThat(root.resolve("LICENSE")).hasSameTextualContentAs(Path.of("..", "LICENSE"));
         if (!GeneratedDocs.updatingDocs()) {
             assertThat(root.resolve("NOTICE")).as("NOTICE in the zip").exists().hasSameTextualContentAs(REPO_NOTICE);
+        }
+    }
+
+    @Test
+    void everyRelativeLinkOfEveryPageInTheZipResolvesInsideIt() throws IOException {
+        Path root = unzip();
+        List<Path> pages = MarkdownLinks.allPages(root);
+        assertThat(pages).as("pages in the zip").contains(root.resolve("README.md"), root.resolve("docs/operations.md"),
+                root.resolve("examples/dual-write/README.md"));
+        assertThat(MarkdownLinks.check(pages, root)).as("broken links in the zip (page:line: target: reason)").isEmpty();
+    }
+
+    @Test
+    void holdsTheFilesTheDocsSendOperatorsTo() throws IOException {
+        Path root = unzip();
+        for (String file : List.of("config/jmx-exporter.yaml", "config/prometheus-rules.yaml", "config/grafana-dashboard.json",
+                "config/schemas/blob-sink-connector.schema.json", "examples/blob-sink-s3.json", "docs/img/blob-sink-scaling.png")) {
+            assertThat(root.resolve(file)).as(file + " in the zip").isRegularFile();
         }
     }
 
