@@ -90,7 +90,7 @@ class BundleContentsIT {
     void everyRelativeLinkOfEveryPageInTheZipResolvesInsideIt() throws IOException {
         Path root = unzip();
         List<Path> pages = MarkdownLinks.allPages(root);
-        assertThat(pages).as("pages in the zip").contains(root.resolve("doc/README.md"),
+        assertThat(pages).as("pages in the zip").contains(root.resolve("doc/README.md"), root.resolve("doc/CHANGELOG.md"),
                 root.resolve("doc/docs/operations.md"), root.resolve("doc/examples/dual-write/README.md"));
         assertThat(MarkdownLinks.check(pages, root)).as("broken links in the zip (page:line: target: reason)").isEmpty();
     }

@@ -47,13 +47,16 @@ public final class MarkdownLinks {
     }
 
     /**
-     * The pages a reader of the repository meets: README.md, docs/*.md and every README.md below the root (module
+     * The pages a reader of the repository meets: README.md, CHANGELOG.md, docs/*.md and every README.md below the root (module
      * and example READMEs), without build output ({@code target}), {@code node_modules} or hidden directories.
      */
     public static List<Path> pages(Path root) {
         Set<Path> pages = new LinkedHashSet<>();
         List<Path> modules = new ArrayList<>();
         pages.add(root.resolve("README.md"));
+        if (Files.exists(root.resolve("CHANGELOG.md"))) {
+            pages.add(root.resolve("CHANGELOG.md"));
+        }
         try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         } catch (IOException e) {
