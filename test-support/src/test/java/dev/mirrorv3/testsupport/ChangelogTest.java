@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * CHANGELOG.md has a section for the version the poms build, and it names every setting of the configuration reference
- * (docs/configuration.md, generated from the ConfigDefs) and every mirror_v3_* series of docs/operations.md; the
- * README's compatibility notes name the Kafka version the build tests with.
+ * (docs/configuration.md, generated from the ConfigDefs), every mirror_v3_* series of docs/operations.md and of
+ * {@link ObservabilityFiles#exportedNames()} (the jmx-exporter rules, the verify run's, the cache sidecar's and the declared
+ * series, each checked against a real scrape or output by its own test) and every alert of config/prometheus-rules.yaml;
+ * the README's compatibility notes name the Kafka version the build tests with.
  */
 class ChangelogTest {
     private static final Path ROOT = Path.of("..");
@@ -37,7 +39,25 @@ class ChangelogTest {
                 .contains(all(SETTING_ROW, read("docs/configuration.md")));
         assertThat(section).as("CHANGELOG.md " + version + ": series of docs/operations.md")
                 .contains(all(SERIES, read("docs/operations.md")));
+        assertThat(section).as("CHANGELOG.md " + version + ": series exported (config/jmx-exporter.yaml, the CLI, the sidecar)")
+                .contains(exportedSeries());
+        assertThat(section).as("CHANGELOG.md " + version + ": alerts of config/prometheus-rules.yaml")
+                .contains(ObservabilityFiles.alertRules().stream().map(r -> "`" + r.get("alert") + "`").toArray(String[]::new));
         assertThat(section).contains("### Settings", "### Metrics", "### Formats");
+    }
+
+    /** The mirror_v3_* series in backquotes, a histogram by its name (not its _bucket and _count series). */
+    private static String[] exportedSeries() {
+        Set<String> names = ObservabilityFiles.exportedNames();
+        Set<String> series = new LinkedHashSet<>();
+        for (String name : names) {
+            String histogram = name.replaceFirst("_(bucket|count)$", "");
+            String shown = !histogram.equals(name) && names.contains(histogram + "_bucket") ? histogram : name;
+            if (shown.startsWith("mirror_v3_")) {
+                series.add("`" + shown + "`");
+            }
+        }
+        return series.toArray(new String[0]);
     }
 
     @Test
