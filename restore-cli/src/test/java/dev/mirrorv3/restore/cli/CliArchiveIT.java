@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The CLI archive (mirror-v3-cli-&lt;version&gt;.zip) as an operator or docker/Dockerfile installs it: bin/mirror-v3 and
  * lib/ with the jars, LICENSE and NOTICE (whose CLI section lists the notices of every jar in lib/); and the
  * Dockerfile's ENTRYPOINT and JAVA_OPTS, run against the unpacked archive (no image can be built here) with this JVM's
- * java, which is what the image's JRE 17 stands for.
+ * java, which is what the image's JRE 17 stands for, also with the verify CronJob example's arguments.
  */
 class CliArchiveIT {
     private static final Path DOCKERFILE = Path.of("..", "docker", "Dockerfile");
@@ -64,33 +64,61 @@ class CliArchiveIT {
 
     @Test
     void theDockerfilesEntrypointRunsTheArchiveOnAnOfficialJre17() throws Exception {
-        String dockerfile = Files.readString(DOCKERFILE, StandardCharsets.UTF_8);
-        assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre$").contains("COPY . " + IMAGE_HOME);
-        Matcher entry = ENTRYPOINT.matcher(dockerfile);
-        Matcher opts = JAVA_OPTS.matcher(dockerfile);
-        assertThat(entry.find()).as("an exec-form ENTRYPOINT in " + DOCKERFILE).isTrue();
-        assertThat(opts.find()).as("ENV JAVA_OPTS=\"…\" in " + DOCKERFILE).isTrue();
         Path root = unzip();
-        List<String> entrypoint = new ArrayList<>();
-        for (String word : new ObjectMapper().readValue(entry.group(1), String[].class)) {
-            entrypoint.add(word.startsWith(IMAGE_HOME) ? root.resolve(word.substring(IMAGE_HOME.length())).toString() : word);
-        }
+        Entrypoint image = entrypoint(root);
 
-        Run help = run(entrypoint, opts.group(1), "--help");
+        Run help = run(image.command(), image.javaOpts(), "--help");
         assertThat(help.exitCode).as(help.toString()).isZero();
         assertThat(help.out).as(help.toString()).contains("Usage: mirror-v3", "restore", "status", "validate", "decrypt");
 
         Path example = Path.of("..", "examples", "blob-sink-s3.json").toAbsolutePath().normalize();
-        Run valid = run(entrypoint, opts.group(1), "validate", "--offline", "--connector-config", example.toString());
+        Run valid = run(image.command(), image.javaOpts(), "validate", "--offline", "--connector-config", example.toString());
         assertThat(valid.exitCode).as(valid.toString()).isZero();
         assertThat(valid.out).as(valid.toString()).isEqualTo(example + ": ok (offline)\n");
 
         Path broken = unpacked.resolve("broken.json");
         Files.writeString(broken, Files.readString(example, StandardCharsets.UTF_8).replace("\"s3.bucket\"", "\"s3.bucket.typo\""),
                 StandardCharsets.UTF_8);
-        Run invalid = run(entrypoint, opts.group(1), "validate", "--offline", "--connector-config", broken.toString());
+        Run invalid = run(image.command(), image.javaOpts(), "validate", "--offline", "--connector-config", broken.toString());
         assertThat(invalid.exitCode).as(invalid.toString()).isEqualTo(1);
         assertThat(invalid.err).as(invalid.toString()).contains(broken + ": ", "s3.bucket");
+    }
+
+    /**
+     * examples/kubernetes/verify-cronjob.yaml as the image runs it: the Dockerfile's ENTRYPOINT followed by the CronJob's
+     * args (its volumes mapped to temp directories, its Pushgateway to a local stand-in) verifies a real backup, pushes
+     * the result and writes the report.
+     */
+    @Test
+    void theVerifyCronJobsArgumentsRunThroughTheImagesEntrypoint() throws Exception {
+        assertThat(VerifyCronJob.container().has("command")).as("the CronJob runs the image's ENTRYPOINT").isFalse();
+        Entrypoint image = entrypoint(unzip());
+        try (VerifyCronJob.Pushgateway pushgateway = new VerifyCronJob.Pushgateway()) {
+            VerifyCronJob.Run cronJob = VerifyCronJob.prepare(unpacked.resolve("cronjob"), pushgateway.url());
+
+            Run r = run(image.command(), image.javaOpts(), cronJob.args().toArray(String[]::new));
+
+            assertThat(r.exitCode).as("the CronJob's run " + cronJob.args() + "\n" + r).isZero();
+            VerifyCronJobExampleTest.assertVerifiedAndPushed(cronJob, r.out, pushgateway.requests());
+        }
+    }
+
+    /** The Dockerfile's exec-form ENTRYPOINT, its image paths mapped into the unpacked archive, and its JAVA_OPTS. */
+    private record Entrypoint(List<String> command, String javaOpts) {
+    }
+
+    private static Entrypoint entrypoint(Path root) throws IOException {
+        String dockerfile = Files.readString(DOCKERFILE, StandardCharsets.UTF_8);
+        assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:17-jre$").contains("COPY . " + IMAGE_HOME);
+        Matcher entry = ENTRYPOINT.matcher(dockerfile);
+        Matcher opts = JAVA_OPTS.matcher(dockerfile);
+        assertThat(entry.find()).as("an exec-form ENTRYPOINT in " + DOCKERFILE).isTrue();
+        assertThat(opts.find()).as("ENV JAVA_OPTS=\"…\" in " + DOCKERFILE).isTrue();
+        List<String> command = new ArrayList<>();
+        for (String word : new ObjectMapper().readValue(entry.group(1), String[].class)) {
+            command.add(word.startsWith(IMAGE_HOME) ? root.resolve(word.substring(IMAGE_HOME.length())).toString() : word);
+        }
+        return new Entrypoint(command, opts.group(1));
     }
 
     private record Run(int exitCode, String out, String err) {
