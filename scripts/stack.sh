@@ -17,13 +17,15 @@
 # Layout under STACK_DIR:
 #   broker/{server.properties,data/,broker.log,broker.pid}       (<STACK_BROKER_NAME>/ when set)
 #   connect/{worker.properties,connect.log,connect.pid}         (<STACK_WORKER_NAME>/ when set)
-#   plugins/<one directory per plugin>      (the worker's plugin.path)
+#   plugins/<one directory per plugin>      (the worker's plugin.path; ours unpacked from the bundle zip)
 #   log4j2.properties, tools-log4j2.properties
 
 STACK_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STACK_TOOLS_TARGET="$STACK_REPO/quickstart-tools/target"
 STACK_BUNDLE_NAME="mirror-v3-connect-0.1.0"
 STACK_BUNDLE_DIR="$STACK_REPO/bundle/target/$STACK_BUNDLE_NAME/$STACK_BUNDLE_NAME"
+# What an operator installs: the zip, a component archive (manifest.json, lib/, etc/, doc/, assets/)
+STACK_BUNDLE_ZIP="$STACK_REPO/bundle/target/$STACK_BUNDLE_NAME.zip"
 STACK_CONNECT_FILE_DIR="$STACK_TOOLS_TARGET/plugins/connect-file"
 # Modules the stack needs: the bundle (and what it is built from) and quickstart-tools. A change under their
 # src/main or in a pom since the last build triggers `mvn package` for them.
@@ -36,7 +38,7 @@ stack_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # --- build ---------------------------------------------------------------------------------------------------
 
 stack_artifacts() {
-    echo "$STACK_BUNDLE_DIR/connector-sink-blob-0.1.0.jar" "$STACK_BUNDLE_DIR/chain-core-0.1.0.jar" \
+    echo "$STACK_BUNDLE_ZIP" "$STACK_BUNDLE_DIR/lib/connector-sink-blob-0.1.0.jar" "$STACK_BUNDLE_DIR/lib/chain-core-0.1.0.jar" \
          "$STACK_TOOLS_TARGET/quickstart-tools-0.1.0.jar" "$STACK_TOOLS_TARGET/kafka.classpath" \
          "$STACK_TOOLS_TARGET/tools.classpath" "$STACK_CONNECT_FILE_DIR/connect-file-4.3.1.jar" ${STACK_EXTRA_ARTIFACTS:-}
 }
@@ -237,6 +239,20 @@ stack_install_plugin() { # <source dir> <name under plugins/>
     mkdir -p "$STACK_DIR/plugins"
     rm -rf "${STACK_DIR:?}/plugins/$2"
     cp -r "$1" "$STACK_DIR/plugins/$2"
+}
+
+# Installs our plugin as an operator does: the bundle zip unpacked into the plugin.path, as
+# plugins/$STACK_BUNDLE_NAME/ (Connect finds the jars of its lib/: PluginUtils.pluginUrls walks the directory).
+stack_install_bundle() {
+    mkdir -p "$STACK_DIR/plugins"
+    rm -rf "${STACK_DIR:?}/plugins/$STACK_BUNDLE_NAME"
+    if command -v unzip >/dev/null 2>&1; then
+        unzip -q "$STACK_BUNDLE_ZIP" -d "$STACK_DIR/plugins"
+    else
+        (cd "$STACK_DIR/plugins" && jar xf "$STACK_BUNDLE_ZIP")
+    fi
+    [ -f "$STACK_DIR/plugins/$STACK_BUNDLE_NAME/manifest.json" ] \
+        || stack_die "$STACK_BUNDLE_ZIP did not unpack to plugins/$STACK_BUNDLE_NAME/manifest.json"
 }
 
 stack_start_worker() {

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
 
 /** kafka-keyvalue's read API as cache-sidecar/README.md lists it, mirror-v3's multi-cache layout, and memory accounting. */
 class CacheReadsIT extends SidecarITSupport {
@@ -228,6 +229,12 @@ class CacheReadsIT extends SidecarITSupport {
         assertThat(metrics).contains("mirror_v3_cache_http_request_duration_seconds_bucket");
         SidecarClient m = new SidecarClient(s.metricsPort());
         assertThat(m.text("/metrics")).contains("mirror_v3_cache_last_seen_offset{cache=\"orders\",partition=\"1\"");
+        // The cache series config/prometheus-rules.yaml and the dashboard use, with their labels (no notify configured
+        // here, so no mirror_v3_notify_* series: SidecarMetrics names those).
+        assertThat(ObservabilityFiles.assertScrapeServesTheQueries("\n" + m.text("/metrics"),
+                name -> ObservabilityFiles.sidecarSeries(name) && !name.startsWith("mirror_v3_notify_")))
+                .contains("mirror_v3_cache_ready", "mirror_v3_cache_lag_offsets", "mirror_v3_cache_last_seen_offset",
+                        "mirror_v3_cache_memory_budget_exceeded", "mirror_v3_cache_gc_time_exceeded");
     }
 
     @Test

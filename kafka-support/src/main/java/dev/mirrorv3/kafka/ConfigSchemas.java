@@ -1,5 +1,6 @@
 package dev.mirrorv3.kafka;
 
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -12,11 +13,16 @@ import org.apache.kafka.common.config.ConfigException;
  * Renders a connector's ConfigDefs as a JSON Schema (draft 2020-12) of its JSON config, for editors and GitOps
  * validation. Every value is a string, as in Connect's REST API; a number, boolean or choice may also be a config
  * provider reference ({@code ${file:...}}). Keys outside the ConfigDefs are refused unless they start with one of
- * the pass-through prefixes ({@code consumer.override.}, ...), so a typo in a key name is caught.
+ * the pass-through prefixes ({@code consumer.override.}, ...), so a typo in a key name is caught. Connect's own
+ * connector-level rules that a ConfigDef does not say (a sink's exactly one of topics and topics.regex, legal topic
+ * names, class names) and unfilled placeholders come from {@link ConnectorLevelRules}, which {@code mirror-v3 validate}
+ * applies too: the schema and the CLI refuse the same configs.
  */
 public final class ConfigSchemas {
     private static final String PROVIDER_REFERENCE = "^\\$\\{[^}]+\\}$";
-    private static final String NOT_A_CHOICE = "\u0001not-a-choice";
+    /** No validator's fixed choice, and a plain string a free-text validator accepts (no control character). */
+    private static final String NOT_A_CHOICE = "x-not-a-choice";
+    private static final String FILLED = "#/$defs/filled";
 
     private ConfigSchemas() {
     }
@@ -25,8 +31,10 @@ public final class ConfigSchemas {
      * @param connectorClass the value of connector.class (a const in the schema)
      * @param defs the connector's ConfigDef first, then the framework's (Connect's sink or source connector config)
      * @param passThroughPrefixes prefixes of keys passed to clients or plugins as they are
+     * @param kind a sink (topics or topics.regex) or a source connector
      */
-    public static String jsonSchema(String connectorClass, String description, List<ConfigDef> defs, List<String> passThroughPrefixes) {
+    public static String jsonSchema(String connectorClass, String description, List<ConfigDef> defs, List<String> passThroughPrefixes,
+            ConnectorLevelRules.Kind kind) {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>(List.of("connector.class"));
         for (ConfigDef def : defs) {
@@ -45,7 +53,12 @@ public final class ConfigSchemas {
         properties.put("connector.class", connectorClassProperty);
         Map<String, Object> patterns = new LinkedHashMap<>();
         for (String prefix : passThroughPrefixes) {
-            patterns.put("^" + prefix.replace(".", "\\."), Map.of("type", "string"));
+            patterns.put("^" + prefix.replace(".", "\\."), ordered("type", "string", "$ref", FILLED));
+        }
+        if (kind == ConnectorLevelRules.Kind.SINK && properties.get("topics") instanceof Map<?, ?> topics) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> p = (Map<String, Object>) topics;
+            p.put("anyOf", List.of(Map.of("pattern", ConnectorLevelRules.TOPIC_LIST), Map.of("pattern", PROVIDER_REFERENCE)));
         }
         Map<String, Object> schema = new LinkedHashMap<>();
         schema.put("$schema", "https://json-schema.org/draft/2020-12/schema");
@@ -56,14 +69,34 @@ public final class ConfigSchemas {
         schema.put("properties", properties);
         schema.put("patternProperties", patterns);
         schema.put("additionalProperties", false);
+        if (kind == ConnectorLevelRules.Kind.SINK) {
+            // SinkConnectorConfig.validate: exactly one of the two is set (non-blank)
+            schema.put("oneOf", List.of(nonBlank("topics"), nonBlank("topics.regex")));
+        }
+        schema.put("$defs", Map.of("filled", ordered("description", "Not an unfilled placeholder (@NAME@, or ${...} that is"
+                + " no config provider reference)", "not", Map.of("pattern", ConnectorLevelRules.UNFILLED_PLACEHOLDER))));
         StringBuilder sb = new StringBuilder();
         write(sb, schema, "");
         return sb.append('\n').toString();
     }
 
+    private static Map<String, Object> nonBlank(String key) {
+        return ordered("required", List.of(key), "properties", Map.of(key, Map.of("pattern", "\\S")));
+    }
+
+    /** A map of the key-value pairs in their order (Map.of's order differs from run to run). */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
+    }
+
     private static Map<String, Object> property(ConfigDef.ConfigKey key) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("type", "string");
+        p.put("$ref", FILLED);
         String doc = key.documentation == null ? "" : key.documentation;
         if (describes(key.validator) && choices(key).isEmpty()) {
             doc = doc + (doc.isEmpty() ? "" : " ") + "Valid values: " + key.validator + ".";
@@ -74,8 +107,9 @@ public final class ConfigSchemas {
         }
         List<String> choices = choices(key);
         String valuePattern = switch (key.type) {
-            case INT, LONG, SHORT -> "^-?[0-9]+$";
+            case INT, LONG, SHORT -> integerPattern(key);
             case DOUBLE -> "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
+            case CLASS -> ConnectorLevelRules.CLASS_NAME;
             default -> null;
         };
         if (key.type == ConfigDef.Type.BOOLEAN) {
@@ -90,6 +124,23 @@ public final class ConfigSchemas {
             p.put("writeOnly", true);
         }
         return p;
+    }
+
+    /** Digits, without a sign when the validator refuses -1, and not zero when it refuses 0 too (Range.atLeast(0), (1)). */
+    private static String integerPattern(ConfigDef.ConfigKey key) {
+        if (key.validator == null || acceptsNumber(key, "-1")) {
+            return "^-?[0-9]+$";
+        }
+        return acceptsNumber(key, "0") ? "^[0-9]+$" : acceptsNumber(key, "1") ? "^0*[1-9][0-9]*$" : "^[0-9]+$";
+    }
+
+    private static boolean acceptsNumber(ConfigDef.ConfigKey key, String value) {
+        try {
+            key.validator.ensureValid(key.name, ConfigDef.parseType(key.name, value, key.type));
+            return true;
+        } catch (ConfigException | ClassCastException e) {
+            return false;
+        }
     }
 
     /** Whether the validator says what it accepts (has a toString of its own, not Object's identity hash). */

@@ -47,13 +47,16 @@ public final class MarkdownLinks {
     }
 
     /**
-     * The pages a reader of the repository meets: README.md, docs/*.md and every README.md below the root (module
+     * The pages a reader of the repository meets: README.md, CHANGELOG.md, docs/*.md and every README.md below the root (module
      * and example READMEs), without build output ({@code target}), {@code node_modules} or hidden directories.
      */
     public static List<Path> pages(Path root) {
         Set<Path> pages = new LinkedHashSet<>();
         List<Path> modules = new ArrayList<>();
         pages.add(root.resolve("README.md"));
+        if (Files.exists(root.resolve("CHANGELOG.md"))) {
+            pages.add(root.resolve("CHANGELOG.md"));
+        }
         try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         } catch (IOException e) {
@@ -82,12 +85,30 @@ public final class MarkdownLinks {
         return List.copyOf(pages);
     }
 
+    /** Every Markdown page below {@code root} (an unpacked archive: no build output to leave out), in path order. */
+    public static List<Path> allPages(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(p -> p.toString().endsWith(".md") && Files.isRegularFile(p)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static boolean excluded(String directory) {
         return directory.equals("target") || directory.equals("node_modules") || directory.startsWith(".");
     }
 
     /** Every link of {@code pages} that does not resolve, in page and line order. */
     public static List<Broken> check(List<Path> pages) {
+        return check(pages, null);
+    }
+
+    /**
+     * As {@link #check(List)}, and a link that leaves {@code root} is broken too even if its target exists there
+     * (an archive unpacked inside the repository would otherwise resolve {@code ../../src} in the repository).
+     */
+    public static List<Broken> check(List<Path> pages, Path root) {
+        Path inside = root == null ? null : root.toAbsolutePath().normalize();
         Map<Path, Set<String>> anchorsByPage = new HashMap<>();
         List<Broken> broken = new ArrayList<>();
         for (Path page : pages) {
@@ -103,6 +124,10 @@ public final class MarkdownLinks {
                 String anchor = hash < 0 ? null : target.substring(hash + 1);
                 Path linked = file.isEmpty() ? page : page.toAbsolutePath().getParent().resolve(file).normalize();
                 int line = Integer.parseInt(link[0]);
+                if (inside != null && !linked.toAbsolutePath().normalize().startsWith(inside)) {
+                    broken.add(new Broken(page, line, target, "outside " + inside.getFileName()));
+                    continue;
+                }
                 if (!Files.exists(linked)) {
                     broken.add(new Broken(page, line, target, "no such file"));
                     continue;

@@ -48,6 +48,21 @@ public final class ObservabilityFiles {
      */
     public static final List<String> VERIFY_SERIES = List.of("mirror_v3_backup_verified_offset",
             "mirror_v3_backup_last_verify_timestamp_seconds", "mirror_v3_backup_verify_success");
+    /**
+     * The cache sidecar's series (its own /metrics, cache-sidecar/README.md: "Metrics"), checked against a scrape of a
+     * running sidecar by cache-sidecar's CacheReadsIT.
+     */
+    public static final List<String> SIDECAR_SERIES = List.of("mirror_v3_cache_last_seen_offset", "mirror_v3_cache_lag_offsets",
+            "mirror_v3_cache_keys", "mirror_v3_cache_bytes", "mirror_v3_cache_memory_bytes", "mirror_v3_cache_memory_budget_exceeded",
+            "mirror_v3_cache_ready", "mirror_v3_cache_memory_budget_bytes", "mirror_v3_cache_gc_time_exceeded",
+            "mirror_v3_cache_http_request_duration_seconds_bucket", "mirror_v3_cache_http_request_duration_seconds_count",
+            "mirror_v3_notify_delivered_total", "mirror_v3_notify_skipped_total", "mirror_v3_notify_failed_total",
+            "mirror_v3_notify_retries_total", "mirror_v3_notify_batches_total", "mirror_v3_notify_keys_total");
+    /**
+     * Series no program exports: the operator declares them in Prometheus (docs/operations.md: "Scheduled verification"
+     * declares each backup whose verification must report).
+     */
+    public static final List<String> DECLARED_SERIES = List.of("mirror_v3_verify_expected");
 
     private static final Pattern METRIC = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\b");
     private static final Pattern SELECTOR = Pattern.compile("\\b(mirror_v3_[a-z_]+|kafka_connect_[a-z_]+)\\{([^}]*)}");
@@ -67,16 +82,31 @@ public final class ObservabilityFiles {
         Set<String> names = new TreeSet<>();
         exporterRules().forEach(r -> names.add((String) r.get("name")));
         names.addAll(VERIFY_SERIES);
+        names.addAll(SIDECAR_SERIES);
+        names.addAll(DECLARED_SERIES);
         return names;
     }
 
     /** The alert rules of {@code prometheus-rules.yaml}, every group's. */
-    @SuppressWarnings("unchecked")
     public static List<Map<String, Object>> alertRules() {
+        return rules("alert");
+    }
+
+    /** The recording rules of {@code prometheus-rules.yaml}, every group's. */
+    public static List<Map<String, Object>> recordingRules() {
+        return rules("record");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> rules(String kind) {
         Map<String, Object> file = new Yaml().load(read(CONFIG.resolve("prometheus-rules.yaml")));
         List<Map<String, Object>> rules = new ArrayList<>();
         for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
-            rules.addAll((List<Map<String, Object>>) group.get("rules"));
+            for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
+                if (rule.containsKey(kind)) {
+                    rules.add(rule);
+                }
+            }
         }
         return rules;
     }
@@ -94,14 +124,15 @@ public final class ObservabilityFiles {
         return exprs.toString();
     }
 
-    /** Every expression of the alert rules and the dashboard's panels. */
+    /** Every expression of the rules (alerting and recording) and the dashboard's panels. */
     public static List<String> allExprs() {
         List<String> exprs = new ArrayList<>(List.of(dashboardExprs().split("\n")));
         alertRules().forEach(rule -> exprs.add(String.valueOf(rule.get("expr"))));
+        recordingRules().forEach(rule -> exprs.add(String.valueOf(rule.get("expr"))));
         return exprs;
     }
 
-    /** Every metric name the alert rules and the dashboard query. */
+    /** Every metric name the rules and the dashboard query. */
     public static Set<String> metricNamesUsed() {
         return metricNames(String.join("\n", allExprs()));
     }
@@ -158,6 +189,19 @@ public final class ObservabilityFiles {
         return VERIFY_SERIES.contains(name);
     }
 
+    /** Whether the cache sidecar exports the series ({@link #SIDECAR_SERIES}). */
+    public static boolean sidecarSeries(String name) {
+        return SIDECAR_SERIES.contains(name);
+    }
+
+    /**
+     * Whether a Connect worker exports none of the series: the verify run, the cache sidecar or the operator's
+     * declarations do.
+     */
+    public static boolean notFromAWorker(String name) {
+        return verifySeries(name) || sidecarSeries(name) || DECLARED_SERIES.contains(name);
+    }
+
     /** A registry with jmx_exporter's collector loaded with {@code config/jmx-exporter.yaml}, reading this JVM's MBeans. */
     public static PrometheusRegistry exporter() {
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -200,7 +244,8 @@ public final class ObservabilityFiles {
         Set<String> checked = new TreeSet<>();
         for (String name : metricNamesUsed()) {
             if (exportedHere.test(name)) {
-                assertThat(scrape).as("series used by config/prometheus-rules.yaml or the dashboard").contains("\n" + name + "{");
+                assertThat(scrape).as("series used by config/prometheus-rules.yaml or the dashboard")
+                        .containsAnyOf("\n" + name + "{", "\n" + name + " ");
                 checked.add(name);
             }
         }

@@ -17,7 +17,8 @@ class DocsLinksTest {
     @Test
     void everyLinkOfTheReadmeTheDocsAndTheModuleReadmesResolves() {
         List<Path> pages = MarkdownLinks.pages(ROOT);
-        assertThat(pages).contains(ROOT.resolve("README.md"), ROOT.resolve("docs").resolve("design.md"),
+        assertThat(pages).contains(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md"),
+                ROOT.resolve("docs").resolve("design.md"),
                 ROOT.resolve("cache-sidecar").resolve("README.md"));
         assertThat(MarkdownLinks.check(pages)).as("broken links (file, line, target)").isEmpty();
     }

@@ -81,6 +81,19 @@ class MarkdownLinksTest {
         assertThat(MarkdownLinks.pages(root)).containsExactly(root.resolve("README.md"), root.resolve("docs/a.md"));
     }
 
+    @Test
+    void inAnArchiveEveryPageCountsAndALinkLeavingItIsBrokenEvenIfItsTargetExists() throws Exception {
+        write("src/Main.java", "class Main {}\n");
+        write("archive/README.md", "[shipped](doc/a.md) [source](../src/Main.java)\n");
+        write("archive/doc/a.md", "# A\n[up](../README.md)\n");
+        Path archive = root.resolve("archive");
+        List<Path> pages = MarkdownLinks.allPages(archive);
+        assertThat(pages).containsExactly(archive.resolve("README.md"), archive.resolve("doc/a.md"));
+        assertThat(MarkdownLinks.check(pages)).isEmpty();
+        assertThat(MarkdownLinks.check(pages, archive)).extracting(b -> b.target() + ": " + b.reason())
+                .containsExactly("../src/Main.java: outside archive");
+    }
+
     private void write(String path, String text) throws Exception {
         Path file = root.resolve(path);
         Files.createDirectories(file.getParent());

@@ -12,7 +12,9 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 /**
  * The blob sink task's series (names, docs, values), registered through {@link PluginMetricsRegistry} (tags, the
  * fallback on a worker without plugin metrics, removal when a partition closes or the task stops), which
- * {@code config/jmx-exporter.yaml} maps to the {@code mirror_v3_*} series.
+ * {@code config/jmx-exporter.yaml} maps to the {@code mirror_v3_*} series. Beside what happened, the task exports its
+ * cadence (the effective flush.max.time.ms per partition, the periodic checks' intervals per task), so that the alerts
+ * of {@code config/prometheus-rules.yaml} compare against each connector's own settings (docs/operations.md).
  */
 final class BlobSinkMetrics implements AutoCloseable {
     static final String BUFFERED_BYTES = "buffered-bytes";
@@ -28,18 +30,30 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String SNAPSHOT_BYTES = "snapshot-bytes";
     static final String SNAPSHOT_DURATION_MS = "snapshot-duration-ms";
     static final String SNAPSHOT_TOMBSTONES_TOTAL = "snapshot-tombstones-applied-total";
+    static final String FLUSH_MAX_TIME = "destination-flush-max-time-ms";
+    static final String CHAIN_CHECK_INTERVAL = "chain-check-interval-ms";
+    static final String METADATA_INTERVAL = "metadata-interval-ms";
+    static final String METADATA_GROUPS_INTERVAL = "metadata-groups-interval-ms";
 
     private final PluginMetricsRegistry metrics;
+    private final Cadence cadence;
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
 
-    BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry) {
+    BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry, Cadence cadence) {
         this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        this.cadence = cadence;
         metrics.gauge(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", bufferedBytes::get);
         metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", restarts::get);
         metrics.gauge(PAUSED_FOR_RETRY, "Partitions paused while the task retries opening them (store or source cluster"
                 + " unavailable); 0 when every partition is positioned", pausedForRetry::getAsInt);
+        metrics.gauge(CHAIN_CHECK_INTERVAL, "chain.check.interval.ms: how often each partition's chain is checked",
+                cadence::chainCheckIntervalMs);
+        metrics.gauge(METADATA_INTERVAL, "metadata.interval.ms: how often the topics' metadata is snapshotted; 0 when off",
+                cadence::metadataIntervalMs);
+        metrics.gauge(METADATA_GROUPS_INTERVAL, "groups.interval.ms: how often the groups' offsets are snapshotted; 0 when off",
+                cadence::groupsIntervalMs);
     }
 
     boolean enabled() {
@@ -54,9 +68,15 @@ final class BlobSinkMetrics implements AutoCloseable {
         restarts.incrementAndGet();
     }
 
-    void opened(TopicPartition tp, long verifiedOffset) {
+    /**
+     * A partition is positioned at {@code verifiedOffset}. Until its first flush, its last flush time is the open's: the
+     * alerts measure a flush's delay from it, so a restart with a backlog is not taken for a stall before the partition
+     * had flush.max.time.ms to write.
+     */
+    void opened(TopicPartition tp, long verifiedOffset, long nowMs) {
         PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
         pm.verified.set(verifiedOffset);
+        pm.lastFlushSeconds.compareAndSet(0, nowMs / 1000);
     }
 
     void flushed(TopicPartition tp, long verifiedOffset, int records, long bytes, long nowMs) {
@@ -121,8 +141,22 @@ final class BlobSinkMetrics implements AutoCloseable {
         metrics.gauge(tp, RECORDS_TOTAL, "Records written to the destination", pm.records::get);
         metrics.gauge(tp, BYTES_TOTAL, "Encoded object bytes written to the destination", pm.bytes::get);
         metrics.gauge(tp, FLUSHES_TOTAL, "Objects written to the destination", pm.flushes::get);
-        metrics.gauge(tp, LAST_FLUSH_TS, "Unix time of the last object written", pm.lastFlushSeconds::get);
+        metrics.gauge(tp, LAST_FLUSH_TS, "Unix time of the last object written (before the first: of the partition's open)",
+                pm.lastFlushSeconds::get);
+        metrics.gauge(tp, FLUSH_MAX_TIME, "The partition's flush.max.time.ms (compaction=log: one hour unless set): the longest a"
+                + " record waits for its flush", cadence::flushMaxTimeMs);
         return pm;
+    }
+
+    /**
+     * The task's cadence as configured: the flush time limit in effect (compaction=log has its own default) and the
+     * intervals of the periodic checks, in milliseconds.
+     */
+    record Cadence(long flushMaxTimeMs, long chainCheckIntervalMs, long metadataIntervalMs, long groupsIntervalMs) {
+        static Cadence of(BlobSinkConfig config) {
+            return new Cadence(config.flushPolicy().maxTimeMs(), config.chainCheckIntervalMs(), config.metadataIntervalMs(),
+                    config.groupsIntervalMs());
+        }
     }
 
     private static final class PartitionMetrics {

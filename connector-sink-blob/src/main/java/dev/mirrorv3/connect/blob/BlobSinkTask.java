@@ -75,7 +75,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count);
+        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
         if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
             lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
         }

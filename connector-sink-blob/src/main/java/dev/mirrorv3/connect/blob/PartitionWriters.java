@@ -83,7 +83,7 @@ final class PartitionWriters {
     long open(OpenWriter<?> w) {
         long next = w.writer().durableNext();
         open.put(w.partition(), w);
-        metrics.opened(w.partition(), next);
+        metrics.opened(w.partition(), next, clock.millis());
         offsets.durable(w.partition(), next);
         return next;
     }

@@ -102,6 +102,13 @@ class BlobSinkObservabilityIT {
         expected.put("mirror_v3_mirror_restarts_total{mirror=\"obs-sink\",task=\"0\"}", 0.0);
         expected.put("mirror_v3_buffered_bytes{mirror=\"obs-sink\",task=\"0\"}", 5.0 * VALUE_BYTES);
         expected.put("mirror_v3_partitions_paused_for_retry{mirror=\"obs-sink\",task=\"0\"}", 0.0);
+        // The cadence the alerts compare against, as configured (milliseconds in the MBean, seconds in Prometheus):
+        // flush.max.time.ms and chain.check.interval.ms set, metadata.interval.ms and groups.interval.ms by default.
+        expected.put("mirror_v3_destination_flush_max_time_seconds" + p0, 600.0);
+        expected.put("mirror_v3_destination_flush_max_time_seconds" + p1, 600.0);
+        expected.put("mirror_v3_chain_check_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 2.0);
+        expected.put("mirror_v3_metadata_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 60.0);
+        expected.put("mirror_v3_metadata_groups_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 60.0);
 
         AtomicReference<Map<String, Double>> last = new AtomicReference<>();
         Awaitility.await("the scrape shows 2 + 1 flushes and the lag").atMost(WAIT).pollInterval(Duration.ofMillis(300))
@@ -123,12 +130,14 @@ class BlobSinkObservabilityIT {
 
         String text = scrape();
         assertThat(text).contains("# TYPE mirror_v3_destination_records_total counter", "# TYPE mirror_v3_mirror_restarts_total counter",
+                "# TYPE mirror_v3_destination_flush_max_time_seconds gauge",
                 "# TYPE mirror_v3_destination_offset_verified gauge", "# TYPE mirror_v3_source_lag_offsets gauge");
         assertThat(text).contains("kafka_connect_connector_task_status{connector=\"obs-sink\",status=\"running\",task=\"0\"} 1.0");
         // The chain source's series are checked against a scrape of a worker running it (ChainSourceObservabilityIT).
         assertThat(ObservabilityFiles.assertScrapeServesTheQueries(text, name -> !ObservabilityFiles.chainSourceSeries(name)
-                && !ObservabilityFiles.verifySeries(name) && !ObservabilityFiles.groupSyncSeries(name)))
-                .contains("mirror_v3_source_lag_offsets", "mirror_v3_mirror_restarts_total", "kafka_connect_connector_task_status");
+                && !ObservabilityFiles.notFromAWorker(name) && !ObservabilityFiles.groupSyncSeries(name)))
+                .contains("mirror_v3_source_lag_offsets", "mirror_v3_mirror_restarts_total", "kafka_connect_connector_task_status",
+                        "mirror_v3_destination_flush_max_time_seconds");
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "observability-scrape.txt"), text, StandardCharsets.UTF_8);
     }

@@ -10,6 +10,7 @@ import static dev.mirrorv3.testsupport.ObservabilityFiles.exportedNames;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.exporterRules;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.labelsUsed;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.metricNames;
+import static dev.mirrorv3.testsupport.ObservabilityFiles.recordingRules;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +47,47 @@ class ConfigFilesTest {
                 "mirror_v3_destination_bytes_total", "mirror_v3_destination_flushes_total",
                 "mirror_v3_destination_last_flush_timestamp_seconds", "mirror_v3_mirror_restarts_total", "mirror_v3_source_lag_offsets",
                 "mirror_v3_follow_records_total", "mirror_v3_follow_bytes_total", "mirror_v3_follow_objects_total",
-                "mirror_v3_follow_lag_offsets", "mirror_v3_follow_lag_seconds", "mirror_v3_follow_last_poll_timestamp_seconds"));
+                "mirror_v3_follow_lag_offsets", "mirror_v3_follow_lag_seconds", "mirror_v3_follow_last_poll_timestamp_seconds",
+                "mirror_v3_destination_flush_max_time_seconds", "mirror_v3_chain_check_interval_seconds",
+                "mirror_v3_metadata_interval_seconds", "mirror_v3_metadata_groups_interval_seconds",
+                "mirror_v3_groups_sync_interval_seconds", "mirror_v3_follow_poll_interval_seconds"));
+    }
+
+    /** A setting in milliseconds is exported in seconds, as Prometheus names it: the MBean's value times 0.001. */
+    @Test
+    void cadenceSettingsInMillisecondsAreExportedInSeconds() {
+        for (Map<String, Object> rule : exporterRules()) {
+            String pattern = (String) rule.get("pattern");
+            if (pattern.endsWith("-interval-ms") || pattern.endsWith("-max-time-ms")) {
+                assertThat((String) rule.get("name")).as("name of " + pattern).endsWith("_seconds");
+                assertThat(rule.get("valueFactor")).as("valueFactor of " + pattern).isEqualTo(0.001);
+            }
+        }
+    }
+
+    /**
+     * The thresholds come from each connector's settings, not from fixed numbers: a compacted backup flushing once an
+     * hour must not page between its flushes (promtool test rules config/prometheus-rules.test.yaml has the cases).
+     */
+    @Test
+    void flushAndGroupSyncAlertsCompareAgainstTheConnectorsOwnCadence() {
+        Map<String, String> exprs = new LinkedHashMap<>();
+        alertRules().forEach(r -> exprs.put((String) r.get("alert"), (String) r.get("expr")));
+        assertThat(exprs.get("MirrorV3FlushOverdue")).contains("mirror_v3_destination_flush_max_time_seconds");
+        assertThat(exprs.get("MirrorV3BackupStalled")).contains("mirror_v3_destination_flush_max_time_seconds");
+        assertThat(exprs.get("MirrorV3GroupSyncBehind")).contains("mirror_v3_groups_sync_interval_seconds");
+        assertThat(exprs.get("MirrorV3StandbyStopped")).contains("mirror_v3_follow_poll_interval_seconds");
+        assertThat(exprs.get("MirrorV3BackupNeverVerified")).contains("mirror_v3_verify_expected");
+    }
+
+    @Test
+    void recordingRulesUseOnlyExportedMetricsAndAreNamedAsRecorded() {
+        assertThat(recordingRules()).isNotEmpty();
+        for (Map<String, Object> rule : recordingRules()) {
+            assertThat((String) rule.get("record")).startsWith("mirror_v3:");
+            assertThat(metricNames((String) rule.get("expr"))).as("metrics of " + rule.get("record")).isNotEmpty()
+                    .isSubsetOf(exportedNames());
+        }
     }
 
     /** The observability ITs split the names by prefix: it must match the MBean attributes each connector registers. */
@@ -74,17 +115,20 @@ class ConfigFilesTest {
         }
         assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3DestinationFailing", "MirrorV3FlushOverdue",
                 "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified",
-                "MirrorV3GroupSyncBehind");
+                "MirrorV3BackupNeverVerified", "MirrorV3GroupSyncBehind", "MirrorV3CacheNotReady", "MirrorV3CacheStuck",
+                "MirrorV3CacheOverBudget", "MirrorV3NotifyFailing");
     }
 
     @Test
-    void theDashboardUsesOnlyExportedMetricsAndShowsLagOffsetFlushesRestartsAndTheStandby() {
+    void theDashboardUsesOnlyExportedMetricsAndShowsLagOffsetFlushesRestartsTheStandbyAndTheCacheSidecar() {
         Set<String> used = metricNames(dashboardExprs());
         assertThat(used).isSubsetOf(exportedNames());
         assertThat(used).contains("mirror_v3_source_lag_offsets", "mirror_v3_destination_offset_verified",
                 "mirror_v3_destination_flushes_total", "mirror_v3_destination_last_flush_timestamp_seconds",
                 "mirror_v3_mirror_restarts_total", "kafka_connect_connector_task_status", "mirror_v3_follow_lag_offsets",
-                "mirror_v3_follow_lag_seconds", "mirror_v3_follow_records_total", "mirror_v3_groups_sync_timestamp_seconds");
+                "mirror_v3_follow_lag_seconds", "mirror_v3_follow_records_total", "mirror_v3_groups_sync_timestamp_seconds",
+                "mirror_v3_destination_flush_max_time_seconds", "mirror_v3_cache_ready", "mirror_v3_cache_lag_offsets",
+                "mirror_v3_cache_memory_bytes", "mirror_v3_cache_memory_budget_bytes", "mirror_v3_notify_failed_total");
     }
 
     @Test

@@ -3,7 +3,10 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,14 +24,14 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "blob-sink-connector.schema.json");
-    static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.", "transforms.",
-            "predicates.", "key.converter.", "value.converter.", "header.converter.");
+    static final List<String> PASS_THROUGH = BlobSinkValidation.PASS_THROUGH;
 
     static String generated() {
         return ConfigSchemas.jsonSchema(BlobSinkConnector.class.getName(),
                 "JSON config of mirror-v3's blob sink (PUT /connectors/<name>/config). Generated from BlobSinkConfig and"
                         + " Connect's sink connector settings by ConfigSchemaTest.",
-                List.of(BlobSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+                List.of(BlobSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SINK);
     }
 
     @Test
@@ -45,8 +48,8 @@ class ConfigSchemaTest {
                 "errors.tolerance", "tasks.max");
         assertThat(properties.get("format").get("anyOf").toString()).contains("[parquet, ndjson]");
         List<Path> examples;
-        try (Stream<Path> files = Stream.concat(Files.list(Path.of("..", "examples")),
-                Files.list(Path.of("..", "examples", "dual-write")))) {
+        try (Stream<Path> files = Stream.of("", "dual-write", "templates")
+                .flatMap(dir -> list(Path.of("..", "examples", dir)))) {
             examples = files.filter(p -> p.toString().endsWith(".json")).toList();
         }
         assertThat(examples).hasSizeGreaterThanOrEqualTo(3);
@@ -55,9 +58,6 @@ class ConfigSchemaTest {
             Map<String, Object> config = new Yaml().load(Files.readString(example, StandardCharsets.UTF_8));
             if (config.get("config") instanceof Map<?, ?> inner) {
                 config = (Map<String, Object>) inner; // the POST /connectors form: {"name": ..., "config": {...}}
-            }
-            if (!config.containsKey("connector.class") && example.getFileName().toString().contains("policy")) {
-                continue; // an IAM bucket policy (examples/s3-bucket-policy.json), not a connector config
             }
             if (!BlobSinkConnector.class.getName().equals(config.get("connector.class"))
                     && String.valueOf(config.get("connector.class")).startsWith("dev.mirrorv3.connect.")) {
@@ -76,5 +76,13 @@ class ConfigSchemaTest {
             GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, example);
         }
         assertThat(blobExamples).as("blob sink examples checked").isGreaterThanOrEqualTo(5);
+    }
+
+    private static Stream<Path> list(Path dir) {
+        try {
+            return Files.list(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -35,10 +35,10 @@ class SourceLagRefresherTest {
             admin.updateEndOffsets(Map.of(tp, 25L));
             SinkTaskContext context = (SinkTaskContext) Proxy.newProxyInstance(getClass().getClassLoader(),
                     new Class<?>[] {SinkTaskContext.class}, (proxy, method, args) -> plugin);
-            BlobSinkMetrics metrics = new BlobSinkMetrics(context, "c", () -> 0);
+            BlobSinkMetrics metrics = new BlobSinkMetrics(context, "c", () -> 0, new BlobSinkMetrics.Cadence(60_000, 60_000, 0, 0));
             SourceLagRefresher refresher = new SourceLagRefresher(new LogOffsets(admin, Duration.ofSeconds(5)), metrics, "c", 3_600_000);
             try {
-                metrics.opened(tp, 10);
+                metrics.opened(tp, 10, 1_000);
                 assertThat(value(registry, "destination-offset-verified")).isEqualTo(10L);
                 assertThat(value(registry, "source-lag-offsets")).as("no lag before it was measured").isNull();
 

@@ -43,7 +43,8 @@ final class KafkaSinkGroupSync implements AutoCloseable {
                 config::destinationTopic),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
                 null, config.adminTimeout(), name, clock);
-        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
+                config.groupsIntervalMs());
         sync.start(config.groupsIntervalMs());
         return new KafkaSinkGroupSync(source, destination, sync, metrics);
     }

@@ -1,5 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -7,9 +9,15 @@ import org.apache.kafka.common.config.Config;
 /**
  * The Kafka sink's own validation ({@link KafkaSinkConfig#CONFIG_DEF} and the cross-field rules {@code validate()}
  * adds) without Connect: what {@link KafkaSinkConnector#validate} returns, callable by the {@code mirror-v3 validate}
- * command. Uses kafka-clients types only.
+ * command, with Connect's own connector-level rules ({@link ConnectorLevelRules}: the worker checks them before the
+ * connector's validate() is called). Uses kafka-clients types only.
  */
 public final class KafkaSinkValidation {
+    /** Prefixes of settings passed to clients or plugins as they are: known to validate and to the JSON Schema. */
+    public static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.",
+            "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
+            "header.converter.");
+
     private KafkaSinkValidation() {
     }
 
@@ -18,11 +26,13 @@ public final class KafkaSinkValidation {
      * @return one {@code ConfigValue} per setting, with its error messages
      */
     public static Config validate(Map<String, String> props, boolean offline) {
-        return new KafkaSinkConfigValidator(props, new Config(KafkaSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
+        Config config = new KafkaSinkConfigValidator(props, new Config(KafkaSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
+        ConnectorLevelRules.validate(props, ConnectorLevelRules.Kind.SINK, new ConnectorChecks(props, config));
+        return config;
     }
 
-    /** Settings under a deprecated name: none in the Kafka sink, whose names are the current ones. */
+    /** Settings nobody knows (a worker ignores them), each with the nearest known name; no deprecated names here. */
     public static List<String> warnings(Map<String, String> props) {
-        return List.of();
+        return ConnectorLevelRules.unknownKeys(props, KafkaSinkConfig.CONFIG_DEF.names(), PASS_THROUGH, ConnectorLevelRules.Kind.SINK);
     }
 }

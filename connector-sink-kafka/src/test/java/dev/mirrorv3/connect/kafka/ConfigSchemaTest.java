@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,16 +22,15 @@ import org.junit.jupiter.api.Test;
 class ConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "kafka-sink-connector.schema.json");
     private static final List<Path> EXAMPLES = List.of(Path.of("..", "examples", "kafka-sink", "orders-dr.json"),
-            Path.of("..", "examples", "quickstart-kafka-sink.json"));
-    private static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.",
-            "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
-            "header.converter.");
+            Path.of("..", "examples", "templates", "quickstart-kafka-sink.json"));
+    private static final List<String> PASS_THROUGH = KafkaSinkValidation.PASS_THROUGH;
 
     private static String generated() {
         return ConfigSchemas.jsonSchema(KafkaSinkConnector.class.getName(),
                 "JSON config of mirror-v3's Kafka sink (PUT /connectors/<name>/config). Generated from KafkaSinkConfig and"
                         + " Connect's sink connector settings by connector-sink-kafka's ConfigSchemaTest.",
-                List.of(KafkaSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH);
+                List.of(KafkaSinkConfig.CONFIG_DEF, SinkConnectorConfig.configDef()), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SINK);
     }
 
     @Test
@@ -44,7 +44,8 @@ class ConfigSchemaTest {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> schema = json.readValue(generated(), Map.class);
         for (Path example : EXAMPLES) {
-            Map<String, Object> config = json.readValue(Files.readString(example, StandardCharsets.UTF_8), Map.class);
+            Map<String, Object> body = json.readValue(Files.readString(example, StandardCharsets.UTF_8), Map.class);
+            Map<String, Object> config = (Map<String, Object>) body.get("config"); // the REST body {"name": ..., "config": {...}}
             assertThat(config.get("connector.class")).as(example.toString()).isEqualTo(KafkaSinkConnector.class.getName());
             GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, example);
         }

@@ -85,6 +85,7 @@ class KafkaSinkGroupSyncIT {
             awaitMetric(name, "groups-skipped", 1);
             awaitMetric(name, "groups-synced", 4);
             assertThat(metric(name, "groups-sync-timestamp-seconds")).isGreaterThan(0);
+            assertThat(metric(name, "groups-sync-interval-ms")).as("groups.interval.ms as configured").isEqualTo(300);
             assertThat(metric(name, "group-offsets-clamped")).isEqualTo(2);
 
             // A reset on the source (kafka-consumer-groups --reset-offsets) moves the destination back too.

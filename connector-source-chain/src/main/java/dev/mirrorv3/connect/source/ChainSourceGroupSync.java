@@ -59,7 +59,8 @@ final class ChainSourceGroupSync implements AutoCloseable {
         SnapshotOrigin origin = new SnapshotOrigin(new MetaSnapshots(store, ObjectEncryption.readOnly(config.keys())), config, name);
         GroupOffsetSync sync = new GroupOffsetSync(origin, GroupSyncConfigFragment.selection(config, List.of()), target,
                 "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name, clock);
-        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync);
+        GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
+                config.groupsIntervalMs());
         metrics.register(SNAPSHOT_TIMESTAMP, "Unix time (seconds) of the backup's group snapshot the last sync used; 0 before the first",
                 () -> origin.snapshotTimeMs / 1000);
         sync.start(config.groupsIntervalMs());

@@ -21,13 +21,17 @@ final class ChainSourceMetrics implements AutoCloseable {
     static final String LAG_SECONDS = "follow-lag-seconds";
     static final String LAST_POLL_TS = "follow-last-poll-timestamp-seconds";
     static final String CUT_REACHED = "follow-cut-reached";
+    static final String POLL_INTERVAL = "follow-poll-interval-ms";
     static final String RESTARTS_TOTAL = "mirror-restarts-total";
 
     private final PluginMetricsRegistry metrics;
+    private final long pollIntervalMs;
     private final AtomicLong restarts = new AtomicLong();
 
-    ChainSourceMetrics(SourceTaskContext context, String mirror) {
+    /** @param pollIntervalMs poll.interval.ms, exported per partition so that the alert on a blind standby scales with it */
+    ChainSourceMetrics(SourceTaskContext context, String mirror, long pollIntervalMs) {
         this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        this.pollIntervalMs = pollIntervalMs;
         metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (backup store or target cluster unavailable)", restarts::get);
     }
 
@@ -55,6 +59,8 @@ final class ChainSourceMetrics implements AutoCloseable {
                 + " before the first", p.lastPollSeconds::get);
         metrics.gauge(tp, CUT_REACHED, "1 once the target holds the backup up to until.timestamp/until.offset and the follower"
                 + " stopped there; 0 before, and without a cut", p.cutReached::get);
+        metrics.gauge(tp, POLL_INTERVAL, "poll.interval.ms: how often the follower lists the backup once caught up",
+                () -> pollIntervalMs);
         return p;
     }
 

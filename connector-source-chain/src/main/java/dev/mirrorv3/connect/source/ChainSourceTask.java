@@ -84,7 +84,7 @@ public class ChainSourceTask extends SourceTask {
         store = openStore(config);
         targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
-        metrics = new ChainSourceMetrics(context, name);
+        metrics = new ChainSourceMetrics(context, name, config.pollIntervalMs());
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());

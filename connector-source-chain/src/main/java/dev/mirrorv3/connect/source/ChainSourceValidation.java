@@ -1,5 +1,8 @@
 package dev.mirrorv3.connect.source;
 
+import dev.mirrorv3.kafka.config.ConnectorChecks;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -7,9 +10,14 @@ import org.apache.kafka.common.config.Config;
 /**
  * The chain source's own validation ({@link ChainSourceConfig#CONFIG_DEF} and the cross-field rules {@code validate()}
  * adds) without Connect: what {@link ChainSourceConnector#validate} returns, callable by the {@code mirror-v3 validate}
- * command. Uses kafka-clients types only.
+ * command, with Connect's own connector-level rules ({@link ConnectorLevelRules}: the worker checks them before the
+ * connector's validate() is called). Uses kafka-clients types only.
  */
 public final class ChainSourceValidation {
+    /** Prefixes of settings passed to clients or plugins as they are: known to validate and to the JSON Schema. */
+    public static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
+            "key.converter.", "value.converter.", "header.converter.");
+
     private ChainSourceValidation() {
     }
 
@@ -19,11 +27,19 @@ public final class ChainSourceValidation {
      * @return one {@code ConfigValue} per setting, with its error messages
      */
     public static Config validate(Map<String, String> props, boolean offline) {
-        return new ChainSourceConfigValidator(props, new Config(ChainSourceConfig.CONFIG_DEF.validate(props)), offline).validate();
+        Config config = new ChainSourceConfigValidator(props, new Config(ChainSourceConfig.CONFIG_DEF.validate(props)), offline).validate();
+        ConnectorLevelRules.validate(props, ConnectorLevelRules.Kind.SOURCE, new ConnectorChecks(props, config));
+        return config;
     }
 
-    /** Settings under a deprecated name: one line each saying what to rename (they work; validate() does not fail on them). */
+    /**
+     * Settings under a deprecated name (they work; validate() does not fail on them) and settings nobody knows (a worker
+     * ignores them): one line each saying what to rename.
+     */
     public static List<String> warnings(Map<String, String> props) {
-        return ChainSourceConfig.DEPRECATED.warnings(props);
+        List<String> warnings = new ArrayList<>(ChainSourceConfig.DEPRECATED.warnings(props));
+        warnings.addAll(ConnectorLevelRules.unknownKeys(props, ChainSourceConfig.CONFIG_DEF.names(), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SOURCE));
+        return warnings;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,14 +20,14 @@ import org.junit.jupiter.api.Test;
 class ChainSourceConfigSchemaTest {
     private static final Path SCHEMA = Path.of("..", "config", "schemas", "chain-source-connector.schema.json");
     private static final Path EXAMPLE = Path.of("..", "examples", "chain-source", "chain-source-filesystem.json");
-    private static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
-            "key.converter.", "value.converter.", "header.converter.");
+    private static final List<String> PASS_THROUGH = ChainSourceValidation.PASS_THROUGH;
 
     static String generated() {
         return ConfigSchemas.jsonSchema(ChainSourceConnector.class.getName(),
                 "JSON config of mirror-v3's chain source (follow-restore; PUT /connectors/<name>/config). Generated from"
                         + " ChainSourceConfig and Connect's source connector settings by ChainSourceConfigSchemaTest.",
-                List.of(ChainSourceConfig.CONFIG_DEF, SourceConnectorConfig.configDef()), PASS_THROUGH);
+                List.of(ChainSourceConfig.CONFIG_DEF, SourceConnectorConfig.configDef()), PASS_THROUGH,
+                ConnectorLevelRules.Kind.SOURCE);
     }
 
     @Test
@@ -51,8 +52,8 @@ class ChainSourceConfigSchemaTest {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> schema = json.readValue(generated(), Map.class);
         for (String name : List.of("quickstart-chain-source.json", "quickstart-chain-source-s3.json")) {
-            Path template = Path.of("..", "examples", name);
-            Map<String, String> config = json.readValue(template.toFile(), Map.class);
+            Path template = Path.of("..", "examples", "templates", name);
+            Map<String, String> config = (Map<String, String>) json.readValue(template.toFile(), Map.class).get("config");
             assertThat(config).as(name).containsEntry("connector.class", ChainSourceConnector.class.getName())
                     .containsEntry("producer.override.enable.idempotence", "true").containsEntry("producer.override.acks", "all");
             GeneratedDocs.assertFitsSchema(schema, config, PASS_THROUGH, template);

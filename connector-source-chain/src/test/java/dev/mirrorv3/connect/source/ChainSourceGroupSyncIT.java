@@ -94,11 +94,13 @@ class ChainSourceGroupSyncIT {
             String scrape = ObservabilityFiles.scrape(ObservabilityFiles.exporter());
             // The group sync's series as the alerts and the dashboard use them (MirrorV3GroupSyncBehind).
             assertThat(ObservabilityFiles.assertScrapeServesTheQueries(scrape, ObservabilityFiles::groupSyncSeries))
-                    .contains("mirror_v3_groups_sync_timestamp_seconds");
+                    .contains("mirror_v3_groups_sync_timestamp_seconds", "mirror_v3_groups_sync_interval_seconds");
             Map<String, Double> series = ObservabilityFiles.mirrorSeries(scrape);
             String mine = "{mirror=\"" + name + "\"}";
             assertThat(series).containsEntry("mirror_v3_groups_synced" + mine, 4.0).containsEntry("mirror_v3_groups_skipped" + mine, 1.0)
                     .containsEntry("mirror_v3_groups_snapshot_timestamp_seconds" + mine, (double) (t1 / 1000))
+                    .as("groups.interval.ms, which MirrorV3GroupSyncBehind scales with")
+                    .containsEntry("mirror_v3_groups_sync_interval_seconds" + mine, 0.3)
                     .containsKeys("mirror_v3_group_offsets_clamped" + mine, "mirror_v3_group_commits_total" + mine,
                             "mirror_v3_groups_sync_timestamp_seconds" + mine);
 

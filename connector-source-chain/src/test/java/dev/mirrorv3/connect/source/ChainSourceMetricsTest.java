@@ -48,12 +48,14 @@ class ChainSourceMetricsTest {
 
     @Test
     void theLagCountsFromTheBackupsEndAtTheLastListingToWhatTheTargetAcknowledged() {
-        try (ChainSourceMetrics metrics = new ChainSourceMetrics(context(false), "standby")) {
+        try (ChainSourceMetrics metrics = new ChainSourceMetrics(context(false), "standby", 30_000)) {
             assertThat(metrics.enabled()).isTrue();
             ChainSourceMetrics.Partition p = metrics.partition("orders", 3);
             assertThat(series()).as("no lag before the first position: nobody measured it").containsOnlyKeys(
                     "mirror-restarts-total", "follow-records-total/orders-3", "follow-bytes-total/orders-3",
-                    "follow-objects-total/orders-3", "follow-last-poll-timestamp-seconds/orders-3", "follow-cut-reached/orders-3");
+                    "follow-objects-total/orders-3", "follow-last-poll-timestamp-seconds/orders-3", "follow-cut-reached/orders-3",
+                    "follow-poll-interval-ms/orders-3");
+            assertThat(series()).as("poll.interval.ms as configured").containsEntry("follow-poll-interval-ms/orders-3", 30_000L);
 
             p.positioned(0, null); // an empty target
             p.polled(30, OptionalLong.of(100_000), 1, 1_700_000_000_500L);
@@ -91,14 +93,14 @@ class ChainSourceMetricsTest {
             metrics.restart();
             assertThat(series()).containsEntry("mirror-restarts-total", 2L);
             metrics.partition("orders", 4).positioned(0, null);
-            assertThat(series()).containsEntry("follow-lag-offsets/orders-4", 0L).hasSize(1 + 2 * 7);
+            assertThat(series()).containsEntry("follow-lag-offsets/orders-4", 0L).hasSize(1 + 2 * 8);
         }
         assertThat(series()).as("removed when the task stops").isEmpty();
     }
 
     @Test
     void anOldRuntimeMeansNoMetricsAndNoFailure() {
-        try (ChainSourceMetrics metrics = new ChainSourceMetrics(context(true), "standby")) {
+        try (ChainSourceMetrics metrics = new ChainSourceMetrics(context(true), "standby", 30_000)) {
             assertThat(metrics.enabled()).isFalse();
             ChainSourceMetrics.Partition p = metrics.partition("orders", 0);
             p.positioned(0, null);

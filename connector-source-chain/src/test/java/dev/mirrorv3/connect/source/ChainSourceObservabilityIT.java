@@ -110,6 +110,8 @@ class ChainSourceObservabilityIT {
         expected.put("mirror_v3_follow_lag_seconds" + P1, 0.0);
         expected.put("mirror_v3_follow_cut_reached" + P0, 0.0); // no until.*: never
         expected.put("mirror_v3_follow_cut_reached" + P1, 0.0);
+        expected.put("mirror_v3_follow_poll_interval_seconds" + P0, 0.3); // poll.interval.ms as configured, in seconds
+        expected.put("mirror_v3_follow_poll_interval_seconds" + P1, 0.3);
         expected.put("mirror_v3_mirror_restarts_total{mirror=\"" + NAME + "\",task=\"0\"}", 0.0);
 
         AtomicReference<Map<String, Double>> last = new AtomicReference<>();

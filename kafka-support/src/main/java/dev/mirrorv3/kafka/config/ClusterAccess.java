@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * A Kafka cluster a connector reaches with an admin client built from its own settings: the source of both sinks
@@ -69,7 +70,16 @@ public record ClusterAccess(String role, String bootstrapKey, String fallbackKey
         if (config == null) {
             return;
         }
-        try (Admin admin = Admin.create(withShortTimeouts(config))) {
+        Admin created;
+        try {
+            created = Admin.create(withShortTimeouts(config));
+        } catch (KafkaException e) {
+            // Admin.create parses the bootstrap servers: an unusable address is this setting's error, not the whole call's
+            checks.error(bootstrapKey, "cannot build an admin client for the " + role + " cluster from " + bootstrap + " ("
+                    + ReachFailure.describe(e) + "): set host:port pairs, separated by commas");
+            return;
+        }
+        try (Admin admin = created) {
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs(REACH_TIMEOUT_MS)).clusterId()
                         .get(REACH_TIMEOUT_MS + 1000, TimeUnit.MILLISECONDS);

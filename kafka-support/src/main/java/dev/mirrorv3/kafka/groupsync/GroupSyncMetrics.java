@@ -14,11 +14,15 @@ public final class GroupSyncMetrics implements AutoCloseable {
     public static final String COMMITS_TOTAL = "group-commits-total";
     public static final String PARTITIONS_MISSING = "group-partitions-missing";
     public static final String SYNC_TIMESTAMP = "groups-sync-timestamp-seconds";
+    public static final String SYNC_INTERVAL = "groups-sync-interval-ms";
 
     private final PluginMetricsRegistry metrics;
 
-    /** @param metrics the connector's registry; closing this closes it */
-    public GroupSyncMetrics(PluginMetricsRegistry metrics, GroupOffsetSync sync) {
+    /**
+     * @param metrics the connector's registry; closing this closes it
+     * @param intervalMs groups.interval.ms, exported so that the alert on a sync that stopped scales with it
+     */
+    public GroupSyncMetrics(PluginMetricsRegistry metrics, GroupOffsetSync sync, long intervalMs) {
         this.metrics = metrics;
         register(SYNCED, "Consumer groups whose offsets on the standby equal the origin's (clamped) at the last sync",
                 () -> sync.last().synced());
@@ -30,6 +34,7 @@ public final class GroupSyncMetrics implements AutoCloseable {
         register(COMMITS_TOTAL, "Group offset commits written to the standby", sync::writtenTotal);
         register(SYNC_TIMESTAMP, "Unix time (seconds) of the last successful group sync; 0 before the first",
                 () -> sync.last().atMs() / 1000);
+        register(SYNC_INTERVAL, "groups.interval.ms: how often the group sync runs", () -> intervalMs);
     }
 
     /** Registers one more series under the same tags (the chain source adds the time of the snapshot it synced from). */

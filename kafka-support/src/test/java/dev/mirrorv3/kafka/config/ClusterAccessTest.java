@@ -76,6 +76,16 @@ class ClusterAccessTest {
     }
 
     @Test
+    void anAddressTheAdminClientCannotParseIsAnErrorOnTheBootstrapNotAThrownException() {
+        props.put("target.admin.bootstrap.servers", "@BOOTSTRAP_SERVERS@");
+        Map<String, List<String>> errors = validate(TARGET, false);
+        assertThat(ranOwnChecks).isFalse();
+        assertThat(errors).containsExactly(Map.entry("target.admin.bootstrap.servers", List.of("cannot build an admin client for the"
+                + " target cluster from @BOOTSTRAP_SERVERS@ (Invalid url in bootstrap.servers: @BOOTSTRAP_SERVERS@): set host:port"
+                + " pairs, separated by commas")));
+    }
+
+    @Test
     void theSourceOfBothSinksFallsBackToTheConsumerOverride() {
         props.put("consumer.override.bootstrap.servers", "src:9092");
         assertThat(ClusterAccess.SOURCE.bootstrap(props)).isEqualTo("src:9092");

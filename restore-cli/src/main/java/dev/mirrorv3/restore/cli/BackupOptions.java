@@ -18,10 +18,15 @@ final class BackupOptions {
                     "e.g. --connector-config gitops/orders-backup.json"})
     Path connectorConfig;
 
-    @Option(names = "--connect-url", paramLabel = "URL",
-            description = {"Read the connector's config from this Kafka Connect REST API instead (with --connector).",
+    @Option(names = "--connect-url", paramLabel = "URL", defaultValue = "${env:MIRROR_V3_CONNECT_URL}",
+            description = {"Read the connector's config from this Kafka Connect REST API instead (with --connector). Default: the"
+                    + " environment variable MIRROR_V3_CONNECT_URL (not used when --connector-config is given).",
                     "e.g. --connect-url http://connect:8083"})
     String connectUrl;
+
+    @Option(names = "--connect-config", paramLabel = "FILE", defaultValue = "${env:MIRROR_V3_CONNECT_CONFIG}",
+            description = {ConnectAccess.OPTION_DESCRIPTION, "e.g. --connect-config connect-rest.properties"})
+    Path connectConfig;
 
     @Option(names = "--connector", paramLabel = "NAME",
             description = "The connector's name: required with --connect-url, and with a flat-map --connector-config that has no"
@@ -45,6 +50,8 @@ final class BackupOptions {
 
     /** The connector's config, from the file or the Connect cluster. */
     ConnectorConfig config() {
+        String connectUrl = connectorConfig != null && !spec.commandLine().getParseResult().hasMatchedOption("--connect-url")
+                ? null : this.connectUrl; // MIRROR_V3_CONNECT_URL gives way to a --connector-config on the command line
         if ((connectorConfig == null) == (connectUrl == null)) {
             throw new ParameterException(spec.commandLine(), "give either --connector-config FILE or --connect-url URL --connector NAME");
         }
@@ -53,7 +60,7 @@ final class BackupOptions {
             if (connector == null) {
                 throw new ParameterException(spec.commandLine(), "--connect-url needs --connector NAME");
             }
-            c = ConnectorConfig.fromConnect(connectUrl, connector, Duration.ofSeconds(15));
+            c = ConnectorConfig.fromConnect(connectUrl, connector, Duration.ofSeconds(15), ConnectAccess.load(connectConfig));
         } else {
             c = ConnectorConfig.fromFile(connectorConfig, connector);
         }

@@ -15,24 +15,30 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLException;
 import org.apache.kafka.common.KafkaException;
 
-/** The few Kafka Connect REST API reads status makes: connectors with their configs (as stored) and states. */
+/**
+ * The few Kafka Connect REST API reads the CLI makes (restore's and decrypt's connector config, status's connectors with
+ * their configs as stored and states), authenticated as {@link ConnectAccess} says.
+ */
 final class ConnectRest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String base;
     private final Duration timeout;
+    private final ConnectAccess access;
     private final HttpClient client;
 
     /** A connector as the worker has it: the stored config (config providers not resolved) and its state. */
     record Deployed(String name, Map<String, String> config, ConnectorState state) {
     }
 
-    ConnectRest(String url, Duration timeout) {
+    ConnectRest(String url, Duration timeout, ConnectAccess access) {
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.access = access;
+        this.client = access.client(timeout);
     }
 
     /** Every connector of the cluster ({@code GET /connectors?expand=info&expand=status}, KIP-465), sorted by name. */
@@ -50,23 +56,34 @@ final class ConnectRest {
 
     /** One connector ({@code GET /connectors/<name>/config} and {@code /status}). */
     Deployed one(String name) {
-        String path = "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
-        Map<String, String> config = strings(get(path + "/config", "connector " + name));
-        return new Deployed(name, config, ConnectorState.fromJson(get(path + "/status", "connector " + name)));
+        return new Deployed(name, config(name), ConnectorState.fromJson(get(path(name) + "/status", "connector " + name)));
+    }
+
+    /** One connector's config as stored ({@code GET /connectors/<name>/config}): config providers not resolved. */
+    Map<String, String> config(String name) {
+        return strings(get(path(name) + "/config", "connector " + name));
+    }
+
+    private static String path(String name) {
+        return "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private JsonNode get(String path, String what) {
         URI uri = URI.create(base + path);
         try {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+            HttpResponse<String> r = client.send(access.authorize(HttpRequest.newBuilder(uri)).timeout(timeout).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 404) {
                 throw new UsageException(what + " does not exist at " + base + " (GET " + uri + ": 404)");
             }
             if (r.statusCode() != 200) {
-                throw new KafkaException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
+                throw new KafkaException("GET " + uri + " answered " + r.statusCode() + access.hintFor(r.statusCode()) + ": " + r.body());
             }
             return JSON.readTree(r.body());
+        } catch (SSLException e) {
+            throw new KafkaException("cannot read " + what + " from Kafka Connect at " + base + " (GET " + uri + "): " + e + ": set "
+                    + ConnectAccess.TRUSTSTORE + " in --connect-config to a truststore that holds the REST listener's certificate"
+                    + " (or its CA)", e);
         } catch (IOException e) {
             throw new KafkaException("cannot read " + what + " from Kafka Connect at " + base + " (GET " + uri + "): " + e, e);
         } catch (InterruptedException e) {

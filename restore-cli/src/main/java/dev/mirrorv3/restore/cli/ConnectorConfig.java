@@ -4,12 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.ConfigProviders;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,26 +80,10 @@ record ConnectorConfig(String name, Map<String, String> settings) {
         }
     }
 
-    static ConnectorConfig fromConnect(String url, String name, Duration timeout) {
-        String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        URI uri = URI.create(base + "/connectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20") + "/config");
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
-        try {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 404) {
-                throw new UsageException("connector " + name + " does not exist at " + base + " (GET " + uri + ": 404)");
-            }
-            if (r.statusCode() != 200) {
-                throw new org.apache.kafka.common.KafkaException("GET " + uri + " answered " + r.statusCode() + ": " + r.body());
-            }
-            return fromJson(JSON.readTree(r.body()), name, uri.toString());
-        } catch (IOException e) {
-            throw new org.apache.kafka.common.KafkaException("cannot read the config of connector " + name + " from " + uri + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        }
+    /** The connector's config as the Connect cluster stores it, config providers resolved here. */
+    static ConnectorConfig fromConnect(String url, String name, Duration timeout, ConnectAccess access) {
+        Map<String, String> stored = new ConnectRest(url, timeout, access).config(name);
+        return new ConnectorConfig(name, resolve(stored, "connector " + name + " at " + url));
     }
 
     static ConnectorConfig fromJson(JsonNode root, String nameOverride, String source) {

@@ -32,6 +32,7 @@ public final class Main {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setUsageHelpWidth(120);
         cl.setExecutionExceptionHandler(new ExecutionExceptionHandler());
+        cl.setParameterExceptionHandler(new UsageErrorHandler());
         return cl;
     }
 }

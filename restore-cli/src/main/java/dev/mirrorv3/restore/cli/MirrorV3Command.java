@@ -14,7 +14,7 @@ import picocli.CommandLine.IVersionProvider;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok",
                 "  1  a check failed (backup, target or cluster, or for status a FAILED task); the message says which and what to do",
-                "  2  usage: wrong options or a connector config that cannot work",
+                "  2  usage: wrong options, a file that cannot be read, or a connector config that cannot work",
                 "",
                 "Logs go to stderr, command output (summaries, status) to stdout."})
 public final class MirrorV3Command {

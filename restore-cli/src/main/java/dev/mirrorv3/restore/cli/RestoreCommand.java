@@ -36,15 +36,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code mirror-v3 restore}: verify a backup, then produce it into an existing, empty topic. */
+/** {@code mirror-v3 restore}: verify a backup, then produce it into an empty topic (existing, or created with --create-topic). */
 @Command(name = "restore",
         mixinStandardHelpOptions = true,
         description = {"Reads a blob sink connector's backup back into a Kafka topic: first the verify pass (list and validate the"
                 + " chain, read and check every object, print the summary), then, unless --verify-only, the records in order into"
-                + " the same-numbered partitions of an existing, empty topic, every delivery checked to be at the offset it was"
-                + " sent for. Restore creates a topic only with --create-topic (from the backed-up topic metadata), never"
-                + " deletes one and does not resume: after a failed restore, delete the topic, create it again and restore"
-                + " again. --groups then commits the backed-up consumer-group offsets."},
+                + " the same-numbered partitions of an empty topic (existing, or created with --create-topic), every delivery"
+                + " checked to be at the offset it was sent for. Restore creates a topic only with --create-topic (from the"
+                + " backed-up topic metadata), never deletes one and does not resume: after a failed restore, delete the topic,"
+                + " create it again and restore again. --groups then commits the backed-up consumer-group offsets."},
         footerHeading = "%nExamples:%n",
         footer = {"  # Is the backup complete, and can it be restored with its offsets? (the scheduled check)",
                 "  mirror-v3 restore --connector-config orders-backup.json --offsets preserve --verify-only",
@@ -84,8 +84,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Mixin
     DisasterRecoveryOptions dr;
 
-    @Option(names = "--topic", paramLabel = "TOPIC", description = {"The target topic: it must exist, have the backup's partitions and be"
-            + " empty (high watermark 0).", "e.g. --topic orders"})
+    @Option(names = "--topic", paramLabel = "TOPIC", description = {"The target topic: it must exist (unless --create-topic creates it),"
+            + " have the backup's partitions and be empty (high watermark 0).", "e.g. --topic orders"})
     String topic;
 
     @Option(names = "--offsets", required = true, paramLabel = "preserve|renumber",

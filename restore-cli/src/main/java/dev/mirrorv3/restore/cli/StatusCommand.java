@@ -50,10 +50,16 @@ final class StatusCommand implements Callable<Integer> {
             + " columns it gets.", "e.g. --connector-config orders-backup.json"})
     List<Path> configs = new ArrayList<>();
 
-    @Option(names = "--connect-url", paramLabel = "URL", description = {"A Kafka Connect REST API: every mirror-v3 connector there"
-            + " (or those --connector names), with their states. Configs are read through it; config providers are resolved here.",
-            "e.g. --connect-url http://connect:8083"})
+    @Option(names = "--connect-url", paramLabel = "URL", defaultValue = "${env:MIRROR_V3_CONNECT_URL}",
+            description = {"A Kafka Connect REST API: every mirror-v3 connector there (or those --connector names), with their"
+                    + " states. Configs are read through it; config providers are resolved here. Default: the environment"
+                    + " variable MIRROR_V3_CONNECT_URL (not used when --connector-config is given).",
+                    "e.g. --connect-url http://connect:8083"})
     String connectUrl;
+
+    @Option(names = "--connect-config", paramLabel = "FILE", defaultValue = "${env:MIRROR_V3_CONNECT_CONFIG}",
+            description = {ConnectAccess.OPTION_DESCRIPTION, "e.g. --connect-config connect-rest.properties"})
+    Path connectConfig;
 
     @Option(names = "--connector", paramLabel = "NAME", description = "Connector name: repeatable with --connect-url (only those);"
             + " with a flat-map --connector-config, the name of that one connector.")
@@ -81,6 +87,9 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!configs.isEmpty() && !spec.commandLine().getParseResult().hasMatchedOption("--connect-url")) {
+            connectUrl = null; // MIRROR_V3_CONNECT_URL gives way to a --connector-config on the command line
+        }
         List<Target> targets = new ArrayList<>();
         if (connectUrl != null) {
             targets.addAll(fromConnect());
@@ -121,7 +130,7 @@ final class StatusCommand implements Callable<Integer> {
 
     /** Every mirror-v3 connector of the Connect cluster, or the named ones (which must be mirror-v3's). */
     private List<Target> fromConnect() {
-        ConnectRest rest = new ConnectRest(connectUrl, Duration.ofSeconds(15));
+        ConnectRest rest = new ConnectRest(connectUrl, Duration.ofSeconds(15), ConnectAccess.load(connectConfig));
         List<ConnectRest.Deployed> all = connectors.isEmpty() ? rest.all() : connectors.stream().map(rest::one).toList();
         List<Target> out = new ArrayList<>();
         for (ConnectRest.Deployed d : all) {

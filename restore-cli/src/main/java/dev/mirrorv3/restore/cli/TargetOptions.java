@@ -9,16 +9,22 @@ import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine.Option;
 
-/** The Kafka cluster to write to (or query), like Kafka's own tools. */
+/**
+ * The Kafka cluster to write to (or query), spelled as Kafka's own tools spell it ({@code --bootstrap-server} too), with
+ * the defaults from the environment (docs/restore-cli.md: Conventions and exit codes).
+ */
 final class TargetOptions {
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+    @Option(names = {"--bootstrap-servers", "--bootstrap-server"}, paramLabel = "HOST:PORT",
+            defaultValue = "${env:MIRROR_V3_BOOTSTRAP_SERVERS}",
             description = {"The Kafka cluster: restore's target; for status the sinks' source cluster, overriding the connector's"
                     + " source.admin.bootstrap.servers (the Kafka sink's destination and the chain source's target come from the"
-                    + " connector config).", "e.g. --bootstrap-servers kafka:9092"})
+                    + " connector config). Default: the environment variable MIRROR_V3_BOOTSTRAP_SERVERS.",
+                    "e.g. --bootstrap-servers kafka:9092"})
     String bootstrapServers;
 
-    @Option(names = "--command-config", paramLabel = "FILE",
-            description = {"Client properties for that cluster (security.protocol, sasl.*, ssl.*), as for Kafka's tools.",
+    @Option(names = "--command-config", paramLabel = "FILE", defaultValue = "${env:MIRROR_V3_COMMAND_CONFIG}",
+            description = {"Client properties for that cluster (security.protocol, sasl.*, ssl.*), as for Kafka's tools. Default:"
+                    + " the environment variable MIRROR_V3_COMMAND_CONFIG.",
                     "e.g. --command-config client.properties"})
     Path commandConfig;
 

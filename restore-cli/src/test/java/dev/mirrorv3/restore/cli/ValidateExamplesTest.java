@@ -2,24 +2,29 @@ package dev.mirrorv3.restore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code validate --offline} as GitOps CI runs it: on every connector JSON under examples/ (the quickstart templates with
- * their placeholders filled in), in a JVM without network ({@link NoNetwork}), so a lookup or a connection anywhere on the
- * offline path fails the test even where DNS would answer.
+ * {@code validate --offline} as GitOps CI runs it: on every connector JSON under examples/ (the quickstart templates under
+ * examples/templates/ with their placeholders filled in), in a JVM without network ({@link NoNetwork}), so a lookup or a
+ * connection anywhere on the offline path fails the test even where DNS would answer.
  */
 class ValidateExamplesTest {
     private static final Path EXAMPLES = Path.of("..", "examples");
+    /** The folders whose files are no connector configs of their own: their name says what they hold. */
+    private static final Set<String> SAYS_WHAT_IT_IS = Set.of("templates", "policies", "strimzi", "kubernetes");
     private static final Pattern PLACEHOLDER = Pattern.compile("@[A-Z0-9_]+@");
     /** What quickstart puts in the templates (the S3 endpoint and broker are its local ones; here they exist nowhere). */
     private static final Map<String, String> FILLED = Map.of("@TOPIC@", "orders", "@BOOTSTRAP_SERVERS@", "kafka:9092",
@@ -36,7 +41,8 @@ class ValidateExamplesTest {
     void everyExampleIsValidOfflineWithoutAnyLookupOrConnection() throws Exception {
         List<Path> examples = connectorExamples();
         assertThat(examples).extracting(p -> p.getFileName().toString())
-                .contains("blob-sink-s3.json", "blob-sink-s3-encrypted.json", "orders-dr.json", "chain-source-filesystem.json",
+                .contains("blob-sink-filesystem.json", "blob-sink-s3.json", "blob-sink-s3-encrypted.json", "blob-sink-several-topics.json",
+                        "orders-backup-primary.json", "orders-dr.json", "chain-source-filesystem.json", "quickstart-blob-sink.json",
                         "quickstart-blob-sink-s3.json", "quickstart-kafka-sink.json", "quickstart-chain-source.json",
                         "quickstart-chain-source-s3.json");
         try (NoNetwork network = NoNetwork.arm()) {
@@ -56,7 +62,7 @@ class ValidateExamplesTest {
 
     @Test
     void aFileThatIsNoConnectorConfigFailsWithAConfigError() throws Exception {
-        Path policy = EXAMPLES.resolve("s3-bucket-policy.json");
+        Path policy = EXAMPLES.resolve("policies").resolve("s3-bucket-policy.json");
         try (NoNetwork network = NoNetwork.arm()) {
             CliRun r = CliRun.run("validate", "--offline", "--connector-config", policy.toString());
             assertThat(network.attempts()).isEmpty();
@@ -118,17 +124,28 @@ class ValidateExamplesTest {
         return copy;
     }
 
-    /** Every connector JSON under examples/ (not the IAM bucket policy), templates filled in under the temp dir. */
+    /**
+     * Every connector config under examples/, templates filled in under the temp dir. Every file is a connector config in
+     * the REST body form, or a README, or lives in a folder that says what it is ({@link #SAYS_WHAT_IT_IS}).
+     */
     private List<Path> connectorExamples() throws IOException {
         List<Path> out = new ArrayList<>();
         try (Stream<Path> files = Files.walk(EXAMPLES)) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                String json = Files.readString(p);
-                if (!json.contains("connector.class")) {
-                    assertThat(p.getFileName().toString()).isEqualTo("s3-bucket-policy.json");
+            for (Path p : files.filter(Files::isRegularFile).sorted().toList()) {
+                Path relative = EXAMPLES.relativize(p);
+                String folder = relative.getNameCount() > 1 ? relative.getName(0).toString() : "";
+                if (p.getFileName().toString().equals("README.md") || (SAYS_WHAT_IT_IS.contains(folder) && !folder.equals("templates"))) {
                     continue;
                 }
-                if (PLACEHOLDER.matcher(json).find()) {
+                assertThat(p.toString()).as("a file in examples/ outside %s is a connector config", SAYS_WHAT_IT_IS).endsWith(".json");
+                String json = Files.readString(p);
+                assertRestBody(p, json);
+                if (folder.equals("templates")) {
+                    assertThat(PLACEHOLDER.matcher(json).find()).as("a template without a placeholder: " + p).isTrue();
+                    List<String> lines = json.lines().toList();
+                    assertThat(List.of(lines.get(1), lines.get(2), lines.get(lines.size() - 2), lines.get(lines.size() - 1)))
+                            .as("%s: the layout ./quickstart cuts the config object out of", p)
+                            .containsExactly("  \"name\": \"@CONNECTOR_NAME@\",", "  \"config\": {", "  }", "}");
                     for (Map.Entry<String, String> e : FILLED.entrySet()) {
                         json = json.replace(e.getKey(), e.getValue());
                     }
@@ -136,10 +153,22 @@ class ValidateExamplesTest {
                     assertThat(PLACEHOLDER.matcher(json).find()).as("a placeholder this test does not fill in " + p).isFalse();
                     p = dir.resolve(p.getFileName());
                     Files.writeString(p, json);
+                } else {
+                    assertThat(PLACEHOLDER.matcher(json).find()).as("a placeholder outside examples/templates/: " + p).isFalse();
                 }
                 out.add(p);
             }
         }
         return out;
+    }
+
+    /** One form throughout: the REST body {"name":…,"config":{…}}, as POST /connectors and mirror-v3 take it. */
+    private static void assertRestBody(Path p, String json) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(json);
+        List<String> fields = new ArrayList<>();
+        root.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).as("%s: the REST body {\"name\":…,\"config\":{…}}", p).containsExactly("name", "config");
+        assertThat(root.get("name").isTextual() && !root.get("name").asText().isBlank()).as("%s: name", p).isTrue();
+        assertThat(root.get("config").isObject()).as("%s: config is an object", p).isTrue();
     }
 }

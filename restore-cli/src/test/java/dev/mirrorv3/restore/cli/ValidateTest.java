@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,5 +100,61 @@ class ValidateTest {
                 + ": s3.endpoint: cannot reach s3://acme-kafka-backups/prod: unknown host acme-kafka-backups.s3.invalid (one"
                 + " ListObjectsV2 within 5 s; check s3.endpoint, s3.region and the network to it)");
         assertThat(r.err()).doesNotContain("SDK", "UnknownHostException", "See cause");
+    }
+    @Test
+    void connectsOwnConnectorLevelRulesAreCheckedOffline() throws Exception {
+        String base = GOOD.replace("\"topics\":\"orders\",", "") + ",\"filesystem.root\":\"" + dir + "\","
+                + "\"source.admin.bootstrap.servers\":\"k:9092\"";
+        String tooLong = "a".repeat(250);
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("\"topics\":\"orders\",\"tasks.max\":\"abc\"",
+                "tasks.max: Invalid value abc for configuration tasks.max: Not a number of type INT");
+        cases.put("\"topics\":\"orders\",\"tasks.max\":\"0\"",
+                "tasks.max: Invalid value 0 for configuration tasks.max: Value must be at least 1");
+        cases.put("\"tasks.max\":\"1\"", "topics: Must configure one of topics or topics.regex");
+        cases.put("\"topics\":\"bad topic!\"", "topics: Topic name is invalid: 'bad topic!' contains one or more characters other"
+                + " than ASCII alphanumerics, '.', '_' and '-'");
+        cases.put("\"topics\":\"orders,..\"", "topics: Topic name is invalid: '..' is not allowed");
+        cases.put("\"topics\":\"" + tooLong + "\"", "topics: Topic name is invalid: the length of '" + tooLong + "' is longer than the"
+                + " max allowed length 249");
+        cases.put("\"topics\":\"orders, orders\",\"destination.name\":\"${topic}\"", "topics: topic orders is listed twice");
+        cases.put("\"topics\":\"orders\",\"key.converter\":\"not a class!\"", "key.converter: 'not a class!' is not a class name");
+        cases.put("\"topics\":\"@TOPIC@\"", "topics: @TOPIC@ is a placeholder nobody filled in");
+        cases.put("\"topics\":\"orders\",\"destination.name\":\"${TOPIC}\"",
+                "destination.name: ${TOPIC} is a placeholder nobody filled in");
+        int i = 0;
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            Path f = file("case" + i++ + ".json", "{" + base + "," + c.getKey() + "}");
+            CliRun r = CliRun.run("validate", "--offline", "--connector-config", f.toString());
+            assertThat(r.exitCode()).as(c.getKey() + "\n" + r).isEqualTo(1);
+            assertThat(r.err()).as(c.getKey()).contains(f + ": " + c.getValue());
+        }
+    }
+
+    @Test
+    void anUnfilledPlaceholderIsRefusedOnlineToo() throws Exception {
+        Path f = file("template.json", "{" + GOOD + ",\"filesystem.root\":\"" + dir + "\","
+                + "\"source.admin.bootstrap.servers\":\"@BOOTSTRAP_SERVERS@\"}");
+        CliRun r = CliRun.run("validate", "--connector-config", f.toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains(f + ": source.admin.bootstrap.servers: @BOOTSTRAP_SERVERS@ is a placeholder nobody filled in"
+                + " (the worker would take it literally)", f + ": source.admin.bootstrap.servers: cannot build an admin client for the"
+                + " source cluster from @BOOTSTRAP_SERVERS@ (Invalid url in bootstrap.servers: @BOOTSTRAP_SERVERS@)");
+        assertThat(r.err()).doesNotContain("error: ", "Failed to create new KafkaAdminClient");
+    }
+
+    @Test
+    void anUnknownSettingIsAWarningWithTheNearestKnownName() throws Exception {
+        Path f = file("typo.json", "{" + GOOD + ",\"filesystem.root\":\"" + dir + "\",\"source.admin.bootstrap.servers\":\"k:9092\","
+                + "\"flush.max.record\":\"10\",\"consumer.overide.max.poll.records\":\"10\",\"colour\":\"blue\"}");
+        CliRun r = CliRun.run("validate", "--offline", "--connector-config", f.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).isEqualTo(f + ": ok (offline)\n");
+        assertThat(r.err()).isEqualTo(f + ": warning: colour is not a setting of this connector or of Connect, and a worker ignores"
+                + " it: check its name in docs/configuration.md\n"
+                + f + ": warning: consumer.overide.max.poll.records is not a setting of this connector or of Connect, and a worker"
+                + " ignores it: did you mean consumer.override.max.poll.records?\n"
+                + f + ": warning: flush.max.record is not a setting of this connector or of Connect, and a worker ignores it: did"
+                + " you mean flush.max.records?\n");
     }
 }
