@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.notify.KeyChange;
 import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.KeyGroup;
 import dev.mirrorv3.cache.store.KeyValueStore;
 import dev.mirrorv3.cache.store.MemoryBudget;
 import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
@@ -59,7 +60,7 @@ final class CacheConsumer implements Runnable {
     /** Records per group whose index slots are loaded before any of them is applied ({@link KeyValueStore#prefetch}). */
     private static final int PREFETCH = 16;
     /** The applier thread's group, reused for every {@link #PREFETCH} records. */
-    private final KeyValueStore.Group group = new KeyValueStore.Group(PREFETCH);
+    private final KeyGroup group = new KeyGroup(PREFETCH);
 
     /** One poll's records and the positions and lags the consumer reached with them. */
     private record Batch(ConsumerRecords<byte[], ByteBuffer> records, Map<Integer, Long> positions,

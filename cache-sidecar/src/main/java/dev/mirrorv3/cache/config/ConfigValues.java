@@ -134,7 +134,7 @@ final class ConfigValues {
                 throw new NumberFormatException();
             }
             long v = n << shift;
-            if (v < 2 << 20) { // below it the first record's page (KeyValueStore.PAGE_SIZE) would not fit
+            if (v < 2 << 20) { // below it the first record's page (PageTable.PAGE_SIZE) would not fit
                 errors.add(setting + ": " + v + " bytes is below the minimum of 2Mi (a cache holding a record holds "
                         + "a 1 MiB store page and its index)");
                 return 0;

@@ -21,7 +21,7 @@ import io.undertow.util.Methods;
 import dev.mirrorv3.cache.Cache;
 import dev.mirrorv3.cache.SidecarMetrics;
 import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.store.KeyValueStore;
+import dev.mirrorv3.cache.store.StoreCursor;
 
 /**
  * The HTTP surface, routed on the raw request path so that keys are decoded exactly as kafka-keyvalue decodes them.
@@ -278,7 +278,7 @@ public final class HttpApi implements HttpHandler {
         ex.getResponseHeaders().put(Headers.CONTENT_TYPE, keys ? OCTET_STREAM : TEXT_UTF8);
         ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
         try (OutputStream out = new BufferedOutputStream(ex.getOutputStream(), 64 * 1024)) {
-            KeyValueStore.Cursor c = cache.store().cursor();
+            StoreCursor c = cache.store().cursor();
             while (c.next()) {
                 if (keys) {
                     c.writeKey(out);
