@@ -2,7 +2,6 @@ package dev.mirrorv3.cache.http;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,15 +35,6 @@ public final class HttpApi implements HttpHandler {
     private static final byte[] LIVE = "{\"status\":\"UP\",\"checks\":[]}".getBytes(StandardCharsets.UTF_8);
     /** The main cache's point reads: {@code /cache/v1/raw/{key}}. */
     private static final String MAIN_RAW = "/cache/v1/raw/";
-    private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
-    private static final List<String> DOC_ASSETS = List.of("swagger-ui.css", "swagger-ui-bundle.js",
-            "swagger-ui-standalone-preset.js", "favicon-32x32.png", "favicon-16x16.png", "index.css");
-    private static final byte[] DOCS_HTML = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            + "<title>cache-sidecar API</title><link rel=\"stylesheet\" href=\"/docs/swagger-ui.css\">"
-            + "<link rel=\"icon\" type=\"image/png\" href=\"/docs/favicon-32x32.png\"></head>\n<body>"
-            + "<div id=\"swagger-ui\"></div><script src=\"/docs/swagger-ui-bundle.js\"></script>\n<script>"
-            + "window.ui = SwaggerUIBundle({url: '/openapi.json', dom_id: '#swagger-ui'});</script></body></html>\n")
-            .getBytes(StandardCharsets.UTF_8);
 
     private final List<Cache> caches;
     private final Map<String, Cache> byName = new ConcurrentHashMap<>();
@@ -52,9 +42,7 @@ public final class HttpApi implements HttpHandler {
     private final SidecarMetrics metrics;
     private final IntConsumer shutdown;
     private final Supplier<String> gcOverloaded;
-    private final byte[] openApiJson;
-    private final byte[] openApiYaml;
-    private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
+    private final ApiDocs docs = new ApiDocs();
 
     /**
      * @param shutdown     called (on another thread) with the exit code when an admin shutdown is requested
@@ -68,8 +56,6 @@ public final class HttpApi implements HttpHandler {
         this.metrics = metrics;
         this.shutdown = shutdown;
         this.gcOverloaded = gcOverloaded;
-        this.openApiJson = OpenApi.json();
-        this.openApiYaml = OpenApi.yaml();
     }
 
     @Override
@@ -132,29 +118,9 @@ public final class HttpApi implements HttpHandler {
             }
             return "metrics";
         }
-        if (n == 1 && first.equals("openapi.json")) {
-            if (get(ex, method)) {
-                send(ex, 200, JSON, openApiJson);
-            }
-            return "openapi";
-        }
-        if (n == 1 && first.equals("openapi.yaml")) {
-            if (get(ex, method)) {
-                send(ex, 200, "application/yaml", openApiYaml);
-            }
-            return "openapi";
-        }
-        if (first.equals("docs") && (n == 1 || (n == 2 && segs.get(1).isEmpty()))) {
-            if (get(ex, method)) {
-                send(ex, 200, "text/html;charset=UTF-8", DOCS_HTML);
-            }
-            return "docs";
-        }
-        if (first.equals("docs") && n == 2 && DOC_ASSETS.contains(segs.get(1))) {
-            if (get(ex, method)) {
-                asset(ex, segs.get(1));
-            }
-            return "docs";
+        String docsRoute = docs.route(ex, method, segs);
+        if (docsRoute != null) {
+            return docsRoute;
         }
         if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
             int code = 0;
@@ -258,7 +224,7 @@ public final class HttpApi implements HttpHandler {
         return false;
     }
 
-    private static boolean get(HttpServerExchange ex, HttpString method) {
+    static boolean get(HttpServerExchange ex, HttpString method) {
         if (Methods.GET.equals(method)) {
             return true;
         }
@@ -298,33 +264,6 @@ public final class HttpApi implements HttpHandler {
         }
     }
 
-    private void asset(HttpServerExchange ex, String file) {
-        byte[] bytes = assets.computeIfAbsent(file, HttpApi::loadAsset);
-        if (bytes.length == 0) {
-            send(ex, 404, TEXT_UTF8, "Not found\n");
-            return;
-        }
-        String type = file.endsWith(".css") ? "text/css;charset=UTF-8"
-                : file.endsWith(".js") ? "text/javascript;charset=UTF-8" : "image/png";
-        ex.getResponseHeaders().put(Headers.CACHE_CONTROL, "max-age=3600");
-        send(ex, 200, type, bytes);
-    }
-
-    private static byte[] loadAsset(String file) {
-        ClassLoader cl = HttpApi.class.getClassLoader();
-        try (InputStream props = cl.getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
-            java.util.Properties p = new java.util.Properties();
-            if (props != null) {
-                p.load(props);
-            }
-            try (InputStream in = cl.getResourceAsStream(WEBJAR + p.getProperty("version", "") + "/" + file)) {
-                return in == null ? new byte[0] : in.readAllBytes();
-            }
-        } catch (IOException e) {
-            return new byte[0];
-        }
-    }
-
     static int parsePartition(String s) {
         if (s.isEmpty() || s.length() > 9) {
             return -1;
@@ -342,11 +281,11 @@ public final class HttpApi implements HttpHandler {
         return v >= 0 && v <= 255 ? v : -1;
     }
 
-    private static void send(HttpServerExchange ex, int status, String type, String body) {
+    static void send(HttpServerExchange ex, int status, String type, String body) {
         send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpServerExchange ex, int status, String type, byte[] body) {
+    static void send(HttpServerExchange ex, int status, String type, byte[] body) {
         ex.setStatusCode(status);
         if (type != null) {
             ex.getResponseHeaders().put(Headers.CONTENT_TYPE, type);
