@@ -1,7 +1,6 @@
 import dev.mirrorv3.cache.store.KeyGroup;
 import dev.mirrorv3.cache.store.KeyValueStore;
 import dev.mirrorv3.cache.store.Utf8Keys;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

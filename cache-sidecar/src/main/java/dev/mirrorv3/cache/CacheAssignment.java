@@ -1,5 +1,6 @@
 package dev.mirrorv3.cache;
 
+import dev.mirrorv3.cache.config.CacheConfig;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,15 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.mirrorv3.cache.config.CacheConfig;
 
 /**
  * Where a cache starts reading and notifying: its partitions (those configured, or all of the topic's), each read

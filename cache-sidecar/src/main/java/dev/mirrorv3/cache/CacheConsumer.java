@@ -1,5 +1,13 @@
 package dev.mirrorv3.cache;
 
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.notify.KeyChange;
+import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.KeyGroup;
+import dev.mirrorv3.cache.store.KeyValueStore;
+import dev.mirrorv3.cache.store.MemoryBudget;
+import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
+import dev.mirrorv3.cache.store.Utf8Keys;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,7 +19,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -21,15 +28,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.notify.KeyChange;
-import dev.mirrorv3.cache.notify.Notifier;
-import dev.mirrorv3.cache.store.KeyGroup;
-import dev.mirrorv3.cache.store.KeyValueStore;
-import dev.mirrorv3.cache.store.MemoryBudget;
-import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
-import dev.mirrorv3.cache.store.Utf8Keys;
 
 /**
  * The consume loop of one cache: assigns its partitions (no group membership, so a replica always gets them all),

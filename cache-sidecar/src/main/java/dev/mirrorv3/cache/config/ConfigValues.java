@@ -1,5 +1,6 @@
 package dev.mirrorv3.cache.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -9,8 +10,6 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The value readers both config sources share (the YAML file and kafka-keyvalue's environment): each reads one setting,

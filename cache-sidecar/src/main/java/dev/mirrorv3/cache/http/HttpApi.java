@@ -1,5 +1,14 @@
 package dev.mirrorv3.cache.http;
 
+import dev.mirrorv3.cache.Cache;
+import dev.mirrorv3.cache.SidecarMetrics;
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.store.StoreCursor;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,17 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
-
-import io.undertow.server.HttpHandler;
-import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
-
-import dev.mirrorv3.cache.Cache;
-import dev.mirrorv3.cache.SidecarMetrics;
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.store.StoreCursor;
 
 /**
  * The HTTP surface, routed on the raw request path so that keys are decoded exactly as kafka-keyvalue decodes them.
