@@ -121,28 +121,33 @@ public final class HttpApi implements HttpHandler {
             return docsRoute;
         }
         if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
-            int code = 0;
-            if (n == 4) {
-                code = exitCode(segs.get(3));
-                if (code < 0) {
-                    send(ex, 404, TEXT_UTF8, "Exit code must be an integer 0-255\n");
-                    return "admin";
-                }
-            }
-            if (!Methods.POST.equals(method)) {
-                notAllowed(ex, "POST");
-                return "admin";
-            }
-            ex.setStatusCode(204);
-            ex.endExchange();
-            int exit = code;
-            Thread t = new Thread(() -> shutdown.accept(exit), "admin-shutdown");
-            t.setDaemon(true);
-            t.start();
+            adminShutdown(ex, method, n == 4 ? segs.get(3) : null);
             return "admin";
         }
         send(ex, 404, TEXT_UTF8, "Not found\n");
         return "other";
+    }
+
+    /** {@code POST /_admin/v1/shutdown[/{exit code}]}: answers 204, then shuts the sidecar down on another thread. */
+    private void adminShutdown(HttpServerExchange ex, HttpString method, String exitCode) {
+        int code = 0;
+        if (exitCode != null) {
+            code = exitCode(exitCode);
+            if (code < 0) {
+                send(ex, 404, TEXT_UTF8, "Exit code must be an integer 0-255\n");
+                return;
+            }
+        }
+        if (!Methods.POST.equals(method)) {
+            notAllowed(ex, "POST");
+            return;
+        }
+        ex.setStatusCode(204);
+        ex.endExchange();
+        int exit = code;
+        Thread t = new Thread(() -> shutdown.accept(exit), "admin-shutdown");
+        t.setDaemon(true);
+        t.start();
     }
 
     private String cacheRoute(HttpServerExchange ex, HttpString method, List<String> rest) {
