@@ -1,6 +1,6 @@
+import dev.mirrorv3.cache.store.KeyGroup;
 import dev.mirrorv3.cache.store.KeyValueStore;
 import dev.mirrorv3.cache.store.Utf8Keys;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -8,7 +8,7 @@ import java.util.Arrays;
 /**
  * The bootstrap's inserts alone: KEYS distinct keys (key-0 ...) with 100-byte values into a fresh, presized store,
  * as the sidecar's applier does them. Each round times both ways, taking turns in first place: each record applied
- * alone (the baseline) and records in groups whose index slots are prefetched first (KeyValueStore.Group, the
+ * alone (the baseline) and records in groups whose index slots are prefetched first (KeyGroup, the
  * applier's way). Prints each round's milliseconds, the medians and the ratio baseline / grouped.
  * Arguments: keys rounds groupSize.
  */
@@ -59,7 +59,7 @@ public final class StoreBench {
     }
 
     private static void insertGrouped(KeyValueStore store, byte[][] raw, ByteBuffer value, int size) {
-        KeyValueStore.Group group = new KeyValueStore.Group(size);
+        KeyGroup group = new KeyGroup(size);
         for (int from = 0; from < raw.length; from += size) {
             int to = Math.min(raw.length, from + size);
             group.clear();

@@ -1,14 +1,13 @@
 package dev.mirrorv3.cache;
 
-import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-
 import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.notify.Notifier;
 import dev.mirrorv3.cache.store.KeyValueStore;
 import dev.mirrorv3.cache.store.MemoryBudget;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * One named cache: its key → value store, the progress of its partitions and its readiness. The consumer thread

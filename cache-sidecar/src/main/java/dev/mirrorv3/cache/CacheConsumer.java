@@ -1,5 +1,13 @@
 package dev.mirrorv3.cache;
 
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.notify.KeyChange;
+import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.KeyGroup;
+import dev.mirrorv3.cache.store.KeyValueStore;
+import dev.mirrorv3.cache.store.MemoryBudget;
+import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
+import dev.mirrorv3.cache.store.Utf8Keys;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -7,17 +15,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,22 +29,14 @@ import org.apache.kafka.common.serialization.ByteBufferDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.notify.KeyChange;
-import dev.mirrorv3.cache.notify.Notifier;
-import dev.mirrorv3.cache.store.KeyValueStore;
-import dev.mirrorv3.cache.store.MemoryBudget;
-import dev.mirrorv3.cache.store.MemoryBudgetExceededException;
-import dev.mirrorv3.cache.store.Utf8Keys;
-
 /**
  * The consume loop of one cache: assigns its partitions (no group membership, so a replica always gets them all),
  * reads them from the low watermark, applies each record to the store, and hands changes to the notifier. Two
  * threads: the consumer thread polls (and commits), the applier thread applies each poll's records in order and
  * publishes the positions reached, so the next fetch overlaps the store's work.
  *
- * <p>Notification eligibility: a change at an offset at or after the group's committed offset (or, without one,
- * the high watermark at startup for {@code offset-reset: latest}, the low watermark for {@code earliest}).
+ * <p>Notification eligibility: a change at an offset at or after the partition's notify-from offset
+ * ({@link CacheAssignment}: the group's committed offset, or the high or low watermark by {@code offset-reset}).
  */
 final class CacheConsumer implements Runnable {
 
@@ -59,7 +55,7 @@ final class CacheConsumer implements Runnable {
     /** Records per group whose index slots are loaded before any of them is applied ({@link KeyValueStore#prefetch}). */
     private static final int PREFETCH = 16;
     /** The applier thread's group, reused for every {@link #PREFETCH} records. */
-    private final KeyValueStore.Group group = new KeyValueStore.Group(PREFETCH);
+    private final KeyGroup group = new KeyGroup(PREFETCH);
 
     /** One poll's records and the positions and lags the consumer reached with them. */
     private record Batch(ConsumerRecords<byte[], ByteBuffer> records, Map<Integer, Long> positions,
@@ -133,56 +129,17 @@ final class CacheConsumer implements Runnable {
     }
 
     private List<TopicPartition> assign() {
-        long waitingSince = System.currentTimeMillis();
-        long lastLog = 0;
-        List<PartitionInfo> infos = List.of();
-        while (running) {
-            infos = consumer.partitionsFor(config.topic(), Duration.ofSeconds(30));
-            if (infos != null && !infos.isEmpty()) {
-                break;
-            }
-            if (System.currentTimeMillis() - lastLog > 10_000) {
-                LOG.warn("Cache {}: topic {} does not exist (yet) at {}; waiting for it ({} s so far)", config.name(),
-                        config.topic(), config.bootstrapServers(), (System.currentTimeMillis() - waitingSince) / 1000);
-                lastLog = System.currentTimeMillis();
-            }
-            sleep(500);
-        }
-        if (!running) {
+        CacheAssignment assignment = CacheAssignment.assign(consumer, config, () -> running);
+        if (assignment == null) {
             return null;
         }
-        List<Integer> available = infos.stream().map(PartitionInfo::partition).sorted().toList();
-        List<Integer> wanted = config.partitions().isEmpty() ? available : config.partitions();
-        for (int p : wanted) {
-            if (!available.contains(p)) {
-                throw new IllegalStateException("caches." + config.name() + ".partitions: partition " + p
-                        + " does not exist in topic " + config.topic() + " (it has " + available.size() + ")");
-            }
-        }
-        List<TopicPartition> tps = wanted.stream().sorted().map(p -> new TopicPartition(config.topic(), p)).toList();
-        consumer.assign(tps);
-        Map<TopicPartition, Long> begin = consumer.beginningOffsets(tps);
-        Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-        Map<TopicPartition, OffsetAndMetadata> committed = config.groupId() == null
-                ? Map.of() : consumer.committed(Set.copyOf(tps));
-        List<PartitionState> states = new ArrayList<>();
-        for (TopicPartition tp : tps) {
-            long lw = begin.get(tp);
-            long hw = end.get(tp);
-            OffsetAndMetadata c = committed.get(tp);
-            long from = c != null ? c.offset() : "earliest".equals(config.offsetReset()) ? lw : hw;
-            notifyFrom.put(tp.partition(), from);
-            states.add(new PartitionState(tp.partition(), lw, hw));
-            consumer.seek(tp, lw);
-            LOG.info("Cache {}: reading {} from offset {}, ready at {}, notifying changes from offset {}{}",
-                    config.name(), tp, lw, hw, from, c != null ? " (committed by group " + config.groupId() + ")" : "");
-        }
-        cache.store().presize(states.stream().mapToLong(st -> st.endOffsetAtStart() - st.lowWatermark()).sum());
-        cache.assigned(states);
+        notifyFrom.putAll(assignment.notifyFrom());
+        cache.store().presize(assignment.recordsAtStart());
+        cache.assigned(assignment.states());
         if (cache.publishOffsets()) {
             becameReady();
         }
-        return tps;
+        return assignment.partitions();
     }
 
     private void consume(List<TopicPartition> tps) {
@@ -349,7 +306,7 @@ final class CacheConsumer implements Runnable {
         }
     }
 
-    private static void sleep(long ms) {
+    static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -1,10 +1,8 @@
 package dev.mirrorv3.cache;
 
-import java.util.Properties;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-
 import dev.mirrorv3.cache.config.CacheConfig;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /** The Kafka consumer settings a cache reads its topic with: the configured ones, and those the sidecar sets. */
 final class ConsumerProperties {

@@ -1,15 +1,13 @@
 package dev.mirrorv3.cache;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.mirrorv3.cache.config.ConfigException;
 import dev.mirrorv3.cache.config.ConfigLoader;
 import dev.mirrorv3.cache.config.SidecarConfig;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,18 +1,16 @@
 package dev.mirrorv3.cache;
 
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.notify.Notifier;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.notify.Notifier;
 
 /**
  * Commits, for a cache with a group, the offsets the notifier has delivered ({@link Notifier#takeCommittable}): at most

@@ -1,5 +1,13 @@
 package dev.mirrorv3.cache;
 
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.config.SidecarConfig;
+import dev.mirrorv3.cache.http.HttpApi;
+import dev.mirrorv3.cache.notify.Notifier;
+import dev.mirrorv3.cache.store.MemoryBudget;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -12,18 +20,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import io.undertow.Undertow;
-import io.undertow.UndertowOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.config.SidecarConfig;
-import dev.mirrorv3.cache.http.HttpApi;
-import dev.mirrorv3.cache.notify.Notifier;
-import dev.mirrorv3.cache.store.MemoryBudget;
 
 /**
  * A running sidecar: its caches (one consumer and one notifier thread each), the HTTP API and the metrics server.

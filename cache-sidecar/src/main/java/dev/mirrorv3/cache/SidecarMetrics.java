@@ -1,12 +1,7 @@
 package dev.mirrorv3.cache;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Supplier;
-
+import dev.mirrorv3.cache.notify.NotifyMetrics;
+import dev.mirrorv3.cache.store.MemoryBudget;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
@@ -15,9 +10,12 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-
-import dev.mirrorv3.cache.notify.NotifyMetrics;
-import dev.mirrorv3.cache.store.MemoryBudget;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * The sidecar's Prometheus metrics ({@code mirror_v3_cache_*}, {@code mirror_v3_notify_*}), in a registry of its own

@@ -3,6 +3,8 @@ package dev.mirrorv3.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,13 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.mirrorv3.testsupport.ObservabilityFiles;
 
 /** kafka-keyvalue's read API as cache-sidecar/README.md lists it, mirror-v3's multi-cache layout, and memory accounting. */
 class CacheReadsIT extends SidecarITSupport {

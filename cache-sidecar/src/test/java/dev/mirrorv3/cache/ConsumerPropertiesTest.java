@@ -2,13 +2,11 @@ package dev.mirrorv3.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.cache.config.CacheConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import org.junit.jupiter.api.Test;
-
-import dev.mirrorv3.cache.config.CacheConfig;
 
 /** The consumer settings a cache reads its topic with: the bootstrap defaults, and what a user may override. */
 class ConsumerPropertiesTest {

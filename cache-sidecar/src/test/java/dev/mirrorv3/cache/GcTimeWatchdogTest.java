@@ -3,7 +3,6 @@ package dev.mirrorv3.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 /** The GC-time watchdog on a hand-moved clock and GC-time counter. */

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ class MemoryBudgetIT extends SidecarITSupport {
         assertThat(c.text("/q/metrics")).contains("mirror_v3_cache_memory_budget_bytes 4194304",
                 "mirror_v3_cache_memory_budget_exceeded{cache=\"g\",topic=\"grows\"} 0");
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        // 8 MB for a budget of 4 MiB: three of the store's 1 MiB pages (KeyValueStore) fit, a fourth does not
+        // 8 MB for a budget of 4 MiB: three of the store's 1 MiB pages (PageTable) fit, a fourth does not
         for (int i = 0; i < 8000; i++) {
             sent.add(producer.send(new ProducerRecord<>("grows", 0, utf8("key-" + i), new byte[1000])));
         }

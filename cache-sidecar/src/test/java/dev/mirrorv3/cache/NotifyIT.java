@@ -3,6 +3,7 @@ package dev.mirrorv3.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,14 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /** kkv-v1 notify as kafka-keyvalue does it, and the restart re-notification (cache-sidecar/README.md). */
 class NotifyIT extends SidecarITSupport {

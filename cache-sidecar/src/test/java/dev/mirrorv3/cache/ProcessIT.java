@@ -16,10 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-
 import org.junit.jupiter.api.Test;
 
 /** The launcher script and the shaded jar as a real process: --help, config errors, env mode, exit codes. */

@@ -2,22 +2,20 @@ package dev.mirrorv3.cache;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.mirrorv3.cache.config.ConfigLoader;
+import dev.mirrorv3.testsupport.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-
-import dev.mirrorv3.cache.config.ConfigLoader;
-import dev.mirrorv3.testsupport.EmbeddedKafka;
 
 /** One broker per test class; sidecars started from YAML on free ports and stopped after each test. */
 abstract class SidecarITSupport {

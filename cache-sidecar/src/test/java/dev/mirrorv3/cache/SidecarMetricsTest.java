@@ -2,13 +2,11 @@ package dev.mirrorv3.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.cache.store.MemoryBudget;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import dev.mirrorv3.cache.store.MemoryBudget;
 
 class SidecarMetricsTest {
 

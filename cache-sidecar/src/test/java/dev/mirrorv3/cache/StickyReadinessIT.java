@@ -3,14 +3,12 @@ package dev.mirrorv3.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.mirrorv3.cache.config.ConfigLoader;
+import dev.mirrorv3.testsupport.EmbeddedKafka;
 import java.time.Duration;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
-
-import dev.mirrorv3.cache.config.ConfigLoader;
-import dev.mirrorv3.testsupport.EmbeddedKafka;
 
 /** Sticky readiness, as kafka-keyvalue has it: once ready, the sidecar stays ready and keeps serving while the broker is gone. */
 class StickyReadinessIT {

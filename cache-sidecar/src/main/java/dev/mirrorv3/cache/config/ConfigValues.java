@@ -1,5 +1,6 @@
 package dev.mirrorv3.cache.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -9,8 +10,6 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The value readers both config sources share (the YAML file and kafka-keyvalue's environment): each reads one setting,
@@ -134,7 +133,7 @@ final class ConfigValues {
                 throw new NumberFormatException();
             }
             long v = n << shift;
-            if (v < 2 << 20) { // below it the first record's page (KeyValueStore.PAGE_SIZE) would not fit
+            if (v < 2 << 20) { // below it the first record's page (PageTable.PAGE_SIZE) would not fit
                 errors.add(setting + ": " + v + " bytes is below the minimum of 2Mi (a cache holding a record holds "
                         + "a 1 MiB store page and its index)");
                 return 0;

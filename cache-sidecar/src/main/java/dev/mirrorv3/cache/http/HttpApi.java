@@ -1,8 +1,16 @@
 package dev.mirrorv3.cache.http;
 
+import dev.mirrorv3.cache.Cache;
+import dev.mirrorv3.cache.SidecarMetrics;
+import dev.mirrorv3.cache.config.CacheConfig;
+import dev.mirrorv3.cache.store.StoreCursor;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -11,17 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
-
-import io.undertow.server.HttpHandler;
-import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
-
-import dev.mirrorv3.cache.Cache;
-import dev.mirrorv3.cache.SidecarMetrics;
-import dev.mirrorv3.cache.config.CacheConfig;
-import dev.mirrorv3.cache.store.KeyValueStore;
 
 /**
  * The HTTP surface, routed on the raw request path so that keys are decoded exactly as kafka-keyvalue decodes them.
@@ -36,15 +33,6 @@ public final class HttpApi implements HttpHandler {
     private static final byte[] LIVE = "{\"status\":\"UP\",\"checks\":[]}".getBytes(StandardCharsets.UTF_8);
     /** The main cache's point reads: {@code /cache/v1/raw/{key}}. */
     private static final String MAIN_RAW = "/cache/v1/raw/";
-    private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
-    private static final List<String> DOC_ASSETS = List.of("swagger-ui.css", "swagger-ui-bundle.js",
-            "swagger-ui-standalone-preset.js", "favicon-32x32.png", "favicon-16x16.png", "index.css");
-    private static final byte[] DOCS_HTML = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            + "<title>cache-sidecar API</title><link rel=\"stylesheet\" href=\"/docs/swagger-ui.css\">"
-            + "<link rel=\"icon\" type=\"image/png\" href=\"/docs/favicon-32x32.png\"></head>\n<body>"
-            + "<div id=\"swagger-ui\"></div><script src=\"/docs/swagger-ui-bundle.js\"></script>\n<script>"
-            + "window.ui = SwaggerUIBundle({url: '/openapi.json', dom_id: '#swagger-ui'});</script></body></html>\n")
-            .getBytes(StandardCharsets.UTF_8);
 
     private final List<Cache> caches;
     private final Map<String, Cache> byName = new ConcurrentHashMap<>();
@@ -52,9 +40,7 @@ public final class HttpApi implements HttpHandler {
     private final SidecarMetrics metrics;
     private final IntConsumer shutdown;
     private final Supplier<String> gcOverloaded;
-    private final byte[] openApiJson;
-    private final byte[] openApiYaml;
-    private final Map<String, byte[]> assets = new ConcurrentHashMap<>();
+    private final ApiDocs docs = new ApiDocs();
 
     /**
      * @param shutdown     called (on another thread) with the exit code when an admin shutdown is requested
@@ -68,8 +54,6 @@ public final class HttpApi implements HttpHandler {
         this.metrics = metrics;
         this.shutdown = shutdown;
         this.gcOverloaded = gcOverloaded;
-        this.openApiJson = OpenApi.json();
-        this.openApiYaml = OpenApi.yaml();
     }
 
     @Override
@@ -132,53 +116,38 @@ public final class HttpApi implements HttpHandler {
             }
             return "metrics";
         }
-        if (n == 1 && first.equals("openapi.json")) {
-            if (get(ex, method)) {
-                send(ex, 200, JSON, openApiJson);
-            }
-            return "openapi";
-        }
-        if (n == 1 && first.equals("openapi.yaml")) {
-            if (get(ex, method)) {
-                send(ex, 200, "application/yaml", openApiYaml);
-            }
-            return "openapi";
-        }
-        if (first.equals("docs") && (n == 1 || (n == 2 && segs.get(1).isEmpty()))) {
-            if (get(ex, method)) {
-                send(ex, 200, "text/html;charset=UTF-8", DOCS_HTML);
-            }
-            return "docs";
-        }
-        if (first.equals("docs") && n == 2 && DOC_ASSETS.contains(segs.get(1))) {
-            if (get(ex, method)) {
-                asset(ex, segs.get(1));
-            }
-            return "docs";
+        String docsRoute = docs.route(ex, method, segs);
+        if (docsRoute != null) {
+            return docsRoute;
         }
         if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
-            int code = 0;
-            if (n == 4) {
-                code = exitCode(segs.get(3));
-                if (code < 0) {
-                    send(ex, 404, TEXT_UTF8, "Exit code must be an integer 0-255\n");
-                    return "admin";
-                }
-            }
-            if (!Methods.POST.equals(method)) {
-                notAllowed(ex, "POST");
-                return "admin";
-            }
-            ex.setStatusCode(204);
-            ex.endExchange();
-            int exit = code;
-            Thread t = new Thread(() -> shutdown.accept(exit), "admin-shutdown");
-            t.setDaemon(true);
-            t.start();
+            adminShutdown(ex, method, n == 4 ? segs.get(3) : null);
             return "admin";
         }
         send(ex, 404, TEXT_UTF8, "Not found\n");
         return "other";
+    }
+
+    /** {@code POST /_admin/v1/shutdown[/{exit code}]}: answers 204, then shuts the sidecar down on another thread. */
+    private void adminShutdown(HttpServerExchange ex, HttpString method, String exitCode) {
+        int code = 0;
+        if (exitCode != null) {
+            code = exitCode(exitCode);
+            if (code < 0) {
+                send(ex, 404, TEXT_UTF8, "Exit code must be an integer 0-255\n");
+                return;
+            }
+        }
+        if (!Methods.POST.equals(method)) {
+            notAllowed(ex, "POST");
+            return;
+        }
+        ex.setStatusCode(204);
+        ex.endExchange();
+        int exit = code;
+        Thread t = new Thread(() -> shutdown.accept(exit), "admin-shutdown");
+        t.setDaemon(true);
+        t.start();
     }
 
     private String cacheRoute(HttpServerExchange ex, HttpString method, List<String> rest) {
@@ -258,7 +227,7 @@ public final class HttpApi implements HttpHandler {
         return false;
     }
 
-    private static boolean get(HttpServerExchange ex, HttpString method) {
+    static boolean get(HttpServerExchange ex, HttpString method) {
         if (Methods.GET.equals(method)) {
             return true;
         }
@@ -278,7 +247,7 @@ public final class HttpApi implements HttpHandler {
         ex.getResponseHeaders().put(Headers.CONTENT_TYPE, keys ? OCTET_STREAM : TEXT_UTF8);
         ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
         try (OutputStream out = new BufferedOutputStream(ex.getOutputStream(), 64 * 1024)) {
-            KeyValueStore.Cursor c = cache.store().cursor();
+            StoreCursor c = cache.store().cursor();
             while (c.next()) {
                 if (keys) {
                     c.writeKey(out);
@@ -295,33 +264,6 @@ public final class HttpApi implements HttpHandler {
         ex.getResponseHeaders().put(Headers.CONTENT_TYPE, metrics.contentType());
         try (OutputStream out = ex.getOutputStream()) {
             metrics.write(out);
-        }
-    }
-
-    private void asset(HttpServerExchange ex, String file) {
-        byte[] bytes = assets.computeIfAbsent(file, HttpApi::loadAsset);
-        if (bytes.length == 0) {
-            send(ex, 404, TEXT_UTF8, "Not found\n");
-            return;
-        }
-        String type = file.endsWith(".css") ? "text/css;charset=UTF-8"
-                : file.endsWith(".js") ? "text/javascript;charset=UTF-8" : "image/png";
-        ex.getResponseHeaders().put(Headers.CACHE_CONTROL, "max-age=3600");
-        send(ex, 200, type, bytes);
-    }
-
-    private static byte[] loadAsset(String file) {
-        ClassLoader cl = HttpApi.class.getClassLoader();
-        try (InputStream props = cl.getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
-            java.util.Properties p = new java.util.Properties();
-            if (props != null) {
-                p.load(props);
-            }
-            try (InputStream in = cl.getResourceAsStream(WEBJAR + p.getProperty("version", "") + "/" + file)) {
-                return in == null ? new byte[0] : in.readAllBytes();
-            }
-        } catch (IOException e) {
-            return new byte[0];
         }
     }
 
@@ -342,11 +284,11 @@ public final class HttpApi implements HttpHandler {
         return v >= 0 && v <= 255 ? v : -1;
     }
 
-    private static void send(HttpServerExchange ex, int status, String type, String body) {
+    static void send(HttpServerExchange ex, int status, String type, String body) {
         send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static void send(HttpServerExchange ex, int status, String type, byte[] body) {
+    static void send(HttpServerExchange ex, int status, String type, byte[] body) {
         ex.setStatusCode(status);
         if (type != null) {
             ex.getResponseHeaders().put(Headers.CONTENT_TYPE, type);

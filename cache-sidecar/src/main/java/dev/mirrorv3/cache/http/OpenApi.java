@@ -1,13 +1,12 @@
 package dev.mirrorv3.cache.http;
 
-import java.nio.charset.StandardCharsets;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The OpenAPI 3.1 description of the HTTP surface, generated here so that it follows the code; the committed copy is

@@ -1,13 +1,11 @@
 package dev.mirrorv3.cache.http;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.mirrorv3.cache.Cache;
 import dev.mirrorv3.cache.PartitionState;
+import java.util.List;
 
 /**
  * The readiness JSON of cache-sidecar/README.md (Readiness): {@code {"ready":"ready|warming","mirrors":[…],"unhealthy":[]}}, with one

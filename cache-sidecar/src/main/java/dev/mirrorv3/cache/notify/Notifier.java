@@ -1,5 +1,6 @@
 package dev.mirrorv3.cache.notify;
 
+import dev.mirrorv3.cache.config.NotifyConfig;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -18,11 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.mirrorv3.cache.config.NotifyConfig;
 
 /**
  * kkv-v1 notify of one cache, on its own thread so delivery never blocks consumption or reads.

@@ -1,12 +1,11 @@
 package dev.mirrorv3.cache.bench;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.util.Headers;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * For bench/cache-sidecar: the baseline of the GET benchmark. The same HTTP library as the sidecar (Undertow), the same

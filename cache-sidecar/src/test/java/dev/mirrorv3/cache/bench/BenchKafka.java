@@ -1,15 +1,13 @@
 package dev.mirrorv3.cache.bench;
 
+import dev.mirrorv3.testsupport.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import dev.mirrorv3.testsupport.EmbeddedKafka;
 
 /**
  * For bench/cache-sidecar: starts a broker, writes {@code N} records (key {@code key-<i>}, a ~100-byte JSON value)

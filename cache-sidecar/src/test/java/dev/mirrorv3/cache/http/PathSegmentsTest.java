@@ -3,7 +3,6 @@ package dev.mirrorv3.cache.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class PathSegmentsTest {

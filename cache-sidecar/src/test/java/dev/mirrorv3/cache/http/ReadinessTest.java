@@ -2,16 +2,14 @@ package dev.mirrorv3.cache.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import dev.mirrorv3.cache.Cache;
 import dev.mirrorv3.cache.config.CacheConfig;
 import dev.mirrorv3.cache.config.NotifyConfig;
 import dev.mirrorv3.cache.store.MemoryBudget;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class ReadinessTest {
 

@@ -16,14 +16,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.constraints.IntRange;
@@ -66,9 +65,9 @@ class KeyValueStorePropertiesTest {
                 net.jqwik.api.Tuple.of(5, Arbitraries.just(0)),
                 net.jqwik.api.Tuple.of(70, Arbitraries.integers().between(1, 200)),
                 net.jqwik.api.Tuple.of(20, Arbitraries.integers().between(200, 6000)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(KeyValueStore.LARGE_RECORD - 64,
-                        KeyValueStore.LARGE_RECORD + 64)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(KeyValueStore.LARGE_RECORD + 1, 300_000)));
+                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(PageTable.LARGE_RECORD - 64,
+                        PageTable.LARGE_RECORD + 64)),
+                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(PageTable.LARGE_RECORD + 1, 300_000)));
         return Arbitraries.integers().between(1, 400).flatMap(keys -> Combinators.combine(
                 Arbitraries.integers().between(0, keys - 1),
                 lengths.injectNull(0.2),
@@ -86,9 +85,9 @@ class KeyValueStorePropertiesTest {
             applyBoth(store, model, op);
         }
         // The generated cases must reach multi-page stores and pages of their own, or the property proves little.
-        Statistics.label("pages").collect(store.footprint() > 2 * KeyValueStore.PAGE_SIZE ? "several" : "one");
+        Statistics.label("pages").collect(store.footprint() > 2 * PageTable.PAGE_SIZE ? "several" : "one");
         Statistics.label("records of their own page").collect(ops.stream().anyMatch(o -> o.valueLength() != null
-                && o.valueLength() > KeyValueStore.LARGE_RECORD));
+                && o.valueLength() > PageTable.LARGE_RECORD));
         Statistics.label("pages").coverage(c -> c.check("several").percentage(p -> p >= 20));
         Statistics.label("records of their own page").coverage(c -> c.check(true).percentage(p -> p >= 20));
         assertSameAs(store, model, ops);
@@ -103,7 +102,7 @@ class KeyValueStorePropertiesTest {
                                           @ForAll @IntRange(min = 1, max = 40) int groupSize) {
         KeyValueStore store = new KeyValueStore();
         Map<String, byte[]> model = new HashMap<>();
-        KeyValueStore.Group group = new KeyValueStore.Group(groupSize);
+        KeyGroup group = new KeyGroup(groupSize);
         for (int from = 0; from < ops.size(); from += groupSize) {
             List<Op> chunk = ops.subList(from, Math.min(ops.size(), from + groupSize));
             if (chunk.get(0).seed() % 4 == 0) {
@@ -124,7 +123,7 @@ class KeyValueStorePropertiesTest {
     @Example
     void aGroupRefusesMoreKeysThanItHoldsAndAppliesNoNullKey() {
         KeyValueStore store = new KeyValueStore();
-        KeyValueStore.Group group = new KeyValueStore.Group(2);
+        KeyGroup group = new KeyGroup(2);
         group.add(null);
         group.add(key(1));
         assertThat(group.size()).isEqualTo(2);
@@ -158,7 +157,7 @@ class KeyValueStorePropertiesTest {
         return Combinators.combine(Arbitraries.integers().between(0, 59),
                 // records of 1/512 to 1/29 of a page: each page holds about as many records as there are keys, so
                 // overwrites leave pages partly live (garbage only compaction reclaims) rather than wholly dead
-                Arbitraries.integers().between(KeyValueStore.PAGE_SIZE / 512, KeyValueStore.PAGE_SIZE / 29)
+                Arbitraries.integers().between(PageTable.PAGE_SIZE / 512, PageTable.PAGE_SIZE / 29)
                         .injectNull(0.1),
                 Arbitraries.just(false), Arbitraries.integers()).as(Op::new).list().ofMinSize(1500).ofMaxSize(2500);
     }
@@ -168,7 +167,7 @@ class KeyValueStorePropertiesTest {
     }
 
     /** Applies {@code op} to both, to the store through {@code group}'s key {@code i} when a group is given. */
-    private static void applyBoth(KeyValueStore store, Map<String, byte[]> model, Op op, KeyValueStore.Group group,
+    private static void applyBoth(KeyValueStore store, Map<String, byte[]> model, Op op, KeyGroup group,
                                   int i) {
         byte[] k = key(op.key());
         String ks = new String(k, StandardCharsets.UTF_8);
@@ -211,8 +210,8 @@ class KeyValueStorePropertiesTest {
         // The footprint is the payload plus bounded overhead: record headers, garbage of about a quarter at most
         // (compaction), page tails, the open page, and an index of at most 2.7 slots per key ever held.
         long everHeld = ops.stream().map(Op::key).distinct().count();
-        long bound = (long) ((payload + 10L * store.size()) * 1.4) + 4L * (KeyValueStore.PAGE_SIZE
-                + KeyValueStore.PAGE_OVERHEAD) + 32 * everHeld + 1024;
+        long bound = (long) ((payload + 10L * store.size()) * 1.4) + 4L * (PageTable.PAGE_SIZE
+                + PageTable.PAGE_OVERHEAD) + 32 * everHeld + 1024;
         assertThat(store.footprint()).isLessThanOrEqualTo(bound);
     }
 
@@ -244,7 +243,7 @@ class KeyValueStorePropertiesTest {
                     check(k, v, version, problems, k < stable);
                     if (n % 50 == 0) {
                         Set<String> seen = new HashSet<>();
-                        KeyValueStore.Cursor c = store.cursor();
+                        StoreCursor c = store.cursor();
                         while (c.next()) {
                             String key = c.key();
                             int id = idOf(key);
@@ -293,7 +292,7 @@ class KeyValueStorePropertiesTest {
     Arbitrary<List<Op>> concurrentOps() {
         return Combinators.combine(Arbitraries.integers().between(0, 399),
                 // up to 1/87 of a page: pages partly live, so compaction runs under the readers
-                Arbitraries.integers().between(1, KeyValueStore.PAGE_SIZE / 87).injectNull(0.25),
+                Arbitraries.integers().between(1, PageTable.PAGE_SIZE / 87).injectNull(0.25),
                 Arbitraries.just(false), Arbitraries.integers()).as(Op::new).list().ofMinSize(2000).ofMaxSize(6000);
     }
 

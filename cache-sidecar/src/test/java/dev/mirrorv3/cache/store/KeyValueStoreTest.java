@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
 import org.junit.jupiter.api.Test;
 
 class KeyValueStoreTest {
@@ -93,7 +92,7 @@ class KeyValueStoreTest {
 
     @Test
     void anAllocationOverTheBudgetFailsAndLeavesTheStoreUnchanged() {
-        MemoryBudget budget = MemoryBudget.of(3L * (KeyValueStore.PAGE_SIZE + KeyValueStore.PAGE_OVERHEAD));
+        MemoryBudget budget = MemoryBudget.of(3L * (PageTable.PAGE_SIZE + PageTable.PAGE_OVERHEAD));
         KeyValueStore s = new KeyValueStore(budget);
         byte[] v = new byte[40_000]; // about 26 records in a 1 MiB page
         int added = 0;
@@ -103,7 +102,7 @@ class KeyValueStoreTest {
                 added++;
             }
         } catch (MemoryBudgetExceededException e) {
-            assertThat(e.requested()).isEqualTo(KeyValueStore.PAGE_SIZE + KeyValueStore.PAGE_OVERHEAD);
+            assertThat(e.requested()).isEqualTo(PageTable.PAGE_SIZE + PageTable.PAGE_OVERHEAD);
         }
         assertThat(added).isBetween(50, 80);
         assertThat(s.size()).isEqualTo(added);
@@ -111,7 +110,7 @@ class KeyValueStoreTest {
         assertThat(s.get("k0")).hasSize(40_000);
         assertThat(budget.usedBytes()).isEqualTo(s.footprint()).isLessThanOrEqualTo(budget.maxBytes());
         // a record of its own page that does not fit either
-        assertThatThrownBy(() -> s.apply("big", new byte[KeyValueStore.PAGE_SIZE]))
+        assertThatThrownBy(() -> s.apply("big", new byte[PageTable.PAGE_SIZE]))
                 .isInstanceOf(MemoryBudgetExceededException.class);
         assertThat(s.get("big")).isNull();
         // overwriting frees room again

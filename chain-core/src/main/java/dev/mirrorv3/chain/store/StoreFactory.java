@@ -1,17 +1,16 @@
 package dev.mirrorv3.chain.store;
 
-import dev.mirrorv3.chain.store.s3.S3Identity;
-import dev.mirrorv3.chain.store.s3.S3Settings;
-import dev.mirrorv3.chain.store.s3.S3Store;
-import java.net.URI;
-import java.util.Optional;
-
 import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.store.s3.S3Identity;
+import dev.mirrorv3.chain.store.s3.S3Settings;
+import dev.mirrorv3.chain.store.s3.S3Store;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The one place that turns a blob connector's settings (a plain map, as in the connector's JSON) into a

@@ -1,6 +1,5 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.Chain;
@@ -11,6 +10,8 @@ import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +30,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the blob sink's integration tests: configs, data, reading chains back, comparing. */

@@ -1,7 +1,5 @@
 package dev.mirrorv3.connect.blob;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import static dev.mirrorv3.testsupport.ObservabilityFiles.CHAIN_SOURCE_ATTRIBUTES;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.alertRules;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.chainSourceSeries;
@@ -11,6 +9,7 @@ import static dev.mirrorv3.testsupport.ObservabilityFiles.exporterRules;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.labelsUsed;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.metricNames;
 import static dev.mirrorv3.testsupport.ObservabilityFiles.recordingRules;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

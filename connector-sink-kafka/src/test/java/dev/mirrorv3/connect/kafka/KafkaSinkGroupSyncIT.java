@@ -6,9 +6,9 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
+import dev.mirrorv3.testsupport.TestConsumers;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;

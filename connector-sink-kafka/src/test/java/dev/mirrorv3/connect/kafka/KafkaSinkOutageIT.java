@@ -11,9 +11,9 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.total;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
-import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
+import dev.mirrorv3.testsupport.TestConsumers;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Map;

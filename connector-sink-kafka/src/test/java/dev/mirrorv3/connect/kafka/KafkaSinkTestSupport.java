@@ -1,10 +1,10 @@
 package dev.mirrorv3.connect.kafka;
 
-import dev.mirrorv3.testsupport.TestRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.RestartableKafka;
+import dev.mirrorv3.testsupport.TestRecords;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -16,9 +16,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Cross-field rules of the chain source (docs/chain-source.md), each error attached to the setting it concerns and saying how

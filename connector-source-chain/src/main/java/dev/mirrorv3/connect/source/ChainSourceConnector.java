@@ -1,17 +1,17 @@
 package dev.mirrorv3.connect.source;
 
-import java.time.Clock;
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;

@@ -2,8 +2,8 @@ package dev.mirrorv3.connect.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.LogCapture;
+import dev.mirrorv3.testsupport.MutableClock;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.mirrorv3.kafka.mirror;
 
+import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
-import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,18 +173,19 @@ final class RestoreCommand implements Callable<Integer> {
             RestoreEvidence evidence = new RestoreEvidence(b, offsets.cliName(), restoreCut, verifyOnly, clock);
             BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
             long verifyStart = System.nanoTime();
-            Map<Integer, Object> verified = verifyAll(verifier, partitions, restoreCut, err);
+            List<PartitionVerification> verified = verifyAll(verifier, partitions, restoreCut, err);
             evidence.verifyDuration(Duration.ofNanos(System.nanoTime() - verifyStart).toMillis());
             List<VerifiedPartition> ok = new ArrayList<>();
             boolean failed = false;
-            for (Map.Entry<Integer, Object> e : verified.entrySet()) {
-                if (e.getValue() instanceof VerifiedPartition vp) {
+            for (PartitionVerification v : verified) {
+                if (v instanceof PartitionVerification.Passed passed) {
+                    VerifiedPartition vp = passed.result();
                     printSummary(out, b, vp);
                     ok.add(vp);
                     evidence.verified(vp);
-                } else {
-                    err.println("error: partition " + e.getKey() + ": " + Failures.describe((Throwable) e.getValue()));
-                    evidence.failed(e.getKey(), Failures.describe((Throwable) e.getValue()));
+                } else if (v instanceof PartitionVerification.Failed f) {
+                    err.println("error: partition " + f.partition() + ": " + Failures.describe(f.cause()));
+                    evidence.failed(f.partition(), Failures.describe(f.cause()));
                     failed = true;
                 }
             }
@@ -243,12 +245,13 @@ final class RestoreCommand implements Callable<Integer> {
         }
     }
 
-    private Map<Integer, Object> verifyAll(BackupVerifier verifier, List<Integer> partitions, RestoreCut restoreCut, PrintWriter err)
-            throws InterruptedException {
+    /** The verify pass of every partition, in parallel; the outcomes in partition order. */
+    private List<PartitionVerification> verifyAll(BackupVerifier verifier, List<Integer> partitions, RestoreCut restoreCut,
+            PrintWriter err) throws InterruptedException {
         Map<Integer, Long> unknown = new LinkedHashMap<>();
         partitions.forEach(p -> unknown.put(p, -1L));
         Progress progress = new Progress("verify", unknown);
-        Map<Integer, Object> results = new TreeMap<>();
+        List<PartitionVerification> results = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
         try (ProgressPrinter printer = ProgressPrinter.start(progressMode, err, progress)) {
             Map<Integer, Future<VerifiedPartition>> futures = new LinkedHashMap<>();
@@ -258,17 +261,18 @@ final class RestoreCommand implements Callable<Integer> {
             }
             for (Map.Entry<Integer, Future<VerifiedPartition>> f : futures.entrySet()) {
                 try {
-                    results.put(f.getKey(), f.getValue().get());
+                    results.add(new PartitionVerification.Passed(f.getValue().get()));
                 } catch (ExecutionException e) {
                     if (ExecutionExceptionHandler.exitCode(e.getCause()) < 0) {
                         throw new IllegalStateException("verify pass of partition " + f.getKey() + " failed", e.getCause());
                     }
-                    results.put(f.getKey(), e.getCause());
+                    results.add(new PartitionVerification.Failed(f.getKey(), e.getCause()));
                 }
             }
         } finally {
             pool.shutdownNow();
         }
+        results.sort(Comparator.comparingInt(PartitionVerification::partition));
         return results;
     }
 

@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Collects what a restore run learns, partition by partition, for its report and metrics. */
 final class RestoreEvidence {
@@ -116,11 +118,10 @@ final class RestoreEvidence {
 
     RestoreReport report(String toolVersion, Instant now) {
         List<RestoreReport.Partition> partitions = new ArrayList<>();
-        TreeMap<Integer, Object> all = new TreeMap<>(verified);
-        all.putAll(snapshots);
-        all.putAll(failed);
-        for (Map.Entry<Integer, Object> e : all.entrySet()) {
-            int p = e.getKey();
+        SortedSet<Integer> all = new TreeSet<>(verified.keySet());
+        all.addAll(snapshots.keySet());
+        all.addAll(failed.keySet());
+        for (int p : all) {
             VerifiedPartition vp = verified.get(p);
             String why = failed.get(p);
             SnapshotRestorer.Verified sv = snapshots.get(p);

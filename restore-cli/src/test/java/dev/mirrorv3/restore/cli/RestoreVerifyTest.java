@@ -137,6 +137,30 @@ class RestoreVerifyTest {
                 "this backup is of orders/0");
     }
 
+    @Test
+    void aPartitionThatFailsItsVerifyIsReportedBesideTheOnesThatPassed() throws Exception {
+        TestBackups.write(root(), "orders-backup", 0, 0, TestBackups.records("orders", 0, 0, 199, o -> true), 100);
+        List<ObjectName> p1 = TestBackups.write(root(), "orders-backup", 1, 0, TestBackups.records("orders", 1, 0, 199, o -> true), 100);
+        TestBackups.write(root(), "orders-backup", 2, 0, TestBackups.records("orders", 2, 0, 99, o -> true), 100);
+        Path broken = root().resolve("orders-backup").resolve("1").resolve(p1.get(1).fileName());
+        byte[] original = Files.readAllBytes(broken);
+        Files.write(broken, java.util.Arrays.copyOf(original, original.length / 2));
+        Path json = dir.resolve("report.json");
+        CliRun r = CliRun.run("restore", "--connector-config", config().toString(), "--offsets", "preserve", "--verify-only",
+                "--report", json.toString());
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        assertThat(r.out()).contains("source: orders/0\n", "source: orders/2\n", "total: 2 partitions, 3 objects, 300 records, 0 holes")
+                .doesNotContain("source: orders/1\n");
+        assertThat(r.err()).contains("error: partition 1: ", p1.get(1).fileName(), "cannot be read");
+        com.fasterxml.jackson.databind.JsonNode partitions = RestoreReport.read(json).path("partitions");
+        assertThat(partitions).hasSize(3);
+        for (int p = 0; p < 3; p++) {
+            assertThat(partitions.get(p).path("partition").asInt()).isEqualTo(p);
+            assertThat(partitions.get(p).path("status").asText()).isEqualTo(p == 1 ? "failed" : "ok");
+        }
+        assertThat(partitions.get(1).path("error").asText()).contains(p1.get(1).fileName());
+    }
+
     private static void assertVerifyFails(String config, String... expected) {
         CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);

@@ -1,11 +1,11 @@
 package dev.mirrorv3.connect.transforms;
 
-import dev.mirrorv3.chain.Version;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.mirrorv3.chain.Version;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
