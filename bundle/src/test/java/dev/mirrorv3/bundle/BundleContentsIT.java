@@ -197,7 +197,7 @@ class BundleContentsIT {
     }
 
     private static boolean isOurs(String jarName) {
-        return jarName.startsWith("connector-") || jarName.startsWith("chain-core-") || jarName.startsWith("kafka-support-")
-                || jarName.startsWith("transforms-");
+        return Stream.of("connector-", "chain-core-", "kafka-support-", "restore-engine-", "transforms-")
+                .anyMatch(jarName::startsWith);
     }
 }

@@ -1,8 +1,8 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
-import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.time.Clock;
 import java.time.Duration;

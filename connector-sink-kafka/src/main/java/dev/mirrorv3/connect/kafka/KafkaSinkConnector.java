@@ -2,7 +2,6 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
-import dev.mirrorv3.kafka.mirror.DestinationGrowth;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.connect.kafka.DestinationRecovery.State;
+import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Backoff;
-import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import dev.mirrorv3.testsupport.MutableClock;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.mirrorv3.connect.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
-import dev.mirrorv3.kafka.mirror.MirrorPositions.Position;
+import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
+import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;

@@ -1,9 +1,9 @@
-package dev.mirrorv3.kafka.mirror;
+package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
-import dev.mirrorv3.kafka.mirror.MirrorPositions.Pair;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

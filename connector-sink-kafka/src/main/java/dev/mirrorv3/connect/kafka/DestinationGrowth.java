@@ -1,4 +1,4 @@
-package dev.mirrorv3.kafka.mirror;
+package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.Failures;
 import java.time.Duration;
