@@ -14,20 +14,19 @@ import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class BlobSinkConfig extends AbstractConfig {
+public final class BlobSinkConfig extends SharedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -37,7 +36,7 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
-    // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
+    /** Read by BlobSinkTask; other callers name StoreConfigFragment.DESTINATION_TYPE (docs/decisions.md). */
     public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
 
     public static final String FLUSH_MAX_RECORDS = "flush.max.records";
@@ -99,11 +98,13 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
             + " on a thread of its own; 0 turns the metric off.";
 
+    /** Read by BlobSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
     public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
     /** Old setting names that still work (validate() warns about them). */
-    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS,
+            ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
 
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
             + " metadata request to the source cluster). When a topic has grown, the connector restarts its task, which backs the"
@@ -269,24 +270,8 @@ public final class BlobSinkConfig extends AbstractConfig {
         return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
-    }
-
-    public long retryBackoffInitialMs() {
-        return getLong(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return ConnectorConfigFragment.retryBackoffMaxMs(this);
-    }
-
     public long chainCheckIntervalMs() {
         return getLong(CHAIN_CHECK_INTERVAL_MS);
-    }
-
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public long sourceLagIntervalMs() {
@@ -295,10 +280,6 @@ public final class BlobSinkConfig extends AbstractConfig {
 
     public long metadataIntervalMs() {
         return getLong(METADATA_INTERVAL_MS);
-    }
-
-    public long groupsIntervalMs() {
-        return GroupSyncConfigFragment.intervalMs(this);
     }
 
     /** The groups to snapshot; the connector's own consumer group is never one of them. */

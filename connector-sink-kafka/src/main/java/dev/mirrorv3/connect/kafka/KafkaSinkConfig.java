@@ -6,13 +6,12 @@ import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -21,7 +20,7 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class KafkaSinkConfig extends AbstractConfig {
+public final class KafkaSinkConfig extends SharedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -86,6 +85,7 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
             + " same 'source.admin.' prefix; feed secrets through config providers.";
 
+    /** Read by KafkaSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
@@ -160,7 +160,8 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
 
         ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
-                Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
+                Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS,
+                        ADMIN_TIMEOUT_MS_DOC));
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
                 Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
@@ -239,33 +240,13 @@ public final class KafkaSinkConfig extends AbstractConfig {
         return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
-    }
-
-    public long retryBackoffInitialMs() {
-        return getLong(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return ConnectorConfigFragment.retryBackoffMaxMs(this);
-    }
-
     public long partitionsWatchIntervalMs() {
         return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
-    }
-
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     /** groups.sync, unless groups.interval.ms is 0 (off). */
     public boolean groupsSync() {
         return GroupSyncConfigFragment.syncs(this);
-    }
-
-    public long groupsIntervalMs() {
-        return GroupSyncConfigFragment.intervalMs(this);
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */

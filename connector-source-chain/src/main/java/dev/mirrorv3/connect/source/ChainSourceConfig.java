@@ -15,13 +15,13 @@ import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -32,7 +32,7 @@ import org.apache.kafka.common.config.ConfigException;
  * The ChainSourceConnector's settings: the backup's store settings (the blob sink's keys and definitions, so the
  * sink's JSON can be reused), the target and how records are placed in it, and operations.
  */
-public final class ChainSourceConfig extends AbstractConfig {
+public final class ChainSourceConfig extends SharedConnectorConfig {
     private static final String GROUP_BACKUP = "Backup";
     private static final String GROUP_TARGET = "Target";
     private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
@@ -305,22 +305,6 @@ public final class ChainSourceConfig extends AbstractConfig {
         return getLong(POLL_INTERVAL_MS);
     }
 
-    public long retryBackoffInitialMs() {
-        return getLong(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return ConnectorConfigFragment.retryBackoffMaxMs(this);
-    }
-
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
-    }
-
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ConnectorConfigFragment.ADMIN_TIMEOUT_MS));
-    }
-
     /** Target cluster client settings: everything under target.admin., bootstrap defaulting to the producer override. */
     public Map<String, Object> targetClientConfig() {
         Map<String, Object> c = new HashMap<>(originalsWithPrefix(TARGET_ADMIN_PREFIX));
@@ -342,10 +326,6 @@ public final class ChainSourceConfig extends AbstractConfig {
     /** groups.sync, unless groups.interval.ms is 0 (off). */
     public boolean groupsSync() {
         return GroupSyncConfigFragment.syncs(this);
-    }
-
-    public long groupsIntervalMs() {
-        return GroupSyncConfigFragment.intervalMs(this);
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
