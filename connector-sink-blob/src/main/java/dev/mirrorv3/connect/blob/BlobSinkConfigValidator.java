@@ -26,7 +26,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
      *     keys dir, the S3 bucket or the source cluster
      */
     BlobSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, BlobSinkConfig.DEPRECATED, BlobSinkConfig::new);
+        super(props, config, offline, BlobSinkConfig.DEPRECATED, BlobSinkConfig::new, StoreConfigFragment.Access.WRITE);
     }
 
     @Override
@@ -34,7 +34,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
-        if (StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.WRITE, offline) && !offline
+        if (storeLocationComplete() && !offline
                 && StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.DESTINATION_TYPE, ""))) {
             checkS3Access();
         }

@@ -32,7 +32,8 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
      *     dir (both are the worker's) or the target cluster
      */
     ChainSourceConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, ChainSourceConfig.DEPRECATED, ChainSourceConfig::new);
+        super(props, config, offline, ChainSourceConfig.DEPRECATED, ChainSourceConfig::new,
+                StoreConfigFragment.Access.READ);
     }
 
     @Override
@@ -73,7 +74,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
                 && "renumber".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, "").trim())) {
             error(GroupSyncConfigFragment.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
         }
-        checkStore();
+        checkBackupDirectory();
         checkFollowedPartitions();
         checkTarget();
     }
@@ -120,9 +121,9 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
         }
     }
 
-    /** The store fragment's rules for a reader, then this connector's own: the backup's directory exists. */
-    private void checkStore() {
-        if (!StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.READ, offline) || offline) {
+    /** The backup's directory exists, once the store fragment's rules (run by the base) found the location complete. */
+    private void checkBackupDirectory() {
+        if (!storeLocationComplete() || offline) {
             return; // offline: the worker's directory, not this machine's
         }
         ChainSourceConfig parsed = parsed();

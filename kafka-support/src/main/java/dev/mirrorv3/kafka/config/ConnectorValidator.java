@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The plumbing every connector's cross-field validation shares: the settings, Connect's per-field result and the checks
  * that attach errors to it, offline mode, the config parsed once the single-field errors allow it, and the rules of the
- * shared fragments (the retry backoff pair, the deprecated names). A connector adds only its own rules
+ * shared fragments (the store settings of a connector that has them, the retry backoff pair, the deprecated names). A
+ * connector adds only its own rules
  * ({@link #checkConnector()}); each error is attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  *
@@ -23,29 +24,42 @@ public abstract class ConnectorValidator<C extends AbstractConfig> {
     private final Config config;
     private final DeprecatedAliases deprecated;
     private final Function<Map<String, String>, C> parser;
+    private final StoreConfigFragment.Access store;
+    private boolean storeLocationComplete;
 
     /**
      * @param deprecated the connector's former setting names, warned about; null when it has none
      * @param parser the connector's config constructor
+     * @param store how the connector uses the store settings ({@link StoreConfigFragment}); null when it has none
      */
     protected ConnectorValidator(Map<String, String> props, Config config, boolean offline, DeprecatedAliases deprecated,
-            Function<Map<String, String>, C> parser) {
+            Function<Map<String, String>, C> parser, StoreConfigFragment.Access store) {
         this.props = props;
         this.config = config;
         this.checks = new ConnectorChecks(props, config);
         this.offline = offline;
         this.deprecated = deprecated;
         this.parser = parser;
+        this.store = store;
     }
 
-    /** The connector's rules, then the shared fragments' cross-field rules; returns Connect's result with the errors added. */
+    /**
+     * The store fragment's rules, the connector's, then the other shared cross-field rules; returns Connect's result with
+     * the errors added.
+     */
     public final Config validate() {
+        storeLocationComplete = store != null && StoreConfigFragment.validate(props, checks, store, offline);
         checkConnector();
         ConnectorConfigFragment.validateRetryBackoff(props, checks);
         if (deprecated != null) {
             deprecated.report(props, config, LoggerFactory.getLogger(getClass()));
         }
         return config;
+    }
+
+    /** Whether the store's location settings are complete and well-formed, so that the store can be tried. */
+    protected final boolean storeLocationComplete() {
+        return storeLocationComplete;
     }
 
     /** The connector's own cross-field rules. */
