@@ -12,22 +12,21 @@ import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import dev.mirrorv3.kafka.config.RegexValidator;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class BlobSinkConfig extends AbstractConfig {
+public final class BlobSinkConfig extends SharedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -37,30 +36,8 @@ public final class BlobSinkConfig extends AbstractConfig {
     private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
-    // The store settings are defined once, in kafka-support (shared with the chain source that reads a backup back).
+    /** Read by BlobSinkTask; other callers name StoreConfigFragment.DESTINATION_TYPE (docs/decisions.md). */
     public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
-    public static final String DESTINATION_TYPE_FILESYSTEM = StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM;
-    public static final String DESTINATION_TYPE_S3 = StoreConfigFragment.DESTINATION_TYPE_S3;
-    public static final String DESTINATION_NAME = StoreConfigFragment.DESTINATION_NAME;
-    public static final String FILESYSTEM_ROOT = StoreConfigFragment.FILESYSTEM_ROOT;
-    public static final String S3_ENDPOINT = StoreConfigFragment.S3_ENDPOINT;
-    public static final String S3_REGION = StoreConfigFragment.S3_REGION;
-    public static final String S3_BUCKET = StoreConfigFragment.S3_BUCKET;
-    public static final String S3_PREFIX = StoreConfigFragment.S3_PREFIX;
-    public static final String S3_PATH_STYLE = StoreConfigFragment.S3_PATH_STYLE;
-    public static final String S3_WRITE_ACCESS_KEY_ID = StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID;
-    public static final String S3_WRITE_SECRET_ACCESS_KEY = StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY;
-    public static final String S3_READ_ACCESS_KEY_ID = StoreConfigFragment.S3_READ_ACCESS_KEY_ID;
-    public static final String S3_READ_SECRET_ACCESS_KEY = StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY;
-    public static final String ENCRYPTION = StoreConfigFragment.ENCRYPTION;
-    public static final String ENCRYPTION_NONE = StoreConfigFragment.ENCRYPTION_NONE;
-    public static final String ENCRYPTION_PARQUET = StoreConfigFragment.ENCRYPTION_PARQUET;
-    public static final String ENCRYPTION_KEYS_DIR = StoreConfigFragment.ENCRYPTION_KEYS_DIR;
-    public static final String ENCRYPTION_KEY_ID = StoreConfigFragment.ENCRYPTION_KEY_ID;
-    public static final String FORMAT = StoreConfigFragment.FORMAT;
-    public static final String COMPRESSION = StoreConfigFragment.COMPRESSION;
-    public static final String KEYS_TYPE = StoreConfigFragment.KEYS_TYPE;
-    public static final String VALUES_TYPE = StoreConfigFragment.VALUES_TYPE;
 
     public static final String FLUSH_MAX_RECORDS = "flush.max.records";
     static final String FLUSH_MAX_RECORDS_DOC = "Write a partition's buffer as one object when it holds this many records.";
@@ -110,11 +87,6 @@ public final class BlobSinkConfig extends AbstractConfig {
     public static final String PARTITIONS = "partitions";
     static final String PARTITIONS_DOC = "Back up only these partitions (comma-separated); empty means all. The others are paused.";
 
-    public static final String SOURCE_ADMIN_PREFIX = ConnectorConfigFragment.SOURCE_ADMIN_PREFIX;
-    public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
-    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
-    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
@@ -126,13 +98,14 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
             + " on a thread of its own; 0 turns the metric off.";
 
+    /** Read by BlobSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
     public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
     /** Old setting names that still work (validate() warns about them). */
-    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS,
+            ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
 
-    public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
             + " metadata request to the source cluster). When a topic has grown, the connector restarts its task, which backs the"
             + " new partitions up from their log start: a partition added to a topic is followed within this interval plus a task"
@@ -146,17 +119,14 @@ public final class BlobSinkConfig extends AbstractConfig {
             + " chains (_meta/topic/) only when something changed. 'mirror-v3 restore --create-topic' creates the topic from the"
             + " newest one. 0 turns topic snapshots off.";
 
-    public static final String GROUPS_INTERVAL_MS = "groups.interval.ms";
     static final String GROUPS_INTERVAL_MS_DOC = "How often the committed offsets of the consumer groups on the backed-up partitions"
             + " are read (batched: a few requests however many groups) and, when they changed, written beside the chains"
             + " (_meta/groups/) with each partition's durable next offset. 'mirror-v3 restore --groups' commits them after the"
             + " records. 0 turns group snapshots off.";
 
-    public static final String GROUPS_INCLUDE = "groups.include";
     static final String GROUPS_INCLUDE_DOC = "The consumer groups whose offsets are snapshotted: a Java regular expression matched"
             + " against the whole group id.";
 
-    public static final String GROUPS_EXCLUDE = "groups.exclude";
     static final String GROUPS_EXCLUDE_DOC = "Consumer groups never snapshotted, even when groups.include matches them (exclude wins):"
             + " a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.";
 
@@ -198,24 +168,23 @@ public final class BlobSinkConfig extends AbstractConfig {
         o = HeartbeatConfigFragment.define(def, o);
         def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
                 SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
+        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
 
         o = 0;
         def.define(METADATA_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
                 METADATA_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Topic metadata interval (ms)");
-        def.define(GROUPS_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                GROUPS_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Group offsets interval (ms)");
-        def.define(GROUPS_INCLUDE, Type.STRING, ".*", new RegexValidator(), Importance.MEDIUM, GROUPS_INCLUDE_DOC,
-                GROUP_METADATA, ++o, Width.MEDIUM, "Groups include");
-        def.define(GROUPS_EXCLUDE, Type.STRING, "", new RegexValidator(), Importance.MEDIUM, GROUPS_EXCLUDE_DOC,
-                GROUP_METADATA, ++o, Width.MEDIUM, "Groups exclude");
+        o = GroupSyncConfigFragment.defineInterval(def, GROUP_METADATA, ++o, GROUPS_INTERVAL_MS_DOC);
+        GroupSyncConfigFragment.defineSelection(def, GROUP_METADATA, o, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
+                GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC));
         return def;
     }
 
     public EnvelopeSettings envelope() {
-        return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(FORMAT)), Compression.fromConfig(getString(COMPRESSION)),
-                ValueType.fromConfig(getString(KEYS_TYPE)), ValueType.fromConfig(getString(VALUES_TYPE)));
+        return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(StoreConfigFragment.FORMAT)),
+                Compression.fromConfig(getString(StoreConfigFragment.COMPRESSION)),
+                ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE)),
+                ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE)));
     }
 
     /**
@@ -271,12 +240,12 @@ public final class BlobSinkConfig extends AbstractConfig {
     }
 
     public Path filesystemRoot() {
-        return Path.of(getString(FILESYSTEM_ROOT));
+        return Path.of(getString(StoreConfigFragment.FILESYSTEM_ROOT));
     }
 
     /** The chain directory name for a topic: destination.name (default the connector name) with ${topic} resolved. */
     public String destinationName(String connectorName, String topic) {
-        String name = getString(DESTINATION_NAME);
+        String name = getString(StoreConfigFragment.DESTINATION_NAME);
         if (name.isBlank()) {
             name = connectorName;
         }
@@ -298,27 +267,11 @@ public final class BlobSinkConfig extends AbstractConfig {
     }
 
     public long partitionsWatchIntervalMs() {
-        return getLong(PARTITIONS_WATCH_INTERVAL_MS);
-    }
-
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
-    }
-
-    public long retryBackoffInitialMs() {
-        return getLong(RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return getLong(RETRY_BACKOFF_MAX_MS);
+        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     public long chainCheckIntervalMs() {
         return getLong(CHAIN_CHECK_INTERVAL_MS);
-    }
-
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
     }
 
     public long sourceLagIntervalMs() {
@@ -329,13 +282,9 @@ public final class BlobSinkConfig extends AbstractConfig {
         return getLong(METADATA_INTERVAL_MS);
     }
 
-    public long groupsIntervalMs() {
-        return getLong(GROUPS_INTERVAL_MS);
-    }
-
     /** The groups to snapshot; the connector's own consumer group is never one of them. */
     public GroupSelection groupSelection(String connectorName) {
-        return GroupSelection.of(getString(GROUPS_INCLUDE), getString(GROUPS_EXCLUDE),
+        return GroupSyncConfigFragment.selection(this,
                 List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 

@@ -6,60 +6,43 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
-import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cross-field rules of the blob sink (docs/blob-sink.md, docs/decisions.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
-final class BlobSinkConfigValidator {
-    private static final Logger LOG = LoggerFactory.getLogger(BlobSinkConfigValidator.class);
+final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
-
-    private final Map<String, String> props;
-    private final Config config;
-    private final ConnectorChecks checks;
-    private final boolean offline;
-
-    BlobSinkConfigValidator(Map<String, String> props, Config config) {
-        this(props, config, false);
-    }
 
     /**
      * @param offline contact nothing (CI of GitOps repositories): skip the checks that need the filesystem root, the
      *     keys dir, the S3 bucket or the source cluster
      */
     BlobSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        this.props = props;
-        this.config = config;
-        this.checks = new ConnectorChecks(props, config);
-        this.offline = offline;
+        super(props, config, offline, BlobSinkConfig.DEPRECATED, BlobSinkConfig::new, StoreConfigFragment.Access.WRITE);
     }
 
-    Config validate() {
+    @Override
+    protected void checkConnector() {
         SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
-        if (StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.WRITE, offline) && !offline
-                && BlobSinkConfig.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.DESTINATION_TYPE, ""))) {
+        if (storeLocationComplete() && !offline
+                && StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.DESTINATION_TYPE, ""))) {
             checkS3Access();
         }
         checkSourceCluster();
-        ConnectorConfigFragment.validateRetryBackoff(props, checks);
-        BlobSinkConfig.DEPRECATED.report(props, config, LOG);
-        return config;
     }
 
     private void checkTopics() {
-        String name = props.getOrDefault(BlobSinkConfig.DESTINATION_NAME, "");
+        String name = props.getOrDefault(StoreConfigFragment.DESTINATION_NAME, "");
         boolean perTopic = name.contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
         String topics = props.get("topics");
         if (topics != null && Arrays.stream(topics.split(",")).map(String::trim).filter(s -> !s.isEmpty()).count() > 1 && !perTopic) {
@@ -72,7 +55,7 @@ final class BlobSinkConfigValidator {
         if (!BlobSinkConfig.COMPACTION_LOG.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.COMPACTION, "").trim())) {
             return;
         }
-        if ("ndjson".equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.FORMAT, "").trim())) {
+        if ("ndjson".equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.FORMAT, "").trim())) {
             error(BlobSinkConfig.COMPACTION, "compaction=log writes Parquet snapshots sorted by key; set format=parquet, or back this"
                     + " topic up as an NDJSON chain with compaction=none. Note that every flush of compaction=log rewrites the whole"
                     + " snapshot (a pass over every key): flush.max.time.ms defaults to one hour in this mode; keep it well below the"
@@ -84,11 +67,9 @@ final class BlobSinkConfigValidator {
 
     /** One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s. */
     private void checkS3Access() {
-        BlobSinkConfig parsed;
-        try {
-            parsed = new BlobSinkConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are already reported
+        BlobSinkConfig parsed = parsed();
+        if (parsed == null) {
+            return;
         }
         S3Settings settings = parsed.s3Settings().withCallTimeout(java.time.Duration.ofSeconds(5));
         // The chain prefix of the (first) topic, since a least-privilege policy may allow listing under it only.
@@ -99,13 +80,14 @@ final class BlobSinkConfigValidator {
             store.checkReadAccess();
         } catch (S3AccessException e) {
             String key = switch (e.problem()) {
-                case NO_BUCKET -> BlobSinkConfig.S3_BUCKET;
+                case NO_BUCKET -> StoreConfigFragment.S3_BUCKET;
                 case CREDENTIALS, DENIED -> "s3." + e.role() + ".access.key.id";
-                case OTHER -> BlobSinkConfig.S3_BUCKET;
+                case OTHER -> StoreConfigFragment.S3_BUCKET;
             };
             error(key, e.getMessage());
         } catch (StoreException e) {
-            error(props.getOrDefault(BlobSinkConfig.S3_ENDPOINT, "").isBlank() ? BlobSinkConfig.S3_REGION : BlobSinkConfig.S3_ENDPOINT,
+            boolean aws = props.getOrDefault(StoreConfigFragment.S3_ENDPOINT, "").isBlank();
+            error(aws ? StoreConfigFragment.S3_REGION : StoreConfigFragment.S3_ENDPOINT,
                     "cannot reach " + settings.describe() + ": " + ReachFailure.describe(e) + " (one ListObjectsV2 within 5 s;"
                             + " check s3.endpoint, s3.region and the network to it)");
         }
@@ -113,19 +95,8 @@ final class BlobSinkConfigValidator {
 
     private void checkSourceCluster() {
         ClusterAccess.SOURCE.validate(props, checks, offline, () -> {
-            try {
-                return new BlobSinkConfig(props).sourceAdminConfig();
-            } catch (RuntimeException e) {
-                return null; // single-field errors are already reported
-            }
+            BlobSinkConfig parsed = parsed();
+            return parsed == null ? null : parsed.sourceAdminConfig();
         });
-    }
-
-    private boolean hasErrors(String key) {
-        return checks.hasErrors(key);
-    }
-
-    private void error(String key, String message) {
-        checks.error(key, message);
     }
 }

@@ -75,6 +75,6 @@ public class BlobSinkConnector extends SinkConnector {
 
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        return new BlobSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs)).validate();
+        return new BlobSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
     }
 }

@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.RetryPauses;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -124,7 +125,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
                 closingFailure = f.failure();
             } else if (f.failed() && Failures.isTransient(f.failure()) && chains.containsKey(tp)) {
                 long delay = backoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
-                        Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()))).next();
+                        config.retryBackoffMaxMs())).next();
                 retryAt.put(tp, clock.millis() + delay);
                 retryPauses.pause(List.of(tp));
                 metrics.restart();
@@ -174,7 +175,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
         }
         throw new RetriableException(BlobSinkConfig.BUFFER_MAX_BYTES + " (" + config.bufferMaxBytes() + ") is reached by"
                 + " buffers being written (" + pipeline.runningBytes() + " bytes) or waiting for a retry ("
-                + retryAt.keySet() + "), and none became durable within " + BlobSinkConfig.RETRY_BACKOFF_MAX_MS + " ("
+                + retryAt.keySet() + "), and none became durable within " + ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS + " ("
                 + config.retryBackoffMaxMs() + " ms); check the destination, or raise " + BlobSinkConfig.BUFFER_MAX_BYTES);
     }
 

@@ -6,12 +6,12 @@ import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import java.time.Duration;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -20,7 +20,7 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class KafkaSinkConfig extends AbstractConfig {
+public final class KafkaSinkConfig extends SharedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -54,12 +54,10 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a"
             + " timestamp and the destination producer stamps them.";
 
-    public static final String KEYS_TYPE = "keys.type";
     static final String KEYS_TYPE_DOC = "What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value)."
             + " A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a"
             + " copy whose offsets must equal the source's.";
 
-    public static final String VALUES_TYPE = "values.type";
     static final String VALUES_TYPE_DOC = "What values must be; as keys.type.";
 
     public static final String SECURITY_PROTOCOL = "destination.security.protocol";
@@ -82,25 +80,20 @@ public final class KafkaSinkConfig extends AbstractConfig {
     public static final String SSL_KEY_PASSWORD = "destination.ssl.key.password";
     static final String SSL_KEY_PASSWORD_DOC = "ssl.key.password of the destination clients; through a config provider.";
 
-    public static final String SOURCE_ADMIN_PREFIX = ConnectorConfigFragment.SOURCE_ADMIN_PREFIX;
-    public static final String SOURCE_ADMIN_BOOTSTRAP = ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP;
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
             + " offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed"
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
             + " same 'source.admin.' prefix; feed secrets through config providers.";
 
+    /** Read by KafkaSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
     public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
 
-    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient destination or source failure; doubles on each"
             + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
 
-    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
-    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
-    public static final String PARTITIONS_WATCH_INTERVAL_MS = ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS;
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
             + " metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to"
             + " its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts"
@@ -109,7 +102,6 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and"
             + " the next look replaces that task. Not with topics.regex.";
 
-    public static final String GROUPS_SYNC = GroupSyncConfigFragment.GROUPS_SYNC;
     static final String GROUPS_SYNC_DOC = "Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude)"
             + " on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the"
             + " destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset"
@@ -118,9 +110,6 @@ public final class KafkaSinkConfig extends AbstractConfig {
             + " for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration"
             + " in progress, another application with the same group id). Needs Describe on the source's groups (and Read to"
             + " fetch their offsets), and Read on the destination's groups.";
-    public static final String GROUPS_INCLUDE = GroupSyncConfigFragment.GROUPS_INCLUDE;
-    public static final String GROUPS_EXCLUDE = GroupSyncConfigFragment.GROUPS_EXCLUDE;
-    public static final String GROUPS_INTERVAL_MS = GroupSyncConfigFragment.GROUPS_INTERVAL_MS;
 
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
@@ -147,12 +136,8 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
                 Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
                 ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
-        def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                KEYS_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Keys type", List.of(),
-                ConfigRecommenders.fixed("bytes", "utf8", "json"));
-        def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigDef.CaseInsensitiveValidString.in("bytes", "utf8", "json"), Importance.MEDIUM,
-                VALUES_TYPE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Values type", List.of(),
-                ConfigRecommenders.fixed("bytes", "utf8", "json"));
+        StoreConfigFragment.defineValueTypes(def, GROUP_DESTINATION, ++o,
+                Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC));
 
         o = 0;
         def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
@@ -175,12 +160,13 @@ public final class KafkaSinkConfig extends AbstractConfig {
                 GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
 
         ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
-                Map.of(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC));
+                Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS,
+                        ADMIN_TIMEOUT_MS_DOC));
 
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
-                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+                Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         o = HeartbeatConfigFragment.define(def, o);
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(PARTITIONS_WATCH_INTERVAL_MS,
+        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
                 PARTITIONS_WATCH_INTERVAL_MS_DOC));
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
         return def;
@@ -197,11 +183,11 @@ public final class KafkaSinkConfig extends AbstractConfig {
     }
 
     public ValueType keysType() {
-        return ValueType.fromConfig(getString(KEYS_TYPE));
+        return ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE));
     }
 
     public ValueType valuesType() {
-        return ValueType.fromConfig(getString(VALUES_TYPE));
+        return ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE));
     }
 
     public String destinationBootstrap() {
@@ -254,32 +240,13 @@ public final class KafkaSinkConfig extends AbstractConfig {
         return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
     }
 
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
-    }
-
-    public long retryBackoffInitialMs() {
-        return getLong(RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return Math.max(getLong(RETRY_BACKOFF_INITIAL_MS), getLong(RETRY_BACKOFF_MAX_MS));
-    }
-
     public long partitionsWatchIntervalMs() {
-        return getLong(PARTITIONS_WATCH_INTERVAL_MS);
+        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
-    }
-
+    /** groups.sync, unless groups.interval.ms is 0 (off). */
     public boolean groupsSync() {
-        return getBoolean(GROUPS_SYNC);
-    }
-
-    public long groupsIntervalMs() {
-        return getLong(GROUPS_INTERVAL_MS);
+        return GroupSyncConfigFragment.syncs(this);
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */

@@ -2,7 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
-import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,40 +18,26 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Cross-field rules of the Kafka sink (docs/kafka-sink.md), each error attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
-final class KafkaSinkConfigValidator {
+final class KafkaSinkConfigValidator extends ConnectorValidator<KafkaSinkConfig> {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
     private static final String CLIENT_ID = "mirror-v3-kafka-sink-validate";
     /** The destination's bootstrap is required by the ConfigDef; its client takes the destination.* security settings. */
     private static final ClusterAccess DESTINATION = new ClusterAccess("destination", KafkaSinkConfig.DESTINATION_BOOTSTRAP, null,
             "destination.*", "the sink writes the copy there");
 
-    private final Map<String, String> props;
-    private final Config config;
-    private final ConnectorChecks checks;
-
-    private final boolean offline;
-
-    KafkaSinkConfigValidator(Map<String, String> props, Config config) {
-        this(props, config, false);
-    }
-
     /** @param offline contact nothing (CI of GitOps repositories): skip the checks that need the source or destination cluster */
     KafkaSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        this.props = props;
-        this.config = config;
-        this.checks = new ConnectorChecks(props, config);
-        this.offline = offline;
+        super(props, config, offline, null, KafkaSinkConfig::new, null);
     }
 
-    Config validate() {
+    @Override
+    protected void checkConnector() {
         SinkConsumerRules.validate(checks, "Kafka sink", "copy");
         checkProducerOverrides();
         List<String> topics = topics();
         checkTopics(topics);
         checkSourceCluster();
         checkDestination(topics);
-        ConnectorConfigFragment.validateRetryBackoff(props, checks);
-        return config;
     }
 
     private List<String> topics() {
@@ -132,19 +118,4 @@ final class KafkaSinkConfigValidator {
         }
     }
 
-    private KafkaSinkConfig parsed() {
-        try {
-            return new KafkaSinkConfig(props);
-        } catch (RuntimeException e) {
-            return null; // single-field errors are already reported
-        }
-    }
-
-    private boolean hasErrors(String key) {
-        return checks.hasErrors(key);
-    }
-
-    private void error(String key, String message) {
-        checks.error(key, message);
-    }
 }

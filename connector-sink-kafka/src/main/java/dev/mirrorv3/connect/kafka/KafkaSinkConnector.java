@@ -113,6 +113,6 @@ public class KafkaSinkConnector extends SinkConnector {
 
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        return new KafkaSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs)).validate();
+        return new KafkaSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
     }
 }

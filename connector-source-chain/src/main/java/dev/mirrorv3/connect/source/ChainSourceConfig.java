@@ -15,13 +15,13 @@ import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -32,7 +32,7 @@ import org.apache.kafka.common.config.ConfigException;
  * The ChainSourceConnector's settings: the backup's store settings (the blob sink's keys and definitions, so the
  * sink's JSON can be reused), the target and how records are placed in it, and operations.
  */
-public final class ChainSourceConfig extends AbstractConfig {
+public final class ChainSourceConfig extends SharedConnectorConfig {
     private static final String GROUP_BACKUP = "Backup";
     private static final String GROUP_TARGET = "Target";
     private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
@@ -42,7 +42,6 @@ public final class ChainSourceConfig extends AbstractConfig {
     static final String TOPICS_DOC = "The backed-up topic, as the blob sink's 'topics' names it (exactly one): every record of the"
             + " backup must be of it, and ${topic} in destination.name resolves to it.";
 
-    public static final String DESTINATION_NAME = StoreConfigFragment.DESTINATION_NAME;
     static final String DESTINATION_NAME_DOC = "The backup's chain directory under the root: <root>/<destination.name>/<partition>/."
             + " Required: the blob sink's destination.name, or the sink connector's name when it had none. ${topic} resolves to"
             + " the topic in 'topics'.";
@@ -104,11 +103,11 @@ public final class ChainSourceConfig extends AbstractConfig {
             TARGET_ADMIN_PREFIX + "*", "the task reads the target's high watermark, its position, and the target's last record,"
             + " to resume exactly there");
 
-    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
     public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "target.admin.timeout.ms";
     /** Old setting names that still work (validate() warns about them). */
-    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS);
+    public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS,
+            ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one query to the target cluster; a timeout is a transient failure.";
 
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
@@ -119,13 +118,10 @@ public final class ChainSourceConfig extends AbstractConfig {
     static final String CHAIN_START_DOC = "The offset the chain must start at; a chain starting elsewhere fails the task, so objects"
             + " removed from its head are never missed silently.";
 
-    public static final String RETRY_BACKOFF_INITIAL_MS = ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS;
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or target cluster unreachable);"
             + " doubles on each further failure up to retry.backoff.max.ms. The task resumes at the target's high watermark.";
 
-    public static final String RETRY_BACKOFF_MAX_MS = ConnectorConfigFragment.RETRY_BACKOFF_MAX_MS;
 
-    public static final String HEARTBEAT_INTERVAL_MS = HeartbeatConfigFragment.HEARTBEAT_INTERVAL_MS;
 
     public static final String UNTIL_TIMESTAMP = "until.timestamp";
     static final String UNTIL_TIMESTAMP_DOC = "Follow only up to this time (a standby frozen at a point, e.g. for forensics): per partition"
@@ -140,7 +136,6 @@ public final class ChainSourceConfig extends AbstractConfig {
     /** Task config: the backup partitions of one task (set by the connector). */
     static final String TASK_PARTITIONS = "task.partitions";
 
-    public static final String GROUPS_SYNC = GroupSyncConfigFragment.GROUPS_SYNC;
     static final String GROUPS_SYNC_DOC = "Commit the consumer groups of the backup's newest group snapshot (written by the blob sink"
             + " beside the chains) on the target every groups.interval.ms, filtered by groups.include/groups.exclude, so that"
             + " consumers failing over to the standby resume where they were. Each offset is clamped to what the target holds (its"
@@ -148,7 +143,8 @@ public final class ChainSourceConfig extends AbstractConfig {
             + " the target is never written. Needs offsets=preserve (renumbered offsets would need a translation). Off by"
             + " default: it writes the target's groups, which is right for a standby whose consumers are stopped only.";
     static final String GROUPS_INTERVAL_MS_DOC = "How often the backup's newest group snapshot is read and its offsets synced to the"
-            + " target (a snapshot is only as fresh as the blob sink's groups.interval.ms).";
+            + " target (a snapshot is only as fresh as the blob sink's groups.interval.ms). 0 turns the sync off, as groups.sync=false"
+            + " does.";
 
     public static final ConfigDef CONFIG_DEF = configDef();
 
@@ -201,7 +197,7 @@ public final class ChainSourceConfig extends AbstractConfig {
         def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
                 GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
         o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o,
-                Map.of(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
+                Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
         HeartbeatConfigFragment.define(def, o);
         GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
                 Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
@@ -234,7 +230,7 @@ public final class ChainSourceConfig extends AbstractConfig {
 
     /** The chain directory name: destination.name with ${topic} resolved. */
     public String destinationName() {
-        return getString(DESTINATION_NAME).trim().replace("${topic}", sourceTopic());
+        return getString(StoreConfigFragment.DESTINATION_NAME).trim().replace("${topic}", sourceTopic());
     }
 
     /** Opens the backup's store; it is only listed and read, so the write identity may be absent (the read one stands in). */
@@ -309,22 +305,6 @@ public final class ChainSourceConfig extends AbstractConfig {
         return getLong(POLL_INTERVAL_MS);
     }
 
-    public long retryBackoffInitialMs() {
-        return getLong(RETRY_BACKOFF_INITIAL_MS);
-    }
-
-    public long retryBackoffMaxMs() {
-        return getLong(RETRY_BACKOFF_MAX_MS);
-    }
-
-    public long heartbeatIntervalMs() {
-        return HeartbeatConfigFragment.intervalMs(this);
-    }
-
-    public Duration adminTimeout() {
-        return Duration.ofMillis(getLong(ADMIN_TIMEOUT_MS));
-    }
-
     /** Target cluster client settings: everything under target.admin., bootstrap defaulting to the producer override. */
     public Map<String, Object> targetClientConfig() {
         Map<String, Object> c = new HashMap<>(originalsWithPrefix(TARGET_ADMIN_PREFIX));
@@ -343,12 +323,9 @@ public final class ChainSourceConfig extends AbstractConfig {
         return s.isBlank() ? List.of() : java.util.Arrays.stream(s.split(",")).map(String::trim).map(Integer::valueOf).toList();
     }
 
+    /** groups.sync, unless groups.interval.ms is 0 (off). */
     public boolean groupsSync() {
-        return getBoolean(GROUPS_SYNC);
-    }
-
-    public long groupsIntervalMs() {
-        return getLong(GroupSyncConfigFragment.GROUPS_INTERVAL_MS);
+        return GroupSyncConfigFragment.syncs(this);
     }
 
     /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */

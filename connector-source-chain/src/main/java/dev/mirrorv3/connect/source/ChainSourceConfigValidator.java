@@ -3,7 +3,8 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
-import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.ConnectorValidator;
+import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,40 +18,26 @@ import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cross-field rules of the chain source (docs/chain-source.md), each error attached to the setting it concerns and saying how
  * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
  */
-final class ChainSourceConfigValidator {
-    private static final Logger LOG = LoggerFactory.getLogger(ChainSourceConfigValidator.class);
+final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceConfig> {
     static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
     private static final Duration STORE_TIMEOUT = Duration.ofSeconds(5);
-
-    private final Map<String, String> props;
-    private final Config config;
-    private final ConnectorChecks checks;
-
-    private final boolean offline;
-
-    ChainSourceConfigValidator(Map<String, String> props, Config config) {
-        this(props, config, false);
-    }
 
     /**
      * @param offline contact nothing (CI of GitOps repositories): skip the checks that need the backup's store, the keys
      *     dir (both are the worker's) or the target cluster
      */
     ChainSourceConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        this.props = props;
-        this.config = config;
-        this.checks = new ConnectorChecks(props, config);
-        this.offline = offline;
+        super(props, config, offline, ChainSourceConfig.DEPRECATED, ChainSourceConfig::new,
+                StoreConfigFragment.Access.READ);
     }
 
-    Config validate() {
+    @Override
+    protected void checkConnector() {
         if ("log".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.COMPACTION, "").trim())) {
             error(ChainSourceConfig.COMPACTION, ChainSourceConfig.COMPACTION_REFUSED);
         }
@@ -74,25 +61,22 @@ final class ChainSourceConfigValidator {
             error(ChainSourceConfig.TOPICS, "one topic per connector: the backup of " + topics.split(",")[0].trim()
                     + ", say; deploy one connector per backed-up topic");
         }
-        if (props.getOrDefault(ChainSourceConfig.DESTINATION_NAME, "").isBlank()) {
-            error(ChainSourceConfig.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob sink's destination.name,"
-                    + " or the blob sink connector's name when it had none");
+        if (props.getOrDefault(StoreConfigFragment.DESTINATION_NAME, "").isBlank()) {
+            error(StoreConfigFragment.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob sink's"
+                    + " destination.name, or the blob sink connector's name when it had none");
         }
         if (!props.getOrDefault(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "").isBlank()
                 && "preserve".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, ""))) {
             error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
                     + " offset already");
         }
-        if ("true".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.GROUPS_SYNC, "").trim())
+        if ("true".equalsIgnoreCase(props.getOrDefault(GroupSyncConfigFragment.GROUPS_SYNC, "").trim())
                 && "renumber".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, "").trim())) {
-            error(ChainSourceConfig.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
+            error(GroupSyncConfigFragment.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
         }
-        checkStore();
+        checkBackupDirectory();
         checkFollowedPartitions();
         checkTarget();
-        ConnectorConfigFragment.validateRetryBackoff(props, checks);
-        ChainSourceConfig.DEPRECATED.report(props, config, LOG);
-        return config;
     }
 
     /**
@@ -107,11 +91,9 @@ final class ChainSourceConfigValidator {
         if (hasErrors(ChainSourceConfig.PARTITIONS) || (!mapping && !cut)) {
             return;
         }
-        ChainSourceConfig parsed;
-        try {
-            parsed = new ChainSourceConfig(props);
-        } catch (RuntimeException e) {
-            return; // single-field errors are reported already
+        ChainSourceConfig parsed = parsed();
+        if (parsed == null) {
+            return;
         }
         List<Integer> followed = parsed.partitions().isEmpty() && !offline ? backupPartitions(parsed) : parsed.partitions();
         if (mapping) {
@@ -126,7 +108,7 @@ final class ChainSourceConfigValidator {
     /** The backup's partition directories; empty when the store settings are wrong or the store does not answer in time. */
     private List<Integer> backupPartitions(ChainSourceConfig parsed) {
         for (String key : List.of(StoreConfigFragment.DESTINATION_TYPE, StoreConfigFragment.FILESYSTEM_ROOT,
-                ChainSourceConfig.DESTINATION_NAME, StoreConfigFragment.S3_BUCKET, StoreConfigFragment.S3_REGION,
+                StoreConfigFragment.DESTINATION_NAME, StoreConfigFragment.S3_BUCKET, StoreConfigFragment.S3_REGION,
                 StoreConfigFragment.S3_READ_ACCESS_KEY_ID, StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY)) {
             if (hasErrors(key)) {
                 return List.of();
@@ -139,15 +121,14 @@ final class ChainSourceConfigValidator {
         }
     }
 
-    /** The store fragment's rules for a reader, then this connector's own: the backup's directory exists. */
-    private void checkStore() {
-        if (!StoreConfigFragment.validate(props, checks, StoreConfigFragment.Access.READ, offline) || offline) {
+    /** The backup's directory exists, once the store fragment's rules (run by the base) found the location complete. */
+    private void checkBackupDirectory() {
+        if (!storeLocationComplete() || offline) {
             return; // offline: the worker's directory, not this machine's
         }
-        try {
-            requireBackupDirectory(new ChainSourceConfig(props)).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
-        } catch (RuntimeException e) {
-            // single-field errors are reported already
+        ChainSourceConfig parsed = parsed();
+        if (parsed != null) {
+            requireBackupDirectory(parsed).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
         }
     }
 
@@ -196,19 +177,4 @@ final class ChainSourceConfigValidator {
         }
     }
 
-    private ChainSourceConfig parsed() {
-        try {
-            return new ChainSourceConfig(props);
-        } catch (RuntimeException e) {
-            return null; // single-field errors are already reported
-        }
-    }
-
-    private boolean hasErrors(String key) {
-        return checks.hasErrors(key);
-    }
-
-    private void error(String key, String message) {
-        checks.error(key, message);
-    }
 }

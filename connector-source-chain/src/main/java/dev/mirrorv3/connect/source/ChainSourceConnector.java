@@ -237,7 +237,7 @@ public class ChainSourceConnector extends SourceConnector {
 
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        return new ChainSourceConfigValidator(connectorConfigs, super.validate(connectorConfigs)).validate();
+        return new ChainSourceConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
     }
 
     /** Records are produced through Connect's producer, whose transactions would take offsets: not with this connector. */

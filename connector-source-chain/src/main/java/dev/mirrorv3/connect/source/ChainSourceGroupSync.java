@@ -36,10 +36,10 @@ import org.slf4j.LoggerFactory;
 final class ChainSourceGroupSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceGroupSync.class);
     static final String SNAPSHOT_TIMESTAMP = "groups-snapshot-timestamp-seconds";
-    static final String RENUMBER_REFUSED = ChainSourceConfig.GROUPS_SYNC + "=true needs " + ChainSourceConfig.OFFSETS + "=preserve: with"
-            + " renumbered offsets the backed-up group positions would point at other records on the target. Set "
-            + ChainSourceConfig.GROUPS_SYNC + "=false (and translate the groups once with mirror-v3 restore --offsets renumber --groups),"
-            + " or follow with offsets=preserve";
+    static final String RENUMBER_REFUSED = GroupSyncConfigFragment.GROUPS_SYNC + "=true needs " + ChainSourceConfig.OFFSETS
+            + "=preserve: with renumbered offsets the backed-up group positions would point at other records on the target. Set "
+            + GroupSyncConfigFragment.GROUPS_SYNC + "=false (and translate the groups once with mirror-v3 restore --offsets"
+            + " renumber --groups), or follow with offsets=preserve";
 
     private final Store store;
     private final Admin target;

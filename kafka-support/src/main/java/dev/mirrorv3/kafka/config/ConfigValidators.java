@@ -62,6 +62,29 @@ public final class ConfigValidators {
         };
     }
 
+    /** 0, which turns a periodic job off, or at least {@code min}: an interval whose small values would only load the cluster. */
+    public static ConfigDef.Validator offOrAtLeast(long min) {
+        ConfigDef.Validator range = ConfigDef.Range.atLeast(min);
+        return new ConfigDef.Validator() {
+            @Override
+            public void ensureValid(String name, Object value) {
+                if (value instanceof Number n && n.longValue() == 0) {
+                    return;
+                }
+                try {
+                    range.ensureValid(name, value);
+                } catch (ConfigException e) {
+                    throw new ConfigException(name, value, "must be 0 (off) or at least " + min);
+                }
+            }
+
+            @Override
+            public String toString() {
+                return "0 (off) or " + range;
+            }
+        };
+    }
+
     /** A list of non-negative partition numbers. */
     public static ConfigDef.Validator partitionList() {
         return new ConfigDef.Validator() {

@@ -126,6 +126,15 @@ public final class ConnectorConfigFragment {
     }
 
     /**
+     * The largest delay between retries: retry.backoff.max.ms, or retry.backoff.initial.ms when that is larger. validate()
+     * refuses such a pair ({@link #validateRetryBackoff}); a config built without it (a task's) still gets a backoff that
+     * {@code dev.mirrorv3.kafka.Backoff} accepts, the same in every connector.
+     */
+    public static long retryBackoffMaxMs(AbstractConfig config) {
+        return Math.max(config.getLong(RETRY_BACKOFF_INITIAL_MS), config.getLong(RETRY_BACKOFF_MAX_MS));
+    }
+
+    /**
      * partitions.watch.interval.ms: 10 s by default, at least 100 ms.
      *
      * @return the order after the setting

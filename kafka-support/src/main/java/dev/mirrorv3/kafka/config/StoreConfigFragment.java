@@ -139,24 +139,11 @@ public final class StoreConfigFragment {
                 destinationGroup, ++o, Width.SHORT, "Encryption key id");
 
         o = 0;
-        s3(def, S3_ENDPOINT, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_ENDPOINT, S3_ENDPOINT_DOC), ++o,
-                Width.LONG, "S3 endpoint");
-        s3(def, S3_REGION, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_REGION, S3_REGION_DOC), ++o, Width.SHORT, "S3 region");
-        s3(def, S3_BUCKET, Type.STRING, "", Importance.HIGH, docs.getOrDefault(S3_BUCKET, S3_BUCKET_DOC), ++o, Width.MEDIUM, "S3 bucket");
-        s3(def, S3_PREFIX, Type.STRING, "", Importance.MEDIUM, docs.getOrDefault(S3_PREFIX, S3_PREFIX_DOC), ++o, Width.MEDIUM, "S3 prefix");
-        s3(def, S3_PATH_STYLE, Type.BOOLEAN, false, Importance.MEDIUM, docs.getOrDefault(S3_PATH_STYLE, S3_PATH_STYLE_DOC),
-                ++o, Width.SHORT,
-                "S3 path-style access");
-        s3(def, S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_ACCESS_KEY_ID, S3_WRITE_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM,
-                "S3 write identity: access key id");
-        s3(def, S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM,
-                "S3 write identity: secret");
-        s3(def, S3_READ_ACCESS_KEY_ID, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_READ_ACCESS_KEY_ID, S3_READ_ACCESS_KEY_ID_DOC), ++o, Width.MEDIUM, "S3 read identity: access key id");
-        s3(def, S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, "", Importance.HIGH,
-                docs.getOrDefault(S3_READ_SECRET_ACCESS_KEY, S3_READ_SECRET_ACCESS_KEY_DOC), ++o, Width.MEDIUM, "S3 read identity: secret");
+        for (S3Setting s3 : S3_SETTINGS) {
+            def.define(s3.key(), s3.type(), s3.type() == Type.BOOLEAN ? false : "", s3.importance(),
+                    docs.getOrDefault(s3.key(), s3.doc()), GROUP_S3, ++o, s3.width(), s3.display(), List.of(DESTINATION_TYPE),
+                    ConfigRecommenders.visibleForS3());
+        }
 
         o = 0;
         def.define(FORMAT, Type.STRING, "parquet", ConfigValidators.oneOf("parquet", "ndjson"), Importance.HIGH,
@@ -165,17 +152,40 @@ public final class StoreConfigFragment {
         def.define(COMPRESSION, Type.STRING, "zstd", ConfigValidators.oneOf("zstd", "snappy", "uncompressed"), Importance.MEDIUM,
                 docs.getOrDefault(COMPRESSION, COMPRESSION_DOC), GROUP_FORMAT, ++o, Width.SHORT, "Compression", List.of(FORMAT),
                 ConfigRecommenders.compression());
-        def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigValidators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM,
-                docs.getOrDefault(KEYS_TYPE, KEYS_TYPE_DOC), GROUP_FORMAT, ++o, Width.SHORT, "Keys type", List.of(),
-                ConfigRecommenders.fixed("bytes", "utf8", "json"));
-        def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigValidators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM,
-                docs.getOrDefault(VALUES_TYPE, VALUES_TYPE_DOC), GROUP_FORMAT, ++o, Width.SHORT, "Values type", List.of(),
-                ConfigRecommenders.fixed("bytes", "utf8", "json"));
+        defineValueTypes(def, GROUP_FORMAT, ++o, docs);
     }
 
-    private static void s3(ConfigDef def, String key, Type type, Object dflt, Importance importance, String doc, int order, Width width,
-            String display) {
-        def.define(key, type, dflt, importance, doc, GROUP_S3, order, width, display, List.of(DESTINATION_TYPE),
-                ConfigRecommenders.visibleForS3());
+    /**
+     * keys.type and values.type (bytes, utf8 or json), also the Kafka sink's, which checks records against them.
+     *
+     * @return the order after the last setting defined
+     */
+    public static int defineValueTypes(ConfigDef def, String group, int order, Map<String, String> docs) {
+        def.define(KEYS_TYPE, Type.STRING, "bytes", ConfigValidators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM,
+                docs.getOrDefault(KEYS_TYPE, KEYS_TYPE_DOC), group, order++, Width.SHORT, "Keys type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
+        def.define(VALUES_TYPE, Type.STRING, "bytes", ConfigValidators.oneOf("bytes", "utf8", "json"), Importance.MEDIUM,
+                docs.getOrDefault(VALUES_TYPE, VALUES_TYPE_DOC), group, order++, Width.SHORT, "Values type", List.of(),
+                ConfigRecommenders.fixed("bytes", "utf8", "json"));
+        return order;
     }
+
+    /** One S3 setting: shown only with destination.type=s3; empty by default (false for a flag). */
+    private record S3Setting(String key, Type type, Importance importance, String doc, Width width, String display) {
+    }
+
+    private static final List<S3Setting> S3_SETTINGS = List.of(
+            new S3Setting(S3_ENDPOINT, Type.STRING, Importance.MEDIUM, S3_ENDPOINT_DOC, Width.LONG, "S3 endpoint"),
+            new S3Setting(S3_REGION, Type.STRING, Importance.HIGH, S3_REGION_DOC, Width.SHORT, "S3 region"),
+            new S3Setting(S3_BUCKET, Type.STRING, Importance.HIGH, S3_BUCKET_DOC, Width.MEDIUM, "S3 bucket"),
+            new S3Setting(S3_PREFIX, Type.STRING, Importance.MEDIUM, S3_PREFIX_DOC, Width.MEDIUM, "S3 prefix"),
+            new S3Setting(S3_PATH_STYLE, Type.BOOLEAN, Importance.MEDIUM, S3_PATH_STYLE_DOC, Width.SHORT, "S3 path-style access"),
+            new S3Setting(S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, Importance.HIGH, S3_WRITE_ACCESS_KEY_ID_DOC, Width.MEDIUM,
+                    "S3 write identity: access key id"),
+            new S3Setting(S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.HIGH, S3_WRITE_SECRET_ACCESS_KEY_DOC, Width.MEDIUM,
+                    "S3 write identity: secret"),
+            new S3Setting(S3_READ_ACCESS_KEY_ID, Type.PASSWORD, Importance.HIGH, S3_READ_ACCESS_KEY_ID_DOC, Width.MEDIUM,
+                    "S3 read identity: access key id"),
+            new S3Setting(S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.HIGH, S3_READ_SECRET_ACCESS_KEY_DOC, Width.MEDIUM,
+                    "S3 read identity: secret"));
 }
