@@ -36,8 +36,6 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
-    /** Read by BlobSinkTask; other callers name StoreConfigFragment.DESTINATION_TYPE (docs/decisions.md). */
-    public static final String DESTINATION_TYPE = StoreConfigFragment.DESTINATION_TYPE;
 
     public static final String FLUSH_MAX_RECORDS = "flush.max.records";
     static final String FLUSH_MAX_RECORDS_DOC = "Write a partition's buffer as one object when it holds this many records.";
@@ -98,8 +96,6 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
             + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
             + " on a thread of its own; 0 turns the metric off.";
 
-    /** Read by BlobSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
-    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     /** The former name of admin.timeout.ms. */
     public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
     /** Old setting names that still work (validate() warns about them). */
@@ -230,7 +226,7 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     }
 
     public String destinationType() {
-        return getString(DESTINATION_TYPE);
+        return getString(StoreConfigFragment.DESTINATION_TYPE);
     }
 
     /** The S3 destination's settings (destination.type=s3); identities from the PASSWORD settings. */

@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                     .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
         }
         BackupIdentity identity = new BackupIdentity(this::storeFor, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
-        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), BlobSinkConfig.ADMIN_TIMEOUT_MS);
+        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics,
                 metaSnapshotter == null ? DurableOffsets.NONE : metaSnapshotter);
         opener = config.snapshots()
@@ -102,7 +103,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                         identity, clock));
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
-                config.getString(BlobSinkConfig.DESTINATION_TYPE), config.snapshots() ? " (compaction=log: snapshots, spill dir "
+                config.destinationType(), config.snapshots() ? " (compaction=log: snapshots, spill dir "
                         + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
                         + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"), encryption.describe());
     }

@@ -85,8 +85,6 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
             + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
             + " same 'source.admin.' prefix; feed secrets through config providers.";
 
-    /** Read by KafkaSinkTask; other callers name ConnectorConfigFragment.ADMIN_TIMEOUT_MS (docs/decisions.md). */
-    public static final String ADMIN_TIMEOUT_MS = ConnectorConfigFragment.ADMIN_TIMEOUT_MS;
     static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
             + " either cluster; a timeout is a transient failure.";
 

@@ -12,6 +12,7 @@ import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.Collection;
@@ -95,7 +96,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
                 new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationBootstrap(),
                 2 * config.adminTimeout().toMillis()); // well inside Connect's rebalance timeout (max.poll.interval.ms)
-        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), KafkaSinkConfig.ADMIN_TIMEOUT_MS);
+        seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
                 sourceTimestamps ? "source" : "destination producer");

@@ -54,17 +54,13 @@ class SharedSettingsTest {
         List<String> aliases = new ArrayList<>();
         for (Class<?> config : List.of(BlobSinkConfig.class, KafkaSinkConfig.class, ChainSourceConfig.class)) {
             publicStrings(config).forEach((field, value) -> {
-                if (value.equals(fragmentKeys.get(field)) && !ALIASES_THE_TASKS_STILL_READ.contains(config.getSimpleName() + "." + field)) {
+                if (value.equals(fragmentKeys.get(field))) {
                     aliases.add(config.getSimpleName() + "." + field);
                 }
             });
         }
         assertThat(aliases).as("fragment keys re-exported by a connector's config; callers use the fragment's constant").isEmpty();
     }
-
-    /** Read by BlobSinkTask and KafkaSinkTask, which this change does not touch; they go when the tasks name the fragments. */
-    private static final Set<String> ALIASES_THE_TASKS_STILL_READ = Set.of("BlobSinkConfig.DESTINATION_TYPE",
-            "BlobSinkConfig.ADMIN_TIMEOUT_MS", "KafkaSinkConfig.ADMIN_TIMEOUT_MS");
 
     private static String definition(ConfigDef.ConfigKey key) {
         return key.type + " default=" + Objects.toString(key.defaultValue) + " check="
