@@ -8,7 +8,6 @@ import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
-import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
@@ -284,8 +283,4 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
                 List.of(originalsStrings().getOrDefault("consumer.override.group.id", "connect-" + connectorName)));
     }
 
-    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
-    public static void main(String[] args) {
-        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
-    }
 }

@@ -2,7 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.docs.ConfigSchemas;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.io.IOException;

@@ -1,7 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.envelope.ValueType;
-import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
@@ -247,8 +246,4 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
         return GroupSyncConfigFragment.syncs(this);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
-    public static void main(String[] args) {
-        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
-    }
 }

@@ -2,7 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.kafka.ConfigDocs;
+import dev.mirrorv3.docs.ConfigDocs;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,6 @@ import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Store;
-import dev.mirrorv3.kafka.ConfigDocs;
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
@@ -328,8 +327,4 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
         return GroupSyncConfigFragment.syncs(this);
     }
 
-    /** Prints the configuration reference as Markdown (used to generate docs/configuration.md). */
-    public static void main(String[] args) {
-        System.out.print(ConfigDocs.markdown(CONFIG_DEF));
-    }
 }

@@ -3,7 +3,7 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mirrorv3.kafka.ConfigSchemas;
+import dev.mirrorv3.docs.ConfigSchemas;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.mirrorv3.connect.transforms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.kafka.ConfigDocs;
+import dev.mirrorv3.docs.ConfigDocs;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.util.LinkedHashMap;
 import java.util.Map;

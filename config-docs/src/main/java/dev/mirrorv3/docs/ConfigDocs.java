@@ -1,4 +1,4 @@
-package dev.mirrorv3.kafka;
+package dev.mirrorv3.docs;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.mirrorv3.kafka;
+package dev.mirrorv3.docs;
 
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import java.util.ArrayList;
