@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 final class RunbookBlocks {
     static final Path REPO = Path.of("..").toAbsolutePath().normalize();
     /** The scenarios RunbookIT sets up and runs; a block marked with another name fails RunbookMarksTest. */
-    static final Set<String> SCENARIOS = Set.of("validate", "dr-drill", "point-in-time");
+    static final Set<String> SCENARIOS = Set.of("deploy", "validate", "standby", "examples", "dr-drill", "point-in-time");
     private static final Pattern FENCE = Pattern.compile("^(\\s*)```bash\\s*$");
     private static final Pattern MARK = Pattern.compile("^\\s*<!-- runbook: (run ([a-z0-9-]+)|not run: (.+\\S)) -->\\s*$");
 

@@ -19,36 +19,32 @@ import java.util.regex.Pattern;
  * Runs runbook blocks as written with bash in a working directory, with the only substitutions docs/decisions.md
  * ("Runbook commands run as written") allows: the runbooks' host names and example values replaced by the test's real
  * ones (a table, literal words), and the commands they name found on PATH as shims: {@code mirror-v3} is the unpacked
- * CLI archive's bin/mirror-v3, {@code kafka-consumer-groups.sh} Kafka's own ConsumerGroupCommand on the test class
- * path; curl is the machine's.
+ * CLI archive's bin/mirror-v3, {@code kafka-consumer-groups.sh} and {@code kafka-topics.sh} Kafka's own ConsumerGroupCommand and
+ * TopicCommand on the test class path; curl is the machine's.
  */
 final class RunbookShell {
     /** A numbered step comment of a runbook block ({@code # 2. Preview: …}): where a scenario may act between steps. */
     private static final Pattern STEP = Pattern.compile("(?m)^# (\\d+)\\. ");
 
-    private final Path dir;
     private final Path shims;
     private final Map<String, String> substitutions = new LinkedHashMap<>();
 
-    RunbookShell(Path dir) throws IOException {
-        this.dir = dir;
-        this.shims = Files.createDirectories(dir.resolve(".shims"));
+    /** The shims and the unpacked CLI archive go under {@code scratch}. */
+    RunbookShell(Path scratch) throws IOException {
+        this.shims = Files.createDirectories(scratch.resolve("bin"));
         Path zip = Path.of(System.getProperty("cli.zip"));
-        Path cli = Archives.unzip(zip, dir.resolve(".cli")).resolve(zip.getFileName().toString().replaceFirst("\\.zip$", ""));
+        Path cli = Archives.unzip(zip, scratch.resolve("cli")).resolve(zip.getFileName().toString().replaceFirst("\\.zip$", ""));
         shim("mirror-v3", "exec '" + cli.resolve("bin/mirror-v3") + "' \"$@\"");
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         shim("kafka-consumer-groups.sh", "exec \"$JAVA\" -Xmx256m -cp '" + classPath
                 + "' org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \"$@\"");
+        shim("kafka-topics.sh", "exec \"$JAVA\" -Xmx256m -cp '" + classPath + "' org.apache.kafka.tools.TopicCommand \"$@\"");
     }
 
     /** Replaces the literal word {@code example} (not inside a longer host name: kafka:9092 is not new-kafka:9092). */
     RunbookShell substitute(String example, String real) {
         substitutions.put(example, real);
         return this;
-    }
-
-    Path dir() {
-        return dir;
     }
 
     String substituted(String text) {
@@ -80,14 +76,14 @@ final class RunbookShell {
     }
 
     /** The output of a step that exited 0; an AssertionError naming the block, the step and its output otherwise. */
-    String run(Block block, Step step) throws IOException, InterruptedException {
+    String run(Block block, Step step, Path dir) throws IOException, InterruptedException {
         String script = substituted(step.text());
         ProcessBuilder pb = new ProcessBuilder("bash", "-e", "-u", "-o", "pipefail", "-c", script).directory(dir.toFile());
         pb.environment().put("PATH", shims + ":" + System.getenv("PATH"));
         pb.environment().put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
         pb.environment().put("JAVA_OPTS", "-Xmx512m -XX:TieredStopAtLevel=1");
-        Path out = dir.resolve(".out.txt");
-        Path err = dir.resolve(".err.txt");
+        Path out = shims.resolve("out.txt");
+        Path err = shims.resolve("err.txt");
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
         if (!p.waitFor(2, TimeUnit.MINUTES)) {
