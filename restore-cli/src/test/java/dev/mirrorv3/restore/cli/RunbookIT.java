@@ -85,7 +85,7 @@ class RunbookIT {
 
     @BeforeAll
     static void backUp() throws Exception {
-        RequiredTools.require("curl", "to run the drill's curl -X DELETE of the connector", "Debian: apt-get install curl");
+        RequiredTools.require("curl", "to run the runbooks' calls to the Connect REST API", "Debian: apt-get install curl");
         old = ConnectTestCluster.start(1);
         fresh = KafkaTestBroker.start();
         standby = KafkaTestBroker.start();
