@@ -1,5 +1,6 @@
 package dev.mirrorv3.kafka;
 
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -47,7 +48,7 @@ public final class GroupOffsetSeeder {
      */
     public static void seedForSinkTask(Admin admin, LogOffsets offsets, Map<String, String> taskProps, String connectorName,
                                        Duration timeout, String timeoutSetting) {
-        List<String> topics = PartitionWatch.listedTopics(taskProps);
+        List<String> topics = TopicsSetting.listed(taskProps);
         if (topics.isEmpty()) {
             return;
         }

@@ -1,7 +1,6 @@
 package dev.mirrorv3.kafka;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -105,11 +104,6 @@ public final class PartitionWatch implements AutoCloseable {
     /** The topic ids to put in the task configs (as {@link #format}). */
     public Map<String, String> ids() {
         return ids;
-    }
-
-    /** The topics of a sink connector's {@code topics} setting (empty with {@code topics.regex}). */
-    public static List<String> listedTopics(Map<String, String> connectorProps) {
-        return Arrays.stream(connectorProps.getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
     }
 
     /** "a:3,b:2", sorted by topic: one task config value. */

@@ -29,12 +29,6 @@ class PartitionWatchTest {
     }
 
     @Test
-    void listedTopicsComeFromTheTopicsSetting() {
-        assertThat(PartitionWatch.listedTopics(Map.of("topics", " a, b ,,c"))).containsExactly("a", "b", "c");
-        assertThat(PartitionWatch.listedTopics(Map.of("topics.regex", "a.*"))).isEmpty();
-    }
-
-    @Test
     void aTopicWhoseIdChangedWasRecreatedWhateverItsCount() {
         assertThat(PartitionWatch.recreated(Map.of("a", "id1", "b", "id2"), Map.of("a", "id3", "b", "id2"))).containsExactly("a");
         assertThat(PartitionWatch.recreated(Map.of(), Map.of("a", "id1"))).as("unknown before: not a re-creation").isEmpty();

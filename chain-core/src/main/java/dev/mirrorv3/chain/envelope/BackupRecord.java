@@ -25,13 +25,13 @@ public record BackupRecord(
         headers = headers == null ? List.of() : List.copyOf(headers);
     }
 
-    /** Bytes that count towards {@code flush.max.bytes}: key + value + header keys + header values (as mirror-v3). */
+    /** Bytes that count towards {@code flush.max.bytes}: {@link PayloadBytes}. */
     public long payloadBytes() {
-        long n = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+        PayloadBytes n = PayloadBytes.of(key, value);
         for (RecordHeader h : headers) {
-            n += h.key().length() + (h.value() == null ? 0 : h.value().length);
+            n.header(h.key(), h.value());
         }
-        return n;
+        return n.total();
     }
 
     @Override

@@ -10,7 +10,7 @@ import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
-import java.util.Arrays;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
 
@@ -44,8 +44,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
     private void checkTopics() {
         String name = props.getOrDefault(StoreConfigFragment.DESTINATION_NAME, "");
         boolean perTopic = name.contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
-        String topics = props.get("topics");
-        if (topics != null && Arrays.stream(topics.split(",")).map(String::trim).filter(s -> !s.isEmpty()).count() > 1 && !perTopic) {
+        if (TopicsSetting.listed(props).size() > 1 && !perTopic) {
             error("topics", "several topics would share one chain directory per partition; set destination.name to a name"
                     + " containing ${topic} (e.g. ${topic}), or deploy one connector per topic");
         }
@@ -73,8 +72,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         }
         S3Settings settings = parsed.s3Settings().withCallTimeout(java.time.Duration.ofSeconds(5));
         // The chain prefix of the (first) topic, since a least-privilege policy may allow listing under it only.
-        String topic = Arrays.stream(props.getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty())
-                .findFirst().orElse("");
+        String topic = TopicsSetting.listed(props).stream().findFirst().orElse("");
         String name = parsed.destinationName(props.getOrDefault("name", "blob-sink"), topic);
         try (S3Store store = new S3Store(settings, name)) {
             store.checkReadAccess();

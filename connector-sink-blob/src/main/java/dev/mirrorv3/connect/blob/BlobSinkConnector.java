@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ public class BlobSinkConnector extends SinkConnector {
     public void start(Map<String, String> props) {
         this.props = new HashMap<>(props);
         BlobSinkConfig config = new BlobSinkConfig(props); // fail fast on single-field errors
-        List<String> topics = PartitionWatch.listedTopics(props);
+        List<String> topics = TopicsSetting.listed(props);
         String name = props.getOrDefault("name", "blob-sink");
         if (topics.isEmpty()) {
             log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);

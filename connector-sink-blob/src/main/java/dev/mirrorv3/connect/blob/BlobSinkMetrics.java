@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,16 +17,10 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * cadence (the effective flush.max.time.ms per partition, the periodic checks' intervals per task), so that the alerts
  * of {@code config/prometheus-rules.yaml} compare against each connector's own settings (docs/operations.md).
  */
-final class BlobSinkMetrics implements AutoCloseable {
+final class BlobSinkMetrics extends TaskMetrics {
     static final String BUFFERED_BYTES = "buffered-bytes";
-    static final String OFFSET_VERIFIED = "destination-offset-verified";
-    static final String RECORDS_TOTAL = "destination-records-total";
-    static final String BYTES_TOTAL = "destination-bytes-total";
     static final String FLUSHES_TOTAL = "destination-flushes-total";
     static final String LAST_FLUSH_TS = "destination-last-flush-timestamp-seconds";
-    static final String SOURCE_LAG = "source-lag-offsets";
-    static final String RESTARTS_TOTAL = "mirror-restarts-total";
-    static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
     static final String SNAPSHOT_KEYS = "snapshot-keys";
     static final String SNAPSHOT_BYTES = "snapshot-bytes";
     static final String SNAPSHOT_DURATION_MS = "snapshot-duration-ms";
@@ -35,19 +30,16 @@ final class BlobSinkMetrics implements AutoCloseable {
     static final String METADATA_INTERVAL = "metadata-interval-ms";
     static final String METADATA_GROUPS_INTERVAL = "metadata-groups-interval-ms";
 
-    private final PluginMetricsRegistry metrics;
     private final Cadence cadence;
     private final AtomicLong bufferedBytes = new AtomicLong();
-    private final AtomicLong restarts = new AtomicLong();
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
 
     BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry, Cadence cadence) {
-        this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        super(PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror), "store or source cluster");
         this.cadence = cadence;
         metrics.gauge(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", bufferedBytes::get);
-        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (store or source cluster unavailable)", restarts::get);
-        metrics.gauge(PAUSED_FOR_RETRY, "Partitions paused while the task retries opening them (store or source cluster"
-                + " unavailable); 0 when every partition is positioned", pausedForRetry::getAsInt);
+        pausedForRetry("Partitions paused while the task retries opening them (store or source cluster"
+                + " unavailable); 0 when every partition is positioned", pausedForRetry);
         metrics.gauge(CHAIN_CHECK_INTERVAL, "chain.check.interval.ms: how often each partition's chain is checked",
                 cadence::chainCheckIntervalMs);
         metrics.gauge(METADATA_INTERVAL, "metadata.interval.ms: how often the topics' metadata is snapshotted; 0 when off",
@@ -56,16 +48,8 @@ final class BlobSinkMetrics implements AutoCloseable {
                 cadence::groupsIntervalMs);
     }
 
-    boolean enabled() {
-        return metrics.enabled();
-    }
-
     void bufferedBytes(long bytes) {
         bufferedBytes.set(bytes);
-    }
-
-    void restart() {
-        restarts.incrementAndGet();
     }
 
     /**
@@ -132,7 +116,7 @@ final class BlobSinkMetrics implements AutoCloseable {
     @Override
     public synchronized void close() {
         partitions.clear();
-        metrics.close();
+        super.close();
     }
 
     private PartitionMetrics registerPartition(TopicPartition tp) {

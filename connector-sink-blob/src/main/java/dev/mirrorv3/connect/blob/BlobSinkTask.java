@@ -5,9 +5,9 @@ import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
-import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -52,7 +52,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
     /** The snapshotter's own stores: it runs on a thread of its own. */
     private final Map<String, Store> metaStores = new java.util.concurrent.ConcurrentHashMap<>();
     /** Write retries; positioning retries back off on their own in the base. */
-    private Backoff backoff;
+    private PartitionRetry writeRetry;
     private PartitionWriters writers;
 
     public BlobSinkTask() {
@@ -73,7 +73,8 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
         allowedPartitions = new HashSet<>(config.partitions());
-        backoff = new Backoff(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()));
+        writeRetry = new PartitionRetry(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(),
+                config.retryBackoffMaxMs()), this::retried);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
@@ -172,14 +173,14 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
             writers.flushDue(now);
             writers.checkChainsIfDue(now);
             heartbeatIfDue(now);
-            backoff.reset();
+            writeRetry.succeeded();
         } catch (RuntimeException e) {
-            if (Failures.isTransient(e)) {
-                long delay = backoff.next();
-                metrics.restart();
+            boolean retrying = writeRetry.retry(e, (delay, attempt, cause) -> {
                 context.timeout(delay);
                 log.warn("transient failure, keeping {} buffered bytes and retrying in {} ms (attempt {}): {}",
-                        writers.bufferedBytes(), delay, backoff.attempts(), Failures.describe(e));
+                        writers.bufferedBytes(), delay, attempt, cause);
+            });
+            if (retrying) {
                 throw new RetriableException(Failures.describe(e), e);
             }
             throw fatal(e);

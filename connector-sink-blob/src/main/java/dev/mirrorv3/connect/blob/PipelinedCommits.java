@@ -4,8 +4,8 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPipeline;
 import dev.mirrorv3.chain.write.FlushTrigger;
-import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import java.time.Clock;
@@ -43,7 +43,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
     /** Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given. */
     private final Map<TopicPartition, Long> retryAt = new HashMap<>();
-    private final Map<TopicPartition, Backoff> backoffs = new HashMap<>();
+    private final Map<TopicPartition, PartitionRetry> retries = new HashMap<>();
 
     PipelinedCommits(BlobSinkConfig config, String connectorName, Clock clock, RetryPauses retryPauses, BlobSinkMetrics metrics,
                      Durable durable) {
@@ -123,27 +123,32 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
             TopicPartition tp = f.key();
             if (f.failed() && tp.equals(closing)) {
                 closingFailure = f.failure();
-            } else if (f.failed() && Failures.isTransient(f.failure()) && chains.containsKey(tp)) {
-                long delay = backoffs.computeIfAbsent(tp, x -> new Backoff(config.retryBackoffInitialMs(),
-                        config.retryBackoffMaxMs())).next();
-                retryAt.put(tp, clock.millis() + delay);
-                retryPauses.pause(List.of(tp));
-                metrics.restart();
-                log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
-                        + " (attempt {}), the other partitions go on: {}", tp, chains.get(tp).bufferedRecords(), delay,
-                        backoffs.get(tp).attempts(), Failures.describe(f.failure()));
+            } else if (f.failed() && chains.containsKey(tp) && retried(tp, f.failure())) {
+                continue; // paused until its commit is re-issued
             } else if (f.failed()) {
                 failures.put(tp, f.failure());
             } else {
                 durable.durable(tp, f.result());
                 if (retryAt.remove(tp) != null) {
-                    backoffs.remove(tp);
+                    retries.remove(tp);
                     retryPauses.resume(List.of(tp));
                     log.info("wrote {} after a retry: resumed", tp);
                 }
             }
         }
         return closingFailure;
+    }
+
+    /** A transient failure of {@code tp}'s commit pauses it until the commit is re-issued after a backoff of its own. */
+    private boolean retried(TopicPartition tp, RuntimeException failure) {
+        PartitionRetry retry = retries.computeIfAbsent(tp, x -> new PartitionRetry(config.retryBackoffInitialMs(),
+                config.retryBackoffMaxMs(), () -> metrics.restart()));
+        return retry.retry(failure, (delay, attempt, cause) -> {
+            retryAt.put(tp, clock.millis() + delay);
+            retryPauses.pause(List.of(tp));
+            log.warn("transient failure writing {}: paused, keeping its {} buffered record(s) and re-issuing the commit in {} ms"
+                    + " (attempt {}), the other partitions go on: {}", tp, chains.get(tp).bufferedRecords(), delay, attempt, cause);
+        });
     }
 
     /** Throws the first taken failure that fails the task. */
@@ -213,7 +218,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     public void close(TopicPartition tp, ChainWriter chain) {
         failures.remove(tp);
         retryAt.remove(tp);
-        backoffs.remove(tp);
+        retries.remove(tp);
         chains.put(tp, chain);
         try {
             commitRest(tp, chain);

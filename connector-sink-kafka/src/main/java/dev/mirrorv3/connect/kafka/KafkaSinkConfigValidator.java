@@ -4,8 +4,8 @@ import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +41,7 @@ final class KafkaSinkConfigValidator extends ConnectorValidator<KafkaSinkConfig>
     }
 
     private List<String> topics() {
-        return Arrays.stream(props.getOrDefault("topics", "").split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return TopicsSetting.listed(props);
     }
 
     private void checkProducerOverrides() {

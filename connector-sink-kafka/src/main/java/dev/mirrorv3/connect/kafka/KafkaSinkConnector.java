@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +54,7 @@ public class KafkaSinkConnector extends SinkConnector {
     public void start(Map<String, String> props) {
         this.props = new HashMap<>(props);
         KafkaSinkConfig config = new KafkaSinkConfig(props); // fail fast on single-field errors
-        List<String> topics = PartitionWatch.listedTopics(props);
+        List<String> topics = TopicsSetting.listed(props);
         String name = props.getOrDefault("name", "kafka-sink");
         if (config.groupsSync()) {
             groupSync = KafkaSinkGroupSync.start(config, props, name, context, clock);

@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
 import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
@@ -56,7 +57,7 @@ final class KafkaSinkGroupSync implements AutoCloseable {
             Pattern p = Pattern.compile(regex);
             return t -> p.matcher(t).matches();
         }
-        Set<String> topics = Set.copyOf(dev.mirrorv3.kafka.PartitionWatch.listedTopics(props));
+        Set<String> topics = Set.copyOf(TopicsSetting.listed(props));
         return topics::contains;
     }
 

@@ -1,7 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -14,30 +14,12 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  * task the transient failures retried and the partitions paused meanwhile. {@link PluginMetricsRegistry} registers them
  * (tags, the fallback on a worker without plugin metrics, removal when a partition closes or the task stops).
  */
-final class KafkaSinkMetrics implements AutoCloseable {
-    static final String OFFSET_VERIFIED = "destination-offset-verified";
-    static final String RECORDS_TOTAL = "destination-records-total";
-    static final String BYTES_TOTAL = "destination-bytes-total";
-    static final String SOURCE_LAG = "source-lag-offsets";
-    static final String RESTARTS_TOTAL = "mirror-restarts-total";
-    static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
-
-    private final PluginMetricsRegistry metrics;
-    private final AtomicLong restarts = new AtomicLong();
+final class KafkaSinkMetrics extends TaskMetrics {
 
     KafkaSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry) {
-        metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
-        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (destination or source cluster unavailable)", restarts::get);
-        metrics.gauge(PAUSED_FOR_RETRY, "Partitions paused while the task retries positioning them or recovers from a transient"
-                + " failure (destination or source cluster unavailable); 0 when every partition flows", pausedForRetry::getAsInt);
-    }
-
-    boolean enabled() {
-        return metrics.enabled();
-    }
-
-    void restart() {
-        restarts.incrementAndGet();
+        super(PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror), "destination or source cluster");
+        pausedForRetry("Partitions paused while the task retries positioning them or recovers from a transient"
+                + " failure (destination or source cluster unavailable); 0 when every partition flows", pausedForRetry);
     }
 
     /** Registers a partition's gauges, read from the task's own counters (those of an earlier open are replaced). */
@@ -53,10 +35,5 @@ final class KafkaSinkMetrics implements AutoCloseable {
 
     void closed(TopicPartition tp) {
         metrics.removePartition(tp);
-    }
-
-    @Override
-    public void close() {
-        metrics.close();
     }
 }

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.PayloadBytes;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
@@ -236,11 +237,11 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     }
 
     private static long payloadBytes(ProducerRecord<byte[], byte[]> pr) {
-        long n = (pr.key() == null ? 0 : pr.key().length) + (pr.value() == null ? 0 : pr.value().length);
+        PayloadBytes n = PayloadBytes.of(pr.key(), pr.value());
         for (org.apache.kafka.common.header.Header h : pr.headers()) {
-            n += h.key().length() + (h.value() == null ? 0 : h.value().length);
+            n.header(h.key(), h.value());
         }
-        return n;
+        return n.total();
     }
 
     private boolean inFlight() {

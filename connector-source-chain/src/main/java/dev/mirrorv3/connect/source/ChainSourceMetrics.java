@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
@@ -13,7 +14,7 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  * failures retried. {@link PluginMetricsRegistry} registers them (tags, the fallback on a worker without plugin metrics,
  * removal when the task stops).
  */
-final class ChainSourceMetrics implements AutoCloseable {
+final class ChainSourceMetrics extends TaskMetrics {
     static final String RECORDS_TOTAL = "follow-records-total";
     static final String BYTES_TOTAL = "follow-bytes-total";
     static final String OBJECTS_TOTAL = "follow-objects-total";
@@ -22,25 +23,13 @@ final class ChainSourceMetrics implements AutoCloseable {
     static final String LAST_POLL_TS = "follow-last-poll-timestamp-seconds";
     static final String CUT_REACHED = "follow-cut-reached";
     static final String POLL_INTERVAL = "follow-poll-interval-ms";
-    static final String RESTARTS_TOTAL = "mirror-restarts-total";
 
-    private final PluginMetricsRegistry metrics;
     private final long pollIntervalMs;
-    private final AtomicLong restarts = new AtomicLong();
 
     /** @param pollIntervalMs poll.interval.ms, exported per partition so that the alert on a blind standby scales with it */
     ChainSourceMetrics(SourceTaskContext context, String mirror, long pollIntervalMs) {
-        this.metrics = PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror);
+        super(PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror), "backup store or target cluster");
         this.pollIntervalMs = pollIntervalMs;
-        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (backup store or target cluster unavailable)", restarts::get);
-    }
-
-    boolean enabled() {
-        return metrics.enabled();
-    }
-
-    void restart() {
-        restarts.incrementAndGet();
     }
 
     /**
@@ -62,11 +51,6 @@ final class ChainSourceMetrics implements AutoCloseable {
         metrics.gauge(tp, POLL_INTERVAL, "poll.interval.ms: how often the follower lists the backup once caught up",
                 () -> pollIntervalMs);
         return p;
-    }
-
-    @Override
-    public void close() {
-        metrics.close();
     }
 
     /**

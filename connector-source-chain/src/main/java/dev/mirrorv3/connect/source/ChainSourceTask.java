@@ -3,20 +3,17 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.RecordHeader;
-import dev.mirrorv3.chain.restore.CutFinder;
 import dev.mirrorv3.chain.restore.Follower;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.kafka.restore.TargetTopic;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,10 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
 import org.slf4j.Logger;
@@ -43,8 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
-    static final String OFFSET_KEY = "offset";
-    static final String TARGET_OFFSET_KEY = "target.offset";
     /** How often a follower that is behind reads the backup's newest object ahead for the lag in seconds. */
     static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
 
@@ -57,6 +49,7 @@ public class ChainSourceTask extends SourceTask {
     private TargetTail tail;
     private List<PartitionFollow> follows = List.of();
     private ChainSourceMetrics metrics;
+    private HeartbeatSchedule heartbeats;
     private int turn;
     private String name;
 
@@ -93,13 +86,14 @@ public class ChainSourceTask extends SourceTask {
                     config.chainStart())
                     .until(cut);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
-                    new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationName(),
-                    metrics.partition(config.sourceTopic(), p), clock.millis()));
+                    new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), metrics::restart),
+                    config.destinationName(), metrics.partition(config.sourceTopic(), p), clock.millis()));
             log.info("{}: following backup {} (topic {}, partition {}) into {} with offsets={}, listing every {} ms", name,
                     follower.location(), config.sourceTopic(), p, fs.get(fs.size() - 1).target, config.offsetMode().cliName(),
                     config.pollIntervalMs());
         }
         follows = fs;
+        heartbeats = new HeartbeatSchedule(config.heartbeatIntervalMs(), clock.millis());
     }
 
     /** The backup's store; a seam for tests that inject store faults. */
@@ -116,12 +110,14 @@ public class ChainSourceTask extends SourceTask {
     public List<SourceRecord> poll() throws InterruptedException {
         throwIfMismatch();
         long now = clock.millis();
-        heartbeats(now);
+        if (heartbeats.due(now)) {
+            follows.forEach(f -> f.heartbeat(name));
+        }
         long wakeAt = now + config.pollIntervalMs();
         for (int i = 0; i < follows.size(); i++) {
             PartitionFollow f = follows.get((turn + i) % follows.size());
-            if (f.notBefore > now) {
-                wakeAt = Math.min(wakeAt, f.notBefore);
+            if (!f.due(now)) {
+                wakeAt = Math.min(wakeAt, f.notBefore());
                 continue;
             }
             List<SourceRecord> records = poll(f, now);
@@ -129,7 +125,7 @@ public class ChainSourceTask extends SourceTask {
                 turn = (turn + i + 1) % follows.size();
                 return records;
             }
-            wakeAt = Math.min(wakeAt, f.notBefore);
+            wakeAt = Math.min(wakeAt, f.notBefore());
         }
         long sleep = Math.min(1000, Math.max(0, wakeAt - clock.millis())); // stop() is seen within a second
         if (sleep > 0 && stopped.await(sleep, TimeUnit.MILLISECONDS)) {
@@ -141,74 +137,28 @@ public class ChainSourceTask extends SourceTask {
 
     private List<SourceRecord> poll(PartitionFollow f, long now) {
         try {
-            if (!f.positioned) {
+            if (!f.positioned()) {
                 if (f.outstanding() > 0) {
-                    f.notBefore = now + 100; // wait for what is in flight: it counts in the high watermark
+                    f.waitUntil(now + 100); // wait for what is in flight: it counts in the high watermark
                     return List.of();
                 }
                 position(f);
             }
             List<Follower.Restored> batch = f.follower.next();
-            f.backoff.reset();
+            f.succeeded();
             polled(f, now);
             if (batch.isEmpty()) {
-                f.notBefore = now + config.pollIntervalMs();
-                cutReached(f);
-                if (!f.follower.chainSeen()) {
-                    log.info("{}: backup {} is empty (no objects) for {} s; listing again every {} ms", name, f.follower.location(),
-                            (now - f.emptySince) / 1000, config.pollIntervalMs());
-                }
+                f.nothingNew(now, config.pollIntervalMs(), name);
+                f.reportCutReached(name);
                 return List.of();
             }
-            return records(f, batch);
+            return f.records(batch, config.originalOffsetHeader());
         } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
+            if (!f.failed(e, now, name)) {
                 throw new ConnectException(name + ": follow-restore of " + f.follower.location() + " into " + f.target + " stopped: "
                         + Failures.describe(e), e);
             }
-            long delay = f.backoff.next();
-            metrics.restart();
-            f.positioned = false;
-            f.notBefore = now + delay;
-            log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", name,
-                    f.follower.location(), f.target, f.backoff.attempts(), delay, Failures.describe(e));
             return List.of();
-        }
-    }
-
-    /** Says once, when the target has acknowledged everything up to the cut, that the follow stops there. */
-    private void cutReached(PartitionFollow f) {
-        if (!f.follower.cutReached() || f.outstanding() > 0 || f.metrics.cutReached.get() == 1) {
-            return;
-        }
-        f.metrics.cutReached.set(1);
-        CutFinder c = f.follower.cut();
-        String upTo = c.lastOffset() >= 0 ? "backup offset " + c.lastOffset() + stamped(c.lastTimestampMs())
-                : "where it stood when the task started";
-        String after = c.firstExcludedOffset() >= 0
-                ? "; the first record after it is at offset " + c.firstExcludedOffset() + stamped(c.firstExcludedTimestampMs()) : "";
-        log.info("{}: {} reached the cut ({}): the target holds the backup up to {}{}. Nothing more is sent and the task stays"
-                + " RUNNING; remove until.timestamp/until.offset to follow on", name, f.target, c.requested(), upTo, after);
-    }
-
-    private static String stamped(Long ms) {
-        return ms == null ? "" : " (stamped " + java.time.Instant.ofEpochMilli(ms) + ")";
-    }
-
-    private void heartbeats(long now) {
-        long interval = config.heartbeatIntervalMs();
-        if (interval <= 0) {
-            return;
-        }
-        for (PartitionFollow f : follows) {
-            if (now - f.lastHeartbeat >= interval) {
-                log.info("{}: heartbeat {} <- {}: {}, {} records handed to Connect since the last heartbeat", name, f.target,
-                        f.follower.location(), f.positioned ? "next target offset " + f.follower.nextTargetOffset()
-                                + ", next object from backup offset " + f.follower.nextChainOffset() : "not positioned (retrying)",
-                        f.sinceHeartbeat);
-                f.lastHeartbeat = now;
-                f.sinceHeartbeat = 0;
-            }
         }
     }
 
@@ -229,10 +179,7 @@ public class ChainSourceTask extends SourceTask {
         if (previous.isPresent()) {
             tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
         }
-        f.positioned = true;
-        f.emptySince = clock.millis();
-        f.metrics.positioned(previous.map(r -> r.offset() + 1).orElse(f.follower.nextChainOffset()),
-                previous.map(ChainSourceTask::timestamp).orElse(null));
+        f.positionedAt(clock.millis(), previous);
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
                 previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
                 kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
@@ -244,34 +191,6 @@ public class ChainSourceTask extends SourceTask {
                 now);
     }
 
-    private static Long timestamp(BackupRecord r) {
-        return r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
-    }
-
-    private List<SourceRecord> records(PartitionFollow f, List<Follower.Restored> batch) {
-        String header = config.originalOffsetHeader();
-        List<SourceRecord> out = new ArrayList<>(batch.size());
-        for (Follower.Restored restored : batch) {
-            BackupRecord r = restored.record();
-            ConnectHeaders headers = new ConnectHeaders();
-            for (RecordHeader h : r.headers()) {
-                headers.add(h.key(), new SchemaAndValue(Schema.OPTIONAL_BYTES_SCHEMA, h.value()));
-            }
-            if (header != null) {
-                headers.addBytes(header, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
-            }
-            Map<String, Object> offset = new HashMap<>(2);
-            offset.put(OFFSET_KEY, r.offset());
-            offset.put(TARGET_OFFSET_KEY, restored.targetOffset());
-            Long ts = timestamp(r);
-            out.add(new SourceRecord(f.sourcePartition, offset, f.target.topic(), f.target.partition(), Schema.OPTIONAL_BYTES_SCHEMA,
-                    r.key(), Schema.OPTIONAL_BYTES_SCHEMA, r.value(), ts, headers));
-        }
-        f.sent(out.size());
-        f.metrics.handedOut(out.get(0).timestamp());
-        return out;
-    }
-
     /**
      * Called by Connect once the producer has acknowledged a record (on the producer's thread): the offset the broker stored
      * it at must be the one it was produced for.
@@ -279,14 +198,10 @@ public class ChainSourceTask extends SourceTask {
     @Override
     public void commitRecord(SourceRecord record, RecordMetadata metadata) {
         PartitionFollow f = follow(record.kafkaPartition());
-        Object expected = record.sourceOffset().get(TARGET_OFFSET_KEY);
-        long backupOffset = ((Number) record.sourceOffset().get(OFFSET_KEY)).longValue();
+        Object expected = record.sourceOffset().get(PartitionFollow.TARGET_OFFSET_KEY);
+        long backupOffset = PartitionFollow.backupOffset(record);
         if (f != null) {
-            if (metadata != null) {
-                // Before acknowledged(): a position taken once nothing is outstanding sees every restored record.
-                f.metrics.restored(backupOffset, record.timestamp(), payloadBytes(record));
-            }
-            f.acknowledged();
+            f.acknowledged(record, metadata != null);
         }
         if (metadata == null) {
             mismatch.compareAndSet(null, "the record of backup offset " + backupOffset + " for " + record.topic() + "/"
@@ -303,19 +218,6 @@ public class ChainSourceTask extends SourceTask {
                     + " without it). The target may now hold records that are not the backup's: re-create the target topic and"
                     + " follow again");
         }
-    }
-
-    /** Key, value and header bytes, as the Kafka sink counts them. */
-    private static long payloadBytes(SourceRecord r) {
-        long n = length(r.key()) + length(r.value());
-        for (org.apache.kafka.connect.header.Header h : r.headers()) {
-            n += h.key().length() + length(h.value());
-        }
-        return n;
-    }
-
-    private static long length(Object bytes) {
-        return bytes instanceof byte[] b ? b.length : 0;
     }
 
     private PartitionFollow follow(Integer targetPartition) {

@@ -131,72 +131,87 @@ public final class GroupOffsetSync implements AutoCloseable {
     /** One pass; public for tests and for a caller that wants a pass at a moment of its own. */
     public synchronized Pass syncOnce() throws Exception {
         Map<String, Map<TopicPartition, OffsetAndMetadata>> wanted = origin.offsets(selection);
-        int synced = 0;
-        int written = 0;
-        int clamped = 0;
-        int skipped = 0;
-        java.util.List<String> writtenGroups = new java.util.ArrayList<>();
-        int missing = 0;
+        Tally t = new Tally();
         if (!wanted.isEmpty()) {
-            Set<TopicPartition> partitions = new HashSet<>();
-            wanted.values().forEach(m -> partitions.addAll(m.keySet()));
-            Set<TopicPartition> absent = standbyPartitions.missing(partitions);
+            Set<TopicPartition> absent = standbyPartitions.missing(partitionsOf(wanted));
             if (!absent.isEmpty()) {
                 wanted = withoutMissing(wanted, absent);
-                partitions.removeAll(absent);
-                missing = absent.size();
+                t.missing = absent.size();
             }
         }
         if (!wanted.isEmpty()) {
-            Set<TopicPartition> partitions = new HashSet<>();
-            wanted.values().forEach(m -> partitions.addAll(m.keySet()));
-            Map<TopicPartition, Long> logStart = standbyOffsets.logStartOffsets(partitions);
-            Map<TopicPartition, Long> logEnd = new HashMap<>(standbyOffsets.highWatermarks(partitions));
-            if (bound != null) {
-                bound.upTo(partitions).forEach((tp, b) -> logEnd.merge(tp, b, Math::min));
-            }
-            Set<String> free = guard.inactive(wanted.keySet());
-            skipped = wanted.size() - free.size();
-            Map<String, Map<TopicPartition, OffsetAndMetadata>> current = standbyCommitted.read(free, partitions::contains);
-            for (String group : free) {
-                Map<TopicPartition, OffsetAndMetadata> have = current.getOrDefault(group, Map.of());
-                Map<TopicPartition, OffsetAndMetadata> changes = new HashMap<>();
-                for (Map.Entry<TopicPartition, OffsetAndMetadata> e : wanted.get(group).entrySet()) {
-                    TopicPartition tp = e.getKey();
-                    OffsetClamp c = OffsetClamp.of(e.getValue().offset(), logStart.get(tp), logEnd.get(tp));
-                    if (c.clamped()) {
-                        clamped++;
-                        log.debug("{}: group {} {} offset {} clamped to {} ({})", name, group, tp, c.committed(), c.applied(), c.bound());
-                    }
-                    OffsetAndMetadata h = have.get(tp);
-                    if (h == null || h.offset() != c.applied()) {
-                        // The leader epoch is the origin cluster's: meaningless on the standby, so it is not copied.
-                        changes.put(tp, new OffsetAndMetadata(c.applied(), e.getValue().metadata()));
-                    }
-                }
-                if (changes.isEmpty()) {
-                    synced++;
-                } else if (write(group, changes)) {
-                    synced++;
-                    written++;
-                    if (writtenGroups.size() < 10) {
-                        writtenGroups.add(group);
-                    }
-                } else {
-                    skipped++;
-                }
-            }
+            syncPresent(wanted, t);
         }
-        writtenTotal.addAndGet(written);
-        Pass p = new Pass(synced, written, skipped, clamped, missing, clock.millis());
+        writtenTotal.addAndGet(t.written);
+        Pass p = new Pass(t.synced, t.written, t.skipped, t.clamped, t.missing, clock.millis());
         last = p;
-        if (written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
+        if (t.written > 0) { // one line per pass that moved something, not one per group: a cluster may have thousands
             log.info("{}: consumer group offsets written to {} for {} group(s) ({}{}); {} in sync, {} skipped as active, {} offset(s)"
-                    + " clamped", name, standbyLabel, written, String.join(", ", writtenGroups),
-                    written > writtenGroups.size() ? ", ..." : "",
-                    synced, skipped, clamped);
+                    + " clamped", name, standbyLabel, t.written, String.join(", ", t.writtenGroups),
+                    t.written > t.writtenGroups.size() ? ", ..." : "",
+                    t.synced, t.skipped, t.clamped);
         }
         return p;
+    }
+
+    /** What one pass did, counted as it goes. */
+    private static final class Tally {
+        int synced;
+        int written;
+        int clamped;
+        int skipped;
+        int missing;
+        final java.util.List<String> writtenGroups = new java.util.ArrayList<>();
+    }
+
+    private static Set<TopicPartition> partitionsOf(Map<String, Map<TopicPartition, OffsetAndMetadata>> wanted) {
+        Set<TopicPartition> partitions = new HashSet<>();
+        wanted.values().forEach(m -> partitions.addAll(m.keySet()));
+        return partitions;
+    }
+
+    /**
+     * Syncs the groups that are not active on the standby, on partitions it has: each offset clamped into the standby
+     * partition's range (log start up to its high watermark, or the bound), written where it differs from the group's.
+     */
+    private void syncPresent(Map<String, Map<TopicPartition, OffsetAndMetadata>> wanted, Tally t) throws Exception {
+        Set<TopicPartition> partitions = partitionsOf(wanted);
+        Map<TopicPartition, Long> logStart = standbyOffsets.logStartOffsets(partitions);
+        Map<TopicPartition, Long> logEnd = new HashMap<>(standbyOffsets.highWatermarks(partitions));
+        if (bound != null) {
+            bound.upTo(partitions).forEach((tp, b) -> logEnd.merge(tp, b, Math::min));
+        }
+        Set<String> free = guard.inactive(wanted.keySet());
+        t.skipped = wanted.size() - free.size();
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> current = standbyCommitted.read(free, partitions::contains);
+        for (String group : free) {
+            Map<TopicPartition, OffsetAndMetadata> have = current.getOrDefault(group, Map.of());
+            Map<TopicPartition, OffsetAndMetadata> changes = new HashMap<>();
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : wanted.get(group).entrySet()) {
+                TopicPartition tp = e.getKey();
+                OffsetClamp c = OffsetClamp.of(e.getValue().offset(), logStart.get(tp), logEnd.get(tp));
+                if (c.clamped()) {
+                    t.clamped++;
+                    log.debug("{}: group {} {} offset {} clamped to {} ({})", name, group, tp, c.committed(), c.applied(), c.bound());
+                }
+                OffsetAndMetadata h = have.get(tp);
+                if (h == null || h.offset() != c.applied()) {
+                    // The leader epoch is the origin cluster's: meaningless on the standby, so it is not copied.
+                    changes.put(tp, new OffsetAndMetadata(c.applied(), e.getValue().metadata()));
+                }
+            }
+            if (changes.isEmpty()) {
+                t.synced++;
+            } else if (write(group, changes)) {
+                t.synced++;
+                t.written++;
+                if (t.writtenGroups.size() < 10) {
+                    t.writtenGroups.add(group);
+                }
+            } else {
+                t.skipped++;
+            }
+        }
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.mirrorv3.kafka.sink;
 
-import dev.mirrorv3.kafka.Backoff;
-import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
+import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.RetryPauses;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,11 +46,10 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     private final FatalFailure fatal = new FatalFailure();
     private RetryPauses retryPauses;
     /** Positioning retries back off on their own: records flowing for the other partitions say nothing about them. */
-    private Backoff positionBackoff;
+    private PartitionRetry positionRetry;
     private long pollCapMs = Long.MAX_VALUE;
-    private long heartbeatIntervalMs;
+    private HeartbeatSchedule heartbeats = new HeartbeatSchedule(0, 0);
     private long nextPositionAttemptMs;
-    private long nextHeartbeatMs;
 
     protected PositionedSinkTask(Clock clock) {
         this.clock = clock;
@@ -69,10 +68,9 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
      * {@code heartbeatIntervalMs} (0: never).
      */
     protected final void startPositioning(long retryBackoffInitialMs, long retryBackoffMaxMs, long heartbeatIntervalMs) {
-        positionBackoff = new Backoff(retryBackoffInitialMs, Math.max(retryBackoffInitialMs, retryBackoffMaxMs));
+        positionRetry = new PartitionRetry(retryBackoffInitialMs, Math.max(retryBackoffInitialMs, retryBackoffMaxMs), this::retried);
         pollCapMs = retryBackoffInitialMs;
-        this.heartbeatIntervalMs = heartbeatIntervalMs;
-        nextHeartbeatMs = clock.millis() + heartbeatIntervalMs;
+        heartbeats = new HeartbeatSchedule(heartbeatIntervalMs, clock.millis());
     }
 
     /**
@@ -200,19 +198,18 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         try {
             resolved = resolve(batch);
         } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
+            boolean retrying = positionRetry.retry(e, (delay, attempt, cause) -> {
+                nextPositionAttemptMs = clock.millis() + delay;
+                retryPauses.pause(batch);
+                context.timeout(delay);
+                log.warn("cannot position {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, attempt, cause);
+            });
+            if (!retrying) {
                 throw fatal(e);
             }
-            long delay = positionBackoff.next();
-            nextPositionAttemptMs = clock.millis() + delay;
-            retried();
-            retryPauses.pause(batch);
-            context.timeout(delay);
-            log.warn("cannot position {} yet: paused, retrying in {} ms (attempt {}): {}", batch, delay, positionBackoff.attempts(),
-                    Failures.describe(e));
             return;
         }
-        positionBackoff.reset();
+        positionRetry.succeeded();
         List<TopicPartition> done = new ArrayList<>();
         for (TopicPartition tp : batch) {
             P position = resolved.get(tp);
@@ -249,15 +246,14 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
 
     /** Runs {@link #heartbeat()} when it is due. */
     protected final void heartbeatIfDue(long now) {
-        if (heartbeatIntervalMs > 0 && now >= nextHeartbeatMs) {
-            nextHeartbeatMs = now + heartbeatIntervalMs;
+        if (heartbeats.due(now)) {
             heartbeat();
         }
     }
 
     /** Milliseconds until the next heartbeat ({@code Long.MAX_VALUE} when it is off). */
     protected final long msUntilHeartbeat(long now) {
-        return heartbeatIntervalMs > 0 ? nextHeartbeatMs - now : Long.MAX_VALUE;
+        return heartbeats.msUntil(now);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.mirrorv3.restore.cli;
 
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +31,7 @@ final class AllTopicsRestore {
                     + " not with --topic or --source-topic");
         }
         ConnectorConfig c = backup.config();
-        List<String> topics = Arrays.stream(c.settings().getOrDefault("topics", "").split(",")).map(String::trim)
-                .filter(t -> !t.isEmpty()).toList();
+        List<String> topics = TopicsSetting.listed(c.settings());
         if (topics.isEmpty() || !c.settings().getOrDefault("destination.name", "").contains(Backup.TOPIC_PLACEHOLDER)) {
             throw new UsageException("connector " + c.name() + " does not back up a list of topics each into its own destination"
                     + " (topics=" + c.settings().getOrDefault("topics", "") + ", destination.name without " + Backup.TOPIC_PLACEHOLDER

@@ -6,9 +6,9 @@ import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,8 +28,7 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
      *     exists where this command runs (it is the worker's path), else no keys
      */
     static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
-        List<String> topics = Arrays.stream(c.settings().getOrDefault("topics", "").split(","))
-                .map(String::trim).filter(t -> !t.isEmpty()).toList();
+        List<String> topics = TopicsSetting.listed(c.settings());
         String topic;
         if (sourceTopicOption != null) {
             if (!topics.isEmpty() && !topics.contains(sourceTopicOption)) {

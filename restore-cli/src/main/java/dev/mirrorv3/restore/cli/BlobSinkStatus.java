@@ -12,9 +12,9 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +130,7 @@ final class BlobSinkStatus implements StatusReader {
     }
 
     static List<String> topics(ConnectorConfig c) {
-        return Arrays.stream(c.settings().getOrDefault("topics", "").split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+        return TopicsSetting.listed(c.settings());
     }
 
     /** The connector's source.admin.* settings (bootstrap defaulting to consumer.override.bootstrap.servers), then the options'. */

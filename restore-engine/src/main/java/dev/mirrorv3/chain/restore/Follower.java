@@ -51,11 +51,7 @@ public final class Follower {
     private long nextFrom;
     private boolean chainSeen;
     private ChainException deferred;
-    private long end;
-    private ObjectName newest;
-    private long newestKnownTo = -1;
-    private Long newestTimestamp;
-    private long nextReadAheadMs = Long.MIN_VALUE;
+    private final BackupEnd backupEnd = new BackupEnd();
     private long objectsRead;
     private RestoreCut cut = RestoreCut.none();
     private CutFinder finder = CutFinder.none();
@@ -127,7 +123,7 @@ public final class Follower {
         Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
         chainSeen = !chain.isEmpty();
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
-        listedUpTo(chain);
+        backupEnd.listed(chain, nextFrom);
         if (h == 0) {
             listed.addAll(chain.objects());
             return placed(null);
@@ -322,7 +318,7 @@ public final class Follower {
             Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
             chainSeen = !chain.isEmpty();
             listed.addAll(chain.objects());
-            listedUpTo(chain);
+            backupEnd.listed(chain, nextFrom);
             return;
         }
         List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
@@ -336,16 +332,7 @@ public final class Follower {
         }
         reader.keys().requireKeysFor(location, chain.objects());
         listed.addAll(chain.objects());
-        listedUpTo(chain);
-    }
-
-    private void listedUpTo(Chain chain) {
-        if (chain.isEmpty()) {
-            end = Math.max(end, nextFrom);
-            return;
-        }
-        newest = chain.last().orElseThrow();
-        end = newest.to() + 1;
+        backupEnd.listed(chain, nextFrom);
     }
 
     private CheckedObject readChecked(ObjectName name) {
@@ -359,21 +346,13 @@ public final class Follower {
     private CheckedObject read(ObjectName name) {
         CheckedObject o = reader.read(partition, name, topic);
         objectsRead++;
-        if (name.to() > newestKnownTo) { // the newest backed-up record this follower has seen
-            newestKnownTo = name.to();
-            newestTimestamp = lastTimestamp(o.records());
-        }
+        backupEnd.read(name, o.records());
         return o;
-    }
-
-    private static Long lastTimestamp(List<BackupRecord> records) {
-        Long ts = records.isEmpty() ? null : records.get(records.size() - 1).timestampMs();
-        return ts == null || ts < 0 ? null : ts;
     }
 
     /** The offset after the newest object of the last listing: the backup's end as the follower last saw it. */
     public long backupEnd() {
-        return end;
+        return backupEnd.end();
     }
 
     /** Objects read from the store (checked reads, the reads of a resume and the reads ahead of {@link #newestTimestampMs}). */
@@ -390,14 +369,6 @@ public final class Follower {
      * and reports the failure then.
      */
     public OptionalLong newestTimestampMs(long nowMs, long readAheadIntervalMs) {
-        if (newest != null && newest.to() > newestKnownTo && nowMs >= nextReadAheadMs) {
-            nextReadAheadMs = nowMs + readAheadIntervalMs;
-            try {
-                read(newest);
-            } catch (RuntimeException e) {
-                // Left to the read in order: the records before the object are restored first.
-            }
-        }
-        return newestTimestamp == null ? OptionalLong.empty() : OptionalLong.of(newestTimestamp);
+        return backupEnd.newestTimestampMs(nowMs, readAheadIntervalMs, this::read);
     }
 }

@@ -1,0 +1,48 @@
+package dev.mirrorv3.kafka.metrics;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+
+/**
+ * The series every mirror-v3 task exports, whatever it copies: the transient failures it retried
+ * ({@code mirror-restarts-total}) and, for a sink, the partitions paused meanwhile ({@code partitions-paused-for-retry}),
+ * on the task's {@link PluginMetricsRegistry}, and the names of the sinks' shared per-partition series. A connector's
+ * metrics class extends it with its own series.
+ */
+public abstract class TaskMetrics implements AutoCloseable {
+    public static final String RESTARTS_TOTAL = "mirror-restarts-total";
+    public static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
+    /** A sink's per-partition series, named alike in both sinks so that they map to the same {@code mirror_v3_*} series. */
+    public static final String OFFSET_VERIFIED = "destination-offset-verified";
+    public static final String RECORDS_TOTAL = "destination-records-total";
+    public static final String BYTES_TOTAL = "destination-bytes-total";
+    public static final String SOURCE_LAG = "source-lag-offsets";
+
+    protected final PluginMetricsRegistry metrics;
+    private final AtomicLong restarts = new AtomicLong();
+
+    /** @param unavailable what a transient failure found unavailable, for the restarts series' description */
+    protected TaskMetrics(PluginMetricsRegistry metrics, String unavailable) {
+        this.metrics = metrics;
+        metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (" + unavailable + " unavailable)", restarts::get);
+    }
+
+    /** Registers {@link #PAUSED_FOR_RETRY}; {@code doc} says what the task retries while they are paused. */
+    protected final void pausedForRetry(String doc, IntSupplier paused) {
+        metrics.gauge(PAUSED_FOR_RETRY, doc, paused::getAsInt);
+    }
+
+    public final boolean enabled() {
+        return metrics.enabled();
+    }
+
+    /** Counts one transient failure retried. */
+    public final void restart() {
+        restarts.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+        metrics.close();
+    }
+}
