@@ -123,7 +123,9 @@ class BlobSinkCrashIT {
             assertThat(snapshots.topicNames()).as("readers ignore it").isEmpty();
             assertThat(snapshots.groupNames()).isEmpty();
 
-            String workerId = cluster.connect().connectorStatus(topic).tasks().get(0).workerId();
+            // The task's status reaches the REST API through the status topic, possibly after its first snapshot write.
+            String workerId = Awaitility.await("the task's status").atMost(WAIT).pollInterval(Duration.ofMillis(100))
+                    .until(() -> cluster.connect().connectorStatus(topic).tasks(), tasks -> !tasks.isEmpty()).get(0).workerId();
             WorkerHandle running = cluster.connect().workers().stream()
                     .filter(w -> workerId.endsWith(":" + w.url().getPort())).findFirst().orElseThrow();
             cluster.connect().removeWorker(running); // the snapshot thread hangs in its write: the task cannot stop
