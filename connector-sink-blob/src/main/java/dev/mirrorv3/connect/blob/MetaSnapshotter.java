@@ -21,9 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -57,9 +54,9 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
     private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
     private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
     private final Map<String, GroupSnapshot> lastGroups = new HashMap<>();
-    private final ScheduledExecutorService timer;
-    private boolean topicFailing;
-    private boolean groupsFailing;
+    private final BackgroundTimer timer = new BackgroundTimer("mirror-v3-meta-snapshots");
+    private final BackgroundTimer.Streak topicPasses = new BackgroundTimer.Streak(log, "topic metadata snapshots are taken again");
+    private final BackgroundTimer.Streak groupPasses = new BackgroundTimer.Streak(log, "consumer-group snapshots are taken again");
 
     /**
      * @param admin the source cluster's admin client (not owned)
@@ -76,20 +73,15 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
         this.timeout = timeout;
         this.clock = clock;
         this.recreated = recreated;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mirror-v3-meta-snapshots");
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     /** Starts the periodic passes; an interval of 0 turns that kind off. */
     MetaSnapshotter schedule(long metadataIntervalMs, long groupsIntervalMs) {
         if (metadataIntervalMs > 0) {
-            timer.scheduleWithFixedDelay(this::snapshotTopicsQuietly, metadataIntervalMs, metadataIntervalMs, TimeUnit.MILLISECONDS);
+            timer.every(metadataIntervalMs, this::snapshotTopicsQuietly);
         }
         if (groupsIntervalMs > 0) {
-            timer.scheduleWithFixedDelay(this::snapshotGroupsQuietly, groupsIntervalMs, groupsIntervalMs, TimeUnit.MILLISECONDS);
+            timer.every(groupsIntervalMs, this::snapshotGroupsQuietly);
         }
         return this;
     }
@@ -107,39 +99,19 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
 
     /** Takes the topic snapshots soon (after partitions were opened: the topic's metadata is known at start). */
     void topicsSoon(boolean enabled) {
-        if (enabled && !timer.isShutdown()) {
-            timer.execute(this::snapshotTopicsQuietly);
+        if (enabled) {
+            timer.soon(this::snapshotTopicsQuietly);
         }
     }
 
     private void snapshotTopicsQuietly() {
-        try {
-            snapshotTopics();
-            if (topicFailing) {
-                log.info("topic metadata snapshots are taken again");
-                topicFailing = false;
-            }
-        } catch (Exception e) {
-            if (!topicFailing) {
-                log.warn("cannot snapshot the metadata of {} (tried again every interval): {}", topics(), Failures.describe(e));
-                topicFailing = true;
-            }
-        }
+        topicPasses.run(this::snapshotTopics, e -> log.warn("cannot snapshot the metadata of {} (tried again every interval): {}",
+                topics(), Failures.describe(e)));
     }
 
     private void snapshotGroupsQuietly() {
-        try {
-            snapshotGroups();
-            if (groupsFailing) {
-                log.info("consumer-group snapshots are taken again");
-                groupsFailing = false;
-            }
-        } catch (Exception e) {
-            if (!groupsFailing) {
-                log.warn("cannot snapshot the consumer groups of {} (tried again every interval): {}", topics(), Failures.describe(e));
-                groupsFailing = true;
-            }
-        }
+        groupPasses.run(this::snapshotGroups, e -> log.warn("cannot snapshot the consumer groups of {} (tried again every interval): {}",
+                topics(), Failures.describe(e)));
     }
 
     /** A backed-up partition of the topic, for messages. */
@@ -253,11 +225,6 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
 
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        timer.close();
     }
 }
