@@ -11,6 +11,9 @@ import org.apache.parquet.io.SeekableInputStream;
 public final class BlockInputStream extends SeekableInputStream {
     /** Where an object's bytes come from. */
     public interface Blocks {
+        /** The object's length in bytes (as {@link org.apache.parquet.io.InputFile#getLength()} has it). */
+        long getLength();
+
         /** A block that holds the byte at {@code pos}, and ideally the {@code wanted - 1} after it. */
         Block blockAt(long pos, int wanted);
 
@@ -25,13 +28,11 @@ public final class BlockInputStream extends SeekableInputStream {
         }
     }
 
-    private final long length;
     private final Blocks blocks;
     private Block block = new Block(0, new byte[0]);
     private long pos;
 
-    public BlockInputStream(long length, Blocks blocks) {
-        this.length = length;
+    public BlockInputStream(Blocks blocks) {
         this.blocks = blocks;
     }
 
@@ -42,15 +43,15 @@ public final class BlockInputStream extends SeekableInputStream {
 
     @Override
     public void seek(long newPos) throws EOFException {
-        if (newPos < 0 || newPos > length) {
-            throw new EOFException("seek to " + newPos + " outside 0.." + length);
+        if (newPos < 0 || newPos > length()) {
+            throw new EOFException("seek to " + newPos + " outside 0.." + length());
         }
         pos = newPos;
     }
 
     @Override
     public int read() {
-        if (pos >= length) {
+        if (pos >= length()) {
             return -1;
         }
         return currentBlock(1).bytes()[(int) (pos++ - block.start())] & 0xFF;
@@ -61,7 +62,7 @@ public final class BlockInputStream extends SeekableInputStream {
         if (len == 0) {
             return 0;
         }
-        if (pos >= length) {
+        if (pos >= length()) {
             return -1;
         }
         int n = (int) Math.min(len, currentBlock(len).start() + block.bytes().length - pos);
@@ -75,7 +76,7 @@ public final class BlockInputStream extends SeekableInputStream {
         if (!buf.hasRemaining()) {
             return 0;
         }
-        if (pos >= length) {
+        if (pos >= length()) {
             return -1;
         }
         int n = (int) Math.min(buf.remaining(), currentBlock(buf.remaining()).start() + block.bytes().length - pos);
@@ -107,7 +108,7 @@ public final class BlockInputStream extends SeekableInputStream {
 
     @Override
     public long skip(long n) {
-        long k = Math.max(0, Math.min(n, length - pos));
+        long k = Math.max(0, Math.min(n, length() - pos));
         pos += k;
         return k;
     }
@@ -118,8 +119,12 @@ public final class BlockInputStream extends SeekableInputStream {
         return block.holds(pos) ? (int) (block.start() + block.bytes().length - pos) : 0;
     }
 
+    private long length() {
+        return blocks.getLength();
+    }
+
     private void requireLeft(int wanted) throws EOFException {
-        if (wanted > length - pos) {
+        if (wanted > length() - pos) {
             throw new EOFException(blocks.shortRead(pos, wanted));
         }
     }

@@ -18,7 +18,7 @@ final class InMemoryInputFile implements InputFile, BlockInputStream.Blocks {
 
     @Override
     public SeekableInputStream newStream() {
-        return new BlockInputStream(getLength(), this);
+        return new BlockInputStream(this);
     }
 
     @Override

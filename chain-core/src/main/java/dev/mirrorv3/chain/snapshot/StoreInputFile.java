@@ -23,7 +23,7 @@ record StoreInputFile(Store store, int partition, String name, long length) impl
 
     @Override
     public SeekableInputStream newStream() {
-        return new BlockInputStream(length, this);
+        return new BlockInputStream(this);
     }
 
     @Override

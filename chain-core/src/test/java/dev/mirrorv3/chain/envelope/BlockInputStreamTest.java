@@ -20,6 +20,11 @@ class BlockInputStreamTest {
         final List<Long> fetchedAt = new ArrayList<>();
 
         @Override
+        public long getLength() {
+            return DATA.length;
+        }
+
+        @Override
         public BlockInputStream.Block blockAt(long pos, int wanted) {
             fetchedAt.add(pos);
             int end = (int) Math.min(DATA.length, pos + Math.max(wanted, 4));
@@ -35,7 +40,7 @@ class BlockInputStreamTest {
     @Test
     void readsAcrossBlocksFetchingOnlyWhatIsOutsideTheCurrentOne() throws Exception {
         Ranges ranges = new Ranges();
-        SeekableInputStream in = new BlockInputStream(DATA.length, ranges);
+        SeekableInputStream in = new BlockInputStream(ranges);
         in.seek(8);
         byte[] tail = new byte[2];
         in.readFully(tail);
@@ -56,7 +61,7 @@ class BlockInputStreamTest {
 
     @Test
     void aShortReadSaysWhatTheSourceSaysAndASeekOutsideTheObjectFails() throws Exception {
-        SeekableInputStream in = new BlockInputStream(DATA.length, new Ranges());
+        SeekableInputStream in = new BlockInputStream(new Ranges());
         in.seek(7);
 
         assertThatThrownBy(() -> in.readFully(new byte[4])).isInstanceOf(EOFException.class).hasMessage("4 at 7");
