@@ -61,8 +61,9 @@ public class InsertSourcePosition<R extends ConnectRecord<R>> extends MirrorTran
     private String timestampHeader;
     private boolean bytes;
 
-    public InsertSourcePosition() {
-        super(CONFIG_DEF);
+    @Override
+    public ConfigDef config() {
+        return CONFIG_DEF;
     }
 
     @Override

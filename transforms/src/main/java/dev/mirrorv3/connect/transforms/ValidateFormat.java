@@ -55,9 +55,13 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> extends MirrorT
 
     /** @param part what the messages call the checked part; @param operatingValue reads it from a record */
     ValidateFormat(String part, Function<ConnectRecord<?>, Object> operatingValue) {
-        super(CONFIG_DEF);
         this.part = part;
         this.operatingValue = operatingValue;
+    }
+
+    @Override
+    public ConfigDef config() {
+        return CONFIG_DEF;
     }
 
     @Override
