@@ -61,14 +61,12 @@ public class InsertSourcePosition<R extends ConnectRecord<R>> extends MirrorTran
     private String timestampHeader;
     private boolean bytes;
 
-    @Override
-    public ConfigDef config() {
-        return CONFIG_DEF;
+    public InsertSourcePosition() {
+        super(CONFIG_DEF);
     }
 
     @Override
-    public void configure(Map<String, ?> props) {
-        AbstractConfig config = new AbstractConfig(CONFIG_DEF, props, false);
+    protected void configure(AbstractConfig config) {
         List<String> fields = config.getList(FIELDS);
         topic = fields.contains("topic");
         partition = fields.contains("partition");

@@ -12,7 +12,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -49,30 +48,26 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> extends MirrorT
 
     private static final JsonFactory JSON = new JsonFactory();
 
-    private final String part;
-    private final Function<ConnectRecord<?>, Object> operatingValue;
+    private final Part part;
     private boolean json;
 
-    /** @param part what the messages call the checked part; @param operatingValue reads it from a record */
-    ValidateFormat(String part, Function<ConnectRecord<?>, Object> operatingValue) {
+    /** The part of a record checked: how the messages name it, and how it is read. */
+    private record Part(String name, Function<ConnectRecord<?>, Object> read) {
+    }
+
+    ValidateFormat(Part part) {
+        super(CONFIG_DEF);
         this.part = part;
-        this.operatingValue = operatingValue;
     }
 
     @Override
-    public ConfigDef config() {
-        return CONFIG_DEF;
-    }
-
-    @Override
-    public void configure(Map<String, ?> props) {
-        AbstractConfig config = new AbstractConfig(CONFIG_DEF, props, false);
+    protected void configure(AbstractConfig config) {
         json = FORMAT_JSON.equals(config.getString(FORMAT));
     }
 
     @Override
     public R apply(R record) {
-        Object data = operatingValue.apply(record);
+        Object data = part.read().apply(record);
         if (data == null) {
             return record;
         }
@@ -88,7 +83,7 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> extends MirrorT
             reason = "is a " + data.getClass().getSimpleName() + ", not bytes or a string (use ByteArrayConverter or StringConverter)";
         }
         if (reason != null) {
-            throw new DataException(String.format("record at %s: %s %s", position(record), part, reason));
+            throw new DataException(String.format("record at %s: %s %s", position(record), part.name(), reason));
         }
         return record;
     }
@@ -140,14 +135,14 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> extends MirrorT
     /** Validates the record's key. */
     public static final class Key<R extends ConnectRecord<R>> extends ValidateFormat<R> {
         public Key() {
-            super("key", ConnectRecord::key);
+            super(new Part("key", ConnectRecord::key));
         }
     }
 
     /** Validates the record's value. */
     public static final class Value<R extends ConnectRecord<R>> extends ValidateFormat<R> {
         public Value() {
-            super("value", ConnectRecord::value);
+            super(new Part("value", ConnectRecord::value));
         }
     }
 }
