@@ -8,13 +8,17 @@ import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.ConfigFragments;
+import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import dev.mirrorv3.kafka.config.SharedConnectorConfig;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +29,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class BlobSinkConfig extends SharedConnectorConfig {
+public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -125,54 +129,46 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     static final String GROUPS_EXCLUDE_DOC = "Consumer groups never snapshotted, even when groups.include matches them (exclude wins):"
             + " a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.";
 
-    public static final ConfigDef CONFIG_DEF = configDef();
+    static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
+            new StoreConfigFragment(GROUP_DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
+            ConfigFragment.settings(GROUP_FLUSH,
+                    Setting.of(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, Importance.HIGH, Width.SHORT, "Flush max records",
+                            FLUSH_MAX_RECORDS_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Importance.HIGH, Width.SHORT, "Flush max bytes",
+                            FLUSH_MAX_BYTES_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_MAX_TIME_MS, Type.LONG, 60_000L, Importance.HIGH, Width.SHORT, "Flush max time (ms)",
+                            FLUSH_MAX_TIME_MS_DOC).withValidator(ConfigDef.Range.atLeast(10)),
+                    Setting.of(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, Importance.MEDIUM, Width.SHORT, "Task buffer cap (bytes)",
+                            BUFFER_MAX_BYTES_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, Importance.LOW, Width.SHORT, "Flush threads", FLUSH_THREADS_DOC)
+                            .withValidator(ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64)),
+                    Setting.of(COMPACTION, Type.STRING, COMPACTION_NONE, Importance.MEDIUM, Width.SHORT, "Compaction", COMPACTION_DOC)
+                            .withValidator(ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG))
+                            .withRecommender(ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG)),
+                    Setting.of(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, Width.LONG, "Snapshot spill directory",
+                            COMPACTION_SPILL_DIR_DOC)),
+            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of()),
+            ConfigFragment.settings(GROUP_SOURCE, Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions",
+                    PARTITIONS_DOC).withValidator(ConfigValidators.partitionList())),
+            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE),
+            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS, Map.of()),
+            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT,
+                    "Chain check interval (ms)", CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
+            HeartbeatConfigFragment.FRAGMENT,
+            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT,
+                    "Source lag interval (ms)", SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
+            ConfigFragment.settings(GROUP_METADATA, Setting.of(METADATA_INTERVAL_MS, Type.LONG, 60_000L, Importance.MEDIUM, Width.SHORT,
+                    "Topic metadata interval (ms)", METADATA_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            GroupSyncConfigFragment.interval(GROUP_METADATA, GROUPS_INTERVAL_MS_DOC),
+            GroupSyncConfigFragment.selection(GROUP_METADATA, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
+                    GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC)));
+
+    public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, DEPRECATED.translate(props));
-    }
-
-    private static ConfigDef configDef() {
-        ConfigDef def = new ConfigDef();
-        StoreConfigFragment.define(def, GROUP_DESTINATION, java.util.Map.of());
-
-        int o = 0;
-        def.define(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_RECORDS_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max records");
-        def.define(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_BYTES_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max bytes");
-        def.define(FLUSH_MAX_TIME_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(10), Importance.HIGH, FLUSH_MAX_TIME_MS_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max time (ms)");
-        def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
-                BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
-        def.define(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64), Importance.LOW,
-                FLUSH_THREADS_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Flush threads");
-        def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
-                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
-                dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
-        def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
-                "Snapshot spill directory");
-
-        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, Map.of());
-        def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_SOURCE, o++, Width.MEDIUM, "Partitions");
-        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE, o);
-
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
-        def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
-                CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
-        o = HeartbeatConfigFragment.define(def, o);
-        def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
-                PARTITIONS_WATCH_INTERVAL_MS_DOC));
-
-        o = 0;
-        def.define(METADATA_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                METADATA_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Topic metadata interval (ms)");
-        o = GroupSyncConfigFragment.defineInterval(def, GROUP_METADATA, ++o, GROUPS_INTERVAL_MS_DOC);
-        GroupSyncConfigFragment.defineSelection(def, GROUP_METADATA, o, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
-                GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC));
-        return def;
+        super(FRAGMENTS, props);
     }
 
     public EnvelopeSettings envelope() {
@@ -254,15 +250,6 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig() {
         return sourceAdminConfig("mirror-v3-blob-sink-admin");
-    }
-
-    /** As {@link #sourceAdminConfig()}, with this client id unless source.admin.client.id is set. */
-    public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
-    }
-
-    public long partitionsWatchIntervalMs() {
-        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     public long chainCheckIntervalMs() {

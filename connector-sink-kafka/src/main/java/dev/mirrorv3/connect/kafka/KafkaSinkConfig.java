@@ -1,12 +1,15 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.ConfigFragments;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import dev.mirrorv3.kafka.config.SharedConnectorConfig;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,7 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class KafkaSinkConfig extends SharedConnectorConfig {
+public final class KafkaSinkConfig extends WatchedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -113,60 +116,55 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
             ProducerConfig.ACKS_CONFIG, "all");
 
+    private static final String[] SECURITY_PROTOCOLS = {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"};
+
     private static final List<String> SECURITY_KEYS = List.of(SECURITY_PROTOCOL, SASL_MECHANISM, SASL_JAAS_CONFIG,
             SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEY_PASSWORD);
 
-    public static final ConfigDef CONFIG_DEF = configDef();
+    /** The destination security settings, each passed to the destination clients without its destination. prefix. */
+    private static final ConfigFragment SECURITY = ConfigFragment.settings(GROUP_SECURITY,
+            Setting.of(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT", Importance.MEDIUM, Width.SHORT, "Destination security protocol",
+                    SECURITY_PROTOCOL_DOC).withValidator(ConfigDef.CaseInsensitiveValidString.in(SECURITY_PROTOCOLS))
+                    .withRecommender(ConfigRecommenders.fixed(SECURITY_PROTOCOLS)),
+            destination(SASL_MECHANISM, Type.STRING, Width.SHORT, "SASL mechanism", SASL_MECHANISM_DOC),
+            destination(SASL_JAAS_CONFIG, Type.PASSWORD, Width.LONG, "SASL JAAS config", SASL_JAAS_CONFIG_DOC),
+            destination(SSL_TRUSTSTORE_LOCATION, Type.STRING, Width.LONG, "truststore", SSL_TRUSTSTORE_LOCATION_DOC),
+            destination(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, Width.MEDIUM, "truststore password", SSL_TRUSTSTORE_PASSWORD_DOC),
+            destination(SSL_KEYSTORE_LOCATION, Type.STRING, Width.LONG, "keystore", SSL_KEYSTORE_LOCATION_DOC),
+            destination(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, Width.MEDIUM, "keystore password", SSL_KEYSTORE_PASSWORD_DOC),
+            destination(SSL_KEY_PASSWORD, Type.PASSWORD, Width.MEDIUM, "key password", SSL_KEY_PASSWORD_DOC));
+
+    static final ConfigFragments FRAGMENTS = ConfigFragments.of(null,
+            ConfigFragment.settings(GROUP_DESTINATION,
+                    Setting.of(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.LONG,
+                            "Destination bootstrap servers", DESTINATION_BOOTSTRAP_DOC).withValidator(new ConfigDef.NonEmptyString()),
+                    Setting.of(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, Width.MEDIUM, "Destination topic",
+                            DESTINATION_TOPIC_DOC),
+                    Setting.of(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, Importance.MEDIUM, Width.SHORT, "Timestamp mode",
+                            TIMESTAMP_MODE_DOC)
+                            .withValidator(ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))
+                            .withRecommender(ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))),
+            StoreConfigFragment.valueTypes(GROUP_DESTINATION,
+                    Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC)),
+            SECURITY,
+            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP,
+                    SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC)),
+            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC)),
+            HeartbeatConfigFragment.FRAGMENT,
+            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
+            GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC, Map.of()));
+
+    public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
     public KafkaSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(FRAGMENTS, props);
     }
 
-    private static ConfigDef configDef() {
-        ConfigDef def = new ConfigDef();
-        int o = 0;
-        def.define(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
-        def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
-                GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
-        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE,
-                ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
-                Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
-                ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
-        StoreConfigFragment.defineValueTypes(def, GROUP_DESTINATION, ++o,
-                Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC));
-
-        o = 0;
-        def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
-                ConfigDef.CaseInsensitiveValidString.in("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"), Importance.MEDIUM,
-                SECURITY_PROTOCOL_DOC, GROUP_SECURITY, ++o, Width.SHORT, "Destination security protocol", List.of(),
-                ConfigRecommenders.fixed("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
-        def.define(SASL_MECHANISM, Type.STRING, "", Importance.MEDIUM, SASL_MECHANISM_DOC,
-                GROUP_SECURITY, ++o, Width.SHORT, "Destination SASL mechanism");
-        def.define(SASL_JAAS_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, SASL_JAAS_CONFIG_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination SASL JAAS config");
-        def.define(SSL_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_TRUSTSTORE_LOCATION_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination truststore");
-        def.define(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_TRUSTSTORE_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination truststore password");
-        def.define(SSL_KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_KEYSTORE_LOCATION_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination keystore");
-        def.define(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEYSTORE_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination keystore password");
-        def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
-
-        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
-                Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS,
-                        ADMIN_TIMEOUT_MS_DOC));
-
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
-                Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        o = HeartbeatConfigFragment.define(def, o);
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
-                PARTITIONS_WATCH_INTERVAL_MS_DOC));
-        GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
-        return def;
+    /** A destination client setting: empty by default; displayed as "Destination " and what it is. */
+    private static Setting destination(String key, Type type, Width width, String what, String doc) {
+        return Setting.of(key, type, "", Importance.MEDIUM, width, "Destination " + what, doc);
     }
 
     /** The destination topic of a source topic: destination.topic (default the source's name) with ${topic} resolved. */
@@ -230,15 +228,6 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
         c.put("client.id", clientId);
         c.putAll(originalsWithPrefix(DESTINATION_ADMIN_PREFIX));
         return c;
-    }
-
-    /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
-    public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
-    }
-
-    public long partitionsWatchIntervalMs() {
-        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     /** groups.sync, unless groups.interval.ms is 0 (off). */

@@ -8,12 +8,15 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.ConfigFragments;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SharedConnectorConfig;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
@@ -145,62 +148,57 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
             + " target (a snapshot is only as fresh as the blob sink's groups.interval.ms). 0 turns the sync off, as groups.sync=false"
             + " does.";
 
-    public static final ConfigDef CONFIG_DEF = configDef();
+    static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
+            new StoreConfigFragment(GROUP_BACKUP, StoreConfigFragment.Access.READ, Map.of(
+                    StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC, StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
+                    StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
+                    StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC, StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC,
+                    StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC, StoreConfigFragment.ENCRYPTION_KEY_ID,
+                    ENCRYPTION_KEY_ID_DOC)),
+            ConfigFragment.settingsFrom(GROUP_BACKUP, 10,
+                    Setting.of(TOPICS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.MEDIUM, "Backed-up topic",
+                            TOPICS_DOC).withValidator(new ConfigDef.NonEmptyString()),
+                    Setting.of(CHAIN_START, Type.LONG, 0L, Importance.MEDIUM, Width.SHORT, "Chain start", CHAIN_START_DOC)
+                            .withValidator(ConfigDef.Range.atLeast(0)),
+                    Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions", PARTITIONS_DOC)
+                            .withValidator(ConfigValidators.partitionList()),
+                    Setting.of(UNTIL_TIMESTAMP, Type.STRING, "", Importance.LOW, Width.MEDIUM, "Until timestamp", UNTIL_TIMESTAMP_DOC)
+                            .withValidator(RestoreCutSettings.timestampValidator()),
+                    Setting.of(UNTIL_OFFSET, Type.LIST, "", Importance.LOW, Width.MEDIUM, "Until offsets", UNTIL_OFFSET_DOC)
+                            .withValidator(RestoreCutSettings.offsetsValidator()),
+                    Setting.of(COMPACTION, Type.STRING, "none", Importance.LOW, Width.SHORT, "Backup compaction", COMPACTION_DOC)
+                            .withValidator(ConfigValidators.oneOf("none", "log"))),
+            ConfigFragment.settings(GROUP_TARGET,
+                    Setting.of(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.MEDIUM, "Target topic",
+                            TARGET_TOPIC_DOC).withValidator(new ConfigDef.NonEmptyString()),
+                    Setting.of(OFFSETS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.SHORT, "Offsets", OFFSETS_DOC)
+                            .withValidator(ConfigValidators.oneOf("preserve", "renumber"))
+                            .withRecommender(ConfigRecommenders.fixed("preserve", "renumber")),
+                    Setting.of(PARTITION_MAPPING, Type.LIST, "", Importance.LOW, Width.MEDIUM, "Partition mapping", PARTITION_MAPPING_DOC)
+                            .withValidator(PartitionMapping.validator()),
+                    Setting.of(ORIGINAL_OFFSET_HEADER, Type.STRING, "", Importance.LOW, Width.MEDIUM, "Original offset header",
+                            ORIGINAL_OFFSET_HEADER_DOC),
+                    Setting.of(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, Width.LONG, "Target bootstrap servers",
+                            TARGET_ADMIN_BOOTSTRAP_DOC)),
+            ConnectorConfigFragment.adminTimeout(GROUP_TARGET, ADMIN_TIMEOUT_MS_DOC),
+            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_TARGET),
+            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(POLL_INTERVAL_MS, Type.LONG, 5_000L, Importance.MEDIUM, Width.SHORT,
+                    "Poll interval (ms)", POLL_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
+            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC)),
+            HeartbeatConfigFragment.FRAGMENT,
+            GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC,
+                    Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC)));
+
+    public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
     public ChainSourceConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, DEPRECATED.translate(props));
+        super(FRAGMENTS, props);
     }
 
     /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
     public boolean snapshotBackup() {
         return "log".equalsIgnoreCase(getString(COMPACTION));
-    }
-
-    private static ConfigDef configDef() {
-        ConfigDef def = new ConfigDef();
-        StoreConfigFragment.define(def, GROUP_BACKUP, Map.of(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC,
-                StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
-                StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
-                StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC,
-                StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC,
-                StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC,
-                StoreConfigFragment.ENCRYPTION_KEY_ID, ENCRYPTION_KEY_ID_DOC));
-        def.define(TOPICS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH, TOPICS_DOC,
-                GROUP_BACKUP, 10, Width.MEDIUM, "Backed-up topic");
-        def.define(CHAIN_START, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM, CHAIN_START_DOC,
-                GROUP_BACKUP, 11, Width.SHORT, "Chain start");
-        def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_BACKUP, 12, Width.MEDIUM, "Partitions");
-        def.define(UNTIL_TIMESTAMP, Type.STRING, "", RestoreCutSettings.timestampValidator(), Importance.LOW, UNTIL_TIMESTAMP_DOC,
-                GROUP_BACKUP, 13, Width.MEDIUM, "Until timestamp");
-        def.define(UNTIL_OFFSET, Type.LIST, "", RestoreCutSettings.offsetsValidator(), Importance.LOW, UNTIL_OFFSET_DOC,
-                GROUP_BACKUP, 14, Width.MEDIUM, "Until offsets");
-        def.define(COMPACTION, Type.STRING, "none", ConfigValidators.oneOf("none", "log"), Importance.LOW, COMPACTION_DOC,
-                GROUP_BACKUP, 15, Width.SHORT, "Backup compaction");
-
-        int o = 0;
-        def.define(TARGET_TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                TARGET_TOPIC_DOC, GROUP_TARGET, ++o, Width.MEDIUM, "Target topic");
-        def.define(OFFSETS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, ConfigValidators.oneOf("preserve", "renumber"), Importance.HIGH,
-                OFFSETS_DOC, GROUP_TARGET, ++o, Width.SHORT, "Offsets", List.of(), ConfigRecommenders.fixed("preserve", "renumber"));
-        def.define(PARTITION_MAPPING, Type.LIST, "", PartitionMapping.validator(), Importance.LOW, PARTITION_MAPPING_DOC,
-                GROUP_TARGET, ++o, Width.MEDIUM, "Partition mapping");
-        def.define(ORIGINAL_OFFSET_HEADER, Type.STRING, "", Importance.LOW, ORIGINAL_OFFSET_HEADER_DOC,
-                GROUP_TARGET, ++o, Width.MEDIUM, "Original offset header");
-        def.define(TARGET_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, TARGET_ADMIN_BOOTSTRAP_DOC,
-                GROUP_TARGET, ++o, Width.LONG, "Target bootstrap servers");
-        o = ConnectorConfigFragment.defineAdminTimeout(def, GROUP_TARGET, ++o, ADMIN_TIMEOUT_MS_DOC);
-        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_TARGET, o);
-
-        o = 0;
-        def.define(POLL_INTERVAL_MS, Type.LONG, 5_000L, ConfigDef.Range.atLeast(100), Importance.MEDIUM, POLL_INTERVAL_MS_DOC,
-                GROUP_OPERATIONS, ++o, Width.SHORT, "Poll interval (ms)");
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, ++o,
-                Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        HeartbeatConfigFragment.define(def, o);
-        GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC,
-                Map.of(GroupSyncConfigFragment.GROUPS_INTERVAL_MS, GROUPS_INTERVAL_MS_DOC));
-        return def;
     }
 
     /**

@@ -32,8 +32,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
      *     dir (both are the worker's) or the target cluster
      */
     ChainSourceConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, ChainSourceConfig.DEPRECATED, ChainSourceConfig::new,
-                StoreConfigFragment.Access.READ);
+        super(props, config, offline, ChainSourceConfig.FRAGMENTS, ChainSourceConfig::new);
     }
 
     @Override

@@ -21,18 +21,11 @@ public final class HeartbeatConfigFragment {
             + " since the last heartbeat; the connector's page lists the rest of the line). The Kafka sink also reads the source's"
             + " high watermarks for its source-lag metric then. 0 turns it off.";
 
-    private HeartbeatConfigFragment() {
-    }
+    /** heartbeat.interval.ms in the {@link #GROUP} group, after the group's settings added before it. */
+    public static final ConfigFragment FRAGMENT = ConfigFragment.settings(GROUP, Setting.of(HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_MS,
+            Importance.LOW, Width.SHORT, "Heartbeat interval (ms)", DOC).withValidator(ConfigDef.Range.atLeast(0)));
 
-    /**
-     * Adds heartbeat.interval.ms to the {@link #GROUP} group of {@code def} at {@code order}.
-     *
-     * @return the order after the setting
-     */
-    public static int define(ConfigDef def, int order) {
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_MS, ConfigDef.Range.atLeast(0), Importance.LOW, DOC, GROUP, order,
-                Width.SHORT, "Heartbeat interval (ms)");
-        return order + 1;
+    private HeartbeatConfigFragment() {
     }
 
     /** The interval of a config that defines the setting; 0 when the heartbeat is off. */
