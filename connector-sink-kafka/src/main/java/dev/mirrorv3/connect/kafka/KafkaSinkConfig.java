@@ -37,40 +37,47 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
     public static final String DESTINATION_ADMIN_PREFIX = "destination.admin.";
 
     public static final String DESTINATION_BOOTSTRAP = "destination.bootstrap.servers";
-    static final String DESTINATION_BOOTSTRAP_DOC = "Bootstrap servers of the destination cluster. Producer settings go under"
-            + " 'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin"
-            + " client settings under 'destination.admin.'; the destination.ssl.*/sasl.* settings below apply to both. The producer"
-            + " is always idempotent with acks=all: settings that would change that are refused.";
+    static final String DESTINATION_BOOTSTRAP_DOC = """
+            Bootstrap servers of the destination cluster. Producer settings go under \
+            'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin \
+            client settings under 'destination.admin.'; the destination.ssl.*/sasl.* settings below apply to both. The producer \
+            is always idempotent with acks=all: settings that would change that are refused.""";
 
     public static final String DESTINATION_TOPIC = "destination.topic";
-    static final String DESTINATION_TOPIC_DOC = "The topic each source topic is copied to, partition p to partition p. Empty means"
-            + " the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector"
-            + " reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics."
-            + " When a source topic grows while the connector runs, the connector adds the same partitions to its destination"
-            + " topic (see partitions.watch.interval.ms).";
+    static final String DESTINATION_TOPIC_DOC = """
+            The topic each source topic is copied to, partition p to partition p. Empty means \
+            the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector \
+            reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics. \
+            When a source topic grows while the connector runs, the connector adds the same partitions to its destination \
+            topic (see partitions.watch.interval.ms).""";
 
     public static final String TIMESTAMP_MODE = "timestamp.mode";
     public static final String TIMESTAMP_SOURCE = "source";
     public static final String TIMESTAMP_DESTINATION = "destination";
-    static final String TIMESTAMP_MODE_DOC = "'source': each record keeps the source record's timestamp (as CreateTime; a destination"
-            + " topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a"
-            + " timestamp and the destination producer stamps them.";
+    static final String TIMESTAMP_MODE_DOC = """
+            'source': each record keeps the source record's timestamp (as CreateTime; a destination \
+            topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a \
+            timestamp and the destination producer stamps them.""";
 
-    static final String KEYS_TYPE_DOC = "What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value)."
-            + " A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a"
-            + " copy whose offsets must equal the source's.";
+    static final String KEYS_TYPE_DOC = """
+            What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value). \
+            A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a \
+            copy whose offsets must equal the source's.""";
 
     static final String VALUES_TYPE_DOC = "What values must be; as keys.type.";
 
     public static final String SECURITY_PROTOCOL = "destination.security.protocol";
-    static final String SECURITY_PROTOCOL_DOC = "security.protocol of the destination producer and admin client (PLAINTEXT, SSL,"
-            + " SASL_PLAINTEXT, SASL_SSL).";
+    static final String SECURITY_PROTOCOL_DOC = """
+            security.protocol of the destination producer and admin client (PLAINTEXT, SSL, \
+            SASL_PLAINTEXT, SASL_SSL).""";
     public static final String SASL_MECHANISM = "destination.sasl.mechanism";
-    static final String SASL_MECHANISM_DOC = "sasl.mechanism of the destination clients, e.g. PLAIN, SCRAM-SHA-512; empty: the client"
-            + " default (GSSAPI).";
+    static final String SASL_MECHANISM_DOC = """
+            sasl.mechanism of the destination clients, e.g. PLAIN, SCRAM-SHA-512; empty: the client \
+            default (GSSAPI).""";
     public static final String SASL_JAAS_CONFIG = "destination.sasl.jaas.config";
-    static final String SASL_JAAS_CONFIG_DOC = "sasl.jaas.config of the destination clients. A secret: give it through a config provider,"
-            + " e.g. ${file:/etc/kafka/destination.properties:sasl.jaas.config}; never logged, [hidden] in validate output.";
+    static final String SASL_JAAS_CONFIG_DOC = """
+            sasl.jaas.config of the destination clients. A secret: give it through a config provider, \
+            e.g. ${file:/etc/kafka/destination.properties:sasl.jaas.config}; never logged, [hidden] in validate output.""";
     public static final String SSL_TRUSTSTORE_LOCATION = "destination.ssl.truststore.location";
     static final String SSL_TRUSTSTORE_LOCATION_DOC = "ssl.truststore.location of the destination clients.";
     public static final String SSL_TRUSTSTORE_PASSWORD = "destination.ssl.truststore.password";
@@ -82,34 +89,39 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
     public static final String SSL_KEY_PASSWORD = "destination.ssl.key.password";
     static final String SSL_KEY_PASSWORD_DOC = "ssl.key.password of the destination clients; through a config provider.";
 
-    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
-            + " offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed"
-            + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
-            + " same 'source.admin.' prefix; feed secrets through config providers.";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = """
+            Bootstrap servers of the source cluster, for the admin client that reads log-start \
+            offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed \
+            offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the \
+            same 'source.admin.' prefix; feed secrets through config providers.""";
 
-    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
-            + " either cluster; a timeout is a transient failure.";
+    static final String ADMIN_TIMEOUT_MS_DOC = """
+            Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to \
+            either cluster; a timeout is a transient failure.""";
 
-    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient destination or source failure; doubles on each"
-            + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = """
+            First delay after a transient destination or source failure; doubles on each \
+            further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.""";
 
 
-    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
-            + " metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to"
-            + " its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts"
-            + " its tasks, which mirror the new partitions from their start: a partition added to a topic is followed within this"
-            + " interval plus a task restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by"
-            + " default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and"
-            + " the next look replaces that task. Not with topics.regex.";
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
+            How often the connector reads the partition counts of its topics (one \
+            metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to \
+            its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts \
+            its tasks, which mirror the new partitions from their start: a partition added to a topic is followed within this \
+            interval plus a task restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by \
+            default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and \
+            the next look replaces that task. Not with topics.regex.""";
 
-    static final String GROUPS_SYNC_DOC = "Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude)"
-            + " on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the"
-            + " destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset"
-            + " is clamped into the destination partition's range (its log start to its high watermark), and a group with active"
-            + " members on the destination is never written. Off by default: it writes the destination's groups, which is right"
-            + " for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration"
-            + " in progress, another application with the same group id). Needs Describe on the source's groups (and Read to"
-            + " fetch their offsets), and Read on the destination's groups.";
+    static final String GROUPS_SYNC_DOC = """
+            Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude) \
+            on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the \
+            destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset \
+            is clamped into the destination partition's range (its log start to its high watermark), and a group with active \
+            members on the destination is never written. Off by default: it writes the destination's groups, which is right \
+            for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration \
+            in progress, another application with the same group id). Needs Describe on the source's groups (and Read to \
+            fetch their offsets), and Read on the destination's groups.""";
 
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(

@@ -25,27 +25,32 @@ public final class ConnectorConfigFragment {
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
 
-    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
-            + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
-            + " (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets"
-            + " through config providers (${file:...}, ${env:...}).";
-    static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient"
-            + " failure.";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = """
+            Bootstrap servers of the source cluster, for the admin client that reads log-start \
+            offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings \
+            (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets \
+            through config providers (${file:...}, ${env:...}).""";
+    static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = """
+            Timeout of one admin query to the source cluster; a timeout is a transient \
+            failure.""";
     static final long ADMIN_TIMEOUT_MS_DEFAULT = 15_000L;
     static final long ADMIN_TIMEOUT_MS_MIN = 100L;
     static final long RETRY_BACKOFF_INITIAL_MS_DEFAULT = 1_000L;
     static final long RETRY_BACKOFF_MAX_MS_DEFAULT = 60_000L;
-    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
-            + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure; at least"
-            + " retry.backoff.initial.ms.";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = """
+            First delay after a transient failure (store or source cluster unreachable); \
+            doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.""";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = """
+            Largest delay between retries of a transient failure; at least \
+            retry.backoff.initial.ms.""";
 
-    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics"
-            + " (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and"
-            + " they follow the new partitions: a partition added to a topic is followed within this interval plus a task"
-            + " restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a"
-            + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
-            + " look replaces that task. Not with topics.regex.";
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
+            How often the connector reads the partition counts of its topics \
+            (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and \
+            they follow the new partitions: a partition added to a topic is followed within this interval plus a task \
+            restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a \
+            consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next \
+            look replaces that task. Not with topics.regex.""";
 
     private ConnectorConfigFragment() {
     }

@@ -22,12 +22,15 @@ public final class GroupSyncConfigFragment {
     public static final String GROUPS_INTERVAL_MS = "groups.interval.ms";
     static final long GROUPS_INTERVAL_MS_MIN = 100L;
 
-    static final String GROUPS_INCLUDE_DOC = "The consumer groups whose offsets are synced: a Java regular expression matched against"
-            + " the whole group id. groups.exclude wins over it; the connector's own group and ids starting with __ are never synced.";
-    static final String GROUPS_EXCLUDE_DOC = "Consumer groups never synced, even if groups.include matches them: a Java regular"
-            + " expression matched against the whole group id; empty for none.";
-    static final String GROUPS_INTERVAL_MS_DOC = "How often the group offsets are synced (one pass: list the groups, read their"
-            + " offsets in batches, commit those that changed). 0 turns the sync off, as groups.sync=false does.";
+    static final String GROUPS_INCLUDE_DOC = """
+            The consumer groups whose offsets are synced: a Java regular expression matched against \
+            the whole group id. groups.exclude wins over it; the connector's own group and ids starting with __ are never synced.""";
+    static final String GROUPS_EXCLUDE_DOC = """
+            Consumer groups never synced, even if groups.include matches them: a Java regular \
+            expression matched against the whole group id; empty for none.""";
+    static final String GROUPS_INTERVAL_MS_DOC = """
+            How often the group offsets are synced (one pass: list the groups, read their \
+            offsets in batches, commit those that changed). 0 turns the sync off, as groups.sync=false does.""";
 
     private GroupSyncConfigFragment() {
     }

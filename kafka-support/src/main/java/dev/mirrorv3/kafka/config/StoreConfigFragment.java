@@ -42,53 +42,69 @@ public final class StoreConfigFragment implements ConfigFragment {
     public static final String GROUP_S3 = "S3";
     public static final String GROUP_FORMAT = "Format";
 
-    static final String DESTINATION_TYPE_DOC = "Where the chains live. 'filesystem': a local or mounted directory (filesystem.root);"
-            + " 's3': an S3 bucket or an S3-compatible store (s3.* settings).";
-    static final String DESTINATION_NAME_DOC = "The chain directory's name under the root: <root>/<destination.name>/<partition>/."
-            + " Empty means the connector's name. May contain ${topic}, which is required when the connector reads several topics."
-            + " mirror-v3's early versions used the topic name; set it to that to continue such a backup.";
-    static final String FILESYSTEM_ROOT_DOC = "Absolute path of the directory that holds the chains (destination.type=filesystem)."
-            + " Created if missing. Objects are committed with fsync and link(2), so any POSIX filesystem with hard links works.";
-    static final String S3_ENDPOINT_DOC = "URL of an S3-compatible store (MinIO, Ceph, VersityGW, S3Proxy), e.g. https://minio:9000;"
-            + " empty for AWS S3 (the region's endpoint).";
-    static final String S3_REGION_DOC = "Region of the bucket, e.g. eu-central-1 (required with destination.type=s3; S3-compatible stores"
-            + " usually accept us-east-1). Never read from AWS_REGION or a profile.";
+    static final String DESTINATION_TYPE_DOC = """
+            Where the chains live. 'filesystem': a local or mounted directory (filesystem.root); \
+            's3': an S3 bucket or an S3-compatible store (s3.* settings).""";
+    static final String DESTINATION_NAME_DOC = """
+            The chain directory's name under the root: <root>/<destination.name>/<partition>/. \
+            Empty means the connector's name. May contain ${topic}, which is required when the connector reads several topics. \
+            mirror-v3's early versions used the topic name; set it to that to continue such a backup.""";
+    static final String FILESYSTEM_ROOT_DOC = """
+            Absolute path of the directory that holds the chains (destination.type=filesystem). \
+            Created if missing. Objects are committed with fsync and link(2), so any POSIX filesystem with hard links works.""";
+    static final String S3_ENDPOINT_DOC = """
+            URL of an S3-compatible store (MinIO, Ceph, VersityGW, S3Proxy), e.g. https://minio:9000; \
+            empty for AWS S3 (the region's endpoint).""";
+    static final String S3_REGION_DOC = """
+            Region of the bucket, e.g. eu-central-1 (required with destination.type=s3; S3-compatible stores \
+            usually accept us-east-1). Never read from AWS_REGION or a profile.""";
     static final String S3_BUCKET_DOC = "The bucket that holds the chains (required with destination.type=s3). It must exist.";
-    static final String S3_PREFIX_DOC = "Key prefix of the chains: objects are <prefix>/<destination.name>/<partition>/<object>. Split on"
-            + " '/' with empty segments dropped, as mirror-v3 does ('archive/' = 'archive'). Empty: chains at the bucket's top.";
-    static final String S3_PATH_STYLE_DOC = "Address the bucket in the path (http://endpoint/bucket/key) instead of the host name;"
-            + " most S3-compatible stores need true.";
-    static final String S3_WRITE_ACCESS_KEY_ID_DOC = "Access key id of the write identity, which signs PutObject only (the bucket"
-            + " policy needs to allow it s3:PutObject on the prefix, nothing else). Feed it through a config provider, e.g."
-            + " ${env:S3_WRITE_ACCESS_KEY_ID} or ${file:/etc/kafka/s3.properties:write.access.key.id}. Credentials are never"
-            + " discovered from AWS_* variables, profiles or instance metadata.";
-    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = "Secret access key of the write identity. Never logged, [hidden] in"
-            + " validate output; the stored connector config (GET /connectors/<name>/config) holds what it was given, so give"
-            + " it a config provider reference, as s3.write.access.key.id.";
-    static final String S3_READ_ACCESS_KEY_ID_DOC = "Access key id of the read identity, which signs ListObjectsV2, GetObject and"
-            + " HeadObject (the bucket policy needs to allow it s3:ListBucket on the prefix and s3:GetObject); through a config"
-            + " provider, as s3.write.access.key.id.";
+    static final String S3_PREFIX_DOC = """
+            Key prefix of the chains: objects are <prefix>/<destination.name>/<partition>/<object>. Split on \
+            '/' with empty segments dropped, as mirror-v3 does ('archive/' = 'archive'). Empty: chains at the bucket's top.""";
+    static final String S3_PATH_STYLE_DOC = """
+            Address the bucket in the path (http://endpoint/bucket/key) instead of the host name; \
+            most S3-compatible stores need true.""";
+    static final String S3_WRITE_ACCESS_KEY_ID_DOC = """
+            Access key id of the write identity, which signs PutObject only (the bucket \
+            policy needs to allow it s3:PutObject on the prefix, nothing else). Feed it through a config provider, e.g. \
+            ${env:S3_WRITE_ACCESS_KEY_ID} or ${file:/etc/kafka/s3.properties:write.access.key.id}. Credentials are never \
+            discovered from AWS_* variables, profiles or instance metadata.""";
+    static final String S3_WRITE_SECRET_ACCESS_KEY_DOC = """
+            Secret access key of the write identity. Never logged, [hidden] in \
+            validate output; the stored connector config (GET /connectors/<name>/config) holds what it was given, so give \
+            it a config provider reference, as s3.write.access.key.id.""";
+    static final String S3_READ_ACCESS_KEY_ID_DOC = """
+            Access key id of the read identity, which signs ListObjectsV2, GetObject and \
+            HeadObject (the bucket policy needs to allow it s3:ListBucket on the prefix and s3:GetObject); through a config \
+            provider, as s3.write.access.key.id.""";
     static final String S3_READ_SECRET_ACCESS_KEY_DOC = "Secret access key of the read identity; through a config provider.";
-    static final String ENCRYPTION_DOC = "Encryption of the objects' content; required with destination.type=s3, where it must be"
-            + " written out. 'none': plain Parquet or NDJSON objects (use the bucket's server-side encryption if needed)."
-            + " 'parquet': Parquet modular encryption (AES_GCM_V1, encrypted footer, every column) with the key"
-            + " encryption.key.id from encryption.keys.dir; objects are named <from>-<to>.k-<key id>.parquet and are readable"
-            + " only with the key. Needs format=parquet. Empty means none on a filesystem.";
-    static final String ENCRYPTION_KEYS_DIR_DOC = "Absolute path of the directory of keys, normally a mounted Kubernetes Secret: one"
-            + " file per key, named by its key id ([a-z0-9][a-z0-9-]{0,31}), holding the standard base64 of 32 random bytes"
-            + " (openssl rand -base64 32); entries starting with '.' are skipped. Every object is read with the key its name"
-            + " carries, so keep the files of older keys as long as objects encrypted with them exist. Also needed with"
-            + " encryption=none while the chain holds encrypted objects.";
-    static final String ENCRYPTION_KEY_ID_DOC = "The key id new objects are encrypted with (encryption=parquet); its file must exist"
-            + " in encryption.keys.dir. Rotation: add the new key's file, change this setting (the connector restarts its"
-            + " task); older objects stay readable with their own keys.";
-    static final String FORMAT_DOC = "Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or"
-            + " 'ndjson' (one JSON object per line; binary as base64).";
-    static final String COMPRESSION_DOC = "Parquet compression codec: 'zstd' (level 1, as mirror-v3), 'snappy' or 'uncompressed'."
-            + " Ignored for ndjson.";
-    static final String KEYS_TYPE_DOC = "How keys are stored: 'bytes' (exact bytes, any content; Parquet BINARY), 'utf8' (must be"
-            + " valid UTF-8; Parquet STRING) or 'json' (must parse as JSON; JSON-annotated STRING). A key that does not fit"
-            + " fails the task, naming topic, partition and offset.";
+    static final String ENCRYPTION_DOC = """
+            Encryption of the objects' content; required with destination.type=s3, where it must be \
+            written out. 'none': plain Parquet or NDJSON objects (use the bucket's server-side encryption if needed). \
+            'parquet': Parquet modular encryption (AES_GCM_V1, encrypted footer, every column) with the key \
+            encryption.key.id from encryption.keys.dir; objects are named <from>-<to>.k-<key id>.parquet and are readable \
+            only with the key. Needs format=parquet. Empty means none on a filesystem.""";
+    static final String ENCRYPTION_KEYS_DIR_DOC = """
+            Absolute path of the directory of keys, normally a mounted Kubernetes Secret: one \
+            file per key, named by its key id ([a-z0-9][a-z0-9-]{0,31}), holding the standard base64 of 32 random bytes \
+            (openssl rand -base64 32); entries starting with '.' are skipped. Every object is read with the key its name \
+            carries, so keep the files of older keys as long as objects encrypted with them exist. Also needed with \
+            encryption=none while the chain holds encrypted objects.""";
+    static final String ENCRYPTION_KEY_ID_DOC = """
+            The key id new objects are encrypted with (encryption=parquet); its file must exist \
+            in encryption.keys.dir. Rotation: add the new key's file, change this setting (the connector restarts its \
+            task); older objects stay readable with their own keys.""";
+    static final String FORMAT_DOC = """
+            Object format: 'parquet' (columnar, compressed, readable by DuckDB, Spark, pyarrow) or \
+            'ndjson' (one JSON object per line; binary as base64).""";
+    static final String COMPRESSION_DOC = """
+            Parquet compression codec: 'zstd' (level 1, as mirror-v3), 'snappy' or 'uncompressed'. \
+            Ignored for ndjson.""";
+    static final String KEYS_TYPE_DOC = """
+            How keys are stored: 'bytes' (exact bytes, any content; Parquet BINARY), 'utf8' (must be \
+            valid UTF-8; Parquet STRING) or 'json' (must parse as JSON; JSON-annotated STRING). A key that does not fit \
+            fails the task, naming topic, partition and offset.""";
     static final String VALUES_TYPE_DOC = "How values are stored; as keys.type.";
 
     /** What a connector does with the store: the blob sink writes a backup, the chain source reads one. */
