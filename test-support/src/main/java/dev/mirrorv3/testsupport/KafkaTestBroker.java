@@ -64,11 +64,6 @@ public final class KafkaTestBroker implements AutoCloseable {
 
     @Override
     public void close() {
-        admin.close();
-        try {
-            cluster.close();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot stop the test broker", e);
-        }
+        Closeables.closeAll("the test broker", admin, cluster);
     }
 }

@@ -110,16 +110,12 @@ public final class RestartableKafka extends PerClassResource {
 
     @Override
     public void close() {
-        if (proxy != null) {
-            proxy.close();
+        EmbeddedKafkaCluster k = kafka;
+        try {
+            Closeables.closeAll("the restartable Kafka cluster", proxy, admin, k == null ? null : k::stop);
+        } finally {
             proxy = null;
-        }
-        if (admin != null) {
-            admin.close();
             admin = null;
-        }
-        if (kafka != null) {
-            kafka.stop();
             kafka = null;
         }
     }
