@@ -1,12 +1,9 @@
 package dev.mirrorv3.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mirrorv3.quickstart.ConnectorStatus;
 import dev.mirrorv3.quickstart.TopicOffsets;
-import java.nio.file.Files;
+import dev.mirrorv3.quickstart.Usage;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * One timed Kafka → Kafka copy against a running worker: deploys a connector (PUT /connectors/name/config) and measures
@@ -25,69 +22,50 @@ public final class CopyRun {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 8) {
-            System.err.println("usage: CopyRun <label> <connect-url> <config.json> <source bootstrap> <source topic>"
-                    + " <destination bootstrap> <destination topic> <timeout s>");
-            System.exit(2);
-        }
+        Usage.atLeast(args, 8, "CopyRun <label> <connect-url> <config.json> <source bootstrap> <source topic>"
+                + " <destination bootstrap> <destination topic> <timeout s>");
         String label = args[0];
-        String connectUrl = args[1];
-        Path configFile = Path.of(args[2]);
-        String sourceTopic = args[4];
         String destinationTopic = args[6];
-        long timeoutNanos = Long.parseLong(args[7]) * 1_000_000_000L;
-        @SuppressWarnings("unchecked")
-        Map<String, Object> config = new ObjectMapper().readValue(Files.readString(configFile), Map.class);
-        String name = (String) config.get("name");
+        TimedDeploy run = new TimedDeploy(label, args[1], Path.of(args[2]), Long.parseLong(args[7]));
         try (TopicOffsets source = new TopicOffsets(args[3]); TopicOffsets destination = new TopicOffsets(args[5])) {
-            Map<Integer, Long> hw = source.highWatermarks(sourceTopic);
-            Map<Integer, Long> logStart = source.logStartOffsets(sourceTopic);
-            long records = 0;
-            for (int p : hw.keySet()) {
-                records += hw.get(p) - logStart.get(p);
-            }
-            Map<Integer, Long> before;
-            try {
-                before = destination.highWatermarks(destinationTopic);
-            } catch (Exception e) {
-                throw new IllegalStateException(label + ": destination topic " + destinationTopic + " is not there; create it (with "
-                        + hw.size() + " partitions) before the run", e);
-            }
-            if (before.size() != hw.size() || before.values().stream().anyMatch(o -> o != 0)) {
-                throw new IllegalStateException(label + ": destination topic " + destinationTopic + " must be empty with " + hw.size()
-                        + " partitions before the run; it has end offsets " + before);
-            }
-            long t0 = System.nanoTime();
-            SinkRun.put(connectUrl, name, Files.readString(configFile));
-            long lastStatusCheck = t0;
-            boolean done = false;
-            while (System.nanoTime() - t0 < timeoutNanos) {
-                try {
-                    if (destination.highWatermarks(destinationTopic).equals(hw)) {
-                        done = true;
-                        break;
-                    }
-                } catch (Exception e) {
-                    // a slow answer from the destination under load: poll again until the timeout
-                }
-                if (System.nanoTime() - lastStatusCheck > 1_000_000_000L) {
-                    lastStatusCheck = System.nanoTime();
-                    Optional<String> failed = ConnectorStatus.failure(connectUrl, name);
-                    if (failed.isPresent()) {
-                        System.err.println(label + ": " + failed.get());
-                        break;
-                    }
-                }
-                Thread.sleep(20);
-            }
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            SinkRun.delete(connectUrl, name);
+            TopicRange range = TopicRange.of(source, args[4]);
+            Map<Integer, Long> hw = range.highWatermarks();
+            requireEmpty(label, destination, destinationTopic, hw.size());
+            run.deploy();
+            boolean done = run.awaitDone(() -> caughtUp(destination, destinationTopic, hw), 20);
+            double seconds = run.seconds();
+            run.delete();
             if (!done) {
                 System.err.printf("%s: destination %s not caught up after %.0f s%n", label, destinationTopic, seconds);
                 System.exit(1);
             }
+            long records = range.records();
             System.out.printf("%s: %,d records in %.2f s = %,.0f records/s%n", label, records, seconds, records / seconds);
             System.out.printf("RESULT %s %d %.3f %.0f%n", label, records, seconds, records / seconds);
+        }
+    }
+
+    /** The destination topic must be there, empty, with the source's partitions: no run's time includes a creation. */
+    private static void requireEmpty(String label, TopicOffsets destination, String topic, int partitions) throws Exception {
+        Map<Integer, Long> before;
+        try {
+            before = destination.highWatermarks(topic);
+        } catch (Exception e) {
+            throw new IllegalStateException(label + ": destination topic " + topic + " is not there; create it (with "
+                    + partitions + " partitions) before the run", e);
+        }
+        if (before.size() != partitions || before.values().stream().anyMatch(o -> o != 0)) {
+            throw new IllegalStateException(label + ": destination topic " + topic + " must be empty with " + partitions
+                    + " partitions before the run; it has end offsets " + before);
+        }
+    }
+
+    private static boolean caughtUp(TopicOffsets destination, String topic, Map<Integer, Long> hw) {
+        try {
+            return destination.highWatermarks(topic).equals(hw);
+        } catch (Exception e) {
+            // a slow answer from the destination under load: poll again until the timeout
+            return false;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mirrorv3.bench;
 
+import dev.mirrorv3.quickstart.Usage;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,10 +33,7 @@ public final class ScalingPlot {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 2) {
-            System.err.println("usage: ScalingPlot <scaling.csv> <out.png> [title]");
-            System.exit(2);
-        }
+        Usage.atLeast(args, 2, "ScalingPlot <scaling.csv> <out.png> [title]");
         List<Row> rows = read(Path.of(args[0]));
         write(rows, Path.of(args[1]), args.length > 2 ? args[2] : "blob sink vs FileStreamSink");
         System.out.println("wrote " + args[1]);

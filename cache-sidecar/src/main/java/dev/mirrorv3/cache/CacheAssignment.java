@@ -63,7 +63,7 @@ record CacheAssignment(List<TopicPartition> partitions, List<PartitionState> sta
             OffsetAndMetadata c = committed.get(tp);
             long from = c != null ? c.offset() : "earliest".equals(config.offsetReset()) ? lw : hw;
             notifyFrom.put(tp.partition(), from);
-            states.add(new PartitionState(tp.partition(), lw, hw));
+            states.add(new PartitionState(new AssignedPartition(tp.partition(), lw, hw)));
             consumer.seek(tp, lw);
             LOG.info("Cache {}: reading {} from offset {}, ready at {}, notifying changes from offset {}{}",
                     config.name(), tp, lw, hw, from, c != null ? " (committed by group " + config.groupId() + ")" : "");
@@ -73,7 +73,7 @@ record CacheAssignment(List<TopicPartition> partitions, List<PartitionState> sta
 
     /** Records between the low and the high watermarks at start, for sizing the store. */
     long recordsAtStart() {
-        return states.stream().mapToLong(st -> st.endOffsetAtStart() - st.lowWatermark()).sum();
+        return states.stream().mapToLong(st -> st.assigned().recordsAtStart()).sum();
     }
 
     private static List<PartitionInfo> awaitTopic(KafkaConsumer<byte[], ByteBuffer> consumer, CacheConfig config,

@@ -270,7 +270,7 @@ final class CacheConsumer implements Runnable {
                 + " bytes, and all caches together use " + budget.usedBytes() + " of the " + budget.maxBytes()
                 + " bytes budget (" + budget.origin() + "); it stopped reading topic " + config.topic()
                 + " at partition " + r.partition() + " offset " + r.offset() + " of "
-                + cache.partition(r.partition()).endOffsetAtStart() + ". Give the sidecar a larger heap (-Xmx) "
+                + cache.partition(r.partition()).assigned().endOffsetAtStart() + ". Give the sidecar a larger heap (-Xmx) "
                 + "or memory.max-bytes, or cache a smaller topic";
         stopReading = true;
         cache.memoryExceeded(message);

@@ -5,32 +5,23 @@ package dev.mirrorv3.cache;
  */
 public final class PartitionState {
 
-    private final int partition;
-    private final long lowWatermark;
-    /** The high watermark seen at assignment: the cache is caught up once its position reaches it. */
-    private final long endOffsetAtStart;
+    private final AssignedPartition assigned;
     private volatile long lastSeenOffset;
     private volatile long position;
     private volatile long lag;
 
-    PartitionState(int partition, long lowWatermark, long endOffsetAtStart) {
-        this.partition = partition;
-        this.lowWatermark = lowWatermark;
-        this.endOffsetAtStart = endOffsetAtStart;
-        this.lastSeenOffset = lowWatermark - 1;
-        this.position = lowWatermark;
+    PartitionState(AssignedPartition assigned) {
+        this.assigned = assigned;
+        this.lastSeenOffset = assigned.lowWatermark() - 1;
+        this.position = assigned.lowWatermark();
+    }
+
+    public AssignedPartition assigned() {
+        return assigned;
     }
 
     public int partition() {
-        return partition;
-    }
-
-    public long lowWatermark() {
-        return lowWatermark;
-    }
-
-    public long endOffsetAtStart() {
-        return endOffsetAtStart;
+        return assigned.partition();
     }
 
     /** Offset of the last consumed record (kkv: not +1), low watermark − 1 before any. */
@@ -49,7 +40,7 @@ public final class PartitionState {
     }
 
     public boolean caughtUp() {
-        return position >= endOffsetAtStart;
+        return position >= assigned.endOffsetAtStart();
     }
 
     void seen(long offset) {

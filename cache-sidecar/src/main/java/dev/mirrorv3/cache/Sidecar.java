@@ -60,9 +60,22 @@ public final class Sidecar implements AutoCloseable {
             caches.add(new Cache(cc, budget));
         }
         this.metrics = new SidecarMetrics(caches, budget, () -> gcOverloaded);
-        HttpApi api = new HttpApi(caches, metrics, this::requestShutdown, () -> gcOverloaded);
+        this.undertow = startHttp(config, new HttpApi(caches, metrics, this::requestShutdown, () -> gcOverloaded));
+        this.metricsServer = startMetricsServer(config, metrics, undertow);
+        startCaches();
+        startGcWatch();
+        LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
+                config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
+                metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
+        LOG.info("Memory budget of the caches: {} bytes ({}); beyond it a cache stops reading and the sidecar exits "
+                + "after {} ms (memory.exceeded-exit-after-ms)", budget.maxBytes(), budget.origin(),
+                config.memory().exceededExitAfter().toMillis());
+    }
+
+    /** The HTTP API on http.host:http.port; a port it cannot listen on ends the start with a message naming it. */
+    private static Undertow startHttp(SidecarConfig config, HttpApi api) {
         int cores = Runtime.getRuntime().availableProcessors();
-        this.undertow = Undertow.builder()
+        Undertow undertow = Undertow.builder()
                 .addHttpListener(config.httpPort(), config.httpHost())
                 .setIoThreads(config.ioThreads())
                 .setWorkerThreads(Math.max(8, cores * 4))
@@ -81,18 +94,26 @@ public final class Sidecar implements AutoCloseable {
             throw new IllegalStateException("Cannot listen on http.port " + config.httpPort() + " ("
                     + config.httpHost() + "): " + rootMessage(e), e);
         }
-        HTTPServer ms = null;
-        if (config.metricsPort() >= 0) {
-            try {
-                ms = HTTPServer.builder().hostname(config.httpHost()).port(config.metricsPort())
-                        .registry(metrics.registry()).buildAndStart();
-            } catch (IOException | RuntimeException e) {
-                undertow.stop();
-                throw new IllegalStateException("Cannot listen on metrics.port " + config.metricsPort() + " ("
-                        + config.httpHost() + "): " + rootMessage(e), e);
-            }
+        return undertow;
+    }
+
+    /** The metrics server on metrics.port, or null when it is disabled (-1); stops the HTTP API when it cannot start. */
+    private static HTTPServer startMetricsServer(SidecarConfig config, SidecarMetrics metrics, Undertow undertow) {
+        if (config.metricsPort() < 0) {
+            return null;
         }
-        this.metricsServer = ms;
+        try {
+            return HTTPServer.builder().hostname(config.httpHost()).port(config.metricsPort())
+                    .registry(metrics.registry()).buildAndStart();
+        } catch (IOException | RuntimeException e) {
+            undertow.stop();
+            throw new IllegalStateException("Cannot listen on metrics.port " + config.metricsPort() + " ("
+                    + config.httpHost() + "): " + rootMessage(e), e);
+        }
+    }
+
+    /** Each cache's notifier and consumer; the notifiers start first, so that the first changes have a sender. */
+    private void startCaches() {
         for (Cache cache : caches) {
             CacheConfig cc = cache.config();
             Notifier notifier = new Notifier(cc.name(), cc.topic(), cc.notifications(), cache::ready,
@@ -108,6 +129,9 @@ public final class Sidecar implements AutoCloseable {
             cache.notifier().start();
         }
         consumers.forEach(CacheConsumer::start);
+    }
+
+    private void startGcWatch() {
         GcTimeWatchdog watchdog = GcTimeWatchdog.ofThisJvm();
         gcWatch.scheduleAtFixedRate(() -> {
             String message = watchdog.sample();
@@ -116,12 +140,6 @@ public final class Sidecar implements AutoCloseable {
                 exitLater(message);
             }
         }, 0, 1, TimeUnit.SECONDS);
-        LOG.info("cache-sidecar serving {} cache(s) on http://{}:{}/cache/v1{}, metrics on {}", caches.size(),
-                config.httpHost(), httpPort(), config.mainCache().map(m -> " (main: " + m.name() + ")").orElse(""),
-                metricsServer == null ? "/q/metrics only" : "port " + metricsServer.getPort() + " /metrics");
-        LOG.info("Memory budget of the caches: {} bytes ({}); beyond it a cache stops reading and the sidecar exits "
-                + "after {} ms (memory.exceeded-exit-after-ms)", budget.maxBytes(), budget.origin(),
-                config.memory().exceededExitAfter().toMillis());
     }
 
     private static String rootMessage(Throwable e) {

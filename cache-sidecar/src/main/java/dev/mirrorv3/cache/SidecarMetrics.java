@@ -15,7 +15,9 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The sidecar's Prometheus metrics ({@code mirror_v3_cache_*}, {@code mirror_v3_notify_*}), in a registry of its own
@@ -38,53 +40,32 @@ public final class SidecarMetrics {
 
     /** @param gcOverloaded why the sidecar is unready as a whole (its GC-time watchdog tripped), or null */
     public SidecarMetrics(List<Cache> caches, MemoryBudget budget, Supplier<String> gcOverloaded) {
-        GaugeWithCallback.builder().name("mirror_v3_cache_last_seen_offset")
-                .help("Offset of the last record consumed per partition (low watermark - 1 before any)")
-                .labelNames("cache", "topic", "partition")
-                .callback(cb -> caches.forEach(c -> c.partitions().forEach(p -> cb.call(p.lastSeenOffset(),
-                        c.name(), c.topic(), Integer.toString(p.partition())))))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_lag_offsets")
-                .help("Records behind the partition's current high watermark, as the consumer last knew it")
-                .labelNames("cache", "topic", "partition")
-                .callback(cb -> caches.forEach(c -> c.partitions().forEach(p -> cb.call(p.lag(),
-                        c.name(), c.topic(), Integer.toString(p.partition())))))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_keys").help("Keys held by the cache")
-                .labelNames("cache", "topic")
-                .callback(cb -> caches.forEach(c -> cb.call(c.store().size(), c.name(), c.topic())))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_bytes")
-                .help("Sum of the UTF-8 key and value lengths held by the cache (payload, without JVM overhead)")
-                .labelNames("cache", "topic")
-                .callback(cb -> caches.forEach(c -> cb.call(c.store().bytes(), c.name(), c.topic())))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_memory_bytes")
-                .help("Heap the cache's store takes: pages (records, headers, garbage not compacted yet) and index")
-                .labelNames("cache", "topic")
-                .callback(cb -> caches.forEach(c -> cb.call(c.store().footprint(), c.name(), c.topic())))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_memory_budget_bytes")
-                .help("memory.max-bytes: what all caches' stores may take together")
-                .callback(cb -> cb.call(budget.maxBytes()))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_memory_budget_exceeded")
-                .help("1 when the cache stopped reading because its store would exceed memory.max-bytes (the "
-                        + "sidecar exits after memory.exceeded-exit-after-ms)")
-                .labelNames("cache", "topic")
-                .callback(cb -> caches.forEach(c -> cb.call(c.memoryExceeded() != null ? 1 : 0, c.name(),
-                        c.topic())))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_gc_time_exceeded")
-                .help("1 when the JVM spent more than half of the last 30 s in garbage collection (the sidecar is "
-                        + "unready and exits after memory.exceeded-exit-after-ms)")
-                .callback(cb -> cb.call(gcOverloaded.get() != null ? 1 : 0))
-                .register(registry);
-        GaugeWithCallback.builder().name("mirror_v3_cache_ready")
-                .help("1 once the cache has caught up to the high watermark seen at startup (sticky)")
-                .labelNames("cache", "topic")
-                .callback(cb -> caches.forEach(c -> cb.call(c.ready() ? 1 : 0, c.name(), c.topic())))
-                .register(registry);
+        partitionGauge(caches, "mirror_v3_cache_last_seen_offset",
+                "Offset of the last record consumed per partition (low watermark - 1 before any)",
+                PartitionState::lastSeenOffset);
+        partitionGauge(caches, "mirror_v3_cache_lag_offsets",
+                "Records behind the partition's current high watermark, as the consumer last knew it",
+                PartitionState::lag);
+        cacheGauge(caches, "mirror_v3_cache_keys", "Keys held by the cache", c -> c.store().size());
+        cacheGauge(caches, "mirror_v3_cache_bytes",
+                "Sum of the UTF-8 key and value lengths held by the cache (payload, without JVM overhead)",
+                c -> c.store().bytes());
+        cacheGauge(caches, "mirror_v3_cache_memory_bytes",
+                "Heap the cache's store takes: pages (records, headers, garbage not compacted yet) and index",
+                c -> c.store().footprint());
+        gauge("mirror_v3_cache_memory_budget_bytes", "memory.max-bytes: what all caches' stores may take together",
+                budget::maxBytes);
+        cacheGauge(caches, "mirror_v3_cache_memory_budget_exceeded",
+                "1 when the cache stopped reading because its store would exceed memory.max-bytes (the "
+                        + "sidecar exits after memory.exceeded-exit-after-ms)",
+                c -> c.memoryExceeded() != null ? 1 : 0);
+        gauge("mirror_v3_cache_gc_time_exceeded",
+                "1 when the JVM spent more than half of the last 30 s in garbage collection (the sidecar is "
+                        + "unready and exits after memory.exceeded-exit-after-ms)",
+                () -> gcOverloaded.get() != null ? 1 : 0);
+        cacheGauge(caches, "mirror_v3_cache_ready",
+                "1 once the cache has caught up to the high watermark seen at startup (sticky)",
+                c -> c.ready() ? 1 : 0);
         httpDuration = Histogram.builder().name("mirror_v3_cache_http_request_duration_seconds")
                 .help("HTTP request durations by route and status")
                 .labelNames("route", "status")
@@ -101,6 +82,30 @@ public final class SidecarMetrics {
         retries = counter("mirror_v3_notify_retries", "Retry rounds of notification batches");
         batches = counter("mirror_v3_notify_batches", "Notification batches built");
         batchKeys = counter("mirror_v3_notify_keys", "Keys in notification batches built");
+    }
+
+    /** A gauge per assigned partition of every cache. */
+    private void partitionGauge(List<Cache> caches, String name, String help, ToDoubleFunction<PartitionState> value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .labelNames("cache", "topic", "partition")
+                .callback(cb -> caches.forEach(c -> c.partitions().forEach(p -> cb.call(value.applyAsDouble(p),
+                        c.name(), c.topic(), Integer.toString(p.partition())))))
+                .register(registry);
+    }
+
+    /** A gauge per cache. */
+    private void cacheGauge(List<Cache> caches, String name, String help, ToDoubleFunction<Cache> value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .labelNames("cache", "topic")
+                .callback(cb -> caches.forEach(c -> cb.call(value.applyAsDouble(c), c.name(), c.topic())))
+                .register(registry);
+    }
+
+    /** A gauge of the whole sidecar. */
+    private void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(cb -> cb.call(value.getAsDouble()))
+                .register(registry);
     }
 
     private Counter counter(String name, String help) {

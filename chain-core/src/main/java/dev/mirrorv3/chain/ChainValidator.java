@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -22,16 +21,29 @@ public final class ChainValidator {
      *     oldest objects were removed (the sink validates from the first object present)
      */
     public static Chain validate(String location, Collection<String> names, EnvelopeFormat format, OptionalLong requiredStart) {
+        List<ObjectName> objects = sortedObjects(location, names, format, false);
+        if (requiredStart.isPresent() && !objects.isEmpty() && objects.get(0).from() != requiredStart.getAsLong()) {
+            ObjectName first = objects.get(0);
+            if (first.from() > requiredStart.getAsLong()) {
+                throw new ChainException.WrongChainStart(location, first, requiredStart.getAsLong());
+            }
+            // Starting before the requested start is fine: the reader skips what lies before it.
+        }
+        return new Chain(location, objects);
+    }
+
+    /**
+     * The names of a partition's directory, ours and of {@code format}, {@code to >= from}, sorted by offset, each starting
+     * after the previous one's {@code to}; with {@code gapsAllowed} false also each right after it. Shared with
+     * {@link SnapshotChain}, whose older snapshots may be gone.
+     */
+    static List<ObjectName> sortedObjects(String location, Collection<String> names, EnvelopeFormat format, boolean gapsAllowed) {
         List<ObjectName> objects = new ArrayList<>(names.size());
         for (String name : names) {
             if (TemporaryFiles.isTemporary(name)) {
                 continue;
             }
-            Optional<ObjectName> parsed = ObjectName.parse(name);
-            if (parsed.isEmpty()) {
-                throw new ChainException.ForeignObject(location, name, format.extension());
-            }
-            ObjectName o = parsed.get();
+            ObjectName o = ObjectName.parse(name).orElseThrow(() -> new ChainException.ForeignObject(location, name, format.extension()));
             if (o.format() != format) {
                 throw new ChainException.WrongExtension(location, o, format.extension());
             }
@@ -50,17 +62,10 @@ public final class ChainValidator {
             if (next.from() <= prev.to()) {
                 throw new ChainException.Overlap(location, prev, next);
             }
-            if (next.from() > prev.to() + 1) {
+            if (!gapsAllowed && next.from() > prev.to() + 1) {
                 throw new ChainException.Gap(location, prev.to() + 1, next);
             }
         }
-        if (requiredStart.isPresent() && !objects.isEmpty() && objects.get(0).from() != requiredStart.getAsLong()) {
-            ObjectName first = objects.get(0);
-            if (first.from() > requiredStart.getAsLong()) {
-                throw new ChainException.WrongChainStart(location, first, requiredStart.getAsLong());
-            }
-            // Starting before the requested start is fine: the reader skips what lies before it.
-        }
-        return new Chain(location, objects);
+        return objects;
     }
 }

@@ -1,9 +1,7 @@
 package dev.mirrorv3.chain;
 
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,32 +19,7 @@ public record SnapshotChain(String location, List<ObjectName> objects) {
 
     /** Validates the names listed in a partition's directory: ours, Parquet, {@code to >= from}, no overlap. */
     public static SnapshotChain validate(String location, Collection<String> names) {
-        List<ObjectName> objects = new ArrayList<>(names.size());
-        for (String name : names) {
-            if (TemporaryFiles.isTemporary(name)) {
-                continue;
-            }
-            ObjectName o = ObjectName.parse(name).orElseThrow(
-                    () -> new ChainException.ForeignObject(location, name, EnvelopeFormat.PARQUET.extension()));
-            if (o.format() != EnvelopeFormat.PARQUET) {
-                throw new ChainException.WrongExtension(location, o, EnvelopeFormat.PARQUET.extension());
-            }
-            if (o.to() < o.from()) {
-                throw new ChainException.InvertedRange(location, o);
-            }
-            objects.add(o);
-        }
-        Collections.sort(objects);
-        for (int i = 1; i < objects.size(); i++) {
-            ObjectName prev = objects.get(i - 1);
-            ObjectName next = objects.get(i);
-            if (next.from() == prev.from()) {
-                throw new ChainException.DuplicateFrom(location, prev, next);
-            }
-            if (next.from() <= prev.to()) {
-                throw new ChainException.Overlap(location, prev, next);
-            }
-        }
+        List<ObjectName> objects = ChainValidator.sortedObjects(location, names, EnvelopeFormat.PARQUET, true);
         return new SnapshotChain(location, objects);
     }
 

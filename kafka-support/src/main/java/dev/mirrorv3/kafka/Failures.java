@@ -5,7 +5,10 @@ import dev.mirrorv3.chain.store.TransientStoreException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -27,22 +30,19 @@ public final class Failures {
     private Failures() {
     }
 
+    /** Kinds of failure that retrying may fix, also as the cause of another. */
+    private static final List<Class<?>> TRANSIENT = List.of(RetriableException.class,
+            org.apache.kafka.common.errors.TimeoutException.class, TimeoutException.class, ConnectException.class,
+            SocketTimeoutException.class, UnknownHostException.class);
+    /** The broker refusing to set a group's offsets while it has members or rebalances. */
+    private static final List<Class<?>> GROUP_NOT_EMPTY = List.of(GroupNotEmptyException.class, UnknownMemberIdException.class,
+            RebalanceInProgressException.class, IllegalGenerationException.class);
+    private static final List<Class<?>> AUTHORIZATION = List.of(AuthorizationException.class, AuthenticationException.class);
+
     public static boolean isTransient(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof StoreException) {
-                return c instanceof TransientStoreException;
-            }
-            if (c instanceof RetriableException
-                    || isConnectRetriable(c)
-                    || c instanceof org.apache.kafka.common.errors.TimeoutException
-                    || c instanceof TimeoutException
-                    || c instanceof ConnectException
-                    || c instanceof SocketTimeoutException
-                    || c instanceof UnknownHostException) {
-                return true;
-            }
-        }
-        return false;
+        return firstCause(t, c -> c instanceof StoreException || isConnectRetriable(c) || isOneOf(c, TRANSIENT))
+                .map(c -> !(c instanceof StoreException) || c instanceof TransientStoreException)
+                .orElse(false);
     }
 
     /**
@@ -63,25 +63,26 @@ public final class Failures {
      * that passes once they leave, e.g. the tasks of a connector being restarted. Not transient in general.
      */
     public static boolean isGroupNotEmpty(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof GroupNotEmptyException
-                    || c instanceof UnknownMemberIdException
-                    || c instanceof RebalanceInProgressException
-                    || c instanceof IllegalGenerationException) {
-                return true;
-            }
-        }
-        return false;
+        return firstCause(t, c -> isOneOf(c, GROUP_NOT_EMPTY)).isPresent();
     }
 
     /** Refused for lack of a permission (an ACL): fatal, and the message should say which to grant. */
     public static boolean isAuthorization(Throwable t) {
+        return firstCause(t, c -> isOneOf(c, AUTHORIZATION)).isPresent();
+    }
+
+    /** The first of {@code t} and its causes that {@code matches}, outermost first. */
+    private static Optional<Throwable> firstCause(Throwable t, Predicate<Throwable> matches) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof AuthorizationException || c instanceof AuthenticationException) {
-                return true;
+            if (matches.test(c)) {
+                return Optional.of(c);
             }
         }
-        return false;
+        return Optional.empty();
+    }
+
+    private static boolean isOneOf(Throwable t, List<Class<?>> kinds) {
+        return kinds.stream().anyMatch(k -> k.isInstance(t));
     }
 
     /** The message of the failure and its causes, for one log line or task error. */

@@ -21,11 +21,15 @@ public final class PositionRule {
         /** The destination as messages name it. */
         String describe();
 
-        /** Where an empty destination of this kind starts, given the source's log start. */
-        long startWhenEmpty(long sourceLogStart);
+        /** Where an empty destination of this kind starts, given the source's log start: there, unless its kind cannot. */
+        default long startWhenEmpty(long sourceLogStart) {
+            return sourceLogStart;
+        }
 
         /** Why an empty destination cannot start at the source's log start, and what to do. */
-        String cannotStart();
+        default String cannotStart() {
+            return "a new chain starts at the source's log start"; // never asked of a kind that starts there
+        }
 
         /** What to do to accept a lost range, given the destination's next offset. */
         String acceptGap(long next);
@@ -42,16 +46,6 @@ public final class PositionRule {
         @Override
         public String describe() {
             return "the backup at " + location;
-        }
-
-        @Override
-        public long startWhenEmpty(long sourceLogStart) {
-            return sourceLogStart;
-        }
-
-        @Override
-        public String cannotStart() {
-            return "a new chain starts at the source's log start"; // never asked: startWhenEmpty is the log start
         }
 
         @Override

@@ -18,10 +18,7 @@ public final class CompareTopics {
     }
 
     public static void main(String[] args) {
-        if (args.length != 3) {
-            System.err.println("usage: CompareTopics <bootstrap servers> <source topic> <restored topic>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 3, "CompareTopics <bootstrap servers> <source topic> <restored topic>");
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> source = TopicReader.readAll(args[0], args[1]);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> restored = TopicReader.readAll(args[0], args[2]);
         String difference = firstDifference(source, restored);

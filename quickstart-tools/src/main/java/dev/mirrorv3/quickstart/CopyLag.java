@@ -15,10 +15,7 @@ public final class CopyLag {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 6) {
-            System.err.println("usage: CopyLag <bootstrap servers> <topic> <copy topic> <connector> <connect url> <wait seconds>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 6, "CopyLag <bootstrap servers> <topic> <copy topic> <connector> <connect url> <wait seconds>");
         String topic = args[1];
         String copy = args[2];
         String connector = args[3];

@@ -26,10 +26,7 @@ public final class DemoProducer {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: DemoProducer <bootstrap.servers> <topic> <partitions> <count>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 4, "DemoProducer <bootstrap.servers> <topic> <partitions> <count>");
         String topic = args[1];
         int partitions = Integer.parseInt(args[2]);
         int count = Integer.parseInt(args[3]);

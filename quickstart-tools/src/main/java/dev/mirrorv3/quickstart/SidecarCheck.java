@@ -27,10 +27,7 @@ public final class SidecarCheck {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: SidecarCheck <bootstrap servers> <topic> <sidecar base URL>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 3, "SidecarCheck <bootstrap servers> <topic> <sidecar base URL>");
         Map<String, byte[]> latest = latestValues(TopicReader.readAll(args[0], args[1]));
         if (latest.isEmpty()) {
             System.out.println(args[1] + " holds no key with a value: nothing to check  FAILED");

@@ -67,10 +67,7 @@ public final class TopicOffsets implements AutoCloseable {
 
     /** Prints the sum of a topic's high watermarks (what a complete copy of it holds, offsets preserved). */
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: TopicOffsets <bootstrap servers> <topic>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 2, "TopicOffsets <bootstrap servers> <topic>");
         try (TopicOffsets offsets = new TopicOffsets(args[0])) {
             System.out.println(offsets.highWatermarks(args[1]).values().stream().mapToLong(Long::longValue).sum());
         }

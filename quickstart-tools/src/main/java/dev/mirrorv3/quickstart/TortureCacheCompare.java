@@ -45,46 +45,87 @@ public final class TortureCacheCompare {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            System.err.println("usage: TortureCacheCompare <bootstrap> <topic> <sidecar base URL> <notify log> <timeout s>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 5, "TortureCacheCompare <bootstrap> <topic> <sidecar base URL> <notify log> <timeout s>");
         String topic = args[1];
         String base = args[2];
-        Path log = Path.of(args[3]);
         long deadline = System.nanoTime() + Duration.ofSeconds(Long.parseLong(args[4])).toNanos();
-        Map<Integer, List<CacheExpectation.Entry>> partitions = new TreeMap<>();
-        long records = 0;
-        for (Map.Entry<Integer, List<ConsumerRecord<byte[], byte[]>>> e : TopicReader.readAll(args[0], topic).entrySet()) {
-            List<CacheExpectation.Entry> list = new ArrayList<>();
-            for (ConsumerRecord<byte[], byte[]> r : e.getValue()) {
-                list.add(new CacheExpectation.Entry(r.partition(), r.offset(), r.key(), r.value()));
-            }
-            records += list.size();
-            partitions.put(e.getKey(), list);
-        }
+        Map<Integer, List<CacheExpectation.Entry>> partitions = read(args[0], topic);
         CacheExpectation expected = new CacheExpectation(partitions);
 
         waitCaughtUp(base, topic, expected.lastOffsets(), deadline);
 
-        int missing = 0;
-        int differing = 0;
-        List<String> examples = new ArrayList<>();
+        Findings findings = new Findings();
+        checkServed(base, expected, findings);
+        Set<String> listed = checkListed(base, expected, findings);
+        Notified notified = awaitNotified(Path.of(args[3]), expected, deadline);
+        findings.missing += notified.unnotified().size();
+        notified.unnotified().stream().limit(5).forEach(c -> findings.example("change of key " + c.key() + " at " + topic + "-"
+                + c.partition() + " offset " + c.offset() + " was never notified"));
+        long records = partitions.values().stream().mapToLong(List::size).sum();
+        long keyNotifications = notified.batches().stream().mapToLong(b -> b.keys().size()).sum();
+        System.out.println("RESULT records=" + records + " missing=" + findings.missing + " duplicated=0 differing="
+                + findings.differing + " gaps=0 overlaps=0");
+        System.out.println("  served: " + expected.everSeen().size() + " keys checked over GET /cache/v1/raw/{key} ("
+                + expected.latest().size() + " live, " + (expected.everSeen().size() - expected.latest().size()) + " deleted), "
+                + listed.size() + " listed by GET /cache/v1/keys");
+        System.out.println("  notified: " + (expected.changes().size() - notified.unnotified().size()) + " of "
+                + expected.changes().size() + " changes, in " + notified.batches().size() + " batches naming " + keyNotifications
+                + " keys (re-notifications after a restart included)");
+        findings.examples.forEach(e -> System.out.println("  " + e));
+        System.exit(findings.missing == 0 && findings.differing == 0 ? 0 : 1);
+    }
+
+    /** What the check found wrong: counts, and the first ten examples. */
+    private static final class Findings {
+        private final List<String> examples = new ArrayList<>();
+        private int missing;
+        private int differing;
+
+        void example(String e) {
+            if (examples.size() < 10) {
+                examples.add(e);
+            }
+        }
+    }
+
+    /** The notifications the receiver logged, and the changes none of them covers. */
+    private record Notified(List<CacheExpectation.Batch> batches, List<CacheExpectation.Change> unnotified) {
+    }
+
+    /** The topic's records (read_committed) per partition. */
+    private static Map<Integer, List<CacheExpectation.Entry>> read(String bootstrap, String topic) throws Exception {
+        Map<Integer, List<CacheExpectation.Entry>> partitions = new TreeMap<>();
+        for (Map.Entry<Integer, List<ConsumerRecord<byte[], byte[]>>> e : TopicReader.readAll(bootstrap, topic).entrySet()) {
+            List<CacheExpectation.Entry> list = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : e.getValue()) {
+                list.add(new CacheExpectation.Entry(r.partition(), r.offset(), r.key(), r.value()));
+            }
+            partitions.put(e.getKey(), list);
+        }
+        return partitions;
+    }
+
+    /** Every key the topic ever held over {@code GET /cache/v1/raw/{key}}: its latest value, or 404 when deleted. */
+    private static void checkServed(String base, CacheExpectation expected, Findings findings) throws Exception {
         for (String key : expected.everSeen()) {
             HttpResponse<byte[]> r = get(base + "/cache/v1/raw/" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("+", "%20"));
             byte[] want = expected.latest().get(key);
             if (want != null && r.statusCode() == 404) {
-                missing++;
-                example(examples, "key " + key + ": not served (404), the topic's latest value has " + want.length + " bytes");
+                findings.missing++;
+                findings.example("key " + key + ": not served (404), the topic's latest value has " + want.length + " bytes");
             } else if (want == null && r.statusCode() != 404) {
-                differing++;
-                example(examples, "key " + key + ": deleted in the topic, served with HTTP " + r.statusCode());
+                findings.differing++;
+                findings.example("key " + key + ": deleted in the topic, served with HTTP " + r.statusCode());
             } else if (want != null && (r.statusCode() != 200 || !Arrays.equals(want, r.body()))) {
-                differing++;
-                example(examples, "key " + key + ": HTTP " + r.statusCode() + " with " + r.body().length + " bytes, not the topic's latest"
-                        + " value (" + want.length + " bytes)");
+                findings.differing++;
+                findings.example("key " + key + ": HTTP " + r.statusCode() + " with " + r.body().length
+                        + " bytes, not the topic's latest value (" + want.length + " bytes)");
             }
         }
+    }
+
+    /** {@code GET /cache/v1/keys} lists exactly the live keys; returns what it listed. */
+    private static Set<String> checkListed(String base, CacheExpectation expected, Findings findings) throws Exception {
         Set<String> listed = new HashSet<>();
         for (String k : new String(get(base + "/cache/v1/keys").body(), StandardCharsets.UTF_8).split("\n")) {
             if (!k.isEmpty()) {
@@ -95,35 +136,23 @@ public final class TortureCacheCompare {
         extra.removeAll(expected.latest().keySet());
         Set<String> unlisted = new HashSet<>(expected.latest().keySet());
         unlisted.removeAll(listed);
-        differing += extra.size();
-        missing += unlisted.size();
-        extra.stream().limit(3).forEach(k -> example(examples, "GET /cache/v1/keys lists " + k + ", which the topic does not hold"));
-        unlisted.stream().limit(3).forEach(k -> example(examples, "GET /cache/v1/keys does not list " + k));
+        findings.differing += extra.size();
+        findings.missing += unlisted.size();
+        extra.stream().limit(3).forEach(k -> findings.example("GET /cache/v1/keys lists " + k + ", which the topic does not hold"));
+        unlisted.stream().limit(3).forEach(k -> findings.example("GET /cache/v1/keys does not list " + k));
+        return listed;
+    }
 
-        List<CacheExpectation.Batch> batches;
-        List<CacheExpectation.Change> unnotified;
+    /** Reads the receiver's log until every change is notified or the deadline passes. */
+    private static Notified awaitNotified(Path log, CacheExpectation expected, long deadline) throws Exception {
         while (true) {
-            batches = batches(log);
-            unnotified = expected.unnotified(batches);
+            List<CacheExpectation.Batch> batches = batches(log);
+            List<CacheExpectation.Change> unnotified = expected.unnotified(batches);
             if (unnotified.isEmpty() || System.nanoTime() > deadline) {
-                break;
+                return new Notified(batches, unnotified);
             }
             Thread.sleep(500);
         }
-        missing += unnotified.size();
-        unnotified.stream().limit(5).forEach(c -> example(examples, "change of key " + c.key() + " at " + topic + "-" + c.partition()
-                + " offset " + c.offset() + " was never notified"));
-        long keyNotifications = batches.stream().mapToLong(b -> b.keys().size()).sum();
-        System.out.println("RESULT records=" + records + " missing=" + missing + " duplicated=0 differing=" + differing
-                + " gaps=0 overlaps=0");
-        System.out.println("  served: " + expected.everSeen().size() + " keys checked over GET /cache/v1/raw/{key} ("
-                + expected.latest().size() + " live, " + (expected.everSeen().size() - expected.latest().size()) + " deleted), "
-                + listed.size() + " listed by GET /cache/v1/keys");
-        System.out.println("  notified: " + (expected.changes().size() - unnotified.size()) + " of " + expected.changes().size()
-                + " changes, in " + batches.size() + " batches naming " + keyNotifications + " keys (re-notifications after a"
-                + " restart included)");
-        examples.forEach(e -> System.out.println("  " + e));
-        System.exit(missing == 0 && differing == 0 ? 0 : 1);
     }
 
     private static void waitCaughtUp(String base, String topic, Map<Integer, Long> last, long deadline) throws Exception {
@@ -176,11 +205,5 @@ public final class TortureCacheCompare {
     private static HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    }
-
-    private static void example(List<String> examples, String e) {
-        if (examples.size() < 10) {
-            examples.add(e);
-        }
     }
 }

@@ -37,9 +37,8 @@ public final class TortureCompare {
         } else if (args.length == 5 && args[0].equals("topic")) {
             c = topics(args[1], args[2], args[3], args[4]);
         } else {
-            System.err.println("usage: TortureCompare chain <connector-config.json> <connector>\n"
+            Usage.exit("TortureCompare chain <connector-config.json> <connector>\n"
                     + "       TortureCompare topic <source bootstrap> <source topic> <destination bootstrap> <destination topic>");
-            System.exit(2);
             return;
         }
         System.out.println("RESULT " + c.summary());

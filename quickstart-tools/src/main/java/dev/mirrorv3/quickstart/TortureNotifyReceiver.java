@@ -23,10 +23,7 @@ public final class TortureNotifyReceiver {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: TortureNotifyReceiver <port> <file>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 2, "TortureNotifyReceiver <port> <file>");
         Path file = Path.of(args[1]);
         OutputStream out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[0])), 50);

@@ -30,43 +30,43 @@ public final class TortureProducer {
     private TortureProducer() {
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length != 7) {
-            System.err.println("usage: TortureProducer <bootstrap> <topic> <partitions> <records> <records/s> <seed>"
+    /** The stream's settings, from the command line. */
+    record Settings(String bootstrap, String topic, int partitions, long records, double rate, long seed, boolean transactional) {
+        static Settings parse(String[] args) {
+            Usage.exactly(args, 7, "TortureProducer <bootstrap> <topic> <partitions> <records> <records/s> <seed>"
                     + " <transactional true|false>");
-            System.exit(2);
+            return new Settings(args[0], args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]), Double.parseDouble(args[4]),
+                    Long.parseLong(args[5]), Boolean.parseBoolean(args[6]));
         }
-        String bootstrap = args[0];
-        String topic = args[1];
-        int partitions = Integer.parseInt(args[2]);
-        long records = Long.parseLong(args[3]);
-        double rate = Double.parseDouble(args[4]);
-        Random random = new Random(Long.parseLong(args[5]));
-        boolean transactional = Boolean.parseBoolean(args[6]);
-        createTopic(bootstrap, topic, partitions);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings s = Settings.parse(args);
+        Random random = new Random(s.seed());
+        createTopic(s.bootstrap(), s.topic(), s.partitions());
 
         long start = System.nanoTime();
         long sent = 0;
         long aborted = 0;
         long failed = 0;
         AtomicLong sendErrors = new AtomicLong();
-        KafkaProducer<byte[], byte[]> producer = producer(bootstrap, topic, transactional);
-        while (sent < records) {
-            int batch = transactional ? 1 + random.nextInt(50) : 1 + random.nextInt(20);
-            batch = (int) Math.min(batch, records - sent);
-            boolean abort = transactional && random.nextInt(6) == 0;
+        KafkaProducer<byte[], byte[]> producer = producer(s.bootstrap(), s.topic(), s.transactional());
+        while (sent < s.records()) {
+            int batch = s.transactional() ? 1 + random.nextInt(50) : 1 + random.nextInt(20);
+            batch = (int) Math.min(batch, s.records() - sent);
+            boolean abort = s.transactional() && random.nextInt(6) == 0;
             try {
-                if (transactional) {
+                if (s.transactional()) {
                     producer.beginTransaction();
                 }
                 for (int i = 0; i < batch; i++) {
-                    producer.send(record(topic, sent + i, random), (m, e) -> {
+                    producer.send(record(s.topic(), sent + i, random), (m, e) -> {
                         if (e != null) {
                             sendErrors.incrementAndGet();
                         }
                     });
                 }
-                if (!transactional) {
+                if (!s.transactional()) {
                     producer.flush();
                 } else if (abort) {
                     producer.abortTransaction();
@@ -80,10 +80,10 @@ public final class TortureProducer {
                 failed += batch;
                 System.out.println("producer: " + e.getClass().getSimpleName() + " (" + e.getMessage() + "); re-creating the producer");
                 producer.close(java.time.Duration.ofSeconds(5));
-                producer = producer(bootstrap, topic, transactional);
+                producer = producer(s.bootstrap(), s.topic(), s.transactional());
             }
             sent += batch;
-            long due = start + (long) (sent / rate * 1e9);
+            long due = start + (long) (sent / s.rate() * 1e9);
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -91,7 +91,7 @@ public final class TortureProducer {
         }
         producer.close();
         System.out.printf("produced %d records to %s (%d in aborted transactions, %d in failed batches, %d send errors) in %.1f s%n",
-                sent, topic, aborted, failed, sendErrors.get(), (System.nanoTime() - start) / 1e9);
+                sent, s.topic(), aborted, failed, sendErrors.get(), (System.nanoTime() - start) / 1e9);
     }
 
     static ProducerRecord<byte[], byte[]> record(String topic, long n, Random random) {

@@ -34,10 +34,9 @@ public final class TortureWait {
     public static void main(String[] args) throws Exception {
         boolean chain = args.length == 5 && args[0].equals("chain");
         if (!chain && !(args.length == 8 && args[0].equals("topic"))) {
-            System.err.println("usage: TortureWait chain <connector-config.json> <connector> <connect-url> <timeout s>\n"
+            Usage.exit("TortureWait chain <connector-config.json> <connector> <connect-url> <timeout s>\n"
                     + "       TortureWait topic <source bootstrap> <source topic> <destination bootstrap> <destination topic>"
                     + " <connector> <connect-url> <timeout s>");
-            System.exit(2);
         }
         BlobSinkSettings s = chain ? BlobSinkSettings.load(Path.of(args[1]), args[2]) : null;
         String sourceBootstrap = chain ? s.bootstrapServers() : args[1];

@@ -37,10 +37,7 @@ public final class VerifyBackup {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: VerifyBackup <connector-config.json> <connector-name>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 2, "VerifyBackup <connector-config.json> <connector-name>");
         BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1]);
         Map<Integer, Long> logStart;
         Map<Integer, Long> hw;

@@ -23,10 +23,7 @@ public final class WaitCaughtUp {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>");
-            System.exit(2);
-        }
+        Usage.exactly(args, 4, "WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>");
         BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1]);
         String connectUrl = args[2];
         long deadline = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;

@@ -13,16 +13,13 @@ import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real KRaft broker and real Connect worker(s) in this JVM: the one place that uses Kafka's non-public test
  * kit ({@code EmbeddedConnectCluster}), so a Kafka upgrade that changes it touches only this class.
  * One cluster per test class (short rebalance delays, so a lost worker's tasks move within a test).
  */
-public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+public final class ConnectTestCluster extends PerClassResource {
     private final int workers;
     private final Map<String, String> extraWorkerProps;
     private EmbeddedConnectCluster connect;
@@ -55,28 +52,15 @@ public final class ConnectTestCluster implements AutoCloseable, BeforeAllCallbac
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) {
-        startCluster();
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        close();
-    }
-
-    private void startCluster() {
+    void startCluster() {
         Map<String, String> workerProps = new HashMap<>();
         workerProps.put("plugin.discovery", "service_load"); // needs our META-INF/services entries; ~4 s faster
         workerProps.put("offset.flush.interval.ms", "1000");
         workerProps.put("scheduled.rebalance.max.delay.ms", "2000");
         workerProps.putAll(extraWorkerProps);
-        Properties brokerProps = new Properties();
-        brokerProps.put("transaction.state.log.replication.factor", "1");
-        brokerProps.put("transaction.state.log.min.isr", "1");
-        brokerProps.put("offsets.topic.replication.factor", "1");
-        brokerProps.put("group.initial.rebalance.delay.ms", "0");
-        brokerProps.put("log.retention.check.interval.ms", "1000");
-        brokerProps.put("log.cleaner.backoff.ms", "200");
+        Properties brokerProps = SingleNodeBroker.properties(Map.of(
+                "log.retention.check.interval.ms", "1000",
+                "log.cleaner.backoff.ms", "200"));
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder()
                 .name("mirror-v3-it")
                 .numWorkers(workers)

@@ -1,17 +1,12 @@
 package dev.mirrorv3.testsupport;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 
 /**
  * A single combined KRaft broker+controller in this JVM, for tests that need a plain Kafka broker
@@ -26,12 +21,10 @@ import org.apache.kafka.common.test.TestKitNodes;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
-    private final KafkaClusterTestKit cluster;
-    private final Admin admin;
+    private final KafkaTestBroker broker;
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster) {
-        this.cluster = cluster;
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
+    private EmbeddedKafka(KafkaTestBroker broker) {
+        this.broker = broker;
     }
 
     /** Formats and starts the broker, and waits until it is ready. */
@@ -41,40 +34,18 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** As {@link #start()}, with extra broker properties. */
     public static EmbeddedKafka start(Map<String, String> brokerProperties) {
-        KafkaClusterTestKit cluster = null;
-        try {
-            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(
-                    new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-                    .setConfigProp("offsets.topic.replication.factor", "1")
-                    .setConfigProp("offsets.topic.num.partitions", "1")
-                    .setConfigProp("transaction.state.log.replication.factor", "1")
-                    .setConfigProp("transaction.state.log.min.isr", "1")
-                    .setConfigProp("group.initial.rebalance.delay.ms", "0");
-            brokerProperties.forEach(builder::setConfigProp);
-            cluster = builder.build();
-            cluster.format();
-            cluster.startup();
-            cluster.waitForReadyBrokers();
-            return new EmbeddedKafka(cluster);
-        } catch (Exception e) {
-            if (cluster != null) {
-                try {
-                    cluster.close();
-                } catch (Exception suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            throw new IllegalStateException("Could not start the embedded Kafka broker: " + e.getMessage(), e);
-        }
+        Map<String, String> properties = new HashMap<>(Map.of("offsets.topic.num.partitions", "1"));
+        properties.putAll(brokerProperties);
+        return new EmbeddedKafka(KafkaTestBroker.start(properties));
     }
 
     public String bootstrapServers() {
-        return cluster.bootstrapServers();
+        return broker.bootstrapServers();
     }
 
     /** An admin client owned by this broker (closed with it); do not close it yourself. */
     public Admin admin() {
-        return admin;
+        return broker.admin();
     }
 
     public void createTopic(String topic, int partitions) {
@@ -82,14 +53,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public void createTopic(String topic, int partitions, Map<String, String> topicConfig) {
-        try {
-            admin.createTopics(Set.of(new NewTopic(topic, partitions, (short) 1).configs(topicConfig))).all().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while creating topic " + topic, e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("Could not create topic " + topic + ": " + e.getCause(), e.getCause());
-        }
+        broker.createTopic(topic, partitions, topicConfig);
     }
 
     /** A producer of raw bytes (acks=all, idempotent); the caller closes it. */
@@ -102,11 +66,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        try {
-            admin.close();
-        } finally {
-            cluster.close();
-        }
+    public void close() {
+        broker.close();
     }
 }

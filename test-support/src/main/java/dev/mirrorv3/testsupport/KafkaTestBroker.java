@@ -1,16 +1,14 @@
 package dev.mirrorv3.testsupport;
 
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /**
  * One real KRaft broker (combined with its controller) in this JVM, for tests that need Kafka but not Connect; the
- * only user of Kafka's non-public {@code KafkaClusterTestKit} besides {@link ConnectTestCluster}. One per test class.
+ * only user of Kafka's non-public {@code KafkaClusterTestKit} besides {@link ConnectTestCluster} ({@link EmbeddedKafka}
+ * is this broker with a producer). One per test class.
  */
 public final class KafkaTestBroker implements AutoCloseable {
     private final KafkaClusterTestKit cluster;
@@ -22,20 +20,31 @@ public final class KafkaTestBroker implements AutoCloseable {
     }
 
     public static KafkaTestBroker start() {
+        return start(Map.of());
+    }
+
+    /** Formats and starts the broker with extra broker properties, and waits until it is ready. */
+    public static KafkaTestBroker start(Map<String, String> brokerProperties) {
+        KafkaClusterTestKit cluster = null;
         try {
-            KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                    .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-                    .setConfigProp("offsets.topic.replication.factor", "1")
-                    .setConfigProp("transaction.state.log.replication.factor", "1")
-                    .setConfigProp("transaction.state.log.min.isr", "1")
-                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                    .build();
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                    .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build());
+            SingleNodeBroker.SETTINGS.forEach(builder::setConfigProp);
+            brokerProperties.forEach(builder::setConfigProp);
+            cluster = builder.build();
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
             return new KafkaTestBroker(cluster);
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the test broker", e);
+            if (cluster != null) {
+                try {
+                    cluster.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw new IllegalStateException("cannot start the test broker: " + e.getMessage(), e);
         }
     }
 
@@ -43,26 +52,18 @@ public final class KafkaTestBroker implements AutoCloseable {
         return cluster.bootstrapServers();
     }
 
+    /** An admin client owned by this broker (closed with it); do not close it yourself. */
     public Admin admin() {
         return admin;
     }
 
     /** Creates a topic (replication factor 1) with the given topic configs and waits for it. */
     public void createTopic(String name, int partitions, Map<String, String> configs) {
-        try {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create topic " + name, e);
-        }
+        TestTopics.create(admin, name, partitions, configs);
     }
 
     @Override
     public void close() {
-        admin.close();
-        try {
-            cluster.close();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot stop the test broker", e);
-        }
+        Closeables.closeAll("the test broker", admin, cluster);
     }
 }

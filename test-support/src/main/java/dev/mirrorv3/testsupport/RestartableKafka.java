@@ -1,17 +1,11 @@
 package dev.mirrorv3.testsupport;
 
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A second Kafka cluster (one combined KRaft broker and controller) whose broker can be stopped and started again on
@@ -23,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * advertises the proxy's address on it, so every connection of a client bootstrapped there goes through the proxy),
  * for a broker that hangs instead of stopping; {@link #bootstrapServers()} stays direct.
  */
-public final class RestartableKafka implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+public final class RestartableKafka extends PerClassResource {
     private static final String PROXIED = "PROXIED";
 
     private final boolean withProxy;
@@ -51,22 +45,8 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) {
-        startCluster();
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        close();
-    }
-
-    private void startCluster() {
-        Properties props = new Properties();
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("auto.create.topics.enable", "false");
+    void startCluster() {
+        Properties props = SingleNodeBroker.properties(Map.of("auto.create.topics.enable", "false"));
         if (withProxy) {
             proxy = FreezableProxy.start(this::proxiedListener);
             // EXTERNAL and CONTROLLER are the test kit's listeners (ports bound in advance, port 0 advertised as bound).
@@ -115,11 +95,7 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
     }
 
     public void createTopic(String name, int partitions, Map<String, String> configs) {
-        try {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create topic " + name, e);
-        }
+        TestTopics.create(admin, name, partitions, configs);
     }
 
     /** Stops the broker (its controller too: one combined node); clients see connection refused until {@link #startBrokers()}. */
@@ -134,16 +110,12 @@ public final class RestartableKafka implements AutoCloseable, BeforeAllCallback,
 
     @Override
     public void close() {
-        if (proxy != null) {
-            proxy.close();
+        EmbeddedKafkaCluster k = kafka;
+        try {
+            Closeables.closeAll("the restartable Kafka cluster", proxy, admin, k == null ? null : k::stop);
+        } finally {
             proxy = null;
-        }
-        if (admin != null) {
-            admin.close();
             admin = null;
-        }
-        if (kafka != null) {
-            kafka.stop();
             kafka = null;
         }
     }

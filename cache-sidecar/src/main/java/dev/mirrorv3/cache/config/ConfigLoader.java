@@ -149,8 +149,21 @@ public final class ConfigLoader {
         boolean main = values.bool(node, p + "main", "main", false);
         String bootstrap = values.required(node, p + "bootstrap-servers", "bootstrap-servers");
         String topic = values.required(node, p + "topic", "topic");
+        List<Integer> partitions = parsePartitions(p, node.get("partitions"));
+        String groupId = values.string(node, p + "group-id", "group-id", null);
+        String reset = values.string(node, p + "offset-reset", "offset-reset", "latest");
+        if (reset != null && !reset.equals("latest") && !reset.equals("earliest")) {
+            values.error(p + "offset-reset: '" + reset + "' is not one of latest, earliest");
+        }
+        Map<String, String> props = parseProperties(p, node.get("properties"));
+        NotifyConfig notify = parseNotify(p + "notify", node.get("notify"));
+        return new CacheConfig(name, main, bootstrap, topic, partitions, groupId, reset, props,
+                notify == null ? NotifyConfig.none() : notify);
+    }
+
+    /** {@code caches.<name>.partitions}: distinct partition numbers; absent, every partition of the topic. */
+    private List<Integer> parsePartitions(String p, JsonNode parts) {
         List<Integer> partitions = new ArrayList<>();
-        JsonNode parts = node.get("partitions");
         if (parts != null && !parts.isNull()) {
             if (!parts.isArray()) {
                 values.error(p + "partitions: expected a list of partition numbers, e.g. [0, 1]");
@@ -166,13 +179,12 @@ public final class ConfigLoader {
                 }
             }
         }
-        String groupId = values.string(node, p + "group-id", "group-id", null);
-        String reset = values.string(node, p + "offset-reset", "offset-reset", "latest");
-        if (reset != null && !reset.equals("latest") && !reset.equals("earliest")) {
-            values.error(p + "offset-reset: '" + reset + "' is not one of latest, earliest");
-        }
+        return partitions;
+    }
+
+    /** {@code caches.<name>.properties}: scalar Kafka consumer properties, without those the sidecar sets itself. */
+    private Map<String, String> parseProperties(String p, JsonNode propsNode) {
         Map<String, String> props = new LinkedHashMap<>();
-        JsonNode propsNode = node.get("properties");
         if (propsNode != null && !propsNode.isNull()) {
             if (!propsNode.isObject()) {
                 values.error(p + "properties: expected a mapping of Kafka consumer properties");
@@ -195,9 +207,7 @@ public final class ConfigLoader {
                 }
             }
         }
-        NotifyConfig notify = parseNotify(p + "notify", node.get("notify"));
-        return new CacheConfig(name, main, bootstrap, topic, partitions, groupId, reset, props,
-                notify == null ? NotifyConfig.none() : notify);
+        return props;
     }
 
     private NotifyConfig parseNotify(String p, JsonNode node) {

@@ -59,9 +59,9 @@ public final class Readiness {
                 src.put("topic", c.topic());
                 src.put("partition", p.partition());
                 src.put("assigned", true);
-                src.put("end_offset", p.endOffsetAtStart() - 1);
+                src.put("end_offset", p.assigned().endOffsetAtStart() - 1);
                 src.put("last_applied_offset", p.lastSeenOffset());
-                src.put("lag", c.ready() ? p.lag() : Math.max(0, p.endOffsetAtStart() - p.position()));
+                src.put("lag", c.ready() ? p.lag() : Math.max(0, p.assigned().endOffsetAtStart() - p.position()));
             }
         }
         ArrayNode unhealthy = root.putArray("unhealthy");

@@ -189,61 +189,14 @@ public final class Notifier implements AutoCloseable {
         if (http == null) {
             return; // kkv: without targets, batches are built and counted, then dropped
         }
-        String offsetsHeader = batch.offsetsHeader();
         Set<URI> done = new HashSet<>();
         for (int attempt = 0; ; attempt++) {
-            Map<URI, String> pendingErrors = new LinkedHashMap<>();
-            Map<URI, CompletableFuture<HttpResponse<Void>>> inFlight = new LinkedHashMap<>();
-            for (URI address : resolve(pendingErrors)) {
-                if (done.contains(address)) {
-                    continue;
-                }
-                HttpRequest request = HttpRequest.newBuilder(address)
-                        .timeout(config.requestTimeout())
-                        .header("Content-Type", "application/json")
-                        .header("x-kkv-topic", topic)
-                        .header("x-kkv-offsets", offsetsHeader)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                        .build();
-                inFlight.put(address, http.sendAsync(request, HttpResponse.BodyHandlers.discarding()));
-            }
-            for (Map.Entry<URI, CompletableFuture<HttpResponse<Void>>> e : inFlight.entrySet()) {
-                URI address = e.getKey();
-                try {
-                    int status = e.getValue().get().statusCode();
-                    if (status >= 200 && status < 300) {
-                        metrics.delivered();
-                        done.add(address);
-                    } else if (status >= 400 && status < 500) {
-                        LOG.warn("Cache {}: {} answered {} to a notification of {} keys; skipped for that address",
-                                cacheName, redact(address), status, batch.keys().size());
-                        metrics.skipped();
-                        done.add(address);
-                    } else {
-                        pendingErrors.put(address, "HTTP " + status);
-                    }
-                } catch (java.util.concurrent.ExecutionException ex) {
-                    Throwable cause = ex.getCause() == null ? ex : ex.getCause();
-                    pendingErrors.put(address, cause.getClass().getSimpleName()
-                            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
-                }
-            }
+            Map<URI, String> pendingErrors = post(batch, body, done);
             if (pendingErrors.isEmpty()) {
                 return;
             }
             if (attempt >= config.retryTimes() || (!running && System.nanoTime() >= drainDeadlineNanos)) {
-                for (Map.Entry<URI, String> e : pendingErrors.entrySet()) {
-                    metrics.failed();
-                    LOG.error("Cache {}: notification of {} keys to {} failed after {} attempts ({}); {}", cacheName,
-                            batch.keys().size(), redact(e.getKey()), attempt + 1, e.getValue(),
-                            config.onFailure() == NotifyConfig.OnFailure.EXIT
-                                    ? "ending the process (notify.on-failure: exit)" : "skipped for that address");
-                }
-                if (config.onFailure() == NotifyConfig.OnFailure.EXIT) {
-                    fatal.accept("notification of cache " + cacheName + " failed after " + (attempt + 1)
-                            + " attempts");
-                    running = false;
-                }
+                giveUp(batch, pendingErrors, attempt + 1);
                 return;
             }
             metrics.retried();
@@ -251,6 +204,69 @@ public final class Notifier implements AutoCloseable {
             LOG.info("Cache {}: retrying a notification to {} address(es) in {} ms ({})", cacheName,
                     pendingErrors.size(), backoff, pendingErrors.values().iterator().next());
             Thread.sleep(backoff);
+        }
+    }
+
+    /**
+     * One round: the batch to every address not done yet, in parallel. A 2xx or 4xx answer makes the address done;
+     * returns the others with their errors (connection errors, 5xx, targets that did not resolve).
+     */
+    private Map<URI, String> post(UpdateBatch batch, byte[] body, Set<URI> done) throws InterruptedException {
+        String offsetsHeader = batch.offsetsHeader();
+        Map<URI, String> pendingErrors = new LinkedHashMap<>();
+        Map<URI, CompletableFuture<HttpResponse<Void>>> inFlight = new LinkedHashMap<>();
+        for (URI address : resolve(pendingErrors)) {
+            if (done.contains(address)) {
+                continue;
+            }
+            HttpRequest request = HttpRequest.newBuilder(address)
+                    .timeout(config.requestTimeout())
+                    .header("Content-Type", "application/json")
+                    .header("x-kkv-topic", topic)
+                    .header("x-kkv-offsets", offsetsHeader)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build();
+            inFlight.put(address, http.sendAsync(request, HttpResponse.BodyHandlers.discarding()));
+        }
+        for (Map.Entry<URI, CompletableFuture<HttpResponse<Void>>> e : inFlight.entrySet()) {
+            URI address = e.getKey();
+            try {
+                int status = e.getValue().get().statusCode();
+                if (status >= 200 && status < 300) {
+                    metrics.delivered();
+                    done.add(address);
+                } else if (status >= 400 && status < 500) {
+                    LOG.warn("Cache {}: {} answered {} to a notification of {} keys; skipped for that address",
+                            cacheName, redact(address), status, batch.keys().size());
+                    metrics.skipped();
+                    done.add(address);
+                } else {
+                    pendingErrors.put(address, "HTTP " + status);
+                }
+            } catch (java.util.concurrent.ExecutionException ex) {
+                Throwable cause = ex.getCause() == null ? ex : ex.getCause();
+                pendingErrors.put(address, cause.getClass().getSimpleName()
+                        + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+            }
+        }
+        return pendingErrors;
+    }
+
+    /**
+     * The retries are spent (or the drain deadline has passed): each address counts as failed, and with
+     * {@code on-failure: exit} the process ends.
+     */
+    private void giveUp(UpdateBatch batch, Map<URI, String> pendingErrors, int attempts) {
+        for (Map.Entry<URI, String> e : pendingErrors.entrySet()) {
+            metrics.failed();
+            LOG.error("Cache {}: notification of {} keys to {} failed after {} attempts ({}); {}", cacheName,
+                    batch.keys().size(), redact(e.getKey()), attempts, e.getValue(),
+                    config.onFailure() == NotifyConfig.OnFailure.EXIT
+                            ? "ending the process (notify.on-failure: exit)" : "skipped for that address");
+        }
+        if (config.onFailure() == NotifyConfig.OnFailure.EXIT) {
+            fatal.accept("notification of cache " + cacheName + " failed after " + attempts + " attempts");
+            running = false;
         }
     }
 

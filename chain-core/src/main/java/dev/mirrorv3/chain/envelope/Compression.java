@@ -2,26 +2,16 @@ package dev.mirrorv3.chain.envelope;
 
 /** Parquet compression codecs we write. NDJSON objects are written uncompressed. */
 public enum Compression {
-    ZSTD("zstd"),
-    SNAPPY("snappy"),
-    UNCOMPRESSED("uncompressed");
+    ZSTD,
+    SNAPPY,
+    UNCOMPRESSED;
 
-    private final String configValue;
-
-    Compression(String configValue) {
-        this.configValue = configValue;
-    }
-
+    /** As the {@code compression} setting spells it. */
     public String configValue() {
-        return configValue;
+        return WireName.of(this);
     }
 
     public static Compression fromConfig(String value) {
-        for (Compression c : values()) {
-            if (c.configValue.equalsIgnoreCase(value)) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("unknown compression '" + value + "': use zstd, snappy or uncompressed");
+        return WireName.parse(Compression.class, value, "compression");
     }
 }

@@ -149,33 +149,17 @@ final class EnvelopeRecordConverter extends GroupConverter {
         }
     }
 
-    /** {@code headers (LIST) { repeated group list { optional group item { key; value } } }}. */
-    private static final class HeadersConverter extends GroupConverter {
-        private final GroupConverter list;
-        private List<RecordHeader> collected = new ArrayList<>();
+    /** A group whose start and end mean nothing to the record: it only hands each field to that field's converter. */
+    private static class FieldsOnly extends GroupConverter {
+        private final Converter[] fields;
 
-        HeadersConverter(GroupType headersType, StoredBytes valueStored) {
-            GroupType item = headersType.getType(0).asGroupType().getType(0).asGroupType();
-            ItemConverter itemConverter = new ItemConverter(item, valueStored, h -> collected.add(h));
-            list = new GroupConverter() {
-                @Override
-                public Converter getConverter(int fieldIndex) {
-                    return itemConverter;
-                }
-
-                @Override
-                public void start() {
-                }
-
-                @Override
-                public void end() {
-                }
-            };
+        FieldsOnly(Converter... fields) {
+            this.fields = fields;
         }
 
         @Override
         public Converter getConverter(int fieldIndex) {
-            return list;
+            return fields[fieldIndex];
         }
 
         @Override
@@ -185,14 +169,28 @@ final class EnvelopeRecordConverter extends GroupConverter {
         @Override
         public void end() {
         }
+    }
+
+    /** {@code headers (LIST) { repeated group list { optional group item { key; value } } }}. */
+    private static final class HeadersConverter extends FieldsOnly {
+        private final List<RecordHeader> collected;
+
+        HeadersConverter(GroupType headersType, StoredBytes valueStored) {
+            this(headersType.getType(0).asGroupType().getType(0).asGroupType(), valueStored, new ArrayList<>());
+        }
+
+        private HeadersConverter(GroupType item, StoredBytes valueStored, List<RecordHeader> collected) {
+            super(new FieldsOnly(new ItemConverter(item, valueStored, collected::add)));
+            this.collected = collected;
+        }
 
         /** The headers of the record just read; most records have none, so share the empty list. */
         List<RecordHeader> take() {
             if (collected.isEmpty()) {
                 return List.of();
             }
-            List<RecordHeader> out = collected;
-            collected = new ArrayList<>(out.size());
+            List<RecordHeader> out = List.copyOf(collected);
+            collected.clear();
             return out;
         }
     }
@@ -281,20 +279,7 @@ final class EnvelopeRecordConverter extends GroupConverter {
             for (int i = 0; i < children.length; i++) {
                 children[i] = of(g.getType(i));
             }
-            return new GroupConverter() {
-                @Override
-                public Converter getConverter(int fieldIndex) {
-                    return children[fieldIndex];
-                }
-
-                @Override
-                public void start() {
-                }
-
-                @Override
-                public void end() {
-                }
-            };
+            return new FieldsOnly(children);
         }
     }
 }

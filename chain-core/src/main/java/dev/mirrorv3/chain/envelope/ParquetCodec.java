@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
@@ -35,8 +34,6 @@ import org.apache.parquet.io.OutputFile;
 public final class ParquetCodec implements EnvelopeCodec {
     /** mirror-v3 writes ZSTD level 1 (arrow-rs {@code ZstdLevel::try_new(1)}). */
     static final int ZSTD_LEVEL = 1;
-    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
     /** Never cut a row group by size: an object is one row group, as mirror-v3 writes it. */
     private static final long ROW_GROUP_BYTES = Long.MAX_VALUE;
 
@@ -110,20 +107,7 @@ public final class ParquetCodec implements EnvelopeCodec {
      * {@link ObjectAuthenticationException}) naming {@code objectDescription}.
      */
     public RecordStream openReader(java.nio.file.Path file, String keyId, String objectDescription) {
-        byte[] head = new byte[4];
-        byte[] tail = new byte[4];
-        long length;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-            length = ch.size();
-            if (length >= 12) {
-                ch.read(java.nio.ByteBuffer.wrap(head), 0);
-                ch.read(java.nio.ByteBuffer.wrap(tail), length - 4);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        byte[] framing = length < 12 ? new byte[(int) length] : concat(head, tail);
-        checkFraming(framing, keyId, objectDescription);
+        ParquetFraming.check(file, keyId, objectDescription);
         ReaderBuilder builder = new ReaderBuilder(new org.apache.parquet.io.LocalInputFile(file));
         withKey(builder, keyId, objectDescription);
         ParquetReader<BackupRecord> reader;
@@ -151,13 +135,6 @@ public final class ParquetCodec implements EnvelopeCodec {
                 }
             }
         };
-    }
-
-    private static byte[] concat(byte[] head, byte[] tail) {
-        byte[] out = new byte[12];
-        System.arraycopy(head, 0, out, 0, 4);
-        System.arraycopy(tail, 0, out, 8, 4); // the middle is never looked at
-        return out;
     }
 
     /**
@@ -223,7 +200,7 @@ public final class ParquetCodec implements EnvelopeCodec {
             throws IOException {
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, ZSTD_LEVEL);
-        WriterBuilder builder = new WriterBuilder(file, settings.keysType(), settings.valuesType());
+        WriterBuilder builder = new WriterBuilder(file, settings);
         if (encryption.encryptsNewObjects()) {
             builder.withEncryption(FileEncryptionProperties.builder(encryption.writeKey())
                     .withAlgorithm(ParquetCipher.AES_GCM_V1)
@@ -264,7 +241,7 @@ public final class ParquetCodec implements EnvelopeCodec {
 
     @Override
     public List<BackupRecord> decode(byte[] data, String keyId, String objectDescription) {
-        checkFraming(data, keyId, objectDescription);
+        ParquetFraming.check(data, keyId, objectDescription);
         ReaderBuilder builder = new ReaderBuilder(new InMemoryInputFile(data));
         withKey(builder, keyId, objectDescription);
         try (ParquetReader<BackupRecord> reader = builder.build()) {
@@ -275,38 +252,6 @@ public final class ParquetCodec implements EnvelopeCodec {
             return out;
         } catch (IOException | RuntimeException e) {
             throw decodeFailure(objectDescription, keyId, e);
-        }
-    }
-
-    private static void checkFraming(byte[] data, String keyId, String objectDescription) {
-        String problem = null;
-        if (data.length < 12) {
-            problem = "it is " + data.length + " bytes long, too short for a Parquet file";
-        } else {
-            boolean plainHead = Arrays.equals(data, 0, 4, MAGIC, 0, 4);
-            boolean plainTail = Arrays.equals(data, data.length - 4, data.length, MAGIC, 0, 4);
-            boolean encryptedHead = Arrays.equals(data, 0, 4, ENCRYPTED_MAGIC, 0, 4);
-            boolean encryptedTail = Arrays.equals(data, data.length - 4, data.length, ENCRYPTED_MAGIC, 0, 4);
-            if (keyId == null) {
-                if (encryptedHead || encryptedTail) {
-                    problem = "it has an encrypted footer (PARE), and its name carries no key id (<from>-<to>.k-<key id>.parquet):"
-                            + " renamed or not written by this product";
-                } else if (!plainHead) {
-                    problem = "it does not start with the Parquet magic PAR1";
-                } else if (!plainTail) {
-                    problem = "it does not end with the Parquet magic PAR1 (truncated?)";
-                }
-            } else if (plainHead && plainTail) {
-                problem = "its name says it is encrypted with key id " + keyId + ", and it is a plain Parquet file (PAR1):"
-                        + " renamed or not written by this product";
-            } else if (!encryptedHead) {
-                problem = "it does not start with the magic PARE of an encrypted Parquet file";
-            } else if (!encryptedTail) {
-                problem = "it does not end with the magic PARE of an encrypted Parquet file (truncated?)";
-            }
-        }
-        if (problem != null) {
-            throw new EnvelopeDecodeException("cannot read Parquet object " + objectDescription + ": " + problem);
         }
     }
 
@@ -348,13 +293,11 @@ public final class ParquetCodec implements EnvelopeCodec {
     }
 
     private static final class WriterBuilder extends ParquetWriter.Builder<BackupRecord, WriterBuilder> {
-        private final ValueType keysType;
-        private final ValueType valuesType;
+        private final EnvelopeSettings settings;
 
-        WriterBuilder(OutputFile file, ValueType keysType, ValueType valuesType) {
+        WriterBuilder(OutputFile file, EnvelopeSettings settings) {
             super(file);
-            this.keysType = keysType;
-            this.valuesType = valuesType;
+            this.settings = settings;
         }
 
         @Override
@@ -364,13 +307,13 @@ public final class ParquetCodec implements EnvelopeCodec {
 
         @Override
         protected WriteSupport<BackupRecord> getWriteSupport(ParquetConfiguration conf) {
-            return new ParquetEnvelopeWriteSupport(keysType, valuesType);
+            return new ParquetEnvelopeWriteSupport(settings.keysType(), settings.valuesType());
         }
 
         @Override
         @SuppressWarnings("deprecation")
         protected WriteSupport<BackupRecord> getWriteSupport(Configuration conf) {
-            return new ParquetEnvelopeWriteSupport(keysType, valuesType);
+            return new ParquetEnvelopeWriteSupport(settings.keysType(), settings.valuesType());
         }
     }
 

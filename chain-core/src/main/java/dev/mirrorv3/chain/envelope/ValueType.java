@@ -5,26 +5,15 @@ package dev.mirrorv3.chain.envelope;
  * In Parquet: {@code bytes} is BINARY, {@code utf8} is STRING, {@code json} is JSON-annotated STRING.
  */
 public enum ValueType {
-    BYTES("bytes"),
-    UTF8("utf8"),
-    JSON("json");
-
-    private final String configValue;
-
-    ValueType(String configValue) {
-        this.configValue = configValue;
-    }
+    BYTES,
+    UTF8,
+    JSON;
 
     public String configValue() {
-        return configValue;
+        return WireName.of(this);
     }
 
     public static ValueType fromConfig(String value) {
-        for (ValueType t : values()) {
-            if (t.configValue.equalsIgnoreCase(value)) {
-                return t;
-            }
-        }
-        throw new IllegalArgumentException("unknown type '" + value + "': use bytes, utf8 or json");
+        return WireName.parse(ValueType.class, value, "type");
     }
 }

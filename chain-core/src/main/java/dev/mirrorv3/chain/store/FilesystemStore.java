@@ -10,6 +10,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -101,48 +102,40 @@ public final class FilesystemStore implements Store {
     }
 
     private static byte[] readFile(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new ObjectMissingException(file.toString());
-        } catch (IOException e) {
-            throw transientFailure("read " + file, e);
-        }
+        return reading(file, Files::readAllBytes);
     }
 
     @Override
     public long size(int partition, String name) {
-        Path file = partitionDir(partition).resolve(name);
-        try {
-            return Files.size(file);
-        } catch (NoSuchFileException e) {
-            throw new ObjectMissingException(file.toString());
-        } catch (IOException e) {
-            throw transientFailure("read " + file, e);
-        }
+        return reading(partitionDir(partition).resolve(name), Files::size);
     }
 
     @Override
     public byte[] readRange(int partition, String name, long offset, int length) {
-        Path file = partitionDir(partition).resolve(name);
-        try (FileChannel ch = FileChannel.open(file)) {
-            ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(length, ch.size() - offset)));
-            while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
-                // positional reads until the range is full
+        return reading(partitionDir(partition).resolve(name), file -> {
+            try (FileChannel ch = FileChannel.open(file)) {
+                ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(length, ch.size() - offset)));
+                while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
+                    // positional reads until the range is full
+                }
+                return buf.array();
             }
-            return buf.array();
-        } catch (NoSuchFileException e) {
-            throw new ObjectMissingException(file.toString());
-        } catch (IOException e) {
-            throw transientFailure("read " + file, e);
-        }
+        });
     }
 
     @Override
     public void readTo(int partition, String name, Path target) {
-        Path file = partitionDir(partition).resolve(name);
+        reading(partitionDir(partition).resolve(name), file -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));
+    }
+
+    private interface FileRead<T> {
+        T from(Path file) throws IOException;
+    }
+
+    /** Every read of a committed object: a missing file is {@link ObjectMissingException}, other failures transient. */
+    private static <T> T reading(Path file, FileRead<T> read) {
         try {
-            Files.copy(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return read.from(file);
         } catch (NoSuchFileException e) {
             throw new ObjectMissingException(file.toString());
         } catch (IOException e) {

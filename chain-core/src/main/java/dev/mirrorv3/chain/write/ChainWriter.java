@@ -180,58 +180,50 @@ public final class ChainWriter implements PartitionWriter {
             return Optional.empty();
         }
         committing = true;
-        Commit c;
+        Cut c;
         if (pending != null) {
-            c = new Commit(trigger, null, pending.name(), pending.records(), pending.payloadBytes(), firstBufferedAtMs);
+            c = new Cut(trigger, null, pending.name(), pending.records(), pending.payloadBytes(), firstBufferedAtMs);
         } else {
             // At most what the size triggers allow: records that came while an earlier commit ran go into later objects,
             // so objects keep the sizes a flush on the task thread gave them.
-            int n = 0;
-            long bytes = 0;
-            while (n < buffer.size()) {
-                bytes += buffer.get(n++).payloadBytes();
-                if (n >= policy.maxRecords() || bytes >= policy.maxBytes()) {
-                    break;
-                }
-            }
-            ObjectName name = new ObjectName(durableNext, buffer.get(n - 1).offset(), codec.format(), codec.writeKeyId());
-            c = new Commit(trigger, List.copyOf(buffer.subList(0, n)), name, n, bytes, firstBufferedAtMs);
+            List<BackupRecord> records = List.copyOf(buffer.subList(0, policy.recordsInOneObject(buffer)));
+            int n = records.size();
+            ObjectName name = new ObjectName(durableNext, records.get(n - 1).offset(), codec.format(), codec.writeKeyId());
+            c = new Cut(trigger, records, name, n, records.stream().mapToLong(BackupRecord::payloadBytes).sum(), firstBufferedAtMs);
             if (n == buffer.size()) {
                 firstBufferedAtMs = -1;
             } // else the rest keeps the oldest record's time: its time trigger may fire early, never late
         }
-        frozenRecords = c.records;
-        frozenBytes = c.payloadBytes;
-        return Optional.of(c);
+        frozenRecords = c.records();
+        frozenBytes = c.payloadBytes();
+        return Optional.of(new Commit(c));
+    }
+
+    /**
+     * One object's records cut from the buffer, what the commit needs.
+     *
+     * @param toEncode the records to encode; null when the pending commit is re-issued (its bytes are frozen)
+     * @param firstBufferedAtMs the time trigger's start, given back to the buffer if the commit fails
+     */
+    private record Cut(FlushTrigger trigger, List<BackupRecord> toEncode, ObjectName name, int records, long payloadBytes,
+                       long firstBufferedAtMs) {
     }
 
     /** One object cut from the buffer, committed by {@link #run()} on whichever thread runs it. */
     public final class Commit {
-        private final FlushTrigger trigger;
-        /** The records to encode; null when the pending commit is re-issued (its bytes are frozen). */
-        private final List<BackupRecord> toEncode;
-        private final ObjectName name;
-        private final int records;
-        private final long payloadBytes;
-        private final long firstBufferedAtMs;
+        private final Cut cut;
 
-        private Commit(FlushTrigger trigger, List<BackupRecord> toEncode, ObjectName name, int records, long payloadBytes,
-                       long firstBufferedAtMs) {
-            this.trigger = trigger;
-            this.toEncode = toEncode;
-            this.name = name;
-            this.records = records;
-            this.payloadBytes = payloadBytes;
-            this.firstBufferedAtMs = firstBufferedAtMs;
+        private Commit(Cut cut) {
+            this.cut = cut;
         }
 
         /** Payload bytes of the records this object holds. */
         public long payloadBytes() {
-            return payloadBytes;
+            return cut.payloadBytes();
         }
 
         public ObjectName name() {
-            return name;
+            return cut.name();
         }
 
         /**
@@ -240,24 +232,24 @@ public final class ChainWriter implements PartitionWriter {
          * the pending commit once it passed the tail check, and the next {@link #cut} re-issues it.
          */
         public FlushResult run() {
-            return commit(this);
+            return commit(cut);
         }
     }
 
-    private FlushResult commit(Commit c) {
+    private FlushResult commit(Cut c) {
         try {
             long started = clock.millis();
             PendingCommit commit;
-            if (c.toEncode != null) {
-                byte[] bytes = codec.encode(c.toEncode);
+            if (c.toEncode() != null) {
+                byte[] bytes = codec.encode(c.toEncode());
                 // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
                 // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
                 checkTail();
-                commit = new PendingCommit(c.name, bytes, c.records, c.payloadBytes);
+                commit = new PendingCommit(c.name(), bytes, c.records(), c.payloadBytes());
                 synchronized (this) {
                     pending = commit; // frozen before the store sees it: a commit whose outcome is unknown is re-issued as it is
                 }
-                store.create(partition, c.name.fileName(), commit.bytes());
+                store.create(partition, c.name().fileName(), commit.bytes());
             } else {
                 checkTail();
                 synchronized (this) {
@@ -274,7 +266,7 @@ public final class ChainWriter implements PartitionWriter {
             FlushResult result;
             synchronized (this) {
                 result = new FlushResult(name, location + "/" + name, commit.records(), commit.payloadBytes(),
-                        commit.bytes().length, now - started, now - lastFlushAtMs, c.trigger);
+                        commit.bytes().length, now - started, now - lastFlushAtMs, c.trigger());
                 tail = name;
                 durableNext = name.to() + 1;
                 lastFlushAtMs = now;
@@ -287,7 +279,7 @@ public final class ChainWriter implements PartitionWriter {
             }
             log.info("flushed batch path={} from={} to={} records={} bytes={} elapsed_ms={} interval_ms={} trigger={}",
                     result.location(), name.from(), name.to(), result.records(), result.objectBytes(), result.elapsedMs(),
-                    result.intervalMs(), c.trigger);
+                    result.intervalMs(), c.trigger());
             return result;
         } finally {
             synchronized (this) {
@@ -295,8 +287,8 @@ public final class ChainWriter implements PartitionWriter {
                     committing = false;
                     frozenRecords = pending == null ? 0 : pending.records();
                     frozenBytes = pending == null ? 0 : pending.payloadBytes();
-                    if (pending == null && c.firstBufferedAtMs >= 0) {
-                        firstBufferedAtMs = c.firstBufferedAtMs;
+                    if (pending == null && c.firstBufferedAtMs() >= 0) {
+                        firstBufferedAtMs = c.firstBufferedAtMs();
                     }
                 }
             }

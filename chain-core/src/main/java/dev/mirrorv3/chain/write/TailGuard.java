@@ -11,37 +11,13 @@ import java.util.List;
  * nothing but its own pending commit follows it (one short listing, O(1) in the number of objects); after it, no other
  * object starts where the new one does. Shared by {@link ChainWriter} and the snapshot writer.
  */
-public final class TailGuard {
+public record TailGuard(Store store, int partition, Kind kind) {
     /** How the messages name what is written: a chain's objects or a compacted topic's snapshots. */
-    public enum Kind {
-        CHAIN("the last object this task wrote or found", "appeared in an empty chain that this task is about to start at offset ",
-                "this task's chain ends at ", "the chain"),
-        SNAPSHOTS("the newest snapshot this task wrote or found", "appeared where this task is about to write its first snapshot"
-                + " from offset ", "its newest snapshot is ", "the snapshots");
-
-        private final String tail;
-        private final String appearedInEmpty;
-        private final String endsAt;
-        private final String whatToCheck;
-
-        Kind(String tail, String appearedInEmpty, String endsAt, String whatToCheck) {
-            this.tail = tail;
-            this.appearedInEmpty = appearedInEmpty;
-            this.endsAt = endsAt;
-            this.whatToCheck = whatToCheck;
-        }
-    }
-
-    private final Store store;
-    private final int partition;
-    private final String location;
-    private final Kind kind;
-
-    public TailGuard(Store store, int partition, Kind kind) {
-        this.store = store;
-        this.partition = partition;
-        this.location = store.location(partition);
-        this.kind = kind;
+    public record Kind(String tail, String appearedInEmpty, String endsAt, String whatToCheck) {
+        public static final Kind CHAIN = new Kind("the last object this task wrote or found",
+                "appeared in an empty chain that this task is about to start at offset ", "this task's chain ends at ", "the chain");
+        public static final Kind SNAPSHOTS = new Kind("the newest snapshot this task wrote or found",
+                "appeared where this task is about to write its first snapshot from offset ", "its newest snapshot is ", "the snapshots");
     }
 
     /**
@@ -62,16 +38,16 @@ public final class TailGuard {
         }
         if (tail == null) {
             if (!names.isEmpty()) {
-                throw new ChainChangedException(location + "/" + names.get(0) + " " + kind.appearedInEmpty + durableNext + advice());
+                throw new ChainChangedException(where() + names.get(0) + " " + kind.appearedInEmpty() + durableNext + advice());
             }
             return;
         }
         if (names.isEmpty() || !names.get(0).equals(tail.fileName())) {
             String found = names.isEmpty() ? "nothing" : names.get(0);
-            throw new ChainChangedException(location + "/" + tail + ", " + kind.tail + ", is gone or preceded by " + found + advice());
+            throw new ChainChangedException(where() + tail + ", " + kind.tail() + ", is gone or preceded by " + found + advice());
         }
         if (names.size() > 1) {
-            throw new ChainChangedException(location + "/" + names.get(1) + " was not written by this task; " + kind.endsAt + tail
+            throw new ChainChangedException(where() + names.get(1) + " was not written by this task; " + kind.endsAt() + tail
                     + ", next offset " + durableNext + advice());
         }
     }
@@ -80,7 +56,7 @@ public final class TailGuard {
     public void checkNoTwin(ObjectName written) {
         for (String n : store.listFrom(partition, ObjectName.pad(written.from()), 2)) {
             if (!n.equals(written.fileName()) && n.startsWith(ObjectName.pad(written.from()))) {
-                throw new ChainChangedException(location + "/" + n + " starts at the same offset as " + written
+                throw new ChainChangedException(where() + n + " starts at the same offset as " + written
                         + ", which this task just wrote: two writers on one partition" + advice());
             }
         }
@@ -89,6 +65,11 @@ public final class TailGuard {
     /** What to do when the destination changed under the writer. */
     public String advice() {
         return ". A second writer (another connector or a zombie task on the same destination) or a manual change;"
-                + " stop the other writer, check " + kind.whatToCheck + " (mirror-v3 restore --verify-only), then restart the task";
+                + " stop the other writer, check " + kind.whatToCheck() + " (mirror-v3 restore --verify-only), then restart the task";
+    }
+
+    /** Where an object of the partition is, for the messages: the partition's location and a slash. */
+    private String where() {
+        return store.location(partition) + "/";
     }
 }

@@ -8,13 +8,17 @@ import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.ConfigFragments;
+import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import dev.mirrorv3.kafka.config.SharedConnectorConfig;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,7 +29,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class BlobSinkConfig extends SharedConnectorConfig {
+public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -40,60 +44,68 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     static final String FLUSH_MAX_RECORDS_DOC = "Write a partition's buffer as one object when it holds this many records.";
 
     public static final String FLUSH_MAX_BYTES = "flush.max.bytes";
-    static final String FLUSH_MAX_BYTES_DOC = "Write a partition's buffer as one object when its payload (keys, values, header keys"
-            + " and values) reaches this many bytes.";
+    static final String FLUSH_MAX_BYTES_DOC = """
+            Write a partition's buffer as one object when its payload (keys, values, header keys \
+            and values) reaches this many bytes.""";
 
     public static final String FLUSH_MAX_TIME_MS = "flush.max.time.ms";
-    static final String FLUSH_MAX_TIME_MS_DOC = "Write a partition's buffer as one object when its oldest record has waited this long,"
-            + " also when no new record arrives (a timer). Bounds how much a backup trails its source.";
+    static final String FLUSH_MAX_TIME_MS_DOC = """
+            Write a partition's buffer as one object when its oldest record has waited this long, \
+            also when no new record arrives (a timer). Bounds how much a backup trails its source.""";
 
     public static final String BUFFER_MAX_BYTES = "buffer.max.bytes";
-    static final String BUFFER_MAX_BYTES_DOC = "Task-wide cap on buffered payload bytes over all partitions. When a record would exceed"
-            + " it, the largest buffer is written early, so heap stays bounded however many partitions are busy; buffers being"
-            + " written count until they are durable, and put() waits for them (at most retry.backoff.max.ms, then the batch"
-            + " is delivered again after a pause) rather than grow past the cap.";
+    static final String BUFFER_MAX_BYTES_DOC = """
+            Task-wide cap on buffered payload bytes over all partitions. When a record would exceed \
+            it, the largest buffer is written early, so heap stays bounded however many partitions are busy; buffers being \
+            written count until they are durable, and put() waits for them (at most retry.backoff.max.ms, then the batch \
+            is delivered again after a pause) rather than grow past the cap.""";
 
     public static final String FLUSH_THREADS = "flush.threads";
-    static final String FLUSH_THREADS_DOC = "Threads per task that encode and commit objects, so that the task thread only converts"
-            + " and buffers records while earlier buffers are written: at most one commit per partition at a time (a chain is"
-            + " written in order), several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the"
-            + " task thread inside put(), as before this setting. Buffers being written count against buffer.max.bytes"
-            + " until they are durable. compaction=log always writes its snapshots on the task thread.";
+    static final String FLUSH_THREADS_DOC = """
+            Threads per task that encode and commit objects, so that the task thread only converts \
+            and buffers records while earlier buffers are written: at most one commit per partition at a time (a chain is \
+            written in order), several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the \
+            task thread inside put(), as before this setting. Buffers being written count against buffer.max.bytes \
+            until they are durable. compaction=log always writes its snapshots on the task thread.""";
     /** -1 stands for min(4, cores): a default in the generated reference must not depend on the machine that built it. */
     static final int FLUSH_THREADS_AUTO = -1;
 
     public static final String COMPACTION = "compaction";
     public static final String COMPACTION_NONE = "none";
     public static final String COMPACTION_LOG = "log";
-    static final String COMPACTION_DOC = "What each object holds. 'none': a chain, every record of a slice of the partition's history"
-            + " (restorable with its offsets). 'log': a snapshot, the latest record of every live key up to the object's end offset,"
-            + " sorted by key bytes (a null value deletes its key; a null key fails the task), for compacted topics whose history"
-            + " is not needed: its size follows the number of keys. Parquet only. Each flush writes a whole snapshot, so in this"
-            + " mode flush.max.time.ms defaults to one hour and flush.max.records/flush.max.bytes to no limit; keep the flush"
-            + " interval well below the topic's delete.retention.ms, or a tombstone removed by compaction before it was read"
-            + " leaves its key in the snapshots. Restore with --offsets renumber.";
+    static final String COMPACTION_DOC = """
+            What each object holds. 'none': a chain, every record of a slice of the partition's history \
+            (restorable with its offsets). 'log': a snapshot, the latest record of every live key up to the object's end offset, \
+            sorted by key bytes (a null value deletes its key; a null key fails the task), for compacted topics whose history \
+            is not needed: its size follows the number of keys. Parquet only. Each flush writes a whole snapshot, so in this \
+            mode flush.max.time.ms defaults to one hour and flush.max.records/flush.max.bytes to no limit; keep the flush \
+            interval well below the topic's delete.retention.ms, or a tombstone removed by compaction before it was read \
+            leaves its key in the snapshots. Restore with --offsets renumber.""";
     /** Flush interval of compaction=log when flush.max.time.ms is not set: a snapshot costs a pass over every key. */
     static final long COMPACTION_LOG_FLUSH_MAX_TIME_MS = 3_600_000L;
 
     public static final String COMPACTION_SPILL_DIR = "compaction.spill.dir";
-    static final String COMPACTION_SPILL_DIR_DOC = "With compaction=log, the local directory where records gathered for the next"
-            + " snapshot are spilled once buffer.max.bytes is reached, and where the previous snapshot is copied to be merged"
-            + " (it needs about twice the size of a snapshot, plus the records of one flush interval). Empty means the JVM's"
-            + " temporary directory; a subdirectory per connector and partition is used either way.";
+    static final String COMPACTION_SPILL_DIR_DOC = """
+            With compaction=log, the local directory where records gathered for the next \
+            snapshot are spilled once buffer.max.bytes is reached, and where the previous snapshot is copied to be merged \
+            (it needs about twice the size of a snapshot, plus the records of one flush interval). Empty means the JVM's \
+            temporary directory; a subdirectory per connector and partition is used either way.""";
 
     public static final String PARTITIONS = "partitions";
     static final String PARTITIONS_DOC = "Back up only these partitions (comma-separated); empty means all. The others are paused.";
 
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
-    static final String CHAIN_CHECK_INTERVAL_MS_DOC = "How often the whole chain of each partition is listed and checked against what"
-            + " this task wrote (catches a second writer or a manual change between flushes). Every flush also checks the"
-            + " chain's tail, at O(1) cost.";
+    static final String CHAIN_CHECK_INTERVAL_MS_DOC = """
+            How often the whole chain of each partition is listed and checked against what \
+            this task wrote (catches a second writer or a manual change between flushes). Every flush also checks the \
+            chain's tail, at O(1) cost.""";
 
     public static final String SOURCE_LAG_INTERVAL_MS = "source.lag.interval.ms";
-    static final String SOURCE_LAG_INTERVAL_MS_DOC = "How often the source lag metric (the source's high watermark minus the next"
-            + " durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions"
-            + " on a thread of its own; 0 turns the metric off.";
+    static final String SOURCE_LAG_INTERVAL_MS_DOC = """
+            How often the source lag metric (the source's high watermark minus the next \
+            durable offset, mirror_v3_source_lag_offsets) is refreshed, with one admin query for all the task's partitions \
+            on a thread of its own; 0 turns the metric off.""";
 
     /** The former name of admin.timeout.ms. */
     public static final String DEPRECATED_ADMIN_TIMEOUT_MS = "source.admin.timeout.ms";
@@ -101,78 +113,75 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     public static final DeprecatedAliases DEPRECATED = DeprecatedAliases.of(DEPRECATED_ADMIN_TIMEOUT_MS,
             ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
 
-    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
-            + " metadata request to the source cluster). When a topic has grown, the connector restarts its task, which backs the"
-            + " new partitions up from their log start: a partition added to a topic is followed within this interval plus a task"
-            + " restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a"
-            + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
-            + " look replaces that task. Not with topics.regex.";
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
+            How often the connector reads the partition counts of its topics (one \
+            metadata request to the source cluster). When a topic has grown, the connector restarts its task, which backs the \
+            new partitions up from their log start: a partition added to a topic is followed within this interval plus a task \
+            restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a \
+            consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next \
+            look replaces that task. Not with topics.regex.""";
 
     public static final String METADATA_INTERVAL_MS = "metadata.interval.ms";
-    static final String METADATA_INTERVAL_MS_DOC = "How often the backed-up topics' metadata (partition count, replication factor,"
-            + " topic id, the configs set on the topic) is read from the source cluster; a new snapshot is written beside the"
-            + " chains (_meta/topic/) only when something changed. 'mirror-v3 restore --create-topic' creates the topic from the"
-            + " newest one. 0 turns topic snapshots off.";
+    static final String METADATA_INTERVAL_MS_DOC = """
+            How often the backed-up topics' metadata (partition count, replication factor, \
+            topic id, the configs set on the topic) is read from the source cluster; a new snapshot is written beside the \
+            chains (_meta/topic/) only when something changed. 'mirror-v3 restore --create-topic' creates the topic from the \
+            newest one. 0 turns topic snapshots off.""";
 
-    static final String GROUPS_INTERVAL_MS_DOC = "How often the committed offsets of the consumer groups on the backed-up partitions"
-            + " are read (batched: a few requests however many groups) and, when they changed, written beside the chains"
-            + " (_meta/groups/) with each partition's durable next offset. 'mirror-v3 restore --groups' commits them after the"
-            + " records. 0 turns group snapshots off.";
+    static final String GROUPS_INTERVAL_MS_DOC = """
+            How often the committed offsets of the consumer groups on the backed-up partitions \
+            are read (batched: a few requests however many groups) and, when they changed, written beside the chains \
+            (_meta/groups/) with each partition's durable next offset. 'mirror-v3 restore --groups' commits them after the \
+            records. 0 turns group snapshots off.""";
 
-    static final String GROUPS_INCLUDE_DOC = "The consumer groups whose offsets are snapshotted: a Java regular expression matched"
-            + " against the whole group id.";
+    static final String GROUPS_INCLUDE_DOC = """
+            The consumer groups whose offsets are snapshotted: a Java regular expression matched \
+            against the whole group id.""";
 
-    static final String GROUPS_EXCLUDE_DOC = "Consumer groups never snapshotted, even when groups.include matches them (exclude wins):"
-            + " a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.";
+    static final String GROUPS_EXCLUDE_DOC = """
+            Consumer groups never snapshotted, even when groups.include matches them (exclude wins): \
+            a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.""";
 
-    public static final ConfigDef CONFIG_DEF = configDef();
+    static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
+            new StoreConfigFragment(GROUP_DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
+            ConfigFragment.settings(GROUP_FLUSH,
+                    Setting.of(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, Importance.HIGH, Width.SHORT, "Flush max records",
+                            FLUSH_MAX_RECORDS_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, Importance.HIGH, Width.SHORT, "Flush max bytes",
+                            FLUSH_MAX_BYTES_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_MAX_TIME_MS, Type.LONG, 60_000L, Importance.HIGH, Width.SHORT, "Flush max time (ms)",
+                            FLUSH_MAX_TIME_MS_DOC).withValidator(ConfigDef.Range.atLeast(10)),
+                    Setting.of(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, Importance.MEDIUM, Width.SHORT, "Task buffer cap (bytes)",
+                            BUFFER_MAX_BYTES_DOC).withValidator(ConfigDef.Range.atLeast(1)),
+                    Setting.of(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, Importance.LOW, Width.SHORT, "Flush threads", FLUSH_THREADS_DOC)
+                            .withValidator(ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64)),
+                    Setting.of(COMPACTION, Type.STRING, COMPACTION_NONE, Importance.MEDIUM, Width.SHORT, "Compaction", COMPACTION_DOC)
+                            .withValidator(ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG))
+                            .withRecommender(ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG)),
+                    Setting.of(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, Width.LONG, "Snapshot spill directory",
+                            COMPACTION_SPILL_DIR_DOC)),
+            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of()),
+            ConfigFragment.settings(GROUP_SOURCE, Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions",
+                    PARTITIONS_DOC).withValidator(ConfigValidators.partitionList())),
+            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE),
+            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS, Map.of()),
+            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT,
+                    "Chain check interval (ms)", CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
+            HeartbeatConfigFragment.FRAGMENT,
+            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT,
+                    "Source lag interval (ms)", SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
+            ConfigFragment.settings(GROUP_METADATA, Setting.of(METADATA_INTERVAL_MS, Type.LONG, 60_000L, Importance.MEDIUM, Width.SHORT,
+                    "Topic metadata interval (ms)", METADATA_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            GroupSyncConfigFragment.interval(GROUP_METADATA, GROUPS_INTERVAL_MS_DOC),
+            GroupSyncConfigFragment.selection(GROUP_METADATA, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
+                    GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC)));
+
+    public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
     public BlobSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, DEPRECATED.translate(props));
-    }
-
-    private static ConfigDef configDef() {
-        ConfigDef def = new ConfigDef();
-        StoreConfigFragment.define(def, GROUP_DESTINATION, java.util.Map.of());
-
-        int o = 0;
-        def.define(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_RECORDS_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max records");
-        def.define(FLUSH_MAX_BYTES, Type.LONG, 16L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.HIGH, FLUSH_MAX_BYTES_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max bytes");
-        def.define(FLUSH_MAX_TIME_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(10), Importance.HIGH, FLUSH_MAX_TIME_MS_DOC,
-                GROUP_FLUSH, ++o, Width.SHORT, "Flush max time (ms)");
-        def.define(BUFFER_MAX_BYTES, Type.LONG, 128L * 1024 * 1024, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
-                BUFFER_MAX_BYTES_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Task buffer cap (bytes)");
-        def.define(FLUSH_THREADS, Type.INT, FLUSH_THREADS_AUTO, ConfigDef.Range.between(FLUSH_THREADS_AUTO, 64), Importance.LOW,
-                FLUSH_THREADS_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Flush threads");
-        def.define(COMPACTION, Type.STRING, COMPACTION_NONE, ConfigValidators.oneOf(COMPACTION_NONE, COMPACTION_LOG), Importance.MEDIUM,
-                COMPACTION_DOC, GROUP_FLUSH, ++o, Width.SHORT, "Compaction", List.of(),
-                dev.mirrorv3.kafka.config.ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG));
-        def.define(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, COMPACTION_SPILL_DIR_DOC, GROUP_FLUSH, ++o, Width.LONG,
-                "Snapshot spill directory");
-
-        o = ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1, Map.of());
-        def.define(PARTITIONS, Type.LIST, "", ConfigValidators.partitionList(), Importance.MEDIUM, PARTITIONS_DOC,
-                GROUP_SOURCE, o++, Width.MEDIUM, "Partitions");
-        ConnectorConfigFragment.defineDeprecatedAdminTimeout(def, DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE, o);
-
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1, Map.of());
-        def.define(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
-                CHAIN_CHECK_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Chain check interval (ms)");
-        o = HeartbeatConfigFragment.define(def, o);
-        def.define(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                SOURCE_LAG_INTERVAL_MS_DOC, GROUP_OPERATIONS, o++, Width.SHORT, "Source lag interval (ms)");
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
-                PARTITIONS_WATCH_INTERVAL_MS_DOC));
-
-        o = 0;
-        def.define(METADATA_INTERVAL_MS, Type.LONG, 60_000L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
-                METADATA_INTERVAL_MS_DOC, GROUP_METADATA, ++o, Width.SHORT, "Topic metadata interval (ms)");
-        o = GroupSyncConfigFragment.defineInterval(def, GROUP_METADATA, ++o, GROUPS_INTERVAL_MS_DOC);
-        GroupSyncConfigFragment.defineSelection(def, GROUP_METADATA, o, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
-                GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC));
-        return def;
+        super(FRAGMENTS, props);
     }
 
     public EnvelopeSettings envelope() {
@@ -254,15 +263,6 @@ public final class BlobSinkConfig extends SharedConnectorConfig {
     /** Admin client settings: everything under source.admin., bootstrap defaulting to the consumer override. */
     public Map<String, Object> sourceAdminConfig() {
         return sourceAdminConfig("mirror-v3-blob-sink-admin");
-    }
-
-    /** As {@link #sourceAdminConfig()}, with this client id unless source.admin.client.id is set. */
-    public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
-    }
-
-    public long partitionsWatchIntervalMs() {
-        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     public long chainCheckIntervalMs() {

@@ -26,7 +26,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
      *     keys dir, the S3 bucket or the source cluster
      */
     BlobSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, BlobSinkConfig.DEPRECATED, BlobSinkConfig::new, StoreConfigFragment.Access.WRITE);
+        super(props, config, offline, BlobSinkConfig.FRAGMENTS, BlobSinkConfig::new);
     }
 
     @Override

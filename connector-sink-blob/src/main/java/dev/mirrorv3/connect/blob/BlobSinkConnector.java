@@ -1,17 +1,9 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.Version;
-import dev.mirrorv3.kafka.PartitionWatch;
-import dev.mirrorv3.kafka.config.TopicsSetting;
-import java.util.HashMap;
-import java.util.List;
+import dev.mirrorv3.kafka.sink.WatchedSinkConnector;
 import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
-import org.apache.kafka.connect.sink.SinkConnector;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -19,11 +11,10 @@ import org.slf4j.LoggerFactory;
  * one writer per partition; scale with more connectors (per topic or per set of partitions). Watches the partition
  * counts of its topics and restarts the task when one grows, so that new partitions are backed up with no action.
  */
-public class BlobSinkConnector extends SinkConnector {
-    private static final Logger log = LoggerFactory.getLogger(BlobSinkConnector.class);
-
-    private Map<String, String> props;
-    private PartitionWatch watch;
+public class BlobSinkConnector extends WatchedSinkConnector<BlobSinkConfig> {
+    public BlobSinkConnector() {
+        super("blob-sink", LoggerFactory.getLogger(BlobSinkConnector.class), BlobSinkValidation.VALIDATION);
+    }
 
     @Override
     public String version() {
@@ -31,19 +22,8 @@ public class BlobSinkConnector extends SinkConnector {
     }
 
     @Override
-    public void start(Map<String, String> props) {
-        this.props = new HashMap<>(props);
-        BlobSinkConfig config = new BlobSinkConfig(props); // fail fast on single-field errors
-        List<String> topics = TopicsSetting.listed(props);
-        String name = props.getOrDefault("name", "blob-sink");
-        if (topics.isEmpty()) {
-            log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
-            return;
-        }
-        Admin admin = Admin.create(config.sourceAdminConfig("mirror-v3-blob-sink-watch-" + name));
-        watch = new PartitionWatch(admin, topics, config.partitionsWatchIntervalMs(), config.adminTimeout(), name,
-                (before, now) -> { }, context::requestTaskReconfiguration);
-        watch.start();
+    protected BlobSinkConfig parse(Map<String, String> props) {
+        return new BlobSinkConfig(props);
     }
 
     @Override
@@ -52,30 +32,7 @@ public class BlobSinkConnector extends SinkConnector {
     }
 
     @Override
-    public List<Map<String, String>> taskConfigs(int maxTasks) {
-        Map<String, String> c = new HashMap<>(props);
-        if (watch != null) {
-            c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts())); // differs after growth: Connect restarts the task
-            c.put(PartitionWatch.TASK_CONFIG_IDS, PartitionWatch.format(watch.ids())); // differs after a re-creation
-        }
-        return List.of(c);
-    }
-
-    @Override
-    public void stop() {
-        if (watch != null) {
-            watch.close();
-            watch = null;
-        }
-    }
-
-    @Override
-    public ConfigDef config() {
-        return BlobSinkConfig.CONFIG_DEF;
-    }
-
-    @Override
-    public Config validate(Map<String, String> connectorConfigs) {
-        return new BlobSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
+    protected int taskCount(int maxTasks) {
+        return 1;
     }
 }

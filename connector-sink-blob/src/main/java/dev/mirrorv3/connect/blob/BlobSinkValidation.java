@@ -1,8 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
-import java.util.ArrayList;
+import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -18,6 +17,9 @@ public final class BlobSinkValidation {
     public static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.", "transforms.",
             "predicates.", "key.converter.", "value.converter.", "header.converter.");
 
+    static final ConnectorValidation VALIDATION = new ConnectorValidation(BlobSinkConfig.FRAGMENTS,
+            ConnectorLevelRules.Kind.SINK, PASS_THROUGH, BlobSinkConfigValidator::new);
+
     private BlobSinkValidation() {
     }
 
@@ -26,19 +28,11 @@ public final class BlobSinkValidation {
      * @return one {@code ConfigValue} per setting, with its error messages
      */
     public static Config validate(Map<String, String> props, boolean offline) {
-        Config config = new BlobSinkConfigValidator(props, new Config(BlobSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
-        ConnectorLevelRules.validate(props, ConnectorLevelRules.Kind.SINK, new ConnectorChecks(props, config));
-        return config;
+        return VALIDATION.validate(props, offline);
     }
 
-    /**
-     * Settings under a deprecated name (they work; validate() does not fail on them) and settings nobody knows (a worker
-     * ignores them): one line each saying what to rename.
-     */
+    /** Settings under a deprecated name and settings nobody knows: one line each saying what to rename. */
     public static List<String> warnings(Map<String, String> props) {
-        List<String> warnings = new ArrayList<>(BlobSinkConfig.DEPRECATED.warnings(props));
-        warnings.addAll(ConnectorLevelRules.unknownKeys(props, BlobSinkConfig.CONFIG_DEF.names(), PASS_THROUGH,
-                ConnectorLevelRules.Kind.SINK));
-        return warnings;
+        return VALIDATION.warnings(props);
     }
 }

@@ -1,12 +1,15 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.ConfigFragments;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
-import dev.mirrorv3.kafka.config.SharedConnectorConfig;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,7 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
-public final class KafkaSinkConfig extends SharedConnectorConfig {
+public final class KafkaSinkConfig extends WatchedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
@@ -34,40 +37,47 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
     public static final String DESTINATION_ADMIN_PREFIX = "destination.admin.";
 
     public static final String DESTINATION_BOOTSTRAP = "destination.bootstrap.servers";
-    static final String DESTINATION_BOOTSTRAP_DOC = "Bootstrap servers of the destination cluster. Producer settings go under"
-            + " 'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin"
-            + " client settings under 'destination.admin.'; the destination.ssl.*/sasl.* settings below apply to both. The producer"
-            + " is always idempotent with acks=all: settings that would change that are refused.";
+    static final String DESTINATION_BOOTSTRAP_DOC = """
+            Bootstrap servers of the destination cluster. Producer settings go under \
+            'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin \
+            client settings under 'destination.admin.'; the destination.ssl.*/sasl.* settings below apply to both. The producer \
+            is always idempotent with acks=all: settings that would change that are refused.""";
 
     public static final String DESTINATION_TOPIC = "destination.topic";
-    static final String DESTINATION_TOPIC_DOC = "The topic each source topic is copied to, partition p to partition p. Empty means"
-            + " the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector"
-            + " reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics."
-            + " When a source topic grows while the connector runs, the connector adds the same partitions to its destination"
-            + " topic (see partitions.watch.interval.ms).";
+    static final String DESTINATION_TOPIC_DOC = """
+            The topic each source topic is copied to, partition p to partition p. Empty means \
+            the source topic's name. May contain ${topic} (the source topic's name), which is required when the connector \
+            reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics. \
+            When a source topic grows while the connector runs, the connector adds the same partitions to its destination \
+            topic (see partitions.watch.interval.ms).""";
 
     public static final String TIMESTAMP_MODE = "timestamp.mode";
     public static final String TIMESTAMP_SOURCE = "source";
     public static final String TIMESTAMP_DESTINATION = "destination";
-    static final String TIMESTAMP_MODE_DOC = "'source': each record keeps the source record's timestamp (as CreateTime; a destination"
-            + " topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a"
-            + " timestamp and the destination producer stamps them.";
+    static final String TIMESTAMP_MODE_DOC = """
+            'source': each record keeps the source record's timestamp (as CreateTime; a destination \
+            topic with message.timestamp.type=LogAppendTime stamps its own anyway). 'destination': records are sent without a \
+            timestamp and the destination producer stamps them.""";
 
-    static final String KEYS_TYPE_DOC = "What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value)."
-            + " A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a"
-            + " copy whose offsets must equal the source's.";
+    static final String KEYS_TYPE_DOC = """
+            What keys must be: 'bytes' (anything), 'utf8' (valid UTF-8) or 'json' (one JSON value). \
+            A key that does not fit fails the task naming topic, partition and offset: skipping it would leave a hole in a \
+            copy whose offsets must equal the source's.""";
 
     static final String VALUES_TYPE_DOC = "What values must be; as keys.type.";
 
     public static final String SECURITY_PROTOCOL = "destination.security.protocol";
-    static final String SECURITY_PROTOCOL_DOC = "security.protocol of the destination producer and admin client (PLAINTEXT, SSL,"
-            + " SASL_PLAINTEXT, SASL_SSL).";
+    static final String SECURITY_PROTOCOL_DOC = """
+            security.protocol of the destination producer and admin client (PLAINTEXT, SSL, \
+            SASL_PLAINTEXT, SASL_SSL).""";
     public static final String SASL_MECHANISM = "destination.sasl.mechanism";
-    static final String SASL_MECHANISM_DOC = "sasl.mechanism of the destination clients, e.g. PLAIN, SCRAM-SHA-512; empty: the client"
-            + " default (GSSAPI).";
+    static final String SASL_MECHANISM_DOC = """
+            sasl.mechanism of the destination clients, e.g. PLAIN, SCRAM-SHA-512; empty: the client \
+            default (GSSAPI).""";
     public static final String SASL_JAAS_CONFIG = "destination.sasl.jaas.config";
-    static final String SASL_JAAS_CONFIG_DOC = "sasl.jaas.config of the destination clients. A secret: give it through a config provider,"
-            + " e.g. ${file:/etc/kafka/destination.properties:sasl.jaas.config}; never logged, [hidden] in validate output.";
+    static final String SASL_JAAS_CONFIG_DOC = """
+            sasl.jaas.config of the destination clients. A secret: give it through a config provider, \
+            e.g. ${file:/etc/kafka/destination.properties:sasl.jaas.config}; never logged, [hidden] in validate output.""";
     public static final String SSL_TRUSTSTORE_LOCATION = "destination.ssl.truststore.location";
     static final String SSL_TRUSTSTORE_LOCATION_DOC = "ssl.truststore.location of the destination clients.";
     public static final String SSL_TRUSTSTORE_PASSWORD = "destination.ssl.truststore.password";
@@ -79,94 +89,94 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
     public static final String SSL_KEY_PASSWORD = "destination.ssl.key.password";
     static final String SSL_KEY_PASSWORD_DOC = "ssl.key.password of the destination clients; through a config provider.";
 
-    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
-            + " offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed"
-            + " offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the"
-            + " same 'source.admin.' prefix; feed secrets through config providers.";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = """
+            Bootstrap servers of the source cluster, for the admin client that reads log-start \
+            offsets and high watermarks (a lost position, a destination ahead of the source) and seeds the group's committed \
+            offsets. Empty means consumer.override.bootstrap.servers. Other admin client settings (security) go under the \
+            same 'source.admin.' prefix; feed secrets through config providers.""";
 
-    static final String ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to"
-            + " either cluster; a timeout is a transient failure.";
+    static final String ADMIN_TIMEOUT_MS_DOC = """
+            Timeout of one admin query (high watermarks, log-start offsets, topic descriptions) to \
+            either cluster; a timeout is a transient failure.""";
 
-    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient destination or source failure; doubles on each"
-            + " further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = """
+            First delay after a transient destination or source failure; doubles on each \
+            further failure up to retry.backoff.max.ms. The task stays RUNNING meanwhile.""";
 
 
-    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics (one"
-            + " metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to"
-            + " its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts"
-            + " its tasks, which mirror the new partitions from their start: a partition added to a topic is followed within this"
-            + " interval plus a task restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by"
-            + " default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and"
-            + " the next look replaces that task. Not with topics.regex.";
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
+            How often the connector reads the partition counts of its topics (one \
+            metadata request to the source cluster). When a source topic has grown, the connector adds the same partitions to \
+            its destination topic (which needs Alter on it; otherwise the new partition is refused, saying so) and restarts \
+            its tasks, which mirror the new partitions from their start: a partition added to a topic is followed within this \
+            interval plus a task restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by \
+            default): a consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and \
+            the next look replaces that task. Not with topics.regex.""";
 
-    static final String GROUPS_SYNC_DOC = "Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude)"
-            + " on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the"
-            + " destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset"
-            + " is clamped into the destination partition's range (its log start to its high watermark), and a group with active"
-            + " members on the destination is never written. Off by default: it writes the destination's groups, which is right"
-            + " for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration"
-            + " in progress, another application with the same group id). Needs Describe on the source's groups (and Read to"
-            + " fetch their offsets), and Read on the destination's groups.";
+    static final String GROUPS_SYNC_DOC = """
+            Keep the committed offsets of the source's consumer groups (groups.include/groups.exclude) \
+            on the mirrored topics in sync on the destination, every groups.interval.ms, so that consumers failing over to the \
+            destination resume where they were: offsets are the same on both clusters, so no translation is needed. Each offset \
+            is clamped into the destination partition's range (its log start to its high watermark), and a group with active \
+            members on the destination is never written. Off by default: it writes the destination's groups, which is right \
+            for a standby whose consumers are stopped, and wrong for a copy read by consumers of its own (a migration \
+            in progress, another application with the same group id). Needs Describe on the source's groups (and Read to \
+            fetch their offsets), and Read on the destination's groups.""";
 
     /** Producer settings the guarantee depends on: set by the task, refused under destination.producer.*. */
     static final Map<String, String> FIXED_PRODUCER_SETTINGS = Map.of(
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
             ProducerConfig.ACKS_CONFIG, "all");
 
+    private static final String[] SECURITY_PROTOCOLS = {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"};
+
     private static final List<String> SECURITY_KEYS = List.of(SECURITY_PROTOCOL, SASL_MECHANISM, SASL_JAAS_CONFIG,
             SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEY_PASSWORD);
 
-    public static final ConfigDef CONFIG_DEF = configDef();
+    /** The destination security settings, each passed to the destination clients without its destination. prefix. */
+    private static final ConfigFragment SECURITY = ConfigFragment.settings(GROUP_SECURITY,
+            Setting.of(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT", Importance.MEDIUM, Width.SHORT, "Destination security protocol",
+                    SECURITY_PROTOCOL_DOC).withValidator(ConfigDef.CaseInsensitiveValidString.in(SECURITY_PROTOCOLS))
+                    .withRecommender(ConfigRecommenders.fixed(SECURITY_PROTOCOLS)),
+            destination(SASL_MECHANISM, Type.STRING, Width.SHORT, "SASL mechanism", SASL_MECHANISM_DOC),
+            destination(SASL_JAAS_CONFIG, Type.PASSWORD, Width.LONG, "SASL JAAS config", SASL_JAAS_CONFIG_DOC),
+            destination(SSL_TRUSTSTORE_LOCATION, Type.STRING, Width.LONG, "truststore", SSL_TRUSTSTORE_LOCATION_DOC),
+            destination(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, Width.MEDIUM, "truststore password", SSL_TRUSTSTORE_PASSWORD_DOC),
+            destination(SSL_KEYSTORE_LOCATION, Type.STRING, Width.LONG, "keystore", SSL_KEYSTORE_LOCATION_DOC),
+            destination(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, Width.MEDIUM, "keystore password", SSL_KEYSTORE_PASSWORD_DOC),
+            destination(SSL_KEY_PASSWORD, Type.PASSWORD, Width.MEDIUM, "key password", SSL_KEY_PASSWORD_DOC));
+
+    static final ConfigFragments FRAGMENTS = ConfigFragments.of(null,
+            ConfigFragment.settings(GROUP_DESTINATION,
+                    Setting.of(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.LONG,
+                            "Destination bootstrap servers", DESTINATION_BOOTSTRAP_DOC).withValidator(new ConfigDef.NonEmptyString()),
+                    Setting.of(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, Width.MEDIUM, "Destination topic",
+                            DESTINATION_TOPIC_DOC),
+                    Setting.of(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, Importance.MEDIUM, Width.SHORT, "Timestamp mode",
+                            TIMESTAMP_MODE_DOC)
+                            .withValidator(ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))
+                            .withRecommender(ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))),
+            StoreConfigFragment.valueTypes(GROUP_DESTINATION,
+                    Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC)),
+            SECURITY,
+            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP,
+                    SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC)),
+            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC)),
+            HeartbeatConfigFragment.FRAGMENT,
+            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+                    Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
+            GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC, Map.of()));
+
+    public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
     public KafkaSinkConfig(Map<?, ?> props) {
-        super(CONFIG_DEF, props);
+        super(FRAGMENTS, props);
     }
 
-    private static ConfigDef configDef() {
-        ConfigDef def = new ConfigDef();
-        int o = 0;
-        def.define(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
-                DESTINATION_BOOTSTRAP_DOC, GROUP_DESTINATION, ++o, Width.LONG, "Destination bootstrap servers");
-        def.define(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, DESTINATION_TOPIC_DOC,
-                GROUP_DESTINATION, ++o, Width.MEDIUM, "Destination topic");
-        def.define(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE,
-                ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION),
-                Importance.MEDIUM, TIMESTAMP_MODE_DOC, GROUP_DESTINATION, ++o, Width.SHORT, "Timestamp mode", List.of(),
-                ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION));
-        StoreConfigFragment.defineValueTypes(def, GROUP_DESTINATION, ++o,
-                Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC));
-
-        o = 0;
-        def.define(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT",
-                ConfigDef.CaseInsensitiveValidString.in("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"), Importance.MEDIUM,
-                SECURITY_PROTOCOL_DOC, GROUP_SECURITY, ++o, Width.SHORT, "Destination security protocol", List.of(),
-                ConfigRecommenders.fixed("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"));
-        def.define(SASL_MECHANISM, Type.STRING, "", Importance.MEDIUM, SASL_MECHANISM_DOC,
-                GROUP_SECURITY, ++o, Width.SHORT, "Destination SASL mechanism");
-        def.define(SASL_JAAS_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, SASL_JAAS_CONFIG_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination SASL JAAS config");
-        def.define(SSL_TRUSTSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_TRUSTSTORE_LOCATION_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination truststore");
-        def.define(SSL_TRUSTSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_TRUSTSTORE_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination truststore password");
-        def.define(SSL_KEYSTORE_LOCATION, Type.STRING, "", Importance.MEDIUM, SSL_KEYSTORE_LOCATION_DOC,
-                GROUP_SECURITY, ++o, Width.LONG, "Destination keystore");
-        def.define(SSL_KEYSTORE_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEYSTORE_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination keystore password");
-        def.define(SSL_KEY_PASSWORD, Type.PASSWORD, "", Importance.MEDIUM, SSL_KEY_PASSWORD_DOC,
-                GROUP_SECURITY, ++o, Width.MEDIUM, "Destination key password");
-
-        ConnectorConfigFragment.defineSourceAdmin(def, GROUP_SOURCE, 1,
-                Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS,
-                        ADMIN_TIMEOUT_MS_DOC));
-
-        o = ConnectorConfigFragment.defineRetryBackoff(def, GROUP_OPERATIONS, 1,
-                Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC));
-        o = HeartbeatConfigFragment.define(def, o);
-        ConnectorConfigFragment.definePartitionsWatch(def, GROUP_OPERATIONS, o, Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS,
-                PARTITIONS_WATCH_INTERVAL_MS_DOC));
-        GroupSyncConfigFragment.define(def, GROUP_GROUPS, 1, false, GROUPS_SYNC_DOC, Map.of());
-        return def;
+    /** A destination client setting: empty by default; displayed as "Destination " and what it is. */
+    private static Setting destination(String key, Type type, Width width, String what, String doc) {
+        return Setting.of(key, type, "", Importance.MEDIUM, width, "Destination " + what, doc);
     }
 
     /** The destination topic of a source topic: destination.topic (default the source's name) with ${topic} resolved. */
@@ -230,15 +240,6 @@ public final class KafkaSinkConfig extends SharedConnectorConfig {
         c.put("client.id", clientId);
         c.putAll(originalsWithPrefix(DESTINATION_ADMIN_PREFIX));
         return c;
-    }
-
-    /** Admin client settings of the source: everything under source.admin., bootstrap defaulting to the consumer override. */
-    public Map<String, Object> sourceAdminConfig(String clientId) {
-        return ConnectorConfigFragment.sourceAdminConfig(this, clientId);
-    }
-
-    public long partitionsWatchIntervalMs() {
-        return getLong(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS);
     }
 
     /** groups.sync, unless groups.interval.ms is 0 (off). */

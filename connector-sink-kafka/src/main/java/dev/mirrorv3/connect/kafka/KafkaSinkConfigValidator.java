@@ -27,7 +27,7 @@ final class KafkaSinkConfigValidator extends ConnectorValidator<KafkaSinkConfig>
 
     /** @param offline contact nothing (CI of GitOps repositories): skip the checks that need the source or destination cluster */
     KafkaSinkConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, null, KafkaSinkConfig::new, null);
+        super(props, config, offline, KafkaSinkConfig.FRAGMENTS, KafkaSinkConfig::new);
     }
 
     @Override

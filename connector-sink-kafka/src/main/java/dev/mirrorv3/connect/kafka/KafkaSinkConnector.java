@@ -2,18 +2,12 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.kafka.PartitionWatch;
-import dev.mirrorv3.kafka.config.TopicsSetting;
+import dev.mirrorv3.kafka.sink.WatchedSinkConnector;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
-import org.apache.kafka.connect.sink.SinkConnector;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -22,13 +16,7 @@ import org.slf4j.LoggerFactory;
  * share the partitions. Watches the partition counts of its topics: when one grows, adds the same partitions to its
  * destination topic and restarts the tasks, so that new partitions are mirrored with no action.
  */
-public class KafkaSinkConnector extends SinkConnector {
-    private static final Logger log = LoggerFactory.getLogger(KafkaSinkConnector.class);
-
-    private Map<String, String> props;
-    private PartitionWatch watch;
-    private Admin destinationAdmin;
-    private KafkaSinkGroupSync groupSync;
+public class KafkaSinkConnector extends WatchedSinkConnector<KafkaSinkConfig> {
     private final Clock clock;
 
     public KafkaSinkConnector() {
@@ -37,6 +25,7 @@ public class KafkaSinkConnector extends SinkConnector {
 
     /** @param clock the time of the group sync passes */
     KafkaSinkConnector(Clock clock) {
+        super("kafka-sink", LoggerFactory.getLogger(KafkaSinkConnector.class), KafkaSinkValidation.VALIDATION);
         this.clock = clock;
     }
 
@@ -51,24 +40,25 @@ public class KafkaSinkConnector extends SinkConnector {
     }
 
     @Override
-    public void start(Map<String, String> props) {
-        this.props = new HashMap<>(props);
-        KafkaSinkConfig config = new KafkaSinkConfig(props); // fail fast on single-field errors
-        List<String> topics = TopicsSetting.listed(props);
-        String name = props.getOrDefault("name", "kafka-sink");
+    protected KafkaSinkConfig parse(Map<String, String> props) {
+        return new KafkaSinkConfig(props);
+    }
+
+    @Override
+    protected void startConnector(KafkaSinkConfig config, Map<String, String> props, String name) {
         if (config.groupsSync()) {
-            groupSync = KafkaSinkGroupSync.start(config, props, name, context, clock);
+            KafkaSinkGroupSync groupSync = KafkaSinkGroupSync.start(config, props, name, context, clock);
+            onStop(groupSync::close);
         }
-        if (topics.isEmpty()) {
-            log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
-            return;
-        }
-        destinationAdmin = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-watch-destination-" + name));
-        DestinationGrowth growth = new DestinationGrowth(destinationAdmin, config.destinationBootstrap(), config.adminTimeout(),
-                config::destinationTopic);
-        watch = new PartitionWatch(Admin.create(config.sourceAdminConfig("mirror-v3-kafka-sink-watch-" + name)), topics,
-                config.partitionsWatchIntervalMs(), config.adminTimeout(), name, growth::grow, context::requestTaskReconfiguration);
-        watch.start();
+    }
+
+    /** Adds the grown source topic's partitions to its destination topic, through an admin client of the destination. */
+    @Override
+    protected PartitionWatch.Growth growth(KafkaSinkConfig config, String name) {
+        Admin destinationAdmin = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-watch-destination-" + name));
+        onStop(() -> destinationAdmin.close(Duration.ofSeconds(5)));
+        return new DestinationGrowth(destinationAdmin, config.destinationBootstrap(), config.adminTimeout(),
+                config::destinationTopic)::grow;
     }
 
     @Override
@@ -77,43 +67,7 @@ public class KafkaSinkConnector extends SinkConnector {
     }
 
     @Override
-    public List<Map<String, String>> taskConfigs(int maxTasks) {
-        List<Map<String, String>> configs = new ArrayList<>();
-        for (int i = 0; i < maxTasks; i++) {
-            Map<String, String> c = new HashMap<>(props);
-            if (watch != null) {
-                // differs after growth: Connect restarts the tasks
-                c.put(PartitionWatch.TASK_CONFIG, PartitionWatch.format(watch.counts()));
-                c.put(PartitionWatch.TASK_CONFIG_IDS, PartitionWatch.format(watch.ids())); // differs after a re-creation
-            }
-            configs.add(c);
-        }
-        return configs;
-    }
-
-    @Override
-    public void stop() {
-        if (groupSync != null) {
-            groupSync.close();
-            groupSync = null;
-        }
-        if (watch != null) {
-            watch.close();
-            watch = null;
-        }
-        if (destinationAdmin != null) {
-            destinationAdmin.close(java.time.Duration.ofSeconds(5));
-            destinationAdmin = null;
-        }
-    }
-
-    @Override
-    public ConfigDef config() {
-        return KafkaSinkConfig.CONFIG_DEF;
-    }
-
-    @Override
-    public Config validate(Map<String, String> connectorConfigs) {
-        return new KafkaSinkConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
+    protected int taskCount(int maxTasks) {
+        return maxTasks;
     }
 }

@@ -1,7 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
+import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -18,6 +18,9 @@ public final class KafkaSinkValidation {
             "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
             "header.converter.");
 
+    static final ConnectorValidation VALIDATION = new ConnectorValidation(KafkaSinkConfig.FRAGMENTS,
+            ConnectorLevelRules.Kind.SINK, PASS_THROUGH, KafkaSinkConfigValidator::new);
+
     private KafkaSinkValidation() {
     }
 
@@ -26,13 +29,11 @@ public final class KafkaSinkValidation {
      * @return one {@code ConfigValue} per setting, with its error messages
      */
     public static Config validate(Map<String, String> props, boolean offline) {
-        Config config = new KafkaSinkConfigValidator(props, new Config(KafkaSinkConfig.CONFIG_DEF.validate(props)), offline).validate();
-        ConnectorLevelRules.validate(props, ConnectorLevelRules.Kind.SINK, new ConnectorChecks(props, config));
-        return config;
+        return VALIDATION.validate(props, offline);
     }
 
-    /** Settings nobody knows (a worker ignores them), each with the nearest known name; no deprecated names here. */
+    /** Settings under a deprecated name and settings nobody knows: one line each saying what to rename. */
     public static List<String> warnings(Map<String, String> props) {
-        return ConnectorLevelRules.unknownKeys(props, KafkaSinkConfig.CONFIG_DEF.names(), PASS_THROUGH, ConnectorLevelRules.Kind.SINK);
+        return VALIDATION.warnings(props);
     }
 }

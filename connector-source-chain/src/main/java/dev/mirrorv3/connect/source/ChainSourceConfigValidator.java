@@ -32,8 +32,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
      *     dir (both are the worker's) or the target cluster
      */
     ChainSourceConfigValidator(Map<String, String> props, Config config, boolean offline) {
-        super(props, config, offline, ChainSourceConfig.DEPRECATED, ChainSourceConfig::new,
-                StoreConfigFragment.Access.READ);
+        super(props, config, offline, ChainSourceConfig.FRAGMENTS, ChainSourceConfig::new);
     }
 
     @Override
@@ -87,7 +86,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
      */
     private void checkFollowedPartitions() {
         boolean mapping = !hasErrors(ChainSourceConfig.PARTITION_MAPPING);
-        boolean cut = !hasErrors(ChainSourceConfig.UNTIL_OFFSET) && !hasErrors(ChainSourceConfig.UNTIL_TIMESTAMP);
+        boolean cut = !hasErrors(RestoreCutSettings.UNTIL_OFFSET) && !hasErrors(RestoreCutSettings.UNTIL_TIMESTAMP);
         if (hasErrors(ChainSourceConfig.PARTITIONS) || (!mapping && !cut)) {
             return;
         }
@@ -100,8 +99,8 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
             parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
         }
         if (cut) {
-            RestoreCutSettings.untilOffsetProblem(parsed.configuredCut(), followed)
-                    .ifPresent(m -> error(ChainSourceConfig.UNTIL_OFFSET, m));
+            RestoreCutSettings.untilOffsetProblem(RestoreCutSettings.cut(parsed), followed)
+                    .ifPresent(m -> error(RestoreCutSettings.UNTIL_OFFSET, m));
         }
     }
 
@@ -148,7 +147,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
     /** The target cluster is reachable, and the target topic exists with a partition for each followed backup partition. */
     private void checkTarget() {
         ChainSourceConfig parsed = offline ? null : parsed();
-        ChainSourceConfig.TARGET.validate(props, checks, offline, () -> parsed == null ? null : parsed.targetClientConfig(),
+        TargetCluster.ACCESS.validate(props, checks, offline, () -> parsed == null ? null : parsed.targetClientConfig(),
                 admin -> checkTargetTopic(admin, parsed));
     }
 
@@ -170,10 +169,10 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
                         + " create it with the partitions, cleanup.policy and retention it should have (retention.ms=-1 keeps the"
                         + " last record the resume check needs)");
             } else {
-                ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e.getCause());
+                TargetCluster.ACCESS.unreachable(checks, TargetCluster.ACCESS.bootstrap(props), e.getCause());
             }
         } catch (Exception e) {
-            ChainSourceConfig.TARGET.unreachable(checks, ChainSourceConfig.TARGET.bootstrap(props), e);
+            TargetCluster.ACCESS.unreachable(checks, TargetCluster.ACCESS.bootstrap(props), e);
         }
     }
 

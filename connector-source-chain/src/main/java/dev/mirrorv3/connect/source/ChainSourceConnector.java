@@ -232,12 +232,12 @@ public class ChainSourceConnector extends SourceConnector {
 
     @Override
     public ConfigDef config() {
-        return ChainSourceConfig.CONFIG_DEF;
+        return ChainSourceValidation.VALIDATION.fragments().configDef();
     }
 
     @Override
     public Config validate(Map<String, String> connectorConfigs) {
-        return new ChainSourceConfigValidator(connectorConfigs, super.validate(connectorConfigs), false).validate();
+        return ChainSourceValidation.VALIDATION.connectorValidate(connectorConfigs, super.validate(connectorConfigs));
     }
 
     /** Records are produced through Connect's producer, whose transactions would take offsets: not with this connector. */

@@ -1,8 +1,7 @@
 package dev.mirrorv3.connect.source;
 
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
-import java.util.ArrayList;
+import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -18,6 +17,9 @@ public final class ChainSourceValidation {
     public static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
             "key.converter.", "value.converter.", "header.converter.");
 
+    static final ConnectorValidation VALIDATION = new ConnectorValidation(ChainSourceConfig.FRAGMENTS,
+            ConnectorLevelRules.Kind.SOURCE, PASS_THROUGH, ChainSourceConfigValidator::new);
+
     private ChainSourceValidation() {
     }
 
@@ -27,19 +29,11 @@ public final class ChainSourceValidation {
      * @return one {@code ConfigValue} per setting, with its error messages
      */
     public static Config validate(Map<String, String> props, boolean offline) {
-        Config config = new ChainSourceConfigValidator(props, new Config(ChainSourceConfig.CONFIG_DEF.validate(props)), offline).validate();
-        ConnectorLevelRules.validate(props, ConnectorLevelRules.Kind.SOURCE, new ConnectorChecks(props, config));
-        return config;
+        return VALIDATION.validate(props, offline);
     }
 
-    /**
-     * Settings under a deprecated name (they work; validate() does not fail on them) and settings nobody knows (a worker
-     * ignores them): one line each saying what to rename.
-     */
+    /** Settings under a deprecated name and settings nobody knows: one line each saying what to rename. */
     public static List<String> warnings(Map<String, String> props) {
-        List<String> warnings = new ArrayList<>(ChainSourceConfig.DEPRECATED.warnings(props));
-        warnings.addAll(ConnectorLevelRules.unknownKeys(props, ChainSourceConfig.CONFIG_DEF.names(), PASS_THROUGH,
-                ConnectorLevelRules.Kind.SOURCE));
-        return warnings;
+        return VALIDATION.warnings(props);
     }
 }

@@ -1,6 +1,7 @@
 package dev.mirrorv3.kafka.config;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -11,8 +12,8 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 /**
  * Operational settings every connector defines the same way (source admin client, admin timeout, retry backoff,
  * partitions watch; the heartbeat is {@link HeartbeatConfigFragment}): one definition of key, type, default, validator
- * and display name. Each {@code define*} method takes the group and the next order in it, returns the order after its
- * last setting, and takes the documentation that differs for the connector (by key); the others keep the shared text, as
+ * and display name. Each factory returns the {@link ConfigFragment} of a few of them in the connector's group, with
+ * the documentation that differs for the connector (by key); the others keep the shared text, as
  * {@link StoreConfigFragment} does.
  */
 public final class ConnectorConfigFragment {
@@ -24,80 +25,83 @@ public final class ConnectorConfigFragment {
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
 
-    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = "Bootstrap servers of the source cluster, for the admin client that reads log-start"
-            + " offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings"
-            + " (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets"
-            + " through config providers (${file:...}, ${env:...}).";
-    static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = "Timeout of one admin query to the source cluster; a timeout is a transient"
-            + " failure.";
+    static final String SOURCE_ADMIN_BOOTSTRAP_DOC = """
+            Bootstrap servers of the source cluster, for the admin client that reads log-start \
+            offsets and high watermarks. Empty means consumer.override.bootstrap.servers. Other admin client settings \
+            (security) go under the same 'source.admin.' prefix, e.g. source.admin.security.protocol; feed secrets \
+            through config providers (${file:...}, ${env:...}).""";
+    static final String SOURCE_ADMIN_TIMEOUT_MS_DOC = """
+            Timeout of one admin query to the source cluster; a timeout is a transient \
+            failure.""";
     static final long ADMIN_TIMEOUT_MS_DEFAULT = 15_000L;
     static final long ADMIN_TIMEOUT_MS_MIN = 100L;
     static final long RETRY_BACKOFF_INITIAL_MS_DEFAULT = 1_000L;
     static final long RETRY_BACKOFF_MAX_MS_DEFAULT = 60_000L;
-    static final String RETRY_BACKOFF_INITIAL_MS_DOC = "First delay after a transient failure (store or source cluster unreachable);"
-            + " doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.";
-    static final String RETRY_BACKOFF_MAX_MS_DOC = "Largest delay between retries of a transient failure; at least"
-            + " retry.backoff.initial.ms.";
+    static final String RETRY_BACKOFF_INITIAL_MS_DOC = """
+            First delay after a transient failure (store or source cluster unreachable); \
+            doubles on each further failure up to retry.backoff.max.ms. The buffer is kept meanwhile.""";
+    static final String RETRY_BACKOFF_MAX_MS_DOC = """
+            Largest delay between retries of a transient failure; at least \
+            retry.backoff.initial.ms.""";
 
-    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = "How often the connector reads the partition counts of its topics"
-            + " (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and"
-            + " they follow the new partitions: a partition added to a topic is followed within this interval plus a task"
-            + " restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a"
-            + " consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next"
-            + " look replaces that task. Not with topics.regex.";
+    static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
+            How often the connector reads the partition counts of its topics \
+            (one metadata request to the source cluster). When a topic has grown, the connector restarts its tasks, and \
+            they follow the new partitions: a partition added to a topic is followed within this interval plus a task \
+            restart, with no action. Keep it well below the consumer's metadata.max.age.ms (5 minutes by default): a \
+            consumer that notices a new partition first fails its task once (NoOffsetForPartitionException), and the next \
+            look replaces that task. Not with topics.regex.""";
 
     private ConnectorConfigFragment() {
     }
 
-    /**
-     * source.admin.bootstrap.servers and admin.timeout.ms.
-     *
-     * @return the order after the last setting defined
-     */
-    public static int defineSourceAdmin(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH,
-                docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC),
-                group, order++, Width.LONG, "Source bootstrap servers");
-        return defineAdminTimeout(def, group, order, docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC));
+    /** source.admin.bootstrap.servers and admin.timeout.ms in {@code group}; {@code docs} by key where the connector's differ. */
+    public static ConfigFragment sourceAdmin(String group, Map<String, String> docs) {
+        return ConfigFragment.settings(group,
+                Setting.of(SOURCE_ADMIN_BOOTSTRAP, Type.STRING, "", Importance.HIGH, Width.LONG, "Source bootstrap servers",
+                        docs.getOrDefault(SOURCE_ADMIN_BOOTSTRAP, SOURCE_ADMIN_BOOTSTRAP_DOC)),
+                adminTimeoutSetting(docs.getOrDefault(ADMIN_TIMEOUT_MS, SOURCE_ADMIN_TIMEOUT_MS_DOC)));
+    }
+
+    /** admin.timeout.ms in {@code group}: one admin query's timeout, 15 s by default, at least 100 ms. */
+    public static ConfigFragment adminTimeout(String group, String doc) {
+        return ConfigFragment.settings(group, adminTimeoutSetting(doc));
+    }
+
+    private static Setting adminTimeoutSetting(String doc) {
+        return Setting.of(ADMIN_TIMEOUT_MS, Type.LONG, ADMIN_TIMEOUT_MS_DEFAULT, Importance.LOW, Width.SHORT, "Admin timeout (ms)", doc)
+                .withValidator(ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN));
     }
 
     /**
-     * admin.timeout.ms: one admin query's timeout, 15 s by default, at least 100 ms.
-     *
-     * @return the order after the setting
+     * {@code alias}, the former name of admin.timeout.ms (see {@link DeprecatedAliases}), in {@code group}: no default, so
+     * that the current name's default applies when neither is set; the same range.
      */
-    public static int defineAdminTimeout(ConfigDef def, String group, int order, String doc) {
-        def.define(ADMIN_TIMEOUT_MS, Type.LONG, ADMIN_TIMEOUT_MS_DEFAULT, ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN), Importance.LOW,
-                doc, group, order++, Width.SHORT, "Admin timeout (ms)");
-        return order;
+    public static ConfigFragment deprecatedAdminTimeout(String alias, String group) {
+        return ConfigFragment.settings(group, Setting.of(alias, Type.LONG, null, Importance.LOW, Width.SHORT, alias + " (deprecated)",
+                "Deprecated: the former name of " + ADMIN_TIMEOUT_MS + ", still read when " + ADMIN_TIMEOUT_MS
+                        + " is not set (validate() warns); rename it.")
+                .withValidator(ConfigValidators.nullOr(ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN))));
     }
 
-    /**
-     * {@code alias}, the former name of admin.timeout.ms (see {@link DeprecatedAliases}): no default, so that the
-     * current name's default applies when neither is set; the same range.
-     *
-     * @return the order after the setting
-     */
-    public static int defineDeprecatedAdminTimeout(ConfigDef def, String alias, String group, int order) {
-        ConfigDef.Validator range = ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN);
-        def.define(alias, Type.LONG, null, ConfigValidators.nullOr(range), Importance.LOW, "Deprecated: the former name of "
-                + ADMIN_TIMEOUT_MS + ", still read when " + ADMIN_TIMEOUT_MS + " is not set (validate() warns); rename it.", group,
-                order++, Width.SHORT, alias + " (deprecated)");
-        return order;
-    }
+    /** retry.backoff.initial.ms and retry.backoff.max.ms in {@code group}, with their rule ({@link #validateRetryBackoff}). */
+    public static ConfigFragment retryBackoff(String group, Map<String, String> docs) {
+        List<Setting> rows = List.of(
+                Setting.of(RETRY_BACKOFF_INITIAL_MS, Type.LONG, RETRY_BACKOFF_INITIAL_MS_DEFAULT, Importance.LOW, Width.SHORT,
+                        "Retry backoff initial (ms)", RETRY_BACKOFF_INITIAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs),
+                Setting.of(RETRY_BACKOFF_MAX_MS, Type.LONG, RETRY_BACKOFF_MAX_MS_DEFAULT, Importance.LOW, Width.SHORT,
+                        "Retry backoff max (ms)", RETRY_BACKOFF_MAX_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs));
+        return new ConfigFragment() {
+            @Override
+            public void define(SettingsTable table) {
+                table.add(group, rows);
+            }
 
-    /**
-     * retry.backoff.initial.ms and retry.backoff.max.ms.
-     *
-     * @return the order after the last setting defined
-     */
-    public static int defineRetryBackoff(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(RETRY_BACKOFF_INITIAL_MS, Type.LONG, RETRY_BACKOFF_INITIAL_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
-                docs.getOrDefault(RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC), group, order++, Width.SHORT,
-                "Retry backoff initial (ms)");
-        def.define(RETRY_BACKOFF_MAX_MS, Type.LONG, RETRY_BACKOFF_MAX_MS_DEFAULT, ConfigDef.Range.atLeast(1), Importance.LOW,
-                docs.getOrDefault(RETRY_BACKOFF_MAX_MS, RETRY_BACKOFF_MAX_MS_DOC), group, order++, Width.SHORT, "Retry backoff max (ms)");
-        return order;
+            @Override
+            public void validate(Map<String, String> props, ConnectorChecks checks, boolean offline) {
+                validateRetryBackoff(props, checks);
+            }
+        };
     }
 
     /**
@@ -134,16 +138,11 @@ public final class ConnectorConfigFragment {
         return Math.max(config.getLong(RETRY_BACKOFF_INITIAL_MS), config.getLong(RETRY_BACKOFF_MAX_MS));
     }
 
-    /**
-     * partitions.watch.interval.ms: 10 s by default, at least 100 ms.
-     *
-     * @return the order after the setting
-     */
-    public static int definePartitionsWatch(ConfigDef def, String group, int order, Map<String, String> docs) {
-        def.define(PARTITIONS_WATCH_INTERVAL_MS, Type.LONG, 10_000L, ConfigDef.Range.atLeast(100), Importance.LOW,
-                docs.getOrDefault(PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC), group, order++, Width.SHORT,
-                "Partitions watch interval (ms)");
-        return order;
+    /** partitions.watch.interval.ms in {@code group}: 10 s by default, at least 100 ms. */
+    public static ConfigFragment partitionsWatch(String group, Map<String, String> docs) {
+        return ConfigFragment.settings(group, Setting.of(PARTITIONS_WATCH_INTERVAL_MS, Type.LONG, 10_000L, Importance.LOW, Width.SHORT,
+                "Partitions watch interval (ms)", PARTITIONS_WATCH_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))
+                .docFrom(docs));
     }
 
     /**

@@ -8,9 +8,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The plumbing every connector's cross-field validation shares: the settings, Connect's per-field result and the checks
- * that attach errors to it, offline mode, the config parsed once the single-field errors allow it, and the rules of the
- * shared fragments (the store settings of a connector that has them, the retry backoff pair, the deprecated names). A
- * connector adds only its own rules
+ * that attach errors to it, offline mode, the config parsed once the single-field errors allow it, and the rules of its
+ * {@link ConfigFragments} (the store settings of a connector that has them, the retry backoff pair, the deprecated names).
+ * A connector adds only its own rules
  * ({@link #checkConnector()}); each error is attached to the setting it concerns, so that
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  *
@@ -22,39 +22,42 @@ public abstract class ConnectorValidator<C extends AbstractConfig> {
     /** Contact nothing (CI of GitOps repositories): skip the checks that need the worker's files or a cluster or store. */
     protected final boolean offline;
     private final Config config;
-    private final DeprecatedAliases deprecated;
+    private final ConfigFragments fragments;
     private final Function<Map<String, String>, C> parser;
-    private final StoreConfigFragment.Access store;
     private boolean storeLocationComplete;
 
     /**
-     * @param deprecated the connector's former setting names, warned about; null when it has none
+     * @param fragments the connector's configuration, whose rules run first
      * @param parser the connector's config constructor
-     * @param store how the connector uses the store settings ({@link StoreConfigFragment}); null when it has none
      */
-    protected ConnectorValidator(Map<String, String> props, Config config, boolean offline, DeprecatedAliases deprecated,
-            Function<Map<String, String>, C> parser, StoreConfigFragment.Access store) {
+    protected ConnectorValidator(Map<String, String> props, Config config, boolean offline, ConfigFragments fragments,
+            Function<Map<String, String>, C> parser) {
         this.props = props;
         this.config = config;
         this.checks = new ConnectorChecks(props, config);
         this.offline = offline;
-        this.deprecated = deprecated;
+        this.fragments = fragments;
         this.parser = parser;
-        this.store = store;
     }
 
     /**
-     * The store fragment's rules, the connector's, then the other shared cross-field rules; returns Connect's result with
-     * the errors added.
+     * Every fragment's rules, then the connector's, then the warnings about former setting names; returns Connect's
+     * result with the errors added.
      */
     public final Config validate() {
-        storeLocationComplete = store != null && StoreConfigFragment.validate(props, checks, store, offline);
+        fragments.validate(props, checks, offline);
+        storeLocationComplete = fragments.storeLocationComplete(props, checks);
         checkConnector();
-        ConnectorConfigFragment.validateRetryBackoff(props, checks);
-        if (deprecated != null) {
-            deprecated.report(props, config, LoggerFactory.getLogger(getClass()));
+        if (fragments.deprecated() != null) {
+            fragments.deprecated().report(props, config, LoggerFactory.getLogger(getClass()));
         }
         return config;
+    }
+
+    /** Builds a connector's validator: the settings, Connect's per-field result, offline mode. */
+    @FunctionalInterface
+    public interface Factory {
+        ConnectorValidator<?> create(Map<String, String> props, Config config, boolean offline);
     }
 
     /** Whether the store's location settings are complete and well-formed, so that the store can be tried. */

@@ -17,22 +17,16 @@ public final class HeartbeatConfigFragment {
     /** The group the setting is listed in, in every connector. */
     public static final String GROUP = "Operations";
     static final long DEFAULT_MS = 30_000L;
-    static final String DOC = "Interval of the per-partition heartbeat log line (the partition's next offset and the records"
-            + " since the last heartbeat; the connector's page lists the rest of the line). The Kafka sink also reads the source's"
-            + " high watermarks for its source-lag metric then. 0 turns it off.";
+    static final String DOC = """
+            Interval of the per-partition heartbeat log line (the partition's next offset and the records \
+            since the last heartbeat; the connector's page lists the rest of the line). The Kafka sink also reads the source's \
+            high watermarks for its source-lag metric then. 0 turns it off.""";
+
+    /** heartbeat.interval.ms in the {@link #GROUP} group, after the group's settings added before it. */
+    public static final ConfigFragment FRAGMENT = ConfigFragment.settings(GROUP, Setting.of(HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_MS,
+            Importance.LOW, Width.SHORT, "Heartbeat interval (ms)", DOC).withValidator(ConfigDef.Range.atLeast(0)));
 
     private HeartbeatConfigFragment() {
-    }
-
-    /**
-     * Adds heartbeat.interval.ms to the {@link #GROUP} group of {@code def} at {@code order}.
-     *
-     * @return the order after the setting
-     */
-    public static int define(ConfigDef def, int order) {
-        def.define(HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_MS, ConfigDef.Range.atLeast(0), Importance.LOW, DOC, GROUP, order,
-                Width.SHORT, "Heartbeat interval (ms)");
-        return order + 1;
     }
 
     /** The interval of a config that defines the setting; 0 when the heartbeat is off. */

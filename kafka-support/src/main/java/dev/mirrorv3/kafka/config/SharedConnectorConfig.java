@@ -3,7 +3,6 @@ package dev.mirrorv3.kafka.config;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The typed view of the settings every connector takes from the fragments (admin.timeout.ms, the retry backoff pair,
@@ -11,8 +10,9 @@ import org.apache.kafka.common.config.ConfigDef;
  * adds the reads of its own keys.
  */
 public abstract class SharedConnectorConfig extends AbstractConfig {
-    protected SharedConnectorConfig(ConfigDef definition, Map<?, ?> props) {
-        super(definition, props);
+    /** The settings of a connector made of {@code fragments}, its former setting names read under their current ones. */
+    protected SharedConnectorConfig(ConfigFragments fragments, Map<?, ?> props) {
+        super(fragments.configDef(), fragments.translate(props));
     }
 
     public final Duration adminTimeout() {

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 class GroupSyncConfigFragmentTest {
     private static AbstractConfig config(String... pairs) {
         ConfigDef def = new ConfigDef();
-        assertThat(GroupSyncConfigFragment.define(def, "Consumer groups", 1, true, "sync", Map.of())).isEqualTo(5);
+        SettingsTable table = new SettingsTable(def);
+        GroupSyncConfigFragment.withSync("Consumer groups", true, "sync", Map.of()).define(table);
+        assertThat(table.nextOrder("Consumer groups")).isEqualTo(5);
         Map<String, String> props = new HashMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
             props.put(pairs[i], pairs[i + 1]);

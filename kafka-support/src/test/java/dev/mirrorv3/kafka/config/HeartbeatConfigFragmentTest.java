@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 class HeartbeatConfigFragmentTest {
     private static ConfigDef def() {
         ConfigDef def = new ConfigDef();
-        assertThat(HeartbeatConfigFragment.define(def, 4)).isEqualTo(5);
+        SettingsTable table = new SettingsTable(def).continueAt("Operations", 4);
+        HeartbeatConfigFragment.FRAGMENT.define(table);
+        assertThat(table.nextOrder("Operations")).isEqualTo(5);
         return def;
     }
 

@@ -16,7 +16,7 @@ class RetryBackoffRuleTest {
     private static final ConfigDef DEF = new ConfigDef();
 
     static {
-        ConnectorConfigFragment.defineRetryBackoff(DEF, "Operations", 1, Map.of());
+        ConnectorConfigFragment.retryBackoff("Operations", Map.of()).define(new SettingsTable(DEF));
     }
 
     private static Map<String, List<String>> errors(String... kv) {

@@ -29,7 +29,7 @@ class StoreConfigFragmentTest {
 
     private static ConfigDef def() {
         ConfigDef def = new ConfigDef();
-        StoreConfigFragment.define(def, "Destination", Map.of());
+        new StoreConfigFragment("Destination", StoreConfigFragment.Access.WRITE, Map.of()).define(new SettingsTable(def));
         return def;
     }
 
@@ -37,7 +37,10 @@ class StoreConfigFragmentTest {
     private static Map<String, List<String>> errors(Map<String, String> props, StoreConfigFragment.Access access, boolean offline,
             boolean[] complete) {
         Config config = new Config(new ArrayList<>(DEF.validate(props)));
-        boolean c = StoreConfigFragment.validate(props, new ConnectorChecks(props, config), access, offline);
+        StoreConfigFragment fragment = new StoreConfigFragment("Destination", access, Map.of());
+        ConnectorChecks checks = new ConnectorChecks(props, config);
+        fragment.validate(props, checks, offline);
+        boolean c = fragment.locationComplete(props, checks);
         if (complete != null) {
             complete[0] = c;
         }

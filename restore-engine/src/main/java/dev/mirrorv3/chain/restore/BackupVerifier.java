@@ -63,65 +63,25 @@ public final class BackupVerifier {
      */
     public VerifiedPartition verify(int partition, long chainStart, CutFinder cut, ToLongFunction<BackupRecord> recordSize,
             LongConsumer recordsRead) {
-        RecordDigest digest = new RecordDigest();
-        RecordTypeCheck types = new RecordTypeCheck(settings);
+        VerifyPass pass = new VerifyPass(cut, new RecordTypeCheck(settings), recordSize);
         Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        String location = store.location(partition);
         if (chain.isEmpty()) {
-            throw new ChainException(store.location(partition) + ": the directory holds no backup objects");
+            throw new ChainException(location + ": the directory holds no backup objects");
         }
         List<VerifiedObject> objects = new ArrayList<>(chain.objects().size());
-        long records = 0;
-        long firstHole = -1;
-        long minTs = Long.MAX_VALUE;
-        long maxTs = Long.MIN_VALUE;
-        long recordBytes = 0;
-        long maxBytes = -1;
-        long maxBytesOffset = -1;
-        long firstNullKey = -1;
         for (ObjectName name : chain.objects()) {
             if (cut.reached()) {
                 break; // records after the cut are never read
             }
             CheckedObject o = reader.read(partition, name, topic);
-            long expected = name.from();
-            long objectFirstHole = -1;
-            int restored = 0;
-            for (BackupRecord r : o.records()) {
-                if (!cut.accept(r)) {
-                    break;
-                }
-                restored++;
-                digest.add(r);
-                if (objectFirstHole < 0 && r.offset() != expected) {
-                    objectFirstHole = expected;
-                }
-                expected = r.offset() + 1;
-                if (r.timestampMs() != null && r.timestampMs() >= 0) {
-                    minTs = Math.min(minTs, r.timestampMs());
-                    maxTs = Math.max(maxTs, r.timestampMs());
-                }
-                types.check(r);
-                if (firstNullKey < 0 && r.key() == null) {
-                    firstNullKey = r.offset();
-                }
-                long size = recordSize.applyAsLong(r);
-                recordBytes += size;
-                if (size > maxBytes) {
-                    maxBytes = size;
-                    maxBytesOffset = r.offset();
-                }
-            }
+            VerifiedObject verified = pass.add(name, o);
             recordsRead.accept(o.records().size());
-            if (restored == 0) {
+            if (verified == null) {
                 break;
             }
-            if (firstHole < 0 && objectFirstHole >= 0) {
-                firstHole = objectFirstHole;
-            }
-            objects.add(new VerifiedObject(name, o.sha256(), o.sizeBytes(), restored, objectFirstHole));
-            records += restored;
+            objects.add(verified);
         }
-        String location = store.location(partition);
         if (objects.isEmpty()) {
             throw new ChainException(location + ": nothing to restore " + cut.requested() + ": the chain's first record (offset "
                     + cut.firstExcludedOffset() + (cut.firstExcludedTimestampMs() == null ? "" : ", timestamp "
@@ -133,8 +93,8 @@ public final class BackupVerifier {
                     + " offset " + end + " (the newest backed-up record): give at most " + partition + ":" + end
                     + ", or leave the partition's offset out to restore everything");
         }
-        return new VerifiedPartition(location, topic, partition, objects, records, firstHole, minTs, maxBytes, maxBytesOffset,
-                firstNullKey, PartitionCut.of(cut, digest), maxTs, recordBytes);
+        long firstHole = objects.stream().mapToLong(VerifiedObject::firstHole).filter(h -> h >= 0).findFirst().orElse(-1);
+        return new VerifiedPartition(location, topic, partition, objects, firstHole, pass.stats(), pass.partitionCut());
     }
 
     /**

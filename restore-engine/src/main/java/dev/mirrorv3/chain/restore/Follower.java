@@ -2,13 +2,10 @@ package dev.mirrorv3.chain.restore;
 
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ChainException;
-import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.RecordTypeCheck;
-import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayDeque;
@@ -32,13 +29,7 @@ import java.util.OptionalLong;
  * Not thread-safe: one per partition.
  */
 public final class Follower {
-    private static final int LIST_MAX = 1000;
-
-    private final Store store;
-    private final ChainReader reader;
-    private final RecordTypeCheck types;
-    private final EnvelopeSettings settings;
-    private final String topic;
+    private final FollowedChain backup;
     private final int partition;
     private final OffsetMode mode;
     private final long chainStart;
@@ -49,10 +40,8 @@ public final class Follower {
     private boolean placed;
     private BackupRecord previous;
     private long nextFrom;
-    private boolean chainSeen;
     private ChainException deferred;
     private final BackupEnd backupEnd = new BackupEnd();
-    private long objectsRead;
     private RestoreCut cut = RestoreCut.none();
     private CutFinder finder = CutFinder.none();
 
@@ -66,15 +55,11 @@ public final class Follower {
 
     /** A follower that reads encrypted objects with {@code keys} (each with the key id its name carries). */
     public Follower(Store store, EnvelopeSettings settings, KeyRing keys, String topic, int partition, OffsetMode mode, long chainStart) {
-        this.store = store;
-        this.settings = settings;
-        this.reader = new ChainReader(store, settings, keys);
-        this.types = new RecordTypeCheck(settings);
-        this.topic = topic;
+        this.backup = new FollowedChain(store, settings, keys, topic, partition, chainStart, backupEnd);
         this.partition = partition;
         this.mode = mode;
         this.chainStart = chainStart;
-        this.location = store.location(partition);
+        this.location = backup.location();
     }
 
     public String location() {
@@ -120,10 +105,8 @@ public final class Follower {
         pending = List.of();
         deferred = null;
         offsets = new TargetOffsets(mode, location, h);
-        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
-        chainSeen = !chain.isEmpty();
+        Chain chain = backup.listFromStart(chainStart);
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
-        backupEnd.listed(chain, nextFrom);
         if (h == 0) {
             listed.addAll(chain.objects());
             return placed(null);
@@ -161,7 +144,7 @@ public final class Follower {
             if (name.to() < last) {
                 continue;
             }
-            CheckedObject o = readChecked(name);
+            CheckedObject o = backup.readChecked(name);
             BackupRecord atLast = null;
             List<BackupRecord> after = new ArrayList<>();
             for (BackupRecord r : o.records()) {
@@ -190,7 +173,7 @@ public final class Follower {
         long count = 0;
         BackupRecord lastSeen = null;
         for (ObjectName name : chain.objects()) {
-            CheckedObject o = readChecked(name);
+            CheckedObject o = backup.readChecked(name);
             List<BackupRecord> records = o.records();
             if (count + records.size() >= h) {
                 int index = (int) (h - count); // records of this object before the position
@@ -273,7 +256,7 @@ public final class Follower {
                 return List.of();
             }
             ObjectName name = listed.peek();
-            pending = readChecked(name).records();
+            pending = backup.readChecked(name).records();
             listed.poll();
             nextFrom = name.to() + 1;
         }
@@ -300,7 +283,7 @@ public final class Follower {
 
     /** Whether the backup has held an object since {@link #resume} (false: the directory or prefix is still empty). */
     public boolean chainSeen() {
-        return chainSeen;
+        return backup.seen();
     }
 
     /** The target offset of the next record. */
@@ -314,40 +297,11 @@ public final class Follower {
     }
 
     private void listNew() {
-        if (!chainSeen) {
-            Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
-            chainSeen = !chain.isEmpty();
-            listed.addAll(chain.objects());
-            backupEnd.listed(chain, nextFrom);
-            return;
+        if (!backup.seen()) {
+            listed.addAll(backup.listFromStart(nextFrom).objects());
+        } else {
+            listed.addAll(backup.listAfter(nextFrom));
         }
-        List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
-        if (names.isEmpty()) {
-            return;
-        }
-        Chain chain = ChainValidator.validate(location, names, settings.format(), OptionalLong.empty());
-        ObjectName first = chain.objects().get(0);
-        if (first.from() != nextFrom) {
-            throw new ChainException.Gap(location, nextFrom, first);
-        }
-        reader.keys().requireKeysFor(location, chain.objects());
-        listed.addAll(chain.objects());
-        backupEnd.listed(chain, nextFrom);
-    }
-
-    private CheckedObject readChecked(ObjectName name) {
-        CheckedObject o = read(name);
-        for (BackupRecord r : o.records()) {
-            types.check(r);
-        }
-        return o;
-    }
-
-    private CheckedObject read(ObjectName name) {
-        CheckedObject o = reader.read(partition, name, topic);
-        objectsRead++;
-        backupEnd.read(name, o.records());
-        return o;
     }
 
     /** The offset after the newest object of the last listing: the backup's end as the follower last saw it. */
@@ -357,7 +311,7 @@ public final class Follower {
 
     /** Objects read from the store (checked reads, the reads of a resume and the reads ahead of {@link #newestTimestampMs}). */
     public long objectsRead() {
-        return objectsRead;
+        return backup.objectsRead();
     }
 
     /**
@@ -369,6 +323,6 @@ public final class Follower {
      * and reports the failure then.
      */
     public OptionalLong newestTimestampMs(long nowMs, long readAheadIntervalMs) {
-        return backupEnd.newestTimestampMs(nowMs, readAheadIntervalMs, this::read);
+        return backupEnd.newestTimestampMs(nowMs, readAheadIntervalMs, backup::read);
     }
 }

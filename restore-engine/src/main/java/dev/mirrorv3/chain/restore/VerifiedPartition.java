@@ -4,30 +4,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The verify pass's result for one partition's chain: every object read and checked.
+ * The verify pass's result for one partition's chain: every object read and checked, the chain's range with its first hole,
+ * what the records restored measure ({@link RecordStats}) and the cut.
  *
  * @param location the chain's location (directory or prefix)
  * @param firstHole the first position of the chain without a record, or -1
- * @param minTimestampMs the oldest record timestamp, or {@code Long.MAX_VALUE} if no record has one
- * @param maxRecordSize the largest record's size as the verify pass measured it (restore: as a Kafka batch of one)
- * @param maxRecordOffset that record's offset
- * @param firstNullKeyOffset the first record without a key, or -1 (a compacted target refuses it)
  * @param cut the prefix restored and its digest, or null (then every record of the objects)
- * @param maxTimestampMs the newest record timestamp, or {@code Long.MIN_VALUE} if no record has one
- * @param recordBytes the restored records' sizes summed, each as the verify pass measured it (restore: a batch of one)
  */
-public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
-        long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset, PartitionCut cut,
-        long maxTimestampMs, long recordBytes) {
+public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long firstHole,
+        RecordStats stats, PartitionCut cut) {
 
     public VerifiedPartition {
         objects = List.copyOf(objects);
     }
 
-    public VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long records,
-            long firstHole, long minTimestampMs, long maxRecordSize, long maxRecordOffset, long firstNullKeyOffset) {
-        this(location, topic, partition, objects, records, firstHole, minTimestampMs, maxRecordSize, maxRecordOffset,
-                firstNullKeyOffset, null, Long.MIN_VALUE, 0);
+    /** The records restored ({@link RecordStats#records()}). */
+    public long records() {
+        return stats.records();
     }
 
     public long firstOffset() {
@@ -40,7 +33,7 @@ public record VerifiedPartition(String location, String topic, int partition, Li
     }
 
     public long holes() {
-        return lastOffset() - firstOffset() + 1 - records;
+        return lastOffset() - firstOffset() + 1 - records();
     }
 
     /**

@@ -13,8 +13,8 @@ import dev.mirrorv3.chain.restore.VerifiedPartition;
 public record RestoredPartition(int partition, String location, long minTimestampMs, long maxTimestampMs, long logBytes) {
 
     public static RestoredPartition of(VerifiedPartition vp) {
-        return new RestoredPartition(vp.partition(), vp.location(), vp.minTimestampMs(), vp.maxTimestampMs(),
-                RecordSizes.inLog(vp.recordBytes(), vp.records()));
+        return new RestoredPartition(vp.partition(), vp.location(), vp.stats().minTimestampMs(), vp.stats().maxTimestampMs(),
+                RecordSizes.inLog(vp.stats().recordBytes(), vp.records()));
     }
 
     public static RestoredPartition of(SnapshotRestorer.Verified v) {

@@ -1,17 +1,16 @@
 package dev.mirrorv3.kafka.restore;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.RecordStats;
 import dev.mirrorv3.chain.restore.TargetOffsets;
 import dev.mirrorv3.chain.restore.VerifiedObject;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,18 +22,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,31 +39,20 @@ import org.slf4j.LoggerFactory;
  * topic's {@code max.message.bytes}), re-reading each object and requiring the bytes the verify pass read, and
  * requiring every delivery at exactly the offset it was sent for. After the last record, each target partition's
  * high watermark must equal the records produced.
+ *
+ * @param target offsets of the target cluster (its admin client)
+ * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
  */
-public final class Restorer {
+public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
+        RestoreOptions options) {
     private static final Logger log = LoggerFactory.getLogger(Restorer.class);
     private static final String DELETE_AND_RECREATE =
             "Records sent before this may still be stored: delete the topic and create it again before restoring again";
 
-    private final BackupVerifier verifier;
-    private final LogOffsets target;
-    private final TargetTopic topic;
-    private final RestoreOptions options;
-    private final Map<String, Object> clientConfig;
-    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    private final AtomicLong sent = new AtomicLong();
-
-    /**
-     * @param target offsets of the target cluster (its admin client)
-     * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
-     */
-    public Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
-            RestoreOptions options) {
-        this.verifier = verifier;
-        this.target = target;
-        this.topic = topic;
-        this.clientConfig = clientConfig;
-        this.options = options;
+    /** Names the target only: the client settings may hold credentials (sasl.jaas.config, ssl passwords). */
+    @Override
+    public String toString() {
+        return "Restorer[" + topic.name() + "]";
     }
 
     /** The producer settings restore uses; batches as large as the topic allows, uncompressed so sizes are exact. */
@@ -91,62 +73,18 @@ public final class Restorer {
         return c;
     }
 
-    /** Extra bytes the original-offset header adds to a record (at most). */
-    public static long headerOverhead(String originalOffsetHeader) {
-        if (originalOffsetHeader == null) {
-            return 0;
-        }
-        int k = originalOffsetHeader.getBytes(StandardCharsets.UTF_8).length;
-        return 1 + RecordSizes.varintSize(k) + k + 1 + 19 + 1; // header count may grow a byte; offset as up to 19 digits
-    }
-
     /**
      * Everything that can be checked before the first record is sent; throws {@link RestoreCheckException} naming the
      * first problem.
      */
     public void preCheck(List<VerifiedPartition> partitions) {
         OffsetMode mode = options.mode();
-        long extra = headerOverhead(options.originalOffsetHeader());
+        long extra = RestoredRecords.headerOverhead(options.originalOffsetHeader());
         topic.minInsyncProblem().ifPresent(p -> {
             throw new RestoreCheckException(p + ". Nothing was sent");
         });
         for (VerifiedPartition vp : partitions) {
-            vp.problemWith(mode).ifPresent(p -> {
-                throw new RestoreCheckException(p);
-            });
-            if (vp.partition() >= topic.partitions()) {
-                throw new RestoreCheckException("target topic " + topic.name() + " has " + topic.partitions()
-                        + " partitions, and the backup"
-                        + " has partition " + vp.partition() + " (" + vp.location() + "): restore writes each partition into the"
-                        + " same-numbered one; add partitions to the topic or restore with --partition");
-            }
-            long size = vp.maxRecordSize() + extra;
-            if (size > topic.maxMessageBytes()) {
-                throw new RestoreCheckException("the record at offset " + vp.maxRecordOffset() + " of " + vp.topic() + "/" + vp.partition()
-                        + " (" + vp.location() + ") is " + size + " bytes as a batch on its own, and target topic " + topic.name()
-                        + " takes at most " + topic.maxMessageBytes() + " (max.message.bytes): it cannot be restored into that"
-                        + " topic; raise the topic's max.message.bytes to at least " + size + " and restore again. Nothing was sent");
-            }
-            if (topic.compacted() && vp.firstNullKeyOffset() >= 0) {
-                throw new RestoreCheckException("target topic " + topic.name() + " is compacted (cleanup.policy contains compact), and"
-                        + " the record at offset " + vp.firstNullKeyOffset() + " of " + vp.topic() + "/" + vp.partition() + " has no key,"
-                        + " which a compacted topic refuses: restore into a topic with cleanup.policy=delete. Nothing was sent");
-            }
-            if (topic.retentionMs() >= 0 && vp.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()) {
-                long cutoff = options.clock().millis() - topic.retentionMs();
-                if (vp.minTimestampMs() < cutoff) {
-                    throw new RestoreCheckException("target topic " + topic.name() + " has retention.ms=" + topic.retentionMs()
-                            + ", and the oldest record of partition " + vp.partition() + " is from "
-                            + Instant.ofEpochMilli(vp.minTimestampMs()) + ": retention would delete restored records soon after the"
-                            + " restore. Set retention.ms=-1 (or longer than the backup's age) on the topic first, or pass"
-                            + " --accept-retention");
-                }
-            }
-            if (!options.acceptRetention()) {
-                topic.retentionBytesProblem(RestoredPartition.of(vp)).ifPresent(p -> {
-                    throw new RestoreCheckException(p + ". Nothing was sent");
-                });
-            }
+            checkPartition(vp, mode, extra);
         }
         if (topic.logAppendTime() && !options.acceptLogAppendTime()) {
             throw new RestoreCheckException("target topic " + topic.name() + " has message.timestamp.type=LogAppendTime: every restored"
@@ -165,6 +103,48 @@ public final class Restorer {
         }
     }
 
+    /** The checks of one partition's records against the target topic. */
+    private void checkPartition(VerifiedPartition vp, OffsetMode mode, long extra) {
+        vp.problemWith(mode).ifPresent(p -> {
+            throw new RestoreCheckException(p);
+        });
+        if (vp.partition() >= topic.partitions()) {
+            throw new RestoreCheckException("target topic " + topic.name() + " has " + topic.partitions()
+                    + " partitions, and the backup"
+                    + " has partition " + vp.partition() + " (" + vp.location() + "): restore writes each partition into the"
+                    + " same-numbered one; add partitions to the topic or restore with --partition");
+        }
+        RecordStats stats = vp.stats();
+        long size = stats.maxRecordSize() + extra;
+        if (size > topic.maxMessageBytes()) {
+            throw new RestoreCheckException("the record at offset " + stats.maxRecordOffset() + " of " + vp.topic() + "/"
+                    + vp.partition() + " (" + vp.location() + ") is " + size + " bytes as a batch on its own, and target topic "
+                    + topic.name() + " takes at most " + topic.maxMessageBytes() + " (max.message.bytes): it cannot be restored"
+                    + " into that topic; raise the topic's max.message.bytes to at least " + size + " and restore again. Nothing was sent");
+        }
+        if (topic.compacted() && stats.firstNullKeyOffset() >= 0) {
+            throw new RestoreCheckException("target topic " + topic.name() + " is compacted (cleanup.policy contains compact), and"
+                    + " the record at offset " + stats.firstNullKeyOffset() + " of " + vp.topic() + "/" + vp.partition()
+                    + " has no key, which a compacted topic refuses: restore into a topic with cleanup.policy=delete. Nothing"
+                    + " was sent");
+        }
+        if (topic.retentionMs() >= 0 && stats.minTimestampMs() != Long.MAX_VALUE && !options.acceptRetention()) {
+            long cutoff = options.clock().millis() - topic.retentionMs();
+            if (stats.minTimestampMs() < cutoff) {
+                throw new RestoreCheckException("target topic " + topic.name() + " has retention.ms=" + topic.retentionMs()
+                        + ", and the oldest record of partition " + vp.partition() + " is from "
+                        + Instant.ofEpochMilli(stats.minTimestampMs()) + ": retention would delete restored records soon after the"
+                        + " restore. Set retention.ms=-1 (or longer than the backup's age) on the topic first, or pass"
+                        + " --accept-retention");
+            }
+        }
+        if (!options.acceptRetention()) {
+            topic.retentionBytesProblem(RestoredPartition.of(vp)).ifPresent(p -> {
+                throw new RestoreCheckException(p + ". Nothing was sent");
+            });
+        }
+    }
+
     /**
      * Checks the target ({@link #preCheck}), then produces every partition.
      *
@@ -178,6 +158,7 @@ public final class Restorer {
         long start = System.nanoTime();
         Map<String, Object> config = producerConfig(clientConfig, topic.maxMessageBytes());
         Map<Integer, Long> produced = new TreeMap<>();
+        ProduceFailure failure = new ProduceFailure();
         try (Producer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
             ExecutorService pool = Executors.newFixedThreadPool(Math.min(partitions.size(), 8), r -> {
                 Thread t = new Thread(r, "mirror-v3-restore");
@@ -189,9 +170,9 @@ public final class Restorer {
                 for (VerifiedPartition vp : partitions) {
                     futures.add(pool.submit(() -> {
                         try {
-                            return produce(producer, vp, progress);
+                            return produce(producer, vp, progress, failure);
                         } catch (RuntimeException e) {
-                            fail(e); // at once, so the other partitions stop sending
+                            failure.fail(e); // at once, so the other partitions stop sending
                             throw e;
                         }
                     }));
@@ -200,22 +181,23 @@ public final class Restorer {
                     try {
                         produced.put(partitions.get(i).partition(), futures.get(i).get());
                     } catch (ExecutionException e) {
-                        fail(e.getCause() instanceof RuntimeException re ? re
+                        failure.fail(e.getCause() instanceof RuntimeException re ? re
                                 : new RestoreCheckException(String.valueOf(e.getCause()), e.getCause()));
                     }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                fail(new RestoreCheckException("interrupted"));
+                failure.fail(new RestoreCheckException("interrupted"));
             } finally {
                 pool.shutdownNow();
             }
             producer.flush(); // waits for every record in flight, also after a failure
-            RuntimeException f = failure.get();
+            RuntimeException f = failure.first();
             if (f != null) {
-                throw afterSending(f);
+                throw afterSending(f, failure.sent());
             }
-            RestoreResult result = result(producer, produced, start);
+            RestoreResult result = RestoreResult.of(produced, Duration.ofNanos(System.nanoTime() - start).toMillis(),
+                    producer.metrics());
             checkHighWatermarks(produced);
             log.info("restored {} records into {} in {} ms: batches of at most {} bytes (average {}), {} requests, {} records per"
                             + " request on average", result.records(), topic.name(), result.elapsedMs(), result.batchSizeMaxBytes(),
@@ -224,18 +206,19 @@ public final class Restorer {
         }
     }
 
-    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, Progress progress) throws Exception {
+    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, Progress progress, ProduceFailure failure)
+            throws Exception {
         int p = vp.partition();
         String header = options.originalOffsetHeader();
         TargetOffsets offsets = new TargetOffsets(options.mode(), vp.location(), 0);
         boolean first = true;
         for (VerifiedObject vo : vp.objects()) {
-            if (failure.get() != null) {
+            if (failure.first() != null) {
                 break;
             }
             CheckedObject o = verifier.reread(p, vo);
             for (BackupRecord r : o.records()) {
-                if (failure.get() != null || r.offset() > vp.lastOffset()) {
+                if (failure.first() != null || r.offset() > vp.lastOffset()) {
                     break; // records after the cut the verify pass chose are never sent
                 }
                 long sentFor;
@@ -244,36 +227,26 @@ public final class Restorer {
                 } catch (TargetOffsets.Hole e) {
                     throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
                 }
-                long size = RecordSizes.batchOfOne(r) + headerOverhead(header);
+                long size = RecordSizes.batchOfOne(r) + RestoredRecords.headerOverhead(header);
                 if (size > topic.maxMessageBytes()) {
                     throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
                             + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
                             + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
                 }
-                List<Header> headers = new ArrayList<>(r.headers().size() + 1);
-                for (RecordHeader h : r.headers()) {
-                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(h.key(), h.value()));
-                }
-                if (header != null) {
-                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(header,
-                            Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8)));
-                }
-                Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic.name(), p, ts, r.key(), r.value(),
-                        new RecordHeaders(headers));
+                ProducerRecord<byte[], byte[]> record = RestoredRecords.toProduce(topic.name(), p, r, header);
                 producer.send(record, (md, e) -> {
                     if (e != null) {
-                        fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset " + sentFor
-                                + " was not stored: " + Failures.describe(e), e));
+                        failure.fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset "
+                                + sentFor + " was not stored: " + Failures.describe(e), e));
                     } else if (md.offset() != sentFor) {
-                        fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at " + topic.name()
-                                + "/" + p + " offset " + md.offset()
+                        failure.fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at "
+                                + topic.name() + "/" + p + " offset " + md.offset()
                                 + ": another writer on the partition, or a record lost or written twice"));
                     } else {
                         progress.add(p, 1);
                     }
                 });
-                sent.incrementAndGet();
+                failure.countSent();
             }
             if (first && options.afterFirstObject() != null) {
                 producer.flush();
@@ -284,13 +257,8 @@ public final class Restorer {
         return offsets.next();
     }
 
-    private void fail(RuntimeException e) {
-        failure.compareAndSet(null, e);
-    }
-
     /** A failure after the first send: the records in flight have been waited for; say how many were sent. */
-    private RuntimeException afterSending(RuntimeException f) {
-        long n = sent.get();
+    private static RuntimeException afterSending(RuntimeException f, long n) {
         if (n == 0) {
             return f;
         }
@@ -311,33 +279,5 @@ public final class Restorer {
                         + " record lost or written twice. " + DELETE_AND_RECREATE);
             }
         }
-    }
-
-    private static RestoreResult result(Producer<byte[], byte[]> producer, Map<Integer, Long> produced, long startNanos) {
-        double batchMax = 0;
-        double batchAvg = 0;
-        double perRequest = 0;
-        double requests = 0;
-        for (Map.Entry<MetricName, ? extends Metric> m : producer.metrics().entrySet()) {
-            if (!"producer-metrics".equals(m.getKey().group())) {
-                continue;
-            }
-            Object v = m.getValue().metricValue();
-            double d = v instanceof Number n ? n.doubleValue() : 0;
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                d = 0;
-            }
-            switch (m.getKey().name()) {
-                case "batch-size-max" -> batchMax = d;
-                case "batch-size-avg" -> batchAvg = d;
-                case "records-per-request-avg" -> perRequest = d;
-                case "request-total" -> requests = d;
-                default -> { }
-            }
-        }
-        long total = produced.values().stream().mapToLong(Long::longValue).sum();
-        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total,
-                Duration.ofNanos(System.nanoTime() - startNanos).toMillis(),
-                (long) batchMax, batchAvg, perRequest, (long) requests);
     }
 }

@@ -5,9 +5,9 @@ import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
 import dev.mirrorv3.chain.restore.RecordDigest;
+import dev.mirrorv3.chain.restore.RecordStats;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.snapshot.CheckedSnapshot;
 import dev.mirrorv3.chain.snapshot.SnapshotChoice;
@@ -15,29 +15,26 @@ import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Restores a compaction=log backup: per partition one snapshot (the newest, or the newest at or before a point-in-time cut),
  * checked whole first, then produced in key order at offsets 0, 1, 2, ... of an empty partition, each delivery checked to
  * be at the offset it was sent for. A snapshot cannot keep its records' offsets: it holds one record per key, so its
  * offsets have holes by construction.
+ *
+ * @param topic the backed-up topic, which each snapshot must name
+ * @param tempDir the directory {@link SnapshotReader#open} reads a snapshot through
  */
-public final class SnapshotRestorer {
+public record SnapshotRestorer(SnapshotReader reader, EnvelopeSettings settings, String topic, Path tempDir) {
     public static final String PRESERVE_REFUSED = "this backup holds snapshots (compaction=log): one record per key, the latest,"
             + " so its offsets have holes by construction and --offsets preserve cannot restore it; use --offsets renumber (the"
             + " records at 0, 1, 2, ... in key order; --original-offset-header keeps each record's offset)";
@@ -55,18 +52,8 @@ public final class SnapshotRestorer {
                            long recordBytes) {
     }
 
-    private final Store store;
-    private final SnapshotReader reader;
-    private final EnvelopeSettings settings;
-    private final String topic;
-    private final Path tempDir;
-
     public SnapshotRestorer(Store store, EnvelopeSettings settings, String topic, KeyRing keys, Path tempDir) {
-        this.store = store;
-        this.settings = settings;
-        this.topic = topic;
-        this.tempDir = tempDir;
-        this.reader = new SnapshotReader(store, settings, keys);
+        this(new SnapshotReader(store, settings, keys), settings, topic, tempDir);
     }
 
     /**
@@ -89,34 +76,22 @@ public final class SnapshotRestorer {
             }
         }
         RecordTypeCheck types = new RecordTypeCheck(settings);
-        long maxSize = -1;
-        long maxSizeOffset = -1;
-        long recordBytes = 0;
-        long minTs = Long.MAX_VALUE;
-        Long maxTs = null;
+        RecordStats stats = RecordStats.none();
         RecordDigest digest = new RecordDigest();
         try (CheckedSnapshot s = reader.open(partition, chosen, topic, tempDir)) {
             for (BackupRecord r = s.next(); r != null; r = s.next()) {
                 types.check(r);
-                long size = RecordSizes.batchOfOne(r);
-                recordBytes += size;
-                if (size > maxSize) {
-                    maxSize = size;
-                    maxSizeOffset = r.offset();
-                }
-                if (r.timestampMs() != null && r.timestampMs() >= 0) {
-                    minTs = Math.min(minTs, r.timestampMs());
-                    maxTs = maxTs == null ? r.timestampMs() : Math.max(maxTs, r.timestampMs());
-                }
+                stats = stats.plus(r, RecordSizes.batchOfOne(r));
                 digest.add(r);
                 if (s.keys() % 10_000 == 0) {
                     keysRead.accept(10_000);
                 }
             }
             keysRead.accept(s.keys() % 10_000);
+            Long maxTs = stats.maxTimestampMs() == Long.MIN_VALUE ? null : stats.maxTimestampMs();
             return new Verified(partition, chain.location(), chosen, choice.reason(), chain.objects().size(), s.keys(),
-                    s.sizeBytes(), maxSize,
-                    maxSizeOffset, minTs, maxTs, digest.hex(), recordBytes);
+                    s.sizeBytes(), stats.maxRecordSize(), stats.maxRecordOffset(), stats.minTimestampMs(), maxTs, digest.hex(),
+                    stats.recordBytes());
         }
     }
 
@@ -131,15 +106,15 @@ public final class SnapshotRestorer {
         String header = options.originalOffsetHeader();
         long start = System.nanoTime();
         Map<Integer, Long> produced = new TreeMap<>();
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        ProduceFailure failure = new ProduceFailure();
         try (Producer<byte[], byte[]> producer = new KafkaProducer<>(Restorer.producerConfig(clientConfig, t.maxMessageBytes()))) {
             for (Verified v : partitions) {
                 produced.put(v.partition(), produce(producer, v, t, header, failure, progress));
             }
             producer.flush();
-            if (failure.get() != null) {
-                throw new RestoreCheckException(failure.get().getMessage() + ". Records sent before this may be stored: delete the topic"
-                        + " and create it again before restoring again", failure.get());
+            if (failure.first() != null) {
+                throw new RestoreCheckException(failure.first().getMessage() + ". Records sent before this may be stored: delete the"
+                        + " topic and create it again before restoring again", failure.first());
             }
         }
         Map<TopicPartition, Long> after = target.highWatermarks(produced.keySet().stream()
@@ -151,9 +126,7 @@ public final class SnapshotRestorer {
                         + n + " records were produced into it: another writer on the partition. Delete the topic and create it again");
             }
         });
-        long total = produced.values().stream().mapToLong(Long::longValue).sum();
-        return new RestoreResult(java.util.Collections.unmodifiableSortedMap(new TreeMap<>(produced)), total,
-                (System.nanoTime() - start) / 1_000_000, 0, 0, 0, 0);
+        return RestoreResult.of(produced, (System.nanoTime() - start) / 1_000_000, Map.of());
     }
 
     /**
@@ -161,7 +134,7 @@ public final class SnapshotRestorer {
      * retention, min.insync.replicas); throws {@link RestoreCheckException} naming the first problem.
      */
     public void preCheck(List<Verified> partitions, LogOffsets target, TargetTopic t, RestoreOptions options) {
-        long extra = Restorer.headerOverhead(options.originalOffsetHeader());
+        long extra = RestoredRecords.headerOverhead(options.originalOffsetHeader());
         t.minInsyncProblem().ifPresent(p -> {
             throw new RestoreCheckException(p + ". Nothing was sent");
         });
@@ -200,34 +173,25 @@ public final class SnapshotRestorer {
     }
 
     private long produce(Producer<byte[], byte[]> producer, Verified v, TargetTopic t, String header,
-                         AtomicReference<RuntimeException> failure, LongConsumer progress) {
+                         ProduceFailure failure, LongConsumer progress) {
         int p = v.partition();
         long next = 0;
         try (CheckedSnapshot s = reader.open(p, v.snapshot(), topic, tempDir)) {
-            for (BackupRecord r = s.next(); r != null && failure.get() == null; r = s.next()) {
-                List<Header> headers = new ArrayList<>(r.headers().size() + 1);
-                for (RecordHeader h : r.headers()) {
-                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(h.key(), h.value()));
-                }
-                if (header != null) {
-                    headers.add(new org.apache.kafka.common.header.internals.RecordHeader(header,
-                            Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8)));
-                }
-                Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+            for (BackupRecord r = s.next(); r != null && failure.first() == null; r = s.next()) {
                 long sentFor = next++;
-                producer.send(new ProducerRecord<>(t.name(), p, ts, r.key(), r.value(), new RecordHeaders(headers)), (md, e) -> {
+                producer.send(RestoredRecords.toProduce(t.name(), p, r, header), (md, e) -> {
                     if (e != null) {
-                        failure.compareAndSet(null, new RestoreCheckException("target " + t.name() + "/" + p + ": the record sent for"
+                        failure.fail(new RestoreCheckException("target " + t.name() + "/" + p + ": the record sent for"
                                 + " offset " + sentFor + " was not stored: " + Failures.describe(e), e));
                     } else if (md.offset() != sentFor) {
-                        failure.compareAndSet(null, new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored"
+                        failure.fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored"
                                 + " it at " + t.name() + "/" + p + " offset " + md.offset() + ": another writer on the partition"));
                     } else {
                         progress.accept(1);
                     }
                 });
             }
-            if (s.keys() != v.keys() && failure.get() == null) {
+            if (s.keys() != v.keys() && failure.first() == null) {
                 throw new RestoreCheckException(v.location() + "/" + v.snapshot() + " changed since the verify pass read it (" + v.keys()
                         + " keys then, " + s.keys() + " now)");
             }

@@ -38,7 +38,8 @@ class OffsetTranslationTest {
             verified.add(new VerifiedObject(name, new byte[32], 1, records.size(), -1));
             total += records.size();
         }
-        VerifiedPartition vp = new VerifiedPartition("loc", "t", 0, verified, total, 3, 1, 10, 2, -1);
+        VerifiedPartition vp = new VerifiedPartition("loc", "t", 0, verified, 3,
+                new RecordStats(total, -1, 1, Long.MIN_VALUE, 10, 2, 0), null);
         List<ObjectName> reread = new ArrayList<>();
         for (long committed = 0; committed <= 22; committed++) {
             long c = committed;

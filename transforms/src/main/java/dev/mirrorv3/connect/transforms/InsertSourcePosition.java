@@ -1,19 +1,16 @@
 package dev.mirrorv3.connect.transforms;
 
-import dev.mirrorv3.chain.Version;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.connect.components.Versioned;
 import org.apache.kafka.connect.connector.ConnectRecord;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.apache.kafka.connect.transforms.Transformation;
 
 /**
  * Adds headers with the record's source topic, partition, offset and timestamp, so a renumbered restore or a copy
@@ -22,7 +19,7 @@ import org.apache.kafka.connect.transforms.Transformation;
  * convention of MirrorMaker 2: keys {@code topic}, {@code partition}, {@code offset}), falling back to the record's
  * own topic and partition.
  */
-public class InsertSourcePosition<R extends ConnectRecord<R>> implements Transformation<R>, Versioned {
+public class InsertSourcePosition<R extends ConnectRecord<R>> extends MirrorTransformation<R> {
     public static final String OVERVIEW_DOC = "Adds headers with the record's source topic, partition, offset and timestamp"
             + " (decimal text; timestamp in epoch milliseconds), so a renumbered restore or a copy keeps its provenance.";
 
@@ -64,9 +61,12 @@ public class InsertSourcePosition<R extends ConnectRecord<R>> implements Transfo
     private String timestampHeader;
     private boolean bytes;
 
+    public InsertSourcePosition() {
+        super(CONFIG_DEF);
+    }
+
     @Override
-    public void configure(Map<String, ?> props) {
-        AbstractConfig config = new AbstractConfig(CONFIG_DEF, props, false);
+    protected void configure(AbstractConfig config) {
         List<String> fields = config.getList(FIELDS);
         topic = fields.contains("topic");
         partition = fields.contains("partition");
@@ -147,19 +147,5 @@ public class InsertSourcePosition<R extends ConnectRecord<R>> implements Transfo
         public String toString() {
             return "any of topic, partition, offset, timestamp";
         }
-    }
-
-    @Override
-    public ConfigDef config() {
-        return CONFIG_DEF;
-    }
-
-    @Override
-    public String version() {
-        return Version.get();
-    }
-
-    @Override
-    public void close() {
     }
 }

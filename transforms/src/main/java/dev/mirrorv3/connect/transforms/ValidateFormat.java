@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.mirrorv3.chain.Version;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -13,15 +12,13 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.connect.components.Versioned;
 import org.apache.kafka.connect.connector.ConnectRecord;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.kafka.connect.transforms.Transformation;
 
 /**
  * Checks that a record's key ({@code ValidateFormat$Key}) or value ({@code ValidateFormat$Value}) is valid UTF-8 or
@@ -29,15 +26,17 @@ import org.apache.kafka.connect.transforms.Transformation;
  * topic, partition, offset and the reason (never the content), so Connect's {@code errors.tolerance=all} and a
  * dead letter queue route bad records aside; without them the task fails with that message.
  */
-public abstract class ValidateFormat<R extends ConnectRecord<R>> implements Transformation<R>, Versioned {
-    public static final String OVERVIEW_DOC = "Checks that the record's key or value (bytes or a string) is valid UTF-8"
-            + " ('utf8') or exactly one JSON value ('json') and passes the record on unchanged. A misfit raises a"
-            + " DataException naming topic, partition, offset and the reason, which errors.tolerance=all with a dead"
-            + " letter queue routes aside. Null (a tombstone) passes. Use ValidateFormat$Key or ValidateFormat$Value.";
+public abstract class ValidateFormat<R extends ConnectRecord<R>> extends MirrorTransformation<R> {
+    public static final String OVERVIEW_DOC = """
+            Checks that the record's key or value (bytes or a string) is valid UTF-8 ('utf8') or exactly one JSON value \
+            ('json') and passes the record on unchanged. A misfit raises a DataException naming topic, partition, offset \
+            and the reason, which errors.tolerance=all with a dead letter queue routes aside. Null (a tombstone) passes. \
+            Use ValidateFormat$Key or ValidateFormat$Value.""";
 
     public static final String FORMAT = "format";
-    static final String FORMAT_DOC = "What the bytes must be: 'utf8' (valid UTF-8) or 'json' (UTF-8 JSON that parses as"
-            + " exactly one value: an object, array, string, number, true, false or null).";
+    static final String FORMAT_DOC = """
+            What the bytes must be: 'utf8' (valid UTF-8) or 'json' (UTF-8 JSON that parses as exactly one value: an \
+            object, array, string, number, true, false or null).""";
     public static final String FORMAT_UTF8 = "utf8";
     public static final String FORMAT_JSON = "json";
     private static final String GROUP = "ValidateFormat";
@@ -49,17 +48,26 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> implements Tran
 
     private static final JsonFactory JSON = new JsonFactory();
 
+    private final Part part;
     private boolean json;
 
+    /** The part of a record checked: how the messages name it, and how it is read. */
+    private record Part(String name, Function<ConnectRecord<?>, Object> read) {
+    }
+
+    ValidateFormat(Part part) {
+        super(CONFIG_DEF);
+        this.part = part;
+    }
+
     @Override
-    public void configure(Map<String, ?> props) {
-        AbstractConfig config = new AbstractConfig(CONFIG_DEF, props, false);
+    protected void configure(AbstractConfig config) {
         json = FORMAT_JSON.equals(config.getString(FORMAT));
     }
 
     @Override
     public R apply(R record) {
-        Object data = operatingValue(record);
+        Object data = part.read().apply(record);
         if (data == null) {
             return record;
         }
@@ -75,7 +83,7 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> implements Tran
             reason = "is a " + data.getClass().getSimpleName() + ", not bytes or a string (use ByteArrayConverter or StringConverter)";
         }
         if (reason != null) {
-            throw new DataException(String.format("record at %s: %s %s", position(record), part(), reason));
+            throw new DataException(String.format("record at %s: %s %s", position(record), part.name(), reason));
         }
         return record;
     }
@@ -124,48 +132,17 @@ public abstract class ValidateFormat<R extends ConnectRecord<R>> implements Tran
         }
     }
 
-    @Override
-    public ConfigDef config() {
-        return CONFIG_DEF;
-    }
-
-    @Override
-    public String version() {
-        return Version.get();
-    }
-
-    @Override
-    public void close() {
-    }
-
-    protected abstract Object operatingValue(R record);
-
-    protected abstract String part();
-
     /** Validates the record's key. */
     public static final class Key<R extends ConnectRecord<R>> extends ValidateFormat<R> {
-        @Override
-        protected Object operatingValue(R record) {
-            return record.key();
-        }
-
-        @Override
-        protected String part() {
-            return "key";
+        public Key() {
+            super(new Part("key", ConnectRecord::key));
         }
     }
 
     /** Validates the record's value. */
     public static final class Value<R extends ConnectRecord<R>> extends ValidateFormat<R> {
-        @Override
-        protected Object operatingValue(R record) {
-            return record.value();
-        }
-
-        @Override
-        protected String part() {
-            return "value";
+        public Value() {
+            super(new Part("value", ConnectRecord::value));
         }
     }
-
 }

@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * ours when the existing object holds exactly our bytes (an earlier attempt whose reply was lost), another writer's
  * otherwise ({@link ObjectExistsException}).
  */
-final class ConditionalPut {
+record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, ReadBack readBack) {
     // S3Store's logger: a commit's log line keeps the category operators know.
     private static final Logger log = LoggerFactory.getLogger(S3Store.class);
 
@@ -34,18 +34,6 @@ final class ConditionalPut {
     /** Reads an existing key back with the read identity ({@link ObjectMissingException} when it is gone). */
     interface ReadBack {
         byte[] read(String key, String where);
-    }
-
-    private final S3Settings settings;
-    private final S3Client writer;
-    private final S3Client reader;
-    private final ReadBack readBack;
-
-    ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, ReadBack readBack) {
-        this.settings = settings;
-        this.writer = writer;
-        this.reader = reader;
-        this.readBack = readBack;
     }
 
     void bytes(String key, String where, byte[] data) {

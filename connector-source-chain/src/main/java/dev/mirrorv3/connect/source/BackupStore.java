@@ -1,0 +1,78 @@
+package dev.mirrorv3.connect.source;
+
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+
+/**
+ * The backup's store as the chain source reads it: the blob sink's store settings ({@link StoreConfigFragment}, as a
+ * reader), documented for a reader, and the store they open.
+ */
+final class BackupStore {
+    static final String DESTINATION_NAME_DOC = """
+            The backup's chain directory under the root: <root>/<destination.name>/<partition>/. \
+            Required: the blob sink's destination.name, or the sink connector's name when it had none. ${topic} resolves to \
+            the topic in 'topics'.""";
+
+    static final String FILESYSTEM_ROOT_DOC = """
+            Absolute path of the directory that holds the backup's chains \
+            (destination.type=filesystem). <root>/<destination.name> must exist (the blob sink creates it); an existing \
+            directory without objects is waited for.""";
+
+    static final String S3_WRITE_IDENTITY_DOC = """
+            Not used: the chain source only lists and reads (the read identity). Accepted so \
+            that the blob sink's config can be reused as it is.""";
+    static final String ENCRYPTION_DOC = """
+            The backup's encryption as the blob sink's config gives it: 'none' or empty (plain Parquet or \
+            NDJSON objects) or 'parquet' (Parquet modular encryption). Either way each object is read with the key its name \
+            carries, from encryption.keys.dir; 'parquet' requires encryption.keys.dir.""";
+    static final String ENCRYPTION_KEYS_DIR_DOC = """
+            Absolute path of the directory of keys the blob sink encrypted the backup with (the \
+            same mounted Secret): one file per key id, the standard base64 of 32 bytes. Needed when any object of the chain \
+            is encrypted; a chain naming a key id without a file here fails the task, listing the missing ids. validate() \
+            loads it and names the file that is not a key.""";
+    static final String ENCRYPTION_KEY_ID_DOC = """
+            Not used to read (each object names its own key); accepted so the blob sink's \
+            configuration can be reused as it is.""";
+
+    private BackupStore() {
+    }
+
+    /** The store settings in {@code group} (and the S3 and Format groups), as a reader's. */
+    static StoreConfigFragment fragment(String group) {
+        return new StoreConfigFragment(group, StoreConfigFragment.Access.READ, Map.of(
+                StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC, StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
+                StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
+                StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC, StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC,
+                StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC, StoreConfigFragment.ENCRYPTION_KEY_ID,
+                ENCRYPTION_KEY_ID_DOC));
+    }
+
+    /** The backup's store under {@code destinationName}; the read identity stands in for an absent write identity. */
+    static Store open(AbstractConfig config, String destinationName) {
+        return StoreFactory.open(settings(config), destinationName);
+    }
+
+    /** As {@link #open(AbstractConfig, String)}, with S3 calls that give up after {@code s3CallTimeout}. */
+    static Store open(AbstractConfig config, String destinationName, Duration s3CallTimeout) {
+        Map<String, String> settings = settings(config);
+        if (StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(config.getString(StoreConfigFragment.DESTINATION_TYPE))) {
+            return new S3Store(StoreFactory.s3Settings(settings).withCallTimeout(s3CallTimeout), destinationName);
+        }
+        return StoreFactory.open(settings, destinationName);
+    }
+
+    private static Map<String, String> settings(AbstractConfig config) {
+        Map<String, String> settings = new HashMap<>(config.originalsStrings());
+        if (settings.getOrDefault(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "").isBlank()) {
+            settings.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, settings.getOrDefault(StoreFactory.S3_READ_ACCESS_KEY_ID, ""));
+            settings.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, settings.getOrDefault(StoreFactory.S3_READ_SECRET_ACCESS_KEY, ""));
+        }
+        return settings;
+    }
+}

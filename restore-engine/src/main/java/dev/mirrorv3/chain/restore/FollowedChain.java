@@ -1,0 +1,111 @@
+package dev.mirrorv3.chain.restore;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ChainException;
+import dev.mirrorv3.chain.ChainValidator;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.store.Store;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The store side of a {@link Follower}: lists one partition's chain (from {@code chain.start}, or the objects after the
+ * last one it continues), reads and type-checks its objects, tells each listing and read to the follower's
+ * {@link BackupEnd} and counts the objects read. Keeps no place in the chain: the follower decides what to list and read.
+ */
+final class FollowedChain {
+    private static final int LIST_MAX = 1000;
+
+    private final Store store;
+    private final ChainReader reader;
+    private final RecordTypeCheck types;
+    private final EnvelopeSettings settings;
+    private final String topic;
+    private final int partition;
+    private final long chainStart;
+    private final String location;
+    private final BackupEnd backupEnd;
+    private boolean seen;
+    private long objectsRead;
+
+    FollowedChain(Store store, EnvelopeSettings settings, KeyRing keys, String topic, int partition, long chainStart,
+            BackupEnd backupEnd) {
+        this.store = store;
+        this.settings = settings;
+        this.reader = new ChainReader(store, settings, keys);
+        this.types = new RecordTypeCheck(settings);
+        this.topic = topic;
+        this.partition = partition;
+        this.chainStart = chainStart;
+        this.backupEnd = backupEnd;
+        this.location = store.location(partition);
+    }
+
+    String location() {
+        return location;
+    }
+
+    /**
+     * The chain from {@code chain.start}, validated.
+     *
+     * @param nextFrom where the backup ends at least when the chain is empty
+     */
+    Chain listFromStart(long nextFrom) {
+        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        seen = !chain.isEmpty();
+        backupEnd.listed(chain, nextFrom);
+        return chain;
+    }
+
+    /** Whether the last listing from {@code chain.start} found an object. */
+    boolean seen() {
+        return seen;
+    }
+
+    /**
+     * The objects written after the chain's end {@code nextFrom} (at most {@value #LIST_MAX}), which must continue it, and
+     * whose key ids the key ring must hold; empty when none is new.
+     */
+    List<ObjectName> listAfter(long nextFrom) {
+        List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        Chain chain = ChainValidator.validate(location, names, settings.format(), OptionalLong.empty());
+        ObjectName first = chain.objects().get(0);
+        if (first.from() != nextFrom) {
+            throw new ChainException.Gap(location, nextFrom, first);
+        }
+        reader.keys().requireKeysFor(location, chain.objects());
+        backupEnd.listed(chain, nextFrom);
+        return chain.objects();
+    }
+
+    /** An object's records, each checked against keys.type/values.type. */
+    CheckedObject readChecked(ObjectName name) {
+        CheckedObject o = read(name);
+        for (BackupRecord r : o.records()) {
+            types.check(r);
+        }
+        return o;
+    }
+
+    /** Objects read so far (checked reads and the reads ahead of {@link BackupEnd#newestTimestampMs}). */
+    long objectsRead() {
+        return objectsRead;
+    }
+
+    /** An object's records as stored, counted and told to the {@link BackupEnd}. */
+    CheckedObject read(ObjectName name) {
+        CheckedObject o = reader.read(partition, name, topic);
+        objectsRead++;
+        backupEnd.read(name, o.records());
+        return o;
+    }
+}
