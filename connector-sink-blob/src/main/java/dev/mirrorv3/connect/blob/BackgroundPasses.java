@@ -24,9 +24,9 @@ final class BackgroundPasses implements AutoCloseable {
         this.stores = stores;
     }
 
-    /** Where durable offsets go: the group snapshots carry them. */
+    /** Where durable offsets go: the group snapshots carry them (none read them without a snapshotter). */
     DurableOffsets durableOffsets() {
-        return metaSnapshotter == null ? DurableOffsets.NONE : metaSnapshotter;
+        return metaSnapshotter == null ? new DurableOffsets() : metaSnapshotter.durableOffsets();
     }
 
     /** Partitions were positioned: their lag and their topics' metadata are known, so both passes run soon. */

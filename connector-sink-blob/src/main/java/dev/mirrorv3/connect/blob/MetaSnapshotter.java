@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * snapshot holds for it ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. A failed pass is
  * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
  */
-final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
+final class MetaSnapshotter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetaSnapshotter.class);
 
     private final Admin admin;
@@ -50,7 +49,7 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
     private final Duration timeout;
     private final Clock clock;
     private final Consumer<RuntimeException> recreated;
-    private final Map<TopicPartition, Long> durableNext = new ConcurrentHashMap<>();
+    private final DurableOffsets durableNext = new DurableOffsets();
     private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
     private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
     private final Map<String, GroupSnapshot> lastGroups = new HashMap<>();
@@ -86,15 +85,9 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
         return this;
     }
 
-    /** The chain of {@code tp} is durable up to (excluding) {@code next}. */
-    @Override
-    public void durable(TopicPartition tp, long next) {
-        durableNext.put(tp, next);
-    }
-
-    @Override
-    public void closed(TopicPartition tp) {
-        durableNext.remove(tp);
+    /** Where the write path reports the chains' durable next offsets, which the group snapshots carry. */
+    DurableOffsets durableOffsets() {
+        return durableNext;
     }
 
     /** Takes the topic snapshots soon (after partitions were opened: the topic's metadata is known at start). */
@@ -116,12 +109,12 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
 
     /** A backed-up partition of the topic, for messages. */
     private int partitionOf(String topic) {
-        return durableNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).mapToInt(TopicPartition::partition).min().orElse(0);
+        return durableNext.partitions().stream().filter(tp -> tp.topic().equals(topic)).mapToInt(TopicPartition::partition).min().orElse(0);
     }
 
     private Set<String> topics() {
         Set<String> topics = new java.util.TreeSet<>();
-        durableNext.keySet().forEach(tp -> topics.add(tp.topic()));
+        durableNext.partitions().forEach(tp -> topics.add(tp.topic()));
         return topics;
     }
 
@@ -155,7 +148,7 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
      * partition in batched calls ({@link CommittedOffsets}); returns the snapshots written.
      */
     synchronized List<MetaName> snapshotGroups() throws Exception {
-        Map<TopicPartition, Long> next = Map.copyOf(durableNext); // before the offsets: the chains can only be further on
+        Map<TopicPartition, Long> next = durableNext.now(); // before the offsets: the chains can only be further on
         if (next.isEmpty()) {
             return List.of();
         }
