@@ -19,10 +19,7 @@ import java.util.TreeSet;
 
 /** Collects what a restore run learns, partition by partition, for its report and metrics. */
 public final class RestoreEvidence {
-    private final Backup backup;
-    private final String offsets;
-    private final RestoreCut cut;
-    private final boolean verifyOnly;
+    private final Request request;
     private final Clock clock;
     private final Instant started;
     private final Map<Integer, VerifiedPartition> verified = new TreeMap<>();
@@ -37,11 +34,16 @@ public final class RestoreEvidence {
     private List<RestoreReport.GroupOffset> groupOffsets = List.of();
     private List<RestoreReport.GroupWithoutOffset> groupsWithoutOffset = List.of();
 
-    public RestoreEvidence(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly, Clock clock) {
-        this.backup = backup;
-        this.offsets = offsets;
-        this.cut = cut;
-        this.verifyOnly = verifyOnly;
+    /**
+     * What the run was asked for.
+     *
+     * @param offsets --offsets as spelled on the command line
+     */
+    public record Request(Backup backup, String offsets, RestoreCut cut, boolean verifyOnly) {
+    }
+
+    public RestoreEvidence(Request request, Clock clock) {
+        this.request = request;
         this.clock = clock;
         this.started = clock.instant();
     }
@@ -114,7 +116,7 @@ public final class RestoreEvidence {
     }
 
     public Backup backup() {
-        return backup;
+        return request.backup();
     }
 
     public RestoreReport report(String toolVersion, Instant now) {
@@ -148,6 +150,8 @@ public final class RestoreEvidence {
                     after == null ? null : 0L, after, null)); // the restore requires an empty target (high watermark 0) and checks it after
         }
         RestoreReport.Cut reportCut = null;
+        RestoreCut cut = request.cut();
+        Backup backup = request.backup();
         if (!cut.isNone()) {
             Map<String, Long> until = new TreeMap<>();
             cut.untilOffsets().forEach((p, o) -> until.put(Integer.toString(p), o));
@@ -155,10 +159,12 @@ public final class RestoreEvidence {
         }
         String location = !verified.isEmpty() ? verified.values().iterator().next().location().replaceAll("/[0-9]+$", "")
                 : !snapshots.isEmpty() ? snapshots.values().iterator().next().location().replaceAll("/[0-9]+$", "") : null;
-        return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(), verifyOnly ? "verify-only" : "restore",
-                ok() ? "ok" : "failed", error, new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
-                backup.sourceTopic()), offsets, reportCut, target, new RestoreReport.Durations(verifyMs, restoreMs), partitions,
-                RestoreReport.RECORDS_DIGEST, groupSnapshot, groupOffsets, groupsWithoutOffset);
+        RestoreReport.BackupInfo backupInfo = new RestoreReport.BackupInfo(location, backup.connector().name(), backup.destinationName(),
+                backup.sourceTopic());
+        return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(),
+                request.verifyOnly() ? "verify-only" : "restore", ok() ? "ok" : "failed", error, backupInfo, request.offsets(), reportCut,
+                target, new RestoreReport.Durations(verifyMs, restoreMs), partitions, RestoreReport.RECORDS_DIGEST, groupSnapshot,
+                groupOffsets, groupsWithoutOffset);
     }
 
     private static String time(Long ms) {

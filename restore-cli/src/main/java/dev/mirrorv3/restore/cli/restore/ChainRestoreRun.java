@@ -51,7 +51,7 @@ final class ChainRestoreRun {
         try (Store store = b.openStore()) {
             List<Integer> partitions = run.partitions(store);
             RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(b, s.offsets().cliName(), restoreCut, s.verifyOnly(), run.clock());
+            RestoreEvidence evidence = run.evidence(restoreCut);
             BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
             Optional<List<VerifiedPartition>> verified = verify(verifier, partitions, restoreCut, evidence);
             if (verified.isEmpty()) {

@@ -37,6 +37,11 @@ record RestoreRun(Backup backup, RestoreSettings settings, TargetOptions target,
         return partitions;
     }
 
+    /** The evidence of this run, started now. */
+    RestoreEvidence evidence(RestoreCut cut) {
+        return new RestoreEvidence(new RestoreEvidence.Request(backup, settings.offsets().cliName(), cut, settings.verifyOnly()), clock);
+    }
+
     DisasterRecovery recovery(Store store, RestoreCut cut) {
         return new DisasterRecovery(this, store, cut);
     }

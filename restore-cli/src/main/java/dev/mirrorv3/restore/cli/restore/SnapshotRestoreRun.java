@@ -62,7 +62,7 @@ final class SnapshotRestoreRun {
         try (Store store = backup.openStore()) {
             List<Integer> partitions = run.partitions(store);
             RestoreCut restoreCut = cut.cut(partitions);
-            RestoreEvidence evidence = new RestoreEvidence(backup, s.offsets().cliName(), restoreCut, s.verifyOnly(), run.clock());
+            RestoreEvidence evidence = run.evidence(restoreCut);
             SnapshotRestorer restorer = new SnapshotRestorer(store, backup.envelope(), backup.sourceTopic(), backup.keys(),
                     Path.of(System.getProperty("java.io.tmpdir")));
             Optional<List<SnapshotRestorer.Verified>> verified = verify(restorer, partitions, restoreCut, evidence);

@@ -14,7 +14,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.connect.blob.BlobSinkConfig;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.restore.cli.Backup;
-import dev.mirrorv3.restore.cli.ClientConfigs;
 import dev.mirrorv3.restore.cli.ConnectorConfig;
 import dev.mirrorv3.restore.cli.ConnectorKind;
 import dev.mirrorv3.restore.cli.UsageException;
@@ -30,29 +29,21 @@ import java.util.TreeSet;
  * times of the topic's newest metadata snapshots (topic metadata, consumer-group offsets) beside the chains; for a
  * compaction=log backup also the newest snapshot's keys (from its footer) and its {@code to}.
  */
-final class BlobSinkStatus implements StatusReader {
+final class BlobSinkStatus extends SinkStatus<BlobSinkConfig> {
     static final List<StatusRow.Column> COLUMNS = List.of(text("TOPIC", "topic"), number("PARTITION", "partition"),
             number("SOURCE_HWM", "source_high_watermark"), number("BACKUP_NEXT", "backup_next_offset"), number("LAG", "lag"),
             text("TOPIC_SNAPSHOT", "topic_snapshot"), text("GROUPS_SNAPSHOT", "groups_snapshot"),
             number("KEYS", "snapshot_keys").whenPresent(), number("SNAPSHOT_TO", "snapshot_to").whenPresent());
 
-    @Override
-    public List<StatusRow.Column> columns() {
-        return COLUMNS;
+    BlobSinkStatus() {
+        super(new Sink<>(ConnectorKind.BLOB_SINK, BlobSinkConfig::new, BlobSinkConfig::sourceAdminConfig, COLUMNS));
     }
 
     @Override
-    public List<StatusRow> rows(ConnectorConfig c, Context context) {
-        SinkSetup<BlobSinkConfig> setup = SinkSetup.of(ConnectorKind.BLOB_SINK, c, BlobSinkConfig::new);
-        if (setup.failed() != null) {
-            return List.of(setup.failed());
-        }
+    List<StatusRow> rows(ConnectorConfig c, BlobSinkConfig config, List<String> topics, ClusterOffsets source, Context context) {
         List<StatusRow> rows = new ArrayList<>();
-        try (ClusterOffsets source = new ClusterOffsets("source cluster",
-                context.sourceAdmin(setup.config().sourceAdminConfig(ClientConfigs.STATUS_ID)), context.timeout())) {
-            for (String topic : setup.topics()) {
-                rows.addAll(topicRows(c, topic, source, context));
-            }
+        for (String topic : topics) {
+            rows.addAll(topicRows(c, topic, source, context));
         }
         return rows;
     }

@@ -15,29 +15,21 @@ import java.util.List;
  * (the copy keeps the source's offsets, so the destination's high watermark is the next offset to copy). Both admin
  * clients are built as the connector builds them ({@link KafkaSinkConfig}: source.admin.*, destination.* security).
  */
-final class KafkaSinkStatus implements StatusReader {
+final class KafkaSinkStatus extends SinkStatus<KafkaSinkConfig> {
     static final List<StatusRow.Column> COLUMNS = List.of(text("TOPIC", "topic"), number("PARTITION", "partition"),
             number("SOURCE_HWM", "source_high_watermark"), text("DEST_TOPIC", "destination_topic"),
             number("DEST_HWM", "destination_high_watermark"), number("LAG", "lag"));
 
-    @Override
-    public List<StatusRow.Column> columns() {
-        return COLUMNS;
+    KafkaSinkStatus() {
+        super(new Sink<>(ConnectorKind.KAFKA_SINK, KafkaSinkConfig::new, KafkaSinkConfig::sourceAdminConfig, COLUMNS));
     }
 
     @Override
-    public List<StatusRow> rows(ConnectorConfig c, Context context) {
-        SinkSetup<KafkaSinkConfig> setup = SinkSetup.of(ConnectorKind.KAFKA_SINK, c, KafkaSinkConfig::new);
-        if (setup.failed() != null) {
-            return List.of(setup.failed());
-        }
-        KafkaSinkConfig parsed = setup.config();
+    List<StatusRow> rows(ConnectorConfig c, KafkaSinkConfig parsed, List<String> topics, ClusterOffsets source, Context context) {
         List<StatusRow> rows = new ArrayList<>();
-        try (ClusterOffsets source = new ClusterOffsets("source cluster",
-                context.sourceAdmin(parsed.sourceAdminConfig(ClientConfigs.STATUS_ID)), context.timeout());
-             ClusterOffsets destination = new ClusterOffsets("destination cluster", parsed.destinationAdminConfig(ClientConfigs.STATUS_ID),
+        try (ClusterOffsets destination = new ClusterOffsets("destination cluster", parsed.destinationAdminConfig(ClientConfigs.STATUS_ID),
                      context.timeout())) {
-            for (String topic : setup.topics()) {
+            for (String topic : topics) {
                 String destTopic = parsed.destinationTopic(topic);
                 rows.addAll(topicRows(c.name(), topic, destTopic, source.topic(topic), destination.topic(destTopic)));
             }
