@@ -11,7 +11,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class ClientConfigs {
     /** restore's admin client on the target, unless --command-config names one. */
-    public static final String RESTORE_ADMIN_ID = "mirror-v3-restore-admin";
+    static final String RESTORE_ADMIN_ID = "mirror-v3-restore-admin";
     /** status's clients of the connectors' clusters. */
     public static final String STATUS_ID = "mirror-v3-status";
 

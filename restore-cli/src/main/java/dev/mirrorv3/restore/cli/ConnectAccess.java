@@ -27,15 +27,15 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code --connect-config} (docs/restore-cli.md: Connect REST authentication), secrets through config providers.
  */
 public record ConnectAccess(String username, String password, SSLContext ssl) {
-    public static final String USERNAME = "basic.auth.username";
-    public static final String PASSWORD = "basic.auth.password";
-    public static final String TRUSTSTORE = "ssl.truststore.location";
-    public static final String TRUSTSTORE_PASSWORD = "ssl.truststore.password";
-    public static final String TRUSTSTORE_TYPE = "ssl.truststore.type";
+    static final String USERNAME = "basic.auth.username";
+    static final String PASSWORD = "basic.auth.password";
+    static final String TRUSTSTORE = "ssl.truststore.location";
+    static final String TRUSTSTORE_PASSWORD = "ssl.truststore.password";
+    static final String TRUSTSTORE_TYPE = "ssl.truststore.type";
     private static final Set<String> KEYS = Set.of(USERNAME, PASSWORD, TRUSTSTORE, TRUSTSTORE_PASSWORD, TRUSTSTORE_TYPE);
 
     /** The help of {@code --connect-config}, the same in every subcommand that has {@code --connect-url}. */
-    public static final String OPTION_DESCRIPTION = "How to reach --connect-url: a properties file with " + USERNAME + " and " + PASSWORD
+    static final String OPTION_DESCRIPTION = "How to reach --connect-url: a properties file with " + USERNAME + " and " + PASSWORD
             + " (basic authentication) and " + TRUSTSTORE + ", " + TRUSTSTORE_PASSWORD + " and " + TRUSTSTORE_TYPE + " (the"
             + " certificates an https:// URL is trusted by; default the JVM's); $${env:…}, $${file:…} and $${directory:…} are"
             + " resolved. Default: the environment variable MIRROR_V3_CONNECT_CONFIG.";
@@ -101,7 +101,7 @@ public record ConnectAccess(String username, String password, SSLContext ssl) {
     }
 
     /** The request with the Authorization header of basic authentication, if configured. */
-    public HttpRequest.Builder authorize(HttpRequest.Builder request) {
+    HttpRequest.Builder authorize(HttpRequest.Builder request) {
         if (username != null) {
             String token = Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
             request.header("Authorization", "Basic " + token);
@@ -115,7 +115,7 @@ public record ConnectAccess(String username, String password, SSLContext ssl) {
     }
 
     /** What to do when Connect refuses a request with {@code status}, or "" if nothing here can help. */
-    public String hintFor(int status) {
+    String hintFor(int status) {
         if (status == 401) {
             return username == null ? ": the REST API wants credentials: set " + USERNAME + " and " + PASSWORD + " in --connect-config"
                     : ": check " + USERNAME + " and " + PASSWORD + " in --connect-config";

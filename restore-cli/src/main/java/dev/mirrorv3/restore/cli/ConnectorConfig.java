@@ -22,7 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
 public record ConnectorConfig(String name, Map<String, String> settings) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static ConnectorConfig fromFile(Path file, String nameOverride) {
+    static ConnectorConfig fromFile(Path file, String nameOverride) {
         return fromJson(readJson(file), nameOverride, file.toString());
     }
 
@@ -86,7 +86,7 @@ public record ConnectorConfig(String name, Map<String, String> settings) {
         return new ConnectorConfig(name, resolve(stored, "connector " + name + " at " + url));
     }
 
-    public static ConnectorConfig fromJson(JsonNode root, String nameOverride, String source) {
+    static ConnectorConfig fromJson(JsonNode root, String nameOverride, String source) {
         Map<String, String> settings = settings(root, source);
         String name = nameOverride;
         if (name == null && root.hasNonNull("name")) {

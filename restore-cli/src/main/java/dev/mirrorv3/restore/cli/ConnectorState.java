@@ -15,7 +15,7 @@ public record ConnectorState(String state, String trace, List<Task> tasks) {
     public record Task(int id, String state, String trace) {
     }
 
-    public static ConnectorState fromJson(JsonNode status) {
+    static ConnectorState fromJson(JsonNode status) {
         JsonNode connector = status.path("connector");
         List<Task> tasks = new ArrayList<>();
         for (JsonNode t : status.path("tasks")) {

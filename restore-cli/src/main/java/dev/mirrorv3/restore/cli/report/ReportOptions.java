@@ -11,31 +11,31 @@ import picocli.CommandLine.Option;
 
 /** Evidence of a restore or verify run: the report file and the verify metrics (docs/restore-cli.md: Restore evidence). */
 public final class ReportOptions {
-    public enum Format { json, md }
+    enum Format { json, md }
 
     @Option(names = "--report", paramLabel = "FILE",
             description = {"Write the run's report here: the backup, per partition the objects, records, holes, offsets, cut and a"
                     + " SHA-256 of the restored records, the target's high watermarks, durations, tool version and time. Written"
                     + " also when a check fails.", "e.g. --report drill-2026-11-30.json"})
-    public Path report;
+    Path report;
 
     @Option(names = "--report-format", paramLabel = "json|md", defaultValue = "json",
             description = "json (config/schemas/restore-report.schema.json; compare-report reads it) or md (a short page for an"
                     + " audit ticket). Default ${DEFAULT-VALUE}.")
-    public Format reportFormat;
+    Format reportFormat;
 
     @Option(names = "--metrics-file", paramLabel = "FILE",
             description = {"Write mirror_v3_backup_verified_offset, mirror_v3_backup_last_verify_timestamp_seconds and"
                     + " mirror_v3_backup_verify_success per partition in node-exporter's textfile format (a *.prom file in its"
                     + " --collector.textfile.directory).", "e.g. --metrics-file /var/lib/node-exporter/orders-backup.prom"})
-    public Path metricsFile;
+    Path metricsFile;
 
     @Option(names = "--pushgateway", paramLabel = "URL",
             description = {"Push the same metrics to this Prometheus Pushgateway (job mirror-v3-verify, grouped by connector and"
                     + " topic; each run replaces the last).", "e.g. --pushgateway http://pushgateway:9091"})
-    public String pushgateway;
+    String pushgateway;
 
-    public boolean any() {
+    boolean any() {
         return report != null || metricsFile != null || pushgateway != null;
     }
 

@@ -49,7 +49,7 @@ public final class RestoreEvidence {
     }
 
     /** The restore's clock now: the time the report and the metrics are stamped with. */
-    public long nowMs() {
+    long nowMs() {
         return clock.millis();
     }
 
