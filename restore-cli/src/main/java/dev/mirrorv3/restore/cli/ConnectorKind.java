@@ -3,6 +3,7 @@ package dev.mirrorv3.restore.cli;
 import dev.mirrorv3.connect.blob.BlobSinkValidation;
 import dev.mirrorv3.connect.kafka.KafkaSinkValidation;
 import dev.mirrorv3.connect.source.ChainSourceValidation;
+import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -12,16 +13,18 @@ import org.apache.kafka.common.config.Config;
 
 /** mirror-v3's three connector classes, as {@code connector.class} names them: what validate checks and status shows. */
 public enum ConnectorKind {
-    BLOB_SINK("dev.mirrorv3.connect.blob.BlobSinkConnector", "blob-sink"),
-    KAFKA_SINK("dev.mirrorv3.connect.kafka.KafkaSinkConnector", "kafka-sink"),
-    CHAIN_SOURCE("dev.mirrorv3.connect.source.ChainSourceConnector", "chain-source");
+    BLOB_SINK("dev.mirrorv3.connect.blob.BlobSinkConnector", "blob-sink", BlobSinkValidation.VALIDATION),
+    KAFKA_SINK("dev.mirrorv3.connect.kafka.KafkaSinkConnector", "kafka-sink", KafkaSinkValidation.VALIDATION),
+    CHAIN_SOURCE("dev.mirrorv3.connect.source.ChainSourceConnector", "chain-source", ChainSourceValidation.VALIDATION);
 
     private final String className;
     private final String label;
+    private final ConnectorValidation validation;
 
-    ConnectorKind(String className, String label) {
+    ConnectorKind(String className, String label, ConnectorValidation validation) {
         this.className = className;
         this.label = label;
+        this.validation = validation;
     }
 
     public String className() {
@@ -52,19 +55,11 @@ public enum ConnectorKind {
 
     /** The connector's own checks (its ConfigDef and validate() rules); offline contacts nothing. */
     public Config validate(Map<String, String> settings, boolean offline) {
-        return switch (this) {
-            case BLOB_SINK -> BlobSinkValidation.validate(settings, offline);
-            case KAFKA_SINK -> KafkaSinkValidation.validate(settings, offline);
-            case CHAIN_SOURCE -> ChainSourceValidation.validate(settings, offline);
-        };
+        return validation.validate(settings, offline);
     }
 
     /** Settings under a deprecated name that still work: what to rename. */
     public List<String> warnings(Map<String, String> settings) {
-        return switch (this) {
-            case BLOB_SINK -> BlobSinkValidation.warnings(settings);
-            case KAFKA_SINK -> KafkaSinkValidation.warnings(settings);
-            case CHAIN_SOURCE -> ChainSourceValidation.warnings(settings);
-        };
+        return validation.warnings(settings);
     }
 }
