@@ -65,7 +65,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             Threads per task that encode and commit objects, so that the task thread only converts \
             and buffers records while earlier buffers are written: at most one commit per partition at a time (a chain is \
             written in order), several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the \
-            task thread inside put(), as before this setting. Buffers being written count against buffer.max.bytes \
+            task thread inside put(). Buffers being written count against buffer.max.bytes \
             until they are durable. compaction=log always writes its snapshots on the task thread.""";
     /** -1 stands for min(4, cores): a default in the generated reference must not depend on the machine that built it. */
     static final int FLUSH_THREADS_AUTO = -1;

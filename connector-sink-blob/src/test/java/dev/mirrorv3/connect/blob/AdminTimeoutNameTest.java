@@ -32,7 +32,7 @@ class AdminTimeoutNameTest {
     @Test
     void theSharedNameSetsTheTimeout() {
         assertThat(new BlobSinkConfig(config(Map.of("admin.timeout.ms", "3000"))).adminTimeout()).isEqualTo(Duration.ofMillis(3000));
-        assertThat(BlobSinkValidation.warnings(config(Map.of("admin.timeout.ms", "3000")))).isEmpty();
+        assertThat(BlobSinkValidation.VALIDATION.warnings(config(Map.of("admin.timeout.ms", "3000")))).isEmpty();
     }
 
     @Test
@@ -40,7 +40,7 @@ class AdminTimeoutNameTest {
         BlobSinkConfig parsed = new BlobSinkConfig(config(Map.of("source.admin.timeout.ms", "2000")));
         assertThat(parsed.adminTimeout()).isEqualTo(Duration.ofMillis(2000));
         assertThat(parsed.sourceAdminConfig()).doesNotContainKey("timeout.ms").containsEntry("bootstrap.servers", "k:9092");
-        assertThat(BlobSinkValidation.warnings(config(Map.of("source.admin.timeout.ms", "2000"))))
+        assertThat(BlobSinkValidation.VALIDATION.warnings(config(Map.of("source.admin.timeout.ms", "2000"))))
                 .containsExactly("source.admin.timeout.ms is deprecated: rename it to admin.timeout.ms (same meaning; the old name"
                         + " still works)");
     }
@@ -48,7 +48,7 @@ class AdminTimeoutNameTest {
     @Test
     void validateAcceptsTheFormerNameAndRecommendsMovingItsValue() {
         Map<String, ConfigValue> values = new HashMap<>();
-        BlobSinkValidation.validate(config(Map.of("source.admin.timeout.ms", "2000")), true).configValues()
+        BlobSinkValidation.VALIDATION.validate(config(Map.of("source.admin.timeout.ms", "2000")), true).configValues()
                 .forEach(v -> values.put(v.name(), v));
         values.values().forEach(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
         assertThat(values.get("admin.timeout.ms").recommendedValues()).containsExactly("2000");
@@ -58,7 +58,8 @@ class AdminTimeoutNameTest {
     void theSharedNameWinsAndTheFormerIsStillRangeChecked() {
         assertThat(new BlobSinkConfig(config(Map.of("source.admin.timeout.ms", "2000", "admin.timeout.ms", "3000"))).adminTimeout())
                 .isEqualTo(Duration.ofMillis(3000));
-        ConfigValue alias = BlobSinkValidation.validate(config(Map.of("source.admin.timeout.ms", "50")), true).configValues().stream()
+        ConfigValue alias = BlobSinkValidation.VALIDATION.validate(config(Map.of("source.admin.timeout.ms", "50")), true)
+                .configValues().stream()
                 .filter(v -> v.name().equals("source.admin.timeout.ms")).findFirst().orElseThrow();
         assertThat(alias.errorMessages()).singleElement().asString().contains("at least 100");
     }

@@ -34,7 +34,7 @@ class EncryptionValidationTest {
     /** setting -> its error messages, for the encryption settings and format (offline: the source cluster is not up). */
     private Map<String, List<String>> errors(Map<String, String> config, boolean offline) {
         Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : BlobSinkValidation.validate(config, offline).configValues()) {
+        for (ConfigValue v : BlobSinkValidation.VALIDATION.validate(config, offline).configValues()) {
             if (!v.errorMessages().isEmpty() && (v.name().startsWith("encryption") || v.name().equals("format"))) {
                 out.put(v.name(), v.errorMessages());
             }

@@ -3,8 +3,6 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.config.Config;
 
 /**
  * The Kafka sink's own validation ({@link KafkaSinkConfig#CONFIG_DEF} and the cross-field rules {@code validate()}
@@ -18,22 +16,10 @@ public final class KafkaSinkValidation {
             "destination.producer.", "destination.admin.", "transforms.", "predicates.", "key.converter.", "value.converter.",
             "header.converter.");
 
-    static final ConnectorValidation VALIDATION = new ConnectorValidation(KafkaSinkConfig.FRAGMENTS,
+    /** The rules {@code validate()} and {@code mirror-v3 validate} apply, and the warnings they print. */
+    public static final ConnectorValidation VALIDATION = new ConnectorValidation(KafkaSinkConfig.FRAGMENTS,
             ConnectorLevelRules.Kind.SINK, PASS_THROUGH, KafkaSinkConfigValidator::new);
 
     private KafkaSinkValidation() {
-    }
-
-    /**
-     * @param offline contact nothing: skip the checks that need the source or the destination cluster
-     * @return one {@code ConfigValue} per setting, with its error messages
-     */
-    public static Config validate(Map<String, String> props, boolean offline) {
-        return VALIDATION.validate(props, offline);
-    }
-
-    /** Settings under a deprecated name and settings nobody knows: one line each saying what to rename. */
-    public static List<String> warnings(Map<String, String> props) {
-        return VALIDATION.warnings(props);
     }
 }

@@ -3,8 +3,6 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.config.Config;
 
 /**
  * The chain source's own validation ({@link ChainSourceConfig#CONFIG_DEF} and the cross-field rules {@code validate()}
@@ -17,23 +15,10 @@ public final class ChainSourceValidation {
     public static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
             "key.converter.", "value.converter.", "header.converter.");
 
-    static final ConnectorValidation VALIDATION = new ConnectorValidation(ChainSourceConfig.FRAGMENTS,
+    /** The rules {@code validate()} and {@code mirror-v3 validate} apply, and the warnings they print. */
+    public static final ConnectorValidation VALIDATION = new ConnectorValidation(ChainSourceConfig.FRAGMENTS,
             ConnectorLevelRules.Kind.SOURCE, PASS_THROUGH, ChainSourceConfigValidator::new);
 
     private ChainSourceValidation() {
-    }
-
-    /**
-     * @param offline contact nothing: skip the checks that need the backup's store (its directory or bucket), the keys dir
-     *     or the target cluster
-     * @return one {@code ConfigValue} per setting, with its error messages
-     */
-    public static Config validate(Map<String, String> props, boolean offline) {
-        return VALIDATION.validate(props, offline);
-    }
-
-    /** Settings under a deprecated name and settings nobody knows: one line each saying what to rename. */
-    public static List<String> warnings(Map<String, String> props) {
-        return VALIDATION.warnings(props);
     }
 }

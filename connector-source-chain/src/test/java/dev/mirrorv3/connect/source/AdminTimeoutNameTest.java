@@ -32,7 +32,7 @@ class AdminTimeoutNameTest {
     @Test
     void theSharedNameSetsTheTimeout() {
         assertThat(new ChainSourceConfig(config(Map.of("admin.timeout.ms", "3000"))).adminTimeout()).isEqualTo(Duration.ofMillis(3000));
-        assertThat(ChainSourceValidation.warnings(config(Map.of("admin.timeout.ms", "3000")))).isEmpty();
+        assertThat(ChainSourceValidation.VALIDATION.warnings(config(Map.of("admin.timeout.ms", "3000")))).isEmpty();
     }
 
     @Test
@@ -40,7 +40,7 @@ class AdminTimeoutNameTest {
         ChainSourceConfig parsed = new ChainSourceConfig(config(Map.of("target.admin.timeout.ms", "2000")));
         assertThat(parsed.adminTimeout()).isEqualTo(Duration.ofMillis(2000));
         assertThat(parsed.targetClientConfig()).doesNotContainKey("timeout.ms").containsEntry("bootstrap.servers", "k:9092");
-        assertThat(ChainSourceValidation.warnings(config(Map.of("target.admin.timeout.ms", "2000"))))
+        assertThat(ChainSourceValidation.VALIDATION.warnings(config(Map.of("target.admin.timeout.ms", "2000"))))
                 .containsExactly("target.admin.timeout.ms is deprecated: rename it to admin.timeout.ms (same meaning; the old name"
                         + " still works)");
     }
@@ -48,7 +48,7 @@ class AdminTimeoutNameTest {
     @Test
     void validateAcceptsTheFormerNameAndRecommendsMovingItsValue() {
         Map<String, ConfigValue> values = new HashMap<>();
-        ChainSourceValidation.validate(config(Map.of("target.admin.timeout.ms", "2000")), true).configValues()
+        ChainSourceValidation.VALIDATION.validate(config(Map.of("target.admin.timeout.ms", "2000")), true).configValues()
                 .forEach(v -> values.put(v.name(), v));
         values.values().forEach(v -> assertThat(v.errorMessages()).as(v.name()).isEmpty());
         assertThat(values.get("admin.timeout.ms").recommendedValues()).containsExactly("2000");
@@ -58,7 +58,7 @@ class AdminTimeoutNameTest {
     void theSharedNameWins() {
         assertThat(new ChainSourceConfig(config(Map.of("target.admin.timeout.ms", "2000", "admin.timeout.ms", "3000"))).adminTimeout())
                 .isEqualTo(Duration.ofMillis(3000));
-        assertThat(ChainSourceValidation.warnings(config(Map.of("target.admin.timeout.ms", "2000", "admin.timeout.ms", "3000"))))
+        assertThat(ChainSourceValidation.VALIDATION.warnings(config(Map.of("target.admin.timeout.ms", "2000", "admin.timeout.ms", "3000"))))
                 .containsExactly("target.admin.timeout.ms is deprecated and ignored, since admin.timeout.ms is set: remove"
                         + " target.admin.timeout.ms");
     }

@@ -16,10 +16,10 @@ import java.util.List;
  * {@link StoreFactory}, so S3 needs no code here), the chain directory name, the format and key/value types, and the
  * source topic every record must be of.
  */
-record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys) {
-    static final String TOPIC_PLACEHOLDER = "${topic}";
+public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys) {
+    public static final String TOPIC_PLACEHOLDER = "${topic}";
 
-    static Backup of(ConnectorConfig c, String sourceTopicOption) {
+    public static Backup of(ConnectorConfig c, String sourceTopicOption) {
         return of(c, sourceTopicOption, null);
     }
 
@@ -27,7 +27,7 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
      * @param keysDir {@code --keys-dir}: where the keys are here; null means the connector's encryption.keys.dir if it
      *     exists where this command runs (it is the worker's path), else no keys
      */
-    static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
+    public static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
         List<String> topics = TopicsSetting.listed(c.settings());
         String topic;
         if (sourceTopicOption != null) {
@@ -59,7 +59,7 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
      * The keys to read a connector's encrypted chains with: {@code --keys-dir}, else its encryption.keys.dir if it exists
      * here, else none (a chain that needs keys then names the missing ids).
      */
-    static KeyRing keys(ConnectorConfig c, Path keysDir) {
+    public static KeyRing keys(ConnectorConfig c, Path keysDir) {
         try {
             if (keysDir != null) {
                 return KeyRing.load(keysDir);
@@ -78,8 +78,13 @@ record Backup(ConnectorConfig connector, String sourceTopic, String destinationN
         }
     }
 
+    /** Whether the connector writes snapshots (compaction=log) rather than a chain. */
+    public boolean snapshots() {
+        return "log".equalsIgnoreCase(connector.settings().getOrDefault("compaction", "none").trim());
+    }
+
     /** Opens the store read-only in use: restore and status only list and read. */
-    Store openStore() {
+    public Store openStore() {
         try {
             return StoreFactory.open(connector.settings(), destinationName);
         } catch (IllegalArgumentException e) {

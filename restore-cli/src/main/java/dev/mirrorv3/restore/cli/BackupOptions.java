@@ -2,56 +2,60 @@ package dev.mirrorv3.restore.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Which backup: the blob sink connector's config, from a file or from a Connect cluster. */
-final class BackupOptions {
+public final class BackupOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
-    @Option(names = "--connector-config", paramLabel = "FILE",
-            description = {"The blob sink connector's JSON as kept in GitOps: the REST body {\"name\":…,\"config\":{…}} or the flat map"
-                    + " of settings. $${env:…}, $${file:…} and $${directory:…} are resolved as a worker would.",
-                    "e.g. --connector-config gitops/orders-backup.json"})
+    @Option(names = "--connector-config", paramLabel = "FILE", description = {"""
+            The blob sink connector's JSON as kept in GitOps: the REST body {"name":…,"config":{…}} or the flat map of \
+            settings. $${env:…}, $${file:…} and $${directory:…} are resolved as a worker would.""",
+            "e.g. --connector-config gitops/orders-backup.json"})
     Path connectorConfig;
 
-    @Option(names = "--connect-url", paramLabel = "URL", defaultValue = "${env:MIRROR_V3_CONNECT_URL}",
-            description = {"Read the connector's config from this Kafka Connect REST API instead (with --connector). Default: the"
-                    + " environment variable MIRROR_V3_CONNECT_URL (not used when --connector-config is given).",
-                    "e.g. --connect-url http://connect:8083"})
+    @Option(names = "--connect-url", paramLabel = "URL", defaultValue = "${env:MIRROR_V3_CONNECT_URL}", description = {"""
+            Read the connector's config from this Kafka Connect REST API instead (with --connector). Default: the \
+            environment variable MIRROR_V3_CONNECT_URL (not used when --connector-config is given).""",
+            "e.g. --connect-url http://connect:8083"})
     String connectUrl;
 
-    @Option(names = "--connect-config", paramLabel = "FILE", defaultValue = "${env:MIRROR_V3_CONNECT_CONFIG}",
-            description = {ConnectAccess.OPTION_DESCRIPTION, "e.g. --connect-config connect-rest.properties"})
-    Path connectConfig;
+    @Mixin
+    ConnectConfigOption connectConfig;
 
-    @Option(names = "--connector", paramLabel = "NAME",
-            description = "The connector's name: required with --connect-url, and with a flat-map --connector-config that has no"
-                    + " \"name\" (destination.name defaults to it).")
+    @Option(names = "--connector", paramLabel = "NAME", description = """
+            The connector's name: required with --connect-url, and with a flat-map --connector-config that has no \
+            "name" (destination.name defaults to it).""")
     String connector;
 
     @Option(names = "--source-topic", paramLabel = "TOPIC",
             description = "The backed-up topic, when the connector backs up several (destination.name with $${topic}).")
     String sourceTopic;
 
-    @Option(names = "--keys-dir", paramLabel = "DIR",
-            description = {"The keys of an encrypted backup: one file per key id, holding the base64 of 32 bytes (as the connector's"
-                    + " encryption.keys.dir). Default: the connector's encryption.keys.dir, if it exists here. Each object is read"
-                    + " with the key its name carries (<from>-<to>.k-<key id>.parquet); missing key ids are listed.",
-                    "e.g. --keys-dir /run/secrets/mirror-v3-keys"})
+    @Option(names = "--keys-dir", paramLabel = "DIR", description = {"""
+            The keys of an encrypted backup: one file per key id, holding the base64 of 32 bytes (as the connector's \
+            encryption.keys.dir). Default: the connector's encryption.keys.dir, if it exists here. Each object is read \
+            with the key its name carries (<from>-<to>.k-<key id>.parquet); missing key ids are listed.""",
+            "e.g. --keys-dir /run/secrets/mirror-v3-keys"})
     Path keysDir;
 
-    Backup load() {
+    /** --source-topic: null unless given. */
+    public String sourceTopic() {
+        return sourceTopic;
+    }
+
+    public Backup load() {
         return Backup.of(config(), sourceTopic, keysDir);
     }
 
     /** The connector's config, from the file or the Connect cluster. */
-    ConnectorConfig config() {
-        String connectUrl = connectorConfig != null && !spec.commandLine().getParseResult().hasMatchedOption("--connect-url")
-                ? null : this.connectUrl; // MIRROR_V3_CONNECT_URL gives way to a --connector-config on the command line
+    public ConnectorConfig config() {
+        String connectUrl = ConnectConfigOption.connectUrl(spec, this.connectUrl, connectorConfig != null);
         if ((connectorConfig == null) == (connectUrl == null)) {
             throw new ParameterException(spec.commandLine(), "give either --connector-config FILE or --connect-url URL --connector NAME");
         }
@@ -60,7 +64,7 @@ final class BackupOptions {
             if (connector == null) {
                 throw new ParameterException(spec.commandLine(), "--connect-url needs --connector NAME");
             }
-            c = ConnectorConfig.fromConnect(connectUrl, connector, Duration.ofSeconds(15), ConnectAccess.load(connectConfig));
+            c = ConnectorConfig.fromConnect(connectUrl, connector, Duration.ofSeconds(15), connectConfig.access());
         } else {
             c = ConnectorConfig.fromFile(connectorConfig, connector);
         }

@@ -26,7 +26,7 @@ import org.apache.kafka.common.config.ConfigException;
  * How the CLI authenticates to a Kafka Connect REST API and which certificates it trusts there: the properties file of
  * {@code --connect-config} (docs/restore-cli.md: Connect REST authentication), secrets through config providers.
  */
-record ConnectAccess(String username, String password, SSLContext ssl) {
+public record ConnectAccess(String username, String password, SSLContext ssl) {
     static final String USERNAME = "basic.auth.username";
     static final String PASSWORD = "basic.auth.password";
     static final String TRUSTSTORE = "ssl.truststore.location";
@@ -41,10 +41,10 @@ record ConnectAccess(String username, String password, SSLContext ssl) {
             + " resolved. Default: the environment variable MIRROR_V3_CONNECT_CONFIG.";
 
     /** No credentials, the JVM's default trust. */
-    static final ConnectAccess NONE = new ConnectAccess(null, null, null);
+    public static final ConnectAccess NONE = new ConnectAccess(null, null, null);
 
     /** The access {@code file} describes; null means {@link #NONE}. */
-    static ConnectAccess load(Path file) {
+    public static ConnectAccess load(Path file) {
         if (file == null) {
             return NONE;
         }
@@ -92,7 +92,7 @@ record ConnectAccess(String username, String password, SSLContext ssl) {
         }
     }
 
-    HttpClient client(Duration timeout) {
+    public HttpClient client(Duration timeout) {
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout);
         if (ssl != null) {
             b.sslContext(ssl);

@@ -22,7 +22,7 @@ import org.apache.kafka.common.KafkaException;
  * The few Kafka Connect REST API reads the CLI makes (restore's and decrypt's connector config, status's connectors with
  * their configs as stored and states), authenticated as {@link ConnectAccess} says.
  */
-final class ConnectRest {
+public final class ConnectRest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String base;
@@ -31,10 +31,10 @@ final class ConnectRest {
     private final HttpClient client;
 
     /** A connector as the worker has it: the stored config (config providers not resolved) and its state. */
-    record Deployed(String name, Map<String, String> config, ConnectorState state) {
+    public record Deployed(String name, Map<String, String> config, ConnectorState state) {
     }
 
-    ConnectRest(String url, Duration timeout, ConnectAccess access) {
+    public ConnectRest(String url, Duration timeout, ConnectAccess access) {
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.timeout = timeout;
         this.access = access;
@@ -42,7 +42,7 @@ final class ConnectRest {
     }
 
     /** Every connector of the cluster ({@code GET /connectors?expand=info&expand=status}, KIP-465), sorted by name. */
-    List<Deployed> all() {
+    public List<Deployed> all() {
         JsonNode root = get("/connectors?expand=info&expand=status", "the connectors");
         List<Deployed> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
@@ -55,12 +55,12 @@ final class ConnectRest {
     }
 
     /** One connector ({@code GET /connectors/<name>/config} and {@code /status}). */
-    Deployed one(String name) {
+    public Deployed one(String name) {
         return new Deployed(name, config(name), ConnectorState.fromJson(get(path(name) + "/status", "connector " + name)));
     }
 
     /** One connector's config as stored ({@code GET /connectors/<name>/config}): config providers not resolved. */
-    Map<String, String> config(String name) {
+    public Map<String, String> config(String name) {
         return strings(get(path(name) + "/config", "connector " + name));
     }
 

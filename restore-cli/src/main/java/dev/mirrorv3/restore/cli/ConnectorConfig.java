@@ -19,7 +19,7 @@ import org.apache.kafka.common.config.ConfigException;
  * a JSON array of those for several connectors in one file) or as the Connect REST API returns them, with {@code ${env:…}}, {@code
  * ${file:…}} and {@code ${directory:…}} resolved by Kafka's own config providers, the way a worker that configures them would.
  */
-record ConnectorConfig(String name, Map<String, String> settings) {
+public record ConnectorConfig(String name, Map<String, String> settings) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static ConnectorConfig fromFile(Path file, String nameOverride) {
@@ -31,7 +31,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
      *
      * @param nameOverride {@code --connector}: the name of a connector the file does not name, or null
      */
-    static List<ConnectorConfig> allFromFile(Path file, String nameOverride) {
+    public static List<ConnectorConfig> allFromFile(Path file, String nameOverride) {
         List<JsonNode> roots = roots(file);
         if (nameOverride != null && roots.size() > 1) {
             throw new UsageException(file + " holds " + roots.size() + " connectors, each named in it: drop --connector " + nameOverride);
@@ -49,7 +49,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
      * Every connector of the file with the name optional (validate): config providers resolved, or not when
      * {@code resolve} is false (validate --offline: the secrets are the worker's).
      */
-    static List<ConnectorConfig> allForValidate(Path file, boolean resolve) {
+    public static List<ConnectorConfig> allForValidate(Path file, boolean resolve) {
         List<ConnectorConfig> out = new ArrayList<>();
         for (JsonNode root : roots(file)) {
             Map<String, String> settings = settings(root, file.toString());
@@ -81,7 +81,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
     }
 
     /** The connector's config as the Connect cluster stores it, config providers resolved here. */
-    static ConnectorConfig fromConnect(String url, String name, Duration timeout, ConnectAccess access) {
+    public static ConnectorConfig fromConnect(String url, String name, Duration timeout, ConnectAccess access) {
         Map<String, String> stored = new ConnectRest(url, timeout, access).config(name);
         return new ConnectorConfig(name, resolve(stored, "connector " + name + " at " + url));
     }
@@ -118,7 +118,7 @@ record ConnectorConfig(String name, Map<String, String> settings) {
     }
 
     /** Resolves config provider references with Kafka's env, file and directory providers. */
-    static Map<String, String> resolve(Map<String, String> settings, String source) {
+    public static Map<String, String> resolve(Map<String, String> settings, String source) {
         try {
             return ConfigProviders.resolve(settings);
         } catch (ConfigException e) {

@@ -3,6 +3,7 @@ package dev.mirrorv3.restore.cli;
 import dev.mirrorv3.connect.blob.BlobSinkValidation;
 import dev.mirrorv3.connect.kafka.KafkaSinkValidation;
 import dev.mirrorv3.connect.source.ChainSourceValidation;
+import dev.mirrorv3.kafka.config.ConnectorValidation;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -11,30 +12,32 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.config.Config;
 
 /** mirror-v3's three connector classes, as {@code connector.class} names them: what validate checks and status shows. */
-enum ConnectorKind {
-    BLOB_SINK("dev.mirrorv3.connect.blob.BlobSinkConnector", "blob-sink"),
-    KAFKA_SINK("dev.mirrorv3.connect.kafka.KafkaSinkConnector", "kafka-sink"),
-    CHAIN_SOURCE("dev.mirrorv3.connect.source.ChainSourceConnector", "chain-source");
+public enum ConnectorKind {
+    BLOB_SINK("dev.mirrorv3.connect.blob.BlobSinkConnector", "blob-sink", BlobSinkValidation.VALIDATION),
+    KAFKA_SINK("dev.mirrorv3.connect.kafka.KafkaSinkConnector", "kafka-sink", KafkaSinkValidation.VALIDATION),
+    CHAIN_SOURCE("dev.mirrorv3.connect.source.ChainSourceConnector", "chain-source", ChainSourceValidation.VALIDATION);
 
     private final String className;
     private final String label;
+    private final ConnectorValidation validation;
 
-    ConnectorKind(String className, String label) {
+    ConnectorKind(String className, String label, ConnectorValidation validation) {
         this.className = className;
         this.label = label;
+        this.validation = validation;
     }
 
-    String className() {
+    public String className() {
         return className;
     }
 
     /** blob-sink, kafka-sink or chain-source: the TYPE column and JSON {@code type}. */
-    String label() {
+    public String label() {
         return label;
     }
 
     /** The kind a {@code connector.class} names: the class name or one of Connect's aliases (BlobSinkConnector, BlobSink). */
-    static Optional<ConnectorKind> of(String connectorClass) {
+    public static Optional<ConnectorKind> of(String connectorClass) {
         if (connectorClass == null) {
             return Optional.empty();
         }
@@ -46,25 +49,17 @@ enum ConnectorKind {
     }
 
     /** The three class names, for messages. */
-    static String classNames() {
+    public static String classNames() {
         return Arrays.stream(values()).map(ConnectorKind::className).collect(Collectors.joining(", "));
     }
 
     /** The connector's own checks (its ConfigDef and validate() rules); offline contacts nothing. */
-    Config validate(Map<String, String> settings, boolean offline) {
-        return switch (this) {
-            case BLOB_SINK -> BlobSinkValidation.validate(settings, offline);
-            case KAFKA_SINK -> KafkaSinkValidation.validate(settings, offline);
-            case CHAIN_SOURCE -> ChainSourceValidation.validate(settings, offline);
-        };
+    public Config validate(Map<String, String> settings, boolean offline) {
+        return validation.validate(settings, offline);
     }
 
     /** Settings under a deprecated name that still work: what to rename. */
-    List<String> warnings(Map<String, String> settings) {
-        return switch (this) {
-            case BLOB_SINK -> BlobSinkValidation.warnings(settings);
-            case KAFKA_SINK -> KafkaSinkValidation.warnings(settings);
-            case CHAIN_SOURCE -> ChainSourceValidation.warnings(settings);
-        };
+    public List<String> warnings(Map<String, String> settings) {
+        return validation.warnings(settings);
     }
 }

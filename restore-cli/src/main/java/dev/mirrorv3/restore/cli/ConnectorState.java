@@ -9,10 +9,10 @@ import java.util.stream.Collectors;
  * A connector's and its tasks' states as the Connect REST API reports them ({@code GET /connectors/<name>/status}):
  * UNASSIGNED, RUNNING, PAUSED, STOPPED, FAILED or RESTARTING, with the first line of a failure's trace.
  */
-record ConnectorState(String state, String trace, List<Task> tasks) {
-    static final String FAILED = "FAILED";
+public record ConnectorState(String state, String trace, List<Task> tasks) {
+    public static final String FAILED = "FAILED";
 
-    record Task(int id, String state, String trace) {
+    public record Task(int id, String state, String trace) {
     }
 
     static ConnectorState fromJson(JsonNode status) {
@@ -26,17 +26,17 @@ record ConnectorState(String state, String trace, List<Task> tasks) {
     }
 
     /** The connector or one of its tasks FAILED: status exits 1. */
-    boolean failed() {
+    public boolean failed() {
         return FAILED.equals(state) || tasks.stream().anyMatch(t -> FAILED.equals(t.state()));
     }
 
     /** {@code 0:RUNNING 1:FAILED}, or {@code -} without tasks. */
-    String taskSummary() {
+    public String taskSummary() {
         return tasks.isEmpty() ? "-" : tasks.stream().map(t -> t.id() + ":" + t.state()).collect(Collectors.joining(" "));
     }
 
     /** What failed and why, on one line; null if nothing did. */
-    String failure() {
+    public String failure() {
         List<String> parts = new ArrayList<>();
         if (FAILED.equals(state)) {
             parts.add("connector FAILED" + (trace == null ? "" : ": " + trace));

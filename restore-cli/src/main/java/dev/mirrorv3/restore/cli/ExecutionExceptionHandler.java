@@ -14,7 +14,7 @@ import picocli.CommandLine.ParseResult;
  * The one place that maps a failure to an exit code and a one-line message on stderr (kcctl's pattern). Anything
  * unknown is rethrown, so a bug shows its stack trace.
  */
-final class ExecutionExceptionHandler implements IExecutionExceptionHandler {
+public final class ExecutionExceptionHandler implements IExecutionExceptionHandler {
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) throws Exception {
@@ -27,7 +27,7 @@ final class ExecutionExceptionHandler implements IExecutionExceptionHandler {
         return code;
     }
 
-    static int exitCode(Throwable ex) {
+    public static int exitCode(Throwable ex) {
         if (ex instanceof UsageException) {
             return ExitCodes.USAGE;
         }

@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli;
 
 import dev.mirrorv3.kafka.restore.RestoreOptions;
+import dev.mirrorv3.restore.cli.restore.RestoreCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 

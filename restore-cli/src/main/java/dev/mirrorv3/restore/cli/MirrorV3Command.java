@@ -1,5 +1,10 @@
 package dev.mirrorv3.restore.cli;
 
+import dev.mirrorv3.restore.cli.decrypt.DecryptCommand;
+import dev.mirrorv3.restore.cli.report.CompareReportCommand;
+import dev.mirrorv3.restore.cli.restore.RestoreCommand;
+import dev.mirrorv3.restore.cli.status.StatusCommand;
+import dev.mirrorv3.restore.cli.validate.ValidateCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 
@@ -19,7 +24,7 @@ import picocli.CommandLine.IVersionProvider;
                 "Logs go to stderr, command output (summaries, status) to stdout."})
 public final class MirrorV3Command {
 
-    static final class Version implements IVersionProvider {
+    public static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
             return new String[] {"mirror-v3 " + dev.mirrorv3.chain.Version.get()};

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Shows a {@link Progress} on stderr: on a terminal a bar per partition and in total (records, records/s, ETA),
  * redrawn in place; otherwise a plain line every few seconds.
  */
-final class ProgressPrinter implements AutoCloseable {
-    enum Mode { AUTO, BAR, PLAIN, NONE }
+public final class ProgressPrinter implements AutoCloseable {
+    public enum Mode { AUTO, BAR, PLAIN, NONE }
 
     private final PrintWriter err;
     private final Progress progress;
@@ -32,7 +32,7 @@ final class ProgressPrinter implements AutoCloseable {
         timer.scheduleAtFixedRate(this::print, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    static ProgressPrinter start(Mode mode, PrintWriter err, Progress progress) {
+    public static ProgressPrinter start(Mode mode, PrintWriter err, Progress progress) {
         boolean terminal = System.console() != null;
         return switch (mode) {
             case NONE -> new ProgressPrinter(err, progress, false, Long.MAX_VALUE / 4);

@@ -1,14 +1,14 @@
 package dev.mirrorv3.restore.cli;
 
 /** The invocation or the connector config it names cannot work (missing setting, unreadable file): exit code 2. */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 
-    UsageException(String message, Throwable cause) {
+    public UsageException(String message, Throwable cause) {
         super(message, cause);
     }
 }

@@ -5,13 +5,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** The test context (kcctl's pattern): runs the command line in-process and captures stdout, stderr and the exit code. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
-    static CliRun run(String... args) {
+    public static CliRun run(String... args) {
         return runWithHook(null, args);
     }
 
-    static CliRun runWithHook(RestoreOptions.PartitionHook hook, String... args) {
+    public static CliRun runWithHook(RestoreOptions.PartitionHook hook, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), hook).execute(args);

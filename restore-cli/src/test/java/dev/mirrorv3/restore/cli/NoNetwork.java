@@ -12,7 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * stays allowed, and {@link #close} removes it.
  */
 @SuppressWarnings("removal")
-final class NoNetwork extends SecurityManager implements AutoCloseable {
+public final class NoNetwork extends SecurityManager implements AutoCloseable {
     private final List<String> attempts = new CopyOnWriteArrayList<>();
     private final SecurityManager before;
 
@@ -20,7 +20,7 @@ final class NoNetwork extends SecurityManager implements AutoCloseable {
         this.before = before;
     }
 
-    static NoNetwork arm() {
+    public static NoNetwork arm() {
         // The logging backend starts once per JVM, before any command, and resolves this machine's own name (log4j's
         // hostName, from /etc/hosts as a rule): not a contact of the command's, so it happens before arming.
         org.slf4j.LoggerFactory.getLogger(NoNetwork.class).debug("no network from here on");
@@ -30,7 +30,7 @@ final class NoNetwork extends SecurityManager implements AutoCloseable {
     }
 
     /** Each refused lookup or connection: {@code resolve host from [callers]} or {@code connect host:port from [callers]}. */
-    List<String> attempts() {
+    public List<String> attempts() {
         return List.copyOf(attempts);
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;

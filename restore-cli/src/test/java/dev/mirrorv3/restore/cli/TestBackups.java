@@ -18,16 +18,16 @@ import java.util.Random;
 import java.util.function.LongPredicate;
 
 /** Backups written with chain-core's codecs and store, as the blob sink writes them. */
-final class TestBackups {
-    static final long BASE_TS = 1_700_000_000_000L;
-    static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
-    static final EnvelopeCodec CODEC = EnvelopeCodecs.forSettings(SETTINGS);
+public final class TestBackups {
+    public static final long BASE_TS = 1_700_000_000_000L;
+    public static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    public static final EnvelopeCodec CODEC = EnvelopeCodecs.forSettings(SETTINGS);
 
     private TestBackups() {
     }
 
     /** Records at the offsets in [from, to] that {@code present} accepts: keys, ~100 B values, tombstones, headers. */
-    static List<BackupRecord> records(String topic, int partition, long from, long to, LongPredicate present) {
+    public static List<BackupRecord> records(String topic, int partition, long from, long to, LongPredicate present) {
         Random random = new Random(partition * 1_000_003L + from);
         List<BackupRecord> out = new ArrayList<>();
         for (long o = from; o <= to; o++) {
@@ -49,7 +49,8 @@ final class TestBackups {
     }
 
     /** Writes the records as objects of at most {@code perObject} positions, names contiguous from {@code chainStart}. */
-    static List<ObjectName> write(Path root, String name, int partition, long chainStart, List<BackupRecord> records, int perObject) {
+    public static List<ObjectName> write(Path root, String name, int partition, long chainStart, List<BackupRecord> records,
+            int perObject) {
         FilesystemStore store = new FilesystemStore(root, name);
         List<ObjectName> names = new ArrayList<>();
         long from = chainStart;
@@ -75,7 +76,7 @@ final class TestBackups {
     }
 
     /** The connector JSON (REST body) of a filesystem backup of one topic. */
-    static Path connectorJson(Path dir, String connector, String topic, Path root) throws IOException {
+    public static Path connectorJson(Path dir, String connector, String topic, Path root) throws IOException {
         Path file = dir.resolve(connector + ".json");
         Files.writeString(file, "{\"name\":\"" + connector + "\",\"config\":{"
                 + "\"connector.class\":\"dev.mirrorv3.connect.blob.BlobSinkConnector\",\"tasks.max\":\"1\","

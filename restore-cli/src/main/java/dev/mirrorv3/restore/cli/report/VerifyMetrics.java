@@ -1,0 +1,98 @@
+package dev.mirrorv3.restore.cli.report;
+
+import dev.mirrorv3.chain.restore.VerifiedPartition;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A verify run's result as Prometheus gauges per connector, topic and partition, in the text exposition format
+ * (version 0.0.4): written for node-exporter's textfile collector ({@code --metrics-file}) or pushed to a Pushgateway
+ * ({@code --pushgateway}, PUT, so the job's previous series are replaced).
+ */
+final class VerifyMetrics {
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private VerifyMetrics() {
+    }
+
+    /** The exposition text: success 1/0 and the run's time for every partition, the verified offset for those that passed. */
+    static String render(RestoreEvidence evidence, long nowMs) {
+        String connector = evidence.backup().connector().name();
+        String topic = evidence.backup().sourceTopic();
+        Map<Integer, Boolean> success = new TreeMap<>();
+        evidence.verified().keySet().forEach(p -> success.put(p, true));
+        evidence.failed().keySet().forEach(p -> success.put(p, false));
+        StringBuilder s = new StringBuilder();
+        header(s, "mirror_v3_backup_verified_offset", "The last backup offset the verify run read and checked (the cut, or the"
+                + " chain's end)");
+        for (VerifiedPartition vp : evidence.verified().values()) {
+            if (success.get(vp.partition())) {
+                sample(s, "mirror_v3_backup_verified_offset", connector, topic, vp.partition(), Long.toString(vp.lastOffset()));
+            }
+        }
+        header(s, "mirror_v3_backup_last_verify_timestamp_seconds", "Unix time of the verify run");
+        success.keySet().forEach(p -> sample(s, "mirror_v3_backup_last_verify_timestamp_seconds", connector, topic, p,
+                String.format(Locale.ROOT, "%.3f", nowMs / 1000.0)));
+        header(s, "mirror_v3_backup_verify_success", "1 if the verify run found the partition's backup restorable, else 0");
+        success.forEach((p, ok) -> sample(s, "mirror_v3_backup_verify_success", connector, topic, p, ok ? "1" : "0"));
+        return s.toString();
+    }
+
+    /** Writes atomically (a temporary file renamed), so the textfile collector never reads half a file. */
+    static void writeFile(Path file, String text) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Pushes to {@code <url>/metrics/job/<job>/connector/<connector>/topic/<topic>}: each backup keeps its own group.
+     *
+     * @throws IOException naming the Pushgateway and its answer when it refuses
+     */
+    static void push(String url, String job, String connector, String topic, String text, Duration timeout)
+            throws IOException, InterruptedException {
+        String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        URI uri = URI.create(base + "/metrics/job@base64/" + path(job) + "/connector@base64/" + path(connector) + "/topic@base64/"
+                + path(topic));
+        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("Content-Type", CONTENT_TYPE)
+                .PUT(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8)).build();
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("the Pushgateway at " + base + " answered " + response.statusCode() + " to PUT " + uri.getPath() + ": "
+                    + response.body().strip() + " (check --pushgateway)");
+        }
+    }
+
+    /** The Pushgateway's base64 form of a grouping key value, which allows any character (a '/' in a connector's name). */
+    private static String path(String s) {
+        return java.util.Base64.getUrlEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void header(StringBuilder s, String name, String help) {
+        s.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        s.append("# TYPE ").append(name).append(" gauge\n");
+    }
+
+    private static void sample(StringBuilder s, String name, String connector, String topic, int partition, String value) {
+        s.append(name).append("{connector=\"").append(label(connector)).append("\",topic=\"").append(label(topic))
+                .append("\",partition=\"").append(partition).append("\"} ").append(value).append('\n');
+    }
+
+    private static String label(String v) {
+        return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+}

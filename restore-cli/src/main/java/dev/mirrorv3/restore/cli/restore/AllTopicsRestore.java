@@ -1,0 +1,114 @@
+package dev.mirrorv3.restore.cli.restore;
+
+import dev.mirrorv3.kafka.config.TopicsSetting;
+import dev.mirrorv3.kafka.restore.RestoreOptions;
+import dev.mirrorv3.restore.cli.Backup;
+import dev.mirrorv3.restore.cli.BackupOptions;
+import dev.mirrorv3.restore.cli.ConnectorConfig;
+import dev.mirrorv3.restore.cli.ExitCodes;
+import dev.mirrorv3.restore.cli.Main;
+import dev.mirrorv3.restore.cli.UsageException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code restore --all-topics}: every topic of a connector that backs up several ({@code destination.name} with
+ * {@code ${topic}}) restored into a topic of its own name, each by a restore of its own with the same options, in
+ * parallel; each restore's output is printed as a block, then one summary line per topic.
+ */
+final class AllTopicsRestore {
+    private AllTopicsRestore() {
+    }
+
+    static int run(CommandSpec spec, BackupOptions backup, String topic, RestoreOptions.PartitionHook hook) throws Exception {
+        if (topic != null || backup.sourceTopic() != null) {
+            throw new ParameterException(spec.commandLine(), "--all-topics restores each backed-up topic into a topic of its own name:"
+                    + " not with --topic or --source-topic");
+        }
+        List<String> topics = topics(backup.config());
+        List<String> common = commonArgs(spec);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(topics.size(), 4));
+        Map<String, Future<Integer>> runs = new LinkedHashMap<>();
+        Map<String, StringWriter[]> outputs = new LinkedHashMap<>();
+        try {
+            for (String t : topics) {
+                List<String> args = new ArrayList<>(List.of("restore"));
+                args.addAll(common);
+                args.addAll(List.of("--source-topic", t, "--topic", t));
+                StringWriter[] w = {new StringWriter(), new StringWriter()};
+                outputs.put(t, w);
+                CommandLine cl = Main.commandLine(new PrintWriter(w[0], true), new PrintWriter(w[1], true), hook);
+                runs.put(t, pool.submit(() -> cl.execute(args.toArray(String[]::new))));
+            }
+            Map<String, Integer> codes = new LinkedHashMap<>();
+            for (Map.Entry<String, Future<Integer>> r : runs.entrySet()) {
+                codes.put(r.getKey(), r.getValue().get());
+            }
+            return print(spec.commandLine().getOut(), codes, outputs);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The connector's topics, each backed up into its own destination; a usage error when it does not back up such a list. */
+    private static List<String> topics(ConnectorConfig c) {
+        List<String> topics = TopicsSetting.listed(c.settings());
+        if (topics.isEmpty() || !c.settings().getOrDefault("destination.name", "").contains(Backup.TOPIC_PLACEHOLDER)) {
+            throw new UsageException("connector " + c.name() + " does not back up a list of topics each into its own destination"
+                    + " (topics=" + c.settings().getOrDefault("topics", "") + ", destination.name without " + Backup.TOPIC_PLACEHOLDER
+                    + "): restore it without --all-topics");
+        }
+        return topics;
+    }
+
+    /** The command line's options but --all-topics, as each topic's restore is given them. */
+    private static List<String> commonArgs(CommandSpec spec) {
+        List<String> common = new ArrayList<>();
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            if (o.longestName().equals("--all-topics")) {
+                continue;
+            }
+            List<String> values = o.originalStringValues();
+            if (o.arity().max() == 0) { // a flag: its value is not spelled on the command line
+                common.add(o.longestName());
+                continue;
+            }
+            for (String v : values) {
+                common.add(o.longestName());
+                common.add(v);
+            }
+        }
+        return common;
+    }
+
+    /** Each restore's output as a block, then one summary line per topic; the worst exit code. */
+    private static int print(PrintWriter out, Map<String, Integer> codes, Map<String, StringWriter[]> outputs) {
+        int worst = ExitCodes.OK;
+        for (String t : codes.keySet()) {
+            out.println("=== " + t);
+            out.print(outputs.get(t)[0]);
+            out.print(outputs.get(t)[1]);
+        }
+        out.println("=== summary: " + codes.size() + " topics");
+        for (String t : codes.keySet()) {
+            int code = codes.get(t);
+            worst = Math.max(worst, code);
+            String restored = outputs.get(t)[0].toString().lines().filter(l -> l.startsWith("restored:")).findFirst().orElse("");
+            out.println(t + ": " + (code == ExitCodes.OK ? "ok" : "FAILED (exit " + code + ")")
+                    + (restored.isEmpty() ? "" : ", " + restored));
+        }
+        out.flush();
+        return worst;
+    }
+}
