@@ -53,6 +53,7 @@ public final class GroupOffsetSeeder {
             return;
         }
         String groupId = taskProps.getOrDefault("consumer.override.group.id", "connect-" + connectorName);
+        Seeding seeding = new Seeding(admin, groupId, topics, timeout, timeoutSetting);
         long deadline = System.nanoTime() + timeout.toNanos();
         Backoff backoff = new Backoff(FIRST_RETRY_MS, MAX_RETRY_MS);
         List<TopicPartition> missing = List.of();
@@ -72,7 +73,7 @@ public final class GroupOffsetSeeder {
                 boolean retry = Failures.isTransient(cause) || Failures.isGroupNotEmpty(cause);
                 long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (!retry || leftMs <= 0) {
-                    throw failure(admin, groupId, topics, missing, timeout, timeoutSetting, cause, retry);
+                    throw failure(seeding, missing, cause, retry);
                 }
                 long delay = Math.min(backoff.next(), leftMs);
                 log.info("cannot seed committed offsets of consumer group {} yet, retrying in {} ms: {}", groupId, delay,
@@ -112,14 +113,19 @@ public final class GroupOffsetSeeder {
         return e instanceof ExecutionException && e.getCause() instanceof Exception c ? c : e;
     }
 
-    private static GroupSeedingException failure(Admin admin, String groupId, List<String> topics, List<TopicPartition> missing,
-                                                 Duration timeout, String timeoutSetting, Exception cause, boolean retried) {
-        String partitions = missing.isEmpty() ? "the partitions of " + String.join(", ", topics) : describe(missing);
-        String members = members(admin, groupId, timeout);
+    /** What one seeding works on, for its failure's message. */
+    private record Seeding(Admin admin, String groupId, List<String> topics, Duration timeout, String timeoutSetting) {
+    }
+
+    private static GroupSeedingException failure(Seeding seeding, List<TopicPartition> missing, Exception cause, boolean retried) {
+        String groupId = seeding.groupId();
+        Duration timeout = seeding.timeout();
+        String partitions = missing.isEmpty() ? "the partitions of " + String.join(", ", seeding.topics()) : describe(missing);
+        String members = members(seeding.admin(), groupId, timeout);
         StringBuilder m = new StringBuilder("cannot give consumer group ").append(groupId).append(" a committed offset for ")
                 .append(partitions);
         if (retried) {
-            m.append(" within ").append(timeout.toMillis()).append(" ms (").append(timeoutSetting).append(')');
+            m.append(" within ").append(timeout.toMillis()).append(" ms (").append(seeding.timeoutSetting()).append(')');
         }
         m.append(": ").append(Failures.describe(cause)).append('.');
         if (!members.isEmpty()) {

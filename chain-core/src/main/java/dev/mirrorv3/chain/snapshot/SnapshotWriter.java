@@ -70,20 +70,30 @@ public final class SnapshotWriter implements PartitionWriter {
     }
 
     /**
+     * What a partition's snapshots are encoded, read back, triggered and buffered with.
+     *
+     * @param envelope the records' format, checked as they are taken
+     * @param reader reads the newest snapshot back, to merge the next one with it
+     * @param maxMemoryBytes the builder's cap before it spills on its own
+     */
+    public record Settings(EnvelopeSettings envelope, ParquetCodec codec, SnapshotReader reader, FlushPolicy policy, Clock clock,
+                           long maxMemoryBytes) {
+    }
+
+    /**
      * @param chain the partition's validated snapshots, as listed when the partition was opened
      * @param startOffset the newest snapshot's {@code to + 1}, or the source's log-start offset if there is none
      * @param spillDir this partition's own spill directory (emptied now: leftovers of an earlier task)
-     * @param maxMemoryBytes the builder's cap before it spills on its own
      */
-    public SnapshotWriter(Store store, String topic, int partition, EnvelopeSettings settings, ParquetCodec codec, SnapshotReader reader,
-                          FlushPolicy policy, Clock clock, SnapshotChain chain, long startOffset, Path spillDir, long maxMemoryBytes) {
+    public SnapshotWriter(Store store, String topic, int partition, Settings settings, SnapshotChain chain, long startOffset,
+                          Path spillDir) {
         this.store = store;
         this.topic = topic;
         this.partition = partition;
-        this.codec = codec;
-        this.reader = reader;
-        this.policy = policy;
-        this.clock = clock;
+        this.codec = settings.codec();
+        this.reader = settings.reader();
+        this.policy = settings.policy();
+        this.clock = settings.clock();
         this.spillDir = spillDir;
         this.location = store.location(partition);
         this.guard = new TailGuard(store, partition, TailGuard.Kind.SNAPSHOTS);
@@ -91,7 +101,8 @@ public final class SnapshotWriter implements PartitionWriter {
         this.durableNext = startOffset;
         this.lastFlushAtMs = clock.millis();
         emptyDirectory(spillDir);
-        this.builder = new SnapshotBuilder(topic, partition, spillDir.resolve("runs"), maxMemoryBytes, new RecordTypeCheck(settings));
+        this.builder = new SnapshotBuilder(topic, partition, spillDir.resolve("runs"), settings.maxMemoryBytes(),
+                new RecordTypeCheck(settings.envelope()));
     }
 
     @Override

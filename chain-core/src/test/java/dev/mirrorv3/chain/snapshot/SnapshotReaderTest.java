@@ -45,11 +45,10 @@ class SnapshotReaderTest {
         Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(key));
         KeyRing ring = KeyRing.load(keys);
         CountingStore store = new CountingStore(new FilesystemStore(root.resolve("store"), "backup"));
-        SnapshotWriter w = new SnapshotWriter(store, "states", 0, SETTINGS,
+        SnapshotWriter w = new SnapshotWriter(store, "states", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, new ObjectEncryption(ring, keyId.isEmpty() ? null : keyId)),
-                new SnapshotReader(store, SETTINGS, ring),
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(),
-                SnapshotChain.validate(store.location(0), List.of()), 0, root.resolve("spill"), 1 << 20);
+                new SnapshotReader(store, SETTINGS, ring), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
+                Clock.systemUTC(), 1 << 20), SnapshotChain.validate(store.location(0), List.of()), 0, root.resolve("spill"));
         Random random = new Random(2);
         int keysWritten = 20_000;
         for (int i = 0; i < keysWritten; i++) {

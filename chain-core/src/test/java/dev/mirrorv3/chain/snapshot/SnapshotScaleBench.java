@@ -80,9 +80,10 @@ public final class SnapshotScaleBench {
 
     private static SnapshotWriter writer(FilesystemStore store, SnapshotReader reader, Path root, long start) {
         SnapshotChain chain = reader.list(0);
-        return new SnapshotWriter(store, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain,
-                chain.nextOffset().orElse(start), root.resolve("spill"), MEMORY_CAP);
+        return new SnapshotWriter(store, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), MEMORY_CAP), chain,
+                chain.nextOffset().orElse(start), root.resolve("spill"));
     }
 
     private static BackupRecord record(long offset, int key, Random random) {

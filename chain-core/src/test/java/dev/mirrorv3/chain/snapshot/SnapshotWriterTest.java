@@ -52,9 +52,10 @@ class SnapshotWriterTest {
         reader = new SnapshotReader(store, SETTINGS, KeyRing.empty());
         SnapshotChain chain = reader.list(0);
         long start = chain.nextOffset().orElse(0);
-        return new SnapshotWriter(store, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, start,
-                root.resolve("spill"), memoryCap);
+        return new SnapshotWriter(store, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), memoryCap), chain, start,
+                root.resolve("spill"));
     }
 
     private static BackupRecord record(long offset, String key, String value) {
@@ -132,10 +133,11 @@ class SnapshotWriterTest {
                     }
                 });
         SnapshotChain chain = reader.list(0);
-        SnapshotWriter zombie = new SnapshotWriter(fs, TOPIC, 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
+        SnapshotWriter zombie = new SnapshotWriter(fs, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, ObjectEncryption.none()),
                 new SnapshotReader(frozenWhileMerging, SETTINGS, KeyRing.empty()),
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), chain, chain.nextOffset().orElse(0), root.resolve("spill-zombie"), 1_000_000);
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1_000_000), chain,
+                chain.nextOffset().orElse(0), root.resolve("spill-zombie"));
         zombie.append(record(1, "a", "2"));
         assertThatThrownBy(() -> zombie.flush(FlushTrigger.TIME)).isInstanceOf(ChainChangedException.class).hasMessageContaining(moved);
         assertThat(fs.list(0)).as("only the snapshots of the first task and of the moved one").containsExactly(own.fileName(), moved);

@@ -27,22 +27,8 @@ import org.slf4j.LoggerFactory;
  * a backup without a recorded id (new, or made before ids were checked) gets a topic snapshot of the current topic
  * before anything is written, whatever metadata.interval.ms says (docs/design.md, the position rule).
  */
-final class BackupIdentity {
+record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption encryption, Admin admin, Duration timeout, Clock clock) {
     private static final Logger log = LoggerFactory.getLogger(BackupIdentity.class);
-
-    private final Function<String, Store> storeForTopic;
-    private final ObjectEncryption encryption;
-    private final Admin admin;
-    private final Duration timeout;
-    private final Clock clock;
-
-    BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption encryption, Admin admin, Duration timeout, Clock clock) {
-        this.storeForTopic = storeForTopic;
-        this.encryption = encryption;
-        this.admin = admin;
-        this.timeout = timeout;
-        this.clock = clock;
-    }
 
     /**
      * Checks each partition's backup against its topic's current id, then records that id where the backup holds none.

@@ -11,14 +11,10 @@ import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -42,15 +38,12 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     private BlobSinkConfig config;
     private String connectorName;
-    private Set<Integer> allowedPartitions;
-    private final Map<String, Store> stores = new HashMap<>();
+    private PartitionSelection selection;
+    private TaskStores stores;
     private LogOffsets sourceOffsets;
     private WriterOpener<OpenWriter<?>> opener;
     private BlobSinkMetrics metrics;
-    private SourceLagRefresher lagRefresher;
-    private MetaSnapshotter metaSnapshotter;
-    /** The snapshotter's own stores: it runs on a thread of its own. */
-    private final Map<String, Store> metaStores = new java.util.concurrent.ConcurrentHashMap<>();
+    private BackgroundPasses background;
     /** Write retries; positioning retries back off on their own in the base. */
     private PartitionRetry writeRetry;
     private PartitionWriters writers;
@@ -72,36 +65,33 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
     public void start(Map<String, String> props) {
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
-        allowedPartitions = new HashSet<>(config.partitions());
+        selection = PartitionSelection.of(config.partitions());
+        stores = new TaskStores(t -> createStore(config, config.destinationName(connectorName, t)));
         writeRetry = new PartitionRetry(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(),
                 config.retryBackoffMaxMs()), this::retried);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
-        if (metrics.enabled() && config.sourceLagIntervalMs() > 0) {
-            lagRefresher = new SourceLagRefresher(sourceOffsets, metrics, connectorName, config.sourceLagIntervalMs());
-        }
         ObjectEncryption encryption;
         try {
             encryption = config.encryption();
         } catch (KeysDirException e) {
             throw new ConnectException(e.getMessage(), e);
         }
-        if (config.metadataIntervalMs() > 0 || config.groupsIntervalMs() > 0) {
-            metaSnapshotter = new MetaSnapshotter(sourceOffsets.admin(),
-                    t -> metaStores.computeIfAbsent(t, x -> createStore(config, config.destinationName(connectorName, x))), encryption,
-                    config.groupSelection(connectorName), config.adminTimeout(), clock, fatalFailure()::record)
-                    .schedule(config.metadataIntervalMs(), config.groupsIntervalMs());
-        }
-        BackupIdentity identity = new BackupIdentity(this::storeFor, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
+        MetaSnapshotter metaSnapshotter = config.metadataIntervalMs() > 0 || config.groupsIntervalMs() > 0
+                ? new MetaSnapshotter(sourceOffsets.admin(), stores::forSnapshotter, encryption, config.groupSelection(connectorName),
+                        config.adminTimeout(), clock, fatalFailure()::record)
+                        .schedule(config.metadataIntervalMs(), config.groupsIntervalMs())
+                : null;
+        background = new BackgroundPasses(config, connectorName, sourceOffsets, metrics, metaSnapshotter, stores);
+        BackupIdentity identity = new BackupIdentity(stores::forTopic, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
-        writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics,
-                metaSnapshotter == null ? DurableOffsets.NONE : metaSnapshotter);
+        writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics, background.durableOffsets());
+        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
+                identity, clock);
         opener = config.snapshots()
-                ? writers.snapshots(new SnapshotOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
-                        identity, clock, config.spillDir(connectorName), config.bufferMaxBytes()))
-                : writers.chains(new PartitionOpener(this::storeFor, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
-                        identity, clock));
+                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()))
+                : writers.chains(new PartitionOpener(opening));
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.destinationType(), config.snapshots() ? " (compaction=log: snapshots, spill dir "
@@ -114,22 +104,14 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         return StoreFactory.open(config.originalsStrings(), destinationName); // shared with the restore CLI
     }
 
-    private Store storeFor(String topic) {
-        return stores.computeIfAbsent(topic, t -> createStore(config, config.destinationName(connectorName, t)));
-    }
-
     @Override
     protected Collection<TopicPartition> toPosition(Collection<TopicPartition> assigned) {
-        List<TopicPartition> mine = new ArrayList<>();
-        List<TopicPartition> others = new ArrayList<>();
-        for (TopicPartition tp : assigned) {
-            (allowedPartitions.isEmpty() || allowedPartitions.contains(tp.partition()) ? mine : others).add(tp);
+        PartitionSelection.Split split = selection.split(assigned);
+        if (!split.others().isEmpty()) {
+            context.pause(split.others().toArray(new TopicPartition[0]));
+            log.info("not backing up {} (setting partitions={}): paused", split.others(), selection.allowed());
         }
-        if (!others.isEmpty()) {
-            context.pause(others.toArray(new TopicPartition[0]));
-            log.info("not backing up {} (setting partitions={}): paused", others, allowedPartitions);
-        }
-        return mine;
+        return split.mine();
     }
 
     /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
@@ -145,12 +127,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     @Override
     protected void afterPositioned(Collection<TopicPartition> partitions) {
-        if (lagRefresher != null) {
-            lagRefresher.refreshSoon();
-        }
-        if (metaSnapshotter != null) {
-            metaSnapshotter.topicsSoon(config.metadataIntervalMs() > 0);
-        }
+        background.positioned();
     }
 
     @Override
@@ -225,22 +202,18 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         if (writers != null) {
             writers.stop();
         }
-        if (lagRefresher != null) {
-            lagRefresher.close();
+        if (background != null) {
+            background.close(); // before the admin client and the stores its passes use
         }
-        if (metaSnapshotter != null) {
-            metaSnapshotter.close(); // before the admin client and the stores it uses
-        }
-        metaStores.values().forEach(Store::close);
-        metaStores.clear();
         if (metrics != null) {
             metrics.close();
         }
         if (sourceOffsets != null) {
             sourceOffsets.close();
         }
-        stores.values().forEach(Store::close);
-        stores.clear();
+        if (stores != null) {
+            stores.close();
+        }
         log.info("blob sink task of {} stopped", connectorName);
     }
 }

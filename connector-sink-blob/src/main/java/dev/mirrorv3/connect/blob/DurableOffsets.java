@@ -1,21 +1,33 @@
 package dev.mirrorv3.connect.blob;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
 
-/** Told where each open partition is durable up to (the metadata snapshots' group offsets), and when it closes. */
-interface DurableOffsets {
-    DurableOffsets NONE = new DurableOffsets() {
-        @Override
-        public void durable(TopicPartition tp, long next) {
-        }
+/**
+ * Where each open partition is durable up to (excluding), as the write path reports it, for the metadata snapshots'
+ * group offsets, which read it on their own thread ({@link MetaSnapshotter}). A partition that closes leaves it.
+ */
+final class DurableOffsets {
+    private final Map<TopicPartition, Long> next = new ConcurrentHashMap<>();
 
-        @Override
-        public void closed(TopicPartition tp) {
-        }
-    };
+    /** The partition is durable up to (excluding) {@code offset}. */
+    void durable(TopicPartition tp, long offset) {
+        next.put(tp, offset);
+    }
 
-    /** The partition is durable up to (excluding) {@code next}. */
-    void durable(TopicPartition tp, long next);
+    void closed(TopicPartition tp) {
+        next.remove(tp);
+    }
 
-    void closed(TopicPartition tp);
+    /** The open partitions. */
+    Set<TopicPartition> partitions() {
+        return next.keySet();
+    }
+
+    /** Each open partition's durable next offset, as it is now. */
+    Map<TopicPartition, Long> now() {
+        return Map.copyOf(next);
+    }
 }

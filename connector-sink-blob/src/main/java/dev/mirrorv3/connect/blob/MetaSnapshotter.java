@@ -20,10 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -42,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * snapshot holds for it ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. A failed pass is
  * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
  */
-final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
+final class MetaSnapshotter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetaSnapshotter.class);
 
     private final Admin admin;
@@ -53,13 +49,13 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
     private final Duration timeout;
     private final Clock clock;
     private final Consumer<RuntimeException> recreated;
-    private final Map<TopicPartition, Long> durableNext = new ConcurrentHashMap<>();
+    private final DurableOffsets durableNext = new DurableOffsets();
     private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
     private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
     private final Map<String, GroupSnapshot> lastGroups = new HashMap<>();
-    private final ScheduledExecutorService timer;
-    private boolean topicFailing;
-    private boolean groupsFailing;
+    private final BackgroundTimer timer = new BackgroundTimer("mirror-v3-meta-snapshots");
+    private final BackgroundTimer.Streak topicPasses = new BackgroundTimer.Streak(log, "topic metadata snapshots are taken again");
+    private final BackgroundTimer.Streak groupPasses = new BackgroundTimer.Streak(log, "consumer-group snapshots are taken again");
 
     /**
      * @param admin the source cluster's admin client (not owned)
@@ -76,80 +72,49 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
         this.timeout = timeout;
         this.clock = clock;
         this.recreated = recreated;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mirror-v3-meta-snapshots");
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     /** Starts the periodic passes; an interval of 0 turns that kind off. */
     MetaSnapshotter schedule(long metadataIntervalMs, long groupsIntervalMs) {
         if (metadataIntervalMs > 0) {
-            timer.scheduleWithFixedDelay(this::snapshotTopicsQuietly, metadataIntervalMs, metadataIntervalMs, TimeUnit.MILLISECONDS);
+            timer.every(metadataIntervalMs, this::snapshotTopicsQuietly);
         }
         if (groupsIntervalMs > 0) {
-            timer.scheduleWithFixedDelay(this::snapshotGroupsQuietly, groupsIntervalMs, groupsIntervalMs, TimeUnit.MILLISECONDS);
+            timer.every(groupsIntervalMs, this::snapshotGroupsQuietly);
         }
         return this;
     }
 
-    /** The chain of {@code tp} is durable up to (excluding) {@code next}. */
-    @Override
-    public void durable(TopicPartition tp, long next) {
-        durableNext.put(tp, next);
-    }
-
-    @Override
-    public void closed(TopicPartition tp) {
-        durableNext.remove(tp);
+    /** Where the write path reports the chains' durable next offsets, which the group snapshots carry. */
+    DurableOffsets durableOffsets() {
+        return durableNext;
     }
 
     /** Takes the topic snapshots soon (after partitions were opened: the topic's metadata is known at start). */
     void topicsSoon(boolean enabled) {
-        if (enabled && !timer.isShutdown()) {
-            timer.execute(this::snapshotTopicsQuietly);
+        if (enabled) {
+            timer.soon(this::snapshotTopicsQuietly);
         }
     }
 
     private void snapshotTopicsQuietly() {
-        try {
-            snapshotTopics();
-            if (topicFailing) {
-                log.info("topic metadata snapshots are taken again");
-                topicFailing = false;
-            }
-        } catch (Exception e) {
-            if (!topicFailing) {
-                log.warn("cannot snapshot the metadata of {} (tried again every interval): {}", topics(), Failures.describe(e));
-                topicFailing = true;
-            }
-        }
+        topicPasses.run(this::snapshotTopics, e -> log.warn("cannot snapshot the metadata of {} (tried again every interval): {}",
+                topics(), Failures.describe(e)));
     }
 
     private void snapshotGroupsQuietly() {
-        try {
-            snapshotGroups();
-            if (groupsFailing) {
-                log.info("consumer-group snapshots are taken again");
-                groupsFailing = false;
-            }
-        } catch (Exception e) {
-            if (!groupsFailing) {
-                log.warn("cannot snapshot the consumer groups of {} (tried again every interval): {}", topics(), Failures.describe(e));
-                groupsFailing = true;
-            }
-        }
+        groupPasses.run(this::snapshotGroups, e -> log.warn("cannot snapshot the consumer groups of {} (tried again every interval): {}",
+                topics(), Failures.describe(e)));
     }
 
     /** A backed-up partition of the topic, for messages. */
     private int partitionOf(String topic) {
-        return durableNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).mapToInt(TopicPartition::partition).min().orElse(0);
+        return durableNext.partitions().stream().filter(tp -> tp.topic().equals(topic)).mapToInt(TopicPartition::partition).min().orElse(0);
     }
 
     private Set<String> topics() {
         Set<String> topics = new java.util.TreeSet<>();
-        durableNext.keySet().forEach(tp -> topics.add(tp.topic()));
+        durableNext.partitions().forEach(tp -> topics.add(tp.topic()));
         return topics;
     }
 
@@ -183,7 +148,7 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
      * partition in batched calls ({@link CommittedOffsets}); returns the snapshots written.
      */
     synchronized List<MetaName> snapshotGroups() throws Exception {
-        Map<TopicPartition, Long> next = Map.copyOf(durableNext); // before the offsets: the chains can only be further on
+        Map<TopicPartition, Long> next = durableNext.now(); // before the offsets: the chains can only be further on
         if (next.isEmpty()) {
             return List.of();
         }
@@ -253,11 +218,6 @@ final class MetaSnapshotter implements AutoCloseable, DurableOffsets {
 
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        timer.close();
     }
 }

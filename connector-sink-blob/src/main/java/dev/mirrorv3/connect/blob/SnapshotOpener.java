@@ -2,22 +2,12 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.snapshot.CheckedSnapshot;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.FlushPolicy;
-import dev.mirrorv3.kafka.LogOffsets;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,66 +18,43 @@ import org.slf4j.LoggerFactory;
  * continues at its {@code to + 1}, with the chain's rules against the source: below the log-start offset is a lost
  * position, above the high watermark the destination is ahead.
  */
-final class SnapshotOpener implements WriterOpener<SnapshotWriter> {
+final class SnapshotOpener extends DestinationOpener<SnapshotChain, SnapshotWriter> {
     private static final Logger log = LoggerFactory.getLogger(SnapshotOpener.class);
 
-    private final Function<String, Store> storeForTopic;
-    private final EnvelopeSettings envelope;
-    private final ObjectEncryption encryption;
-    private final FlushPolicy flushPolicy;
-    private final LogOffsets sourceOffsets;
-    private final BackupIdentity identity;
-    private final Clock clock;
     private final Path spillDir;
     private final long memoryCapBytes;
 
-    SnapshotOpener(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption, FlushPolicy flushPolicy,
-                   LogOffsets sourceOffsets, BackupIdentity identity, Clock clock, Path spillDir, long memoryCapBytes) {
-        this.storeForTopic = storeForTopic;
-        this.envelope = envelope;
-        this.encryption = encryption;
-        this.flushPolicy = flushPolicy;
-        this.sourceOffsets = sourceOffsets;
-        this.identity = identity;
-        this.clock = clock;
+    SnapshotOpener(OpenerSettings settings, Path spillDir, long memoryCapBytes) {
+        super(settings, SnapshotChain::nextOffset);
         this.spillDir = spillDir;
         this.memoryCapBytes = memoryCapBytes;
     }
 
     @Override
-    public Map<TopicPartition, SnapshotWriter> open(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, SnapshotChain> chains = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Store store = storeForTopic.apply(tp.topic());
-            PositionInputs.removeTemporaryFiles(store, tp);
-            SnapshotReader reader = new SnapshotReader(store, envelope, encryption.keys());
-            SnapshotChain chain = reader.list(tp.partition());
-            chain.newest().ifPresent(newest -> {
-                try (CheckedSnapshot s = reader.open(tp.partition(), newest, tp.topic(), partitionSpillDir(tp))) {
-                    s.checkAll();
-                }
-            });
-            chains.put(tp, chain);
-        }
-        Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
-        chains.forEach((tp, c) -> nexts.put(tp, c.nextOffset()));
-        identity.verify(nexts); // before anything is written: a chain continues only from its own topic
-        PositionInputs source = PositionInputs.read(sourceOffsets, partitions);
+    SnapshotChain readBack(Store store, TopicPartition tp) {
+        SnapshotReader reader = reader(store);
+        SnapshotChain chain = reader.list(tp.partition());
+        chain.newest().ifPresent(newest -> {
+            try (CheckedSnapshot s = reader.open(tp.partition(), newest, tp.topic(), partitionSpillDir(tp))) {
+                s.checkAll();
+            }
+        });
+        return chain;
+    }
 
-        Map<TopicPartition, SnapshotWriter> writers = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Store store = storeForTopic.apply(tp.topic());
-            SnapshotChain chain = chains.get(tp);
-            String location = store.location(tp.partition());
-            long next = source.next(tp, location, chain.nextOffset());
-            log.info("starting snapshots of {} (compaction=log): destination {}, {} snapshot(s), newest {}, resolved next offset {}"
-                            + " (source log start {}, high watermark {})", tp, location, chain.objects().size(),
-                    chain.newest().map(ObjectName::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
-            SnapshotReader reader = new SnapshotReader(store, envelope, encryption.keys());
-            writers.put(tp, new SnapshotWriter(store, tp.topic(), tp.partition(), envelope, new ParquetCodec(envelope, encryption), reader,
-                    flushPolicy, clock, chain, next, partitionSpillDir(tp), memoryCapBytes));
-        }
-        return writers;
+    @Override
+    SnapshotWriter continueAt(Store store, TopicPartition tp, SnapshotChain chain, long next, PositionInputs source) {
+        log.info("starting snapshots of {} (compaction=log): destination {}, {} snapshot(s), newest {}, resolved next offset {}"
+                        + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.objects().size(),
+                chain.newest().map(ObjectName::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
+        SnapshotWriter.Settings writing = new SnapshotWriter.Settings(settings.envelope(),
+                new ParquetCodec(settings.envelope(), settings.encryption()), reader(store), settings.flushPolicy(), settings.clock(),
+                memoryCapBytes);
+        return new SnapshotWriter(store, tp.topic(), tp.partition(), writing, chain, next, partitionSpillDir(tp));
+    }
+
+    private SnapshotReader reader(Store store) {
+        return new SnapshotReader(store, settings.envelope(), settings.encryption().keys());
     }
 
     private Path partitionSpillDir(TopicPartition tp) {

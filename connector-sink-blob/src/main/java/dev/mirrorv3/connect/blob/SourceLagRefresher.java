@@ -2,11 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,25 +17,19 @@ final class SourceLagRefresher implements AutoCloseable {
 
     private final LogOffsets sourceOffsets;
     private final BlobSinkMetrics metrics;
-    private final ScheduledExecutorService timer;
-    private boolean failing;
+    private final BackgroundTimer timer;
+    private final BackgroundTimer.Streak passes = new BackgroundTimer.Streak(log, "source lag of {} is measured again");
 
     SourceLagRefresher(LogOffsets sourceOffsets, BlobSinkMetrics metrics, String mirror, long intervalMs) {
         this.sourceOffsets = sourceOffsets;
         this.metrics = metrics;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mirror-v3-source-lag-" + mirror);
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::refresh, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        this.timer = new BackgroundTimer("mirror-v3-source-lag-" + mirror);
+        timer.every(intervalMs, this::refresh);
     }
 
     /** Refreshes as soon as possible (after partitions were opened), besides the regular interval. */
     void refreshSoon() {
-        if (!timer.isShutdown()) {
-            timer.execute(this::refresh);
-        }
+        timer.soon(this::refresh);
     }
 
     void refresh() {
@@ -47,28 +37,12 @@ final class SourceLagRefresher implements AutoCloseable {
         if (open.isEmpty()) {
             return;
         }
-        try {
-            Map<TopicPartition, Long> highWatermarks = sourceOffsets.highWatermarks(open);
-            highWatermarks.forEach(metrics::highWatermark);
-            if (failing) {
-                log.info("source lag of {} is measured again", open);
-                failing = false;
-            }
-        } catch (RuntimeException e) {
-            if (!failing) {
-                log.warn("cannot measure the source lag of {} (the metric keeps its last value): {}", open, Failures.describe(e));
-                failing = true;
-            }
-        }
+        passes.run(() -> sourceOffsets.highWatermarks(open).forEach(metrics::highWatermark), e -> log.warn(
+                "cannot measure the source lag of {} (the metric keeps its last value): {}", open, Failures.describe(e)), open);
     }
 
     @Override
     public void close() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        timer.close();
     }
 }

@@ -81,7 +81,7 @@ class MetaSnapshotterIT {
         MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
                 GroupSelection.of(include, exclude, List.of("connect-blob")), Duration.ofSeconds(30), Clock.systemUTC(), e -> { });
         for (int p = 0; p < 3; p++) {
-            s.durable(new TopicPartition("orders", p), 10L + p);
+            s.durableOffsets().durable(new TopicPartition("orders", p), 10L + p);
         }
         return s;
     }
@@ -123,7 +123,7 @@ class MetaSnapshotterIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
                 MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of(".*", "",
                         List.of()), Duration.ofSeconds(30), Clock.systemUTC(), failures::add)) {
-            s.durable(new TopicPartition("orders", 1), 10);
+            s.durableOffsets().durable(new TopicPartition("orders", 1), 10);
             assertThat(s.snapshotTopics()).as("nothing written").isEmpty();
         }
         assertThat(meta.newestTopic().orElseThrow().snapshot().topicId()).isEqualTo("an-older-topic-id");
@@ -174,7 +174,7 @@ class MetaSnapshotterIT {
             commit(admin, "carry-a", Map.of(0, 3L, 1, 4L, 2, 5L));
             assertThat(a.snapshotGroups()).hasSize(1);
 
-            a.closed(new TopicPartition("orders", 2)); // its final flush done, the task goes on closing the others
+            a.durableOffsets().closed(new TopicPartition("orders", 2)); // its final flush done, the task goes on closing the others
             commit(admin, "carry-a", Map.of(0, 6L));
             assertThat(a.snapshotGroups()).as("carry-a moved on 0").hasSize(1);
             GroupSnapshot newest = meta.newestGroups().orElseThrow().snapshot();
@@ -184,7 +184,7 @@ class MetaSnapshotterIT {
             // Another connector backs up partition 2 into the same destination (partitions=2), with its own snapshotter.
             try (MetaSnapshotter b = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(),
                     GroupSelection.of("carry-.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
-                b.durable(new TopicPartition("orders", 2), 20);
+                b.durableOffsets().durable(new TopicPartition("orders", 2), 20);
                 commit(admin, "carry-a", Map.of(2, 7L));
                 Thread.sleep(2); // snapshots are named by their millisecond
                 assertThat(b.snapshotGroups()).hasSize(1);
@@ -200,8 +200,8 @@ class MetaSnapshotterIT {
             assertThat(newest.chainNextOffsets()).isEqualTo(Map.of(0, 10L, 1, 11L, 2, 20L));
             assertThat(newest.groups().get("carry-a")).isEqualTo(offsets(Map.of(0, 8L, 1, 4L, 2, 7L)));
 
-            a.closed(new TopicPartition("orders", 0));
-            a.closed(new TopicPartition("orders", 1));
+            a.durableOffsets().closed(new TopicPartition("orders", 0));
+            a.durableOffsets().closed(new TopicPartition("orders", 1));
             assertThat(a.snapshotGroups()).as("nothing open: nothing written").isEmpty();
         }
     }
@@ -229,7 +229,7 @@ class MetaSnapshotterIT {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
                 MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, new ObjectEncryption(ring, "k1"),
                         GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
-            s.durable(new TopicPartition("orders", 0), 10);
+            s.durableOffsets().durable(new TopicPartition("orders", 0), 10);
             String topicName = s.snapshotTopics().get(0).fileName();
             String groupsName = s.snapshotGroups().get(0).fileName();
             assertThat(topicName).endsWith(".k-k1.json");

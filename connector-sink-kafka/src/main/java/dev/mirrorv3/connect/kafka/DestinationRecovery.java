@@ -10,13 +10,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -78,6 +75,15 @@ final class DestinationRecovery {
         void retried();
     }
 
+    /**
+     * How a recovery paces itself and names the destination.
+     *
+     * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
+     * @param closeSettleMs          how long closing partitions during a recovery waits for the destination to settle
+     */
+    record Settings(Clock clock, Backoff backoff, String destinationDescription, long closeSettleMs) {
+    }
+
     private final Clock clock;
     private final Supplier<Producer<byte[], byte[]>> producers;
     private final Function<List<Pair>, Map<TopicPartition, Long>> destinationHighWatermarks;
@@ -86,41 +92,37 @@ final class DestinationRecovery {
     private final FatalFailure fatal;
     private final Backoff backoff;
     private final String destinationDescription;
+    /** What {@link #drain} waits for after an abort. */
+    private final SettleBeforeClose closeSettle;
+    private final Deliveries deliveries;
 
     /** The producer in use; a fresh one after every recovery. */
     private AbortableProducer current;
-    /** The first transient delivery failure since the last recovery. */
-    private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
-    /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
-    private volatile boolean destinationCorrupted;
     private State state = State.FLOWING;
     /** Whether this recovery has waited a backoff already. */
     private boolean backedOff;
     /** The destination high watermarks read last in this recovery, while records lost in flight may still land. */
     private Map<TopicPartition, Long> settling;
     private long nextAttemptMs;
-    /** How long {@link #drain} waits for the destination to settle after an abort. */
-    private final long closeSettleMs;
 
     /**
      * @param producers                 creates each destination producer (a fresh one after every recovery)
      * @param destinationHighWatermarks reads the destination's high watermarks of the given pairs
      * @param mirrors                   the opened partitions, as they are now
-     * @param destinationDescription    how messages name the destination cluster (its bootstrap servers)
-     * @param closeSettleMs             how long closing partitions during a recovery waits for the destination to settle
      */
-    DestinationRecovery(Clock clock, Supplier<Producer<byte[], byte[]>> producers,
+    DestinationRecovery(Supplier<Producer<byte[], byte[]>> producers,
                         Function<List<Pair>, Map<TopicPartition, Long>> destinationHighWatermarks, Supplier<Collection<Mirror>> mirrors,
-                        Control control, FatalFailure fatal, Backoff backoff, String destinationDescription, long closeSettleMs) {
-        this.clock = clock;
+                        Control control, FatalFailure fatal, Settings settings) {
+        this.clock = settings.clock();
         this.producers = producers;
         this.destinationHighWatermarks = destinationHighWatermarks;
         this.mirrors = mirrors;
         this.control = control;
         this.fatal = fatal;
-        this.backoff = backoff;
-        this.destinationDescription = destinationDescription;
-        this.closeSettleMs = closeSettleMs;
+        this.backoff = settings.backoff();
+        this.destinationDescription = settings.destinationDescription();
+        this.closeSettle = new SettleBeforeClose(destinationHighWatermarks, destinationDescription, settings.closeSettleMs());
+        this.deliveries = new Deliveries(fatal);
         this.current = new AbortableProducer(producers.get());
     }
 
@@ -134,7 +136,7 @@ final class DestinationRecovery {
 
     /** Whether a delivery failed transiently since the last recovery: the rest of the batch must not be sent. */
     boolean deliveryFailed() {
-        return transientFailure.get() != null;
+        return deliveries.transientFailure() != null;
     }
 
     /**
@@ -143,7 +145,7 @@ final class DestinationRecovery {
      */
     boolean send(ProducerRecord<byte[], byte[]> record, Mirror mirror, long offset, long payloadBytes) {
         try {
-            current.producer().send(record, new Delivery(current, mirror, offset, payloadBytes));
+            current.producer().send(record, deliveries.check(current, mirror, offset, payloadBytes));
             return true;
         } catch (RuntimeException e) {
             if (current.aborted()) {
@@ -153,7 +155,7 @@ final class DestinationRecovery {
                 throw fatal.fail(new ConnectException("cannot send the record of " + mirror.source + " offset " + offset + " to "
                         + mirror.destination + ": " + Failures.describe(e), e));
             }
-            transientFailure.compareAndSet(null, e);
+            deliveries.failedTransiently(e);
             return false;
         }
     }
@@ -171,7 +173,7 @@ final class DestinationRecovery {
         backedOff = false;
         settling = null;
         control.pause(sources());
-        Throwable cause = transientFailure.get();
+        Throwable cause = deliveries.transientFailure();
         log.warn("transient failure writing to {}: {}; the producer is aborted (nothing queued behind a failed record may reach"
                 + " the destination), continuing from the destination's high watermark once it is stable", destinationDescription,
                 cause == null ? "a send failed" : Failures.describe(cause));
@@ -192,7 +194,7 @@ final class DestinationRecovery {
             }
         }
         state = State.FLOWING;
-        transientFailure.set(null);
+        deliveries.recovered();
         control.resume(sources());
         log.info("destination {} reachable again: continuing {} from the destination's high watermark", destinationDescription,
                 describePositions());
@@ -219,7 +221,7 @@ final class DestinationRecovery {
                 long h = hwms.get(m.destination);
                 long acked = m.acked.get();
                 if (h < acked || h > m.expected || (!m.failed && h != acked)) {
-                    destinationCorrupted = true;
+                    deliveries.corrupted();
                     throw fatal.fail(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a"
                             + " transient failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for "
                             + m.source + ": another writer on the destination, or records lost by the destination. " + RECREATE));
@@ -271,75 +273,29 @@ final class DestinationRecovery {
      * flight. An aborted producer cannot flush: wait until its deliveries have completed instead.
      */
     void drain() {
-        if (destinationCorrupted) {
+        if (deliveries.destinationCorrupted()) {
             return;
         }
         if (current.aborted()) {
             current.abortAndAwait();
-            settleBeforeClose();
+            closeSettle.await(mirrors.get());
         } else {
             current.producer().flush();
-        }
-    }
-
-    /**
-     * The settle step of a recovery, done before the partitions are given up: records lost in flight may still land (a
-     * broker that hung appends what it had received when it wakes up), and the next owner positions at the high
-     * watermark it reads, so they must have landed first. Reads the destination's high watermarks until two reads
-     * {@link #SETTLE_MS} apart agree, for at most {@code closeSettleMs}; a destination still unreachable then is logged.
-     */
-    private void settleBeforeClose() {
-        List<Mirror> lost = mirrors.get().stream().filter(m -> m.failed || m.acked.get() < m.expected).toList();
-        if (lost.isEmpty()) {
-            return;
-        }
-        List<Pair> pairs = lost.stream().map(m -> new Pair(m.source, m.destination)).toList();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(closeSettleMs);
-        Map<TopicPartition, Long> previous = null;
-        String failure = null;
-        while (true) {
-            try {
-                Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(pairs);
-                if (hwms.equals(previous)) {
-                    log.info("destination {} high watermarks {} stable before the partitions are closed", destinationDescription, hwms);
-                    return;
-                }
-                previous = hwms;
-                failure = null;
-            } catch (RuntimeException e) {
-                if (!Failures.isTransient(e)) {
-                    throw e;
-                }
-                previous = null; // two reads in a row must agree
-                failure = Failures.describe(e);
-            }
-            if (System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SETTLE_MS) > deadline) {
-                log.warn("closing {} during a recovery: the destination {} high watermarks did not settle within {} ms ({}): records"
-                        + " lost in flight may still land after the next owner has positioned, which it then reports", pairs,
-                        destinationDescription, closeSettleMs, failure == null ? "they kept moving" : failure);
-                return;
-            }
-            try {
-                Thread.sleep(SETTLE_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
         }
     }
 
     /** Every partition is closed: a recovery has nothing left to rewind, and the aborted producer is replaced. */
     void abandon() {
         state = State.FLOWING;
-        transientFailure.set(null);
-        if (current.aborted() && !destinationCorrupted) {
+        deliveries.recovered();
+        if (current.aborted() && !deliveries.destinationCorrupted()) {
             current = new AbortableProducer(producers.get()); // the next partitions opened here start with a working producer
         }
     }
 
     /** On stop: after a mismatch or an abort, records not yet sent are dropped rather than added behind another writer's. */
     void close() {
-        current.producer().close(destinationCorrupted || current.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
+        current.producer().close(deliveries.destinationCorrupted() || current.aborted() ? Duration.ZERO : Duration.ofSeconds(10));
     }
 
     private List<TopicPartition> sources() {
@@ -350,49 +306,5 @@ final class DestinationRecovery {
         List<String> parts = new ArrayList<>();
         mirrors.get().forEach(m -> parts.add(m.source + " at " + m.expected));
         return String.join(", ", parts);
-    }
-
-    /** Checks one delivery (on the producer's I/O thread, or the task's for a send refused at once); in send order per partition. */
-    private final class Delivery implements Callback {
-        private final AbortableProducer producer;
-        private final Mirror mirror;
-        private final long sentFor;
-        private final long payload;
-
-        Delivery(AbortableProducer producer, Mirror mirror, long sentFor, long payload) {
-            this.producer = producer;
-            this.mirror = mirror;
-            this.sentFor = sentFor;
-            this.payload = payload;
-        }
-
-        @Override
-        public void onCompletion(RecordMetadata md, Exception e) {
-            if (e == null && md.offset() == sentFor) {
-                if (!mirror.failed) {
-                    mirror.acked.set(sentFor + 1);
-                    mirror.records.incrementAndGet();
-                    mirror.bytes.addAndGet(payload);
-                }
-                return;
-            }
-            mirror.failed = true;
-            if (e == null) {
-                destinationCorrupted = true;
-                fatal.record(new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
-                        + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
-                        + " connector, a zombie task of this one, a producer), or a record lost or duplicated. " + RECREATE));
-            } else if (producer.aborted()) {
-                return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
-            } else if (Failures.isTransient(e)) {
-                transientFailure.compareAndSet(null, e);
-            } else {
-                fatal.record(new ConnectException("destination " + mirror.destination + " did not store the record of "
-                        + mirror.source + " offset " + sentFor + ": " + Failures.describe(e), e));
-            }
-            // The first failed delivery: whatever is queued behind it must not reach the destination (an expired batch
-            // followed by a later one that lands would put that one at the wrong offset).
-            producer.abort();
-        }
     }
 }

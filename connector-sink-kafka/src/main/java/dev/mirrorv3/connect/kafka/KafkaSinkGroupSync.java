@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.config.TopicsSetting;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
 import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
+import dev.mirrorv3.kafka.groupsync.RunningGroupSync;
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,16 +23,10 @@ import org.apache.kafka.connect.connector.ConnectorContext;
  * the source cluster; the standby is the destination, whose partitions carry the same offsets.
  */
 final class KafkaSinkGroupSync implements AutoCloseable {
-    private final Admin source;
-    private final Admin destination;
-    private final GroupOffsetSync sync;
-    private final GroupSyncMetrics metrics;
+    private final RunningGroupSync running;
 
-    private KafkaSinkGroupSync(Admin source, Admin destination, GroupOffsetSync sync, GroupSyncMetrics metrics) {
-        this.source = source;
-        this.destination = destination;
-        this.sync = sync;
-        this.metrics = metrics;
+    private KafkaSinkGroupSync(RunningGroupSync running) {
+        this.running = running;
     }
 
     static KafkaSinkGroupSync start(KafkaSinkConfig config, Map<String, String> props, String name, ConnectorContext context,
@@ -43,11 +38,11 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
                 config::destinationTopic),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
-                null, config.adminTimeout(), name, clock);
+                null, new GroupOffsetSync.Settings(name, config.adminTimeout(), clock));
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
                 config.groupsIntervalMs());
-        sync.start(config.groupsIntervalMs());
-        return new KafkaSinkGroupSync(source, destination, sync, metrics);
+        return new KafkaSinkGroupSync(RunningGroupSync.start(sync, metrics, config.groupsIntervalMs(),
+                () -> source.close(Duration.ofSeconds(5)), () -> destination.close(Duration.ofSeconds(5))));
     }
 
     /** The source topics the connector mirrors: its {@code topics}, or those {@code topics.regex} matches. */
@@ -63,9 +58,6 @@ final class KafkaSinkGroupSync implements AutoCloseable {
 
     @Override
     public void close() {
-        sync.close();
-        metrics.close();
-        source.close(Duration.ofSeconds(5));
-        destination.close(Duration.ofSeconds(5));
+        running.close();
     }
 }

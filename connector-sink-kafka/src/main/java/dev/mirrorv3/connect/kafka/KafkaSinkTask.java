@@ -1,13 +1,5 @@
 package dev.mirrorv3.connect.kafka;
 
-import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.Compression;
-import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.PayloadBytes;
-import dev.mirrorv3.chain.envelope.RecordTypeCheck;
-import dev.mirrorv3.chain.envelope.TimestampType;
-import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
@@ -25,11 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.DataException;
-import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +45,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private LogOffsets destinationOffsets;
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
-    private RecordTypeCheck typeCheck;
-    private boolean sourceTimestamps;
+    private DestinationRecords conversion;
     private long nextIdentityRefreshMs;
 
     private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
@@ -87,20 +74,16 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(),
                 SourceIdentity.groupId(connectorName));
         nextIdentityRefreshMs = clock.millis() + IDENTITY_REFRESH_MS;
-        sourceTimestamps = config.sourceTimestamps();
-        if (config.keysType() != ValueType.BYTES || config.valuesType() != ValueType.BYTES) {
-            typeCheck = new RecordTypeCheck(new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, config.keysType(),
-                    config.valuesType()));
-        }
+        conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
-        recovery = new DestinationRecovery(clock, () -> createProducer(config.producerConfig(producerClientId())),
+        recovery = new DestinationRecovery(() -> createProducer(config.producerConfig(producerClientId())),
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
-                new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()), config.destinationBootstrap(),
-                2 * config.adminTimeout().toMillis()); // well inside Connect's rebalance timeout (max.poll.interval.ms)
+                new DestinationRecovery.Settings(clock, new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()),
+                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis())); // well inside Connect's rebalance timeout
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
-                sourceTimestamps ? "source" : "destination producer");
+                conversion.sourceTimestamps() ? "source" : "destination producer");
     }
 
     private String producerClientId() {
@@ -189,9 +172,9 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                         + " cannot reproduce it, and " + m.destination + " stays complete up to offset " + (m.expected - 1) + ". Back"
                         + " such topics up to a blob destination instead"));
             }
-            ProducerRecord<byte[], byte[]> pr = toProducerRecord(r, m);
+            ProducerRecord<byte[], byte[]> pr = conversion.toProducerRecord(r, m);
             beforeSend(tp, offset);
-            if (!recovery.send(pr, m, offset, payloadBytes(pr))) {
+            if (!recovery.send(pr, m, offset, DestinationRecords.payloadBytes(pr))) {
                 failed = true; // recover (or fail) below
                 break;
             }
@@ -210,38 +193,6 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         heartbeatIfDue(now);
         refreshIdentityIfDue(now);
         pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
-    }
-
-    private ProducerRecord<byte[], byte[]> toProducerRecord(SinkRecord r, Mirror m) {
-        byte[] key = bytes(r.key(), r, "key", "key.converter");
-        byte[] value = bytes(r.value(), r, "value", "value.converter");
-        Long ts = sourceTimestamps && r.timestamp() != null && r.timestamp() >= 0 ? r.timestamp() : null;
-        if (typeCheck != null) {
-            typeCheck.check(new BackupRecord(m.source.topic(), m.source.partition(), r.originalKafkaOffset(), ts,
-                    TimestampType.NOT_AVAILABLE, key, value, List.of()));
-        }
-        RecordHeaders headers = new RecordHeaders();
-        for (Header h : r.headers()) {
-            headers.add(new RecordHeader(h.key(), bytes(h.value(), r, "header '" + h.key() + "'", "header.converter")));
-        }
-        return new ProducerRecord<>(m.destination.topic(), m.destination.partition(), ts, key, value, headers);
-    }
-
-    private static byte[] bytes(Object o, SinkRecord r, String field, String converterSetting) {
-        if (o == null || o instanceof byte[]) {
-            return (byte[]) o;
-        }
-        throw new DataException("record at " + r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset()
-                + " has a " + field + " of type " + o.getClass().getSimpleName() + ", not bytes: the Kafka sink copies exact bytes;"
-                + " set " + converterSetting + "=" + KafkaSinkConfigValidator.BYTE_ARRAY_CONVERTER);
-    }
-
-    private static long payloadBytes(ProducerRecord<byte[], byte[]> pr) {
-        PayloadBytes n = PayloadBytes.of(pr.key(), pr.value());
-        for (org.apache.kafka.common.header.Header h : pr.headers()) {
-            n.header(h.key(), h.value());
-        }
-        return n.total();
     }
 
     private boolean inFlight() {

@@ -24,30 +24,16 @@ import org.apache.kafka.common.TopicPartition;
  * Which source topic each destination partition holds a copy of, by topic id (KIP-516), so that a source topic deleted
  * and created again under the same name is never continued into the old copy ({@link PositionRule#checkIdentity}).
  * Kept on the destination cluster, beside the copy: the committed offsets of a consumer group of the connector's own
- * ({@link #groupId}) on the destination partitions, with the source topic id as each offset's metadata and the next
+ * ({@link #groupId(String)}) on the destination partitions, with the source topic id as each offset's metadata and the next
  * offset as the offset. A Kafka topic has no custom settings (brokers refuse unknown config names), and a header on every
  * record would change the copy. Written whenever partitions are positioned and refreshed from the heartbeat, so that
  * {@code offsets.retention.minutes} does not expire it while the copy runs (docs/kafka-sink.md).
+ *
+ * @param groupId the destination cluster's group that holds the ids ({@link #groupId(String)})
+ * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
  */
-public final class SourceIdentity {
+public record SourceIdentity(Admin source, Admin destination, String groupId, String destinationDescription, Duration timeout) {
     static final String METADATA_PREFIX = "mirror-v3: copy of source topic id ";
-
-    private final Admin source;
-    private final Admin destination;
-    private final String groupId;
-    private final String destinationDescription;
-    private final Duration timeout;
-
-    /**
-     * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     */
-    public SourceIdentity(Admin source, Admin destination, String groupId, String destinationDescription, Duration timeout) {
-        this.source = source;
-        this.destination = destination;
-        this.groupId = groupId;
-        this.destinationDescription = destinationDescription;
-        this.timeout = timeout;
-    }
 
     /** The destination cluster's group that holds the source topic ids of a connector's copies. */
     public static String groupId(String connectorName) {

@@ -45,8 +45,8 @@ class DestinationRecoveryTest {
     private final Map<TopicPartition, Mirror> mirrors = new LinkedHashMap<>();
     private final RecordingControl control = new RecordingControl();
     private final FatalFailure fatal = new FatalFailure();
-    private final DestinationRecovery recovery = new DestinationRecovery(clock, this::newProducer, this::readHighWatermarks,
-            mirrors::values, control, fatal, new Backoff(100, 800), "destination:9092", 10_000);
+    private final DestinationRecovery recovery = new DestinationRecovery(this::newProducer, this::readHighWatermarks,
+            mirrors::values, control, fatal, new DestinationRecovery.Settings(clock, new Backoff(100, 800), "destination:9092", 10_000));
 
     private Producer<byte[], byte[]> newProducer() {
         MockProducer<byte[], byte[]> p = new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());

@@ -9,6 +9,7 @@ import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.groupsync.GroupOffsetSync;
 import dev.mirrorv3.kafka.groupsync.GroupSyncMetrics;
+import dev.mirrorv3.kafka.groupsync.RunningGroupSync;
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,16 +42,10 @@ final class ChainSourceGroupSync implements AutoCloseable {
             + GroupSyncConfigFragment.GROUPS_SYNC + "=false (and translate the groups once with mirror-v3 restore --offsets"
             + " renumber --groups), or follow with offsets=preserve";
 
-    private final Store store;
-    private final Admin target;
-    private final GroupOffsetSync sync;
-    private final GroupSyncMetrics metrics;
+    private final RunningGroupSync running;
 
-    private ChainSourceGroupSync(Store store, Admin target, GroupOffsetSync sync, GroupSyncMetrics metrics) {
-        this.store = store;
-        this.target = target;
-        this.sync = sync;
-        this.metrics = metrics;
+    private ChainSourceGroupSync(RunningGroupSync running) {
+        this.running = running;
     }
 
     static ChainSourceGroupSync start(ChainSourceConfig config, String name, ConnectorContext context, Clock clock) {
@@ -58,21 +53,19 @@ final class ChainSourceGroupSync implements AutoCloseable {
         Admin target = Admin.create(config.targetClientConfig());
         SnapshotOrigin origin = new SnapshotOrigin(new MetaSnapshots(store, ObjectEncryption.readOnly(config.keys())), config, name);
         GroupOffsetSync sync = new GroupOffsetSync(origin, GroupSyncConfigFragment.selection(config, List.of()), target,
-                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null, config.adminTimeout(), name, clock);
+                "target " + ChainSourceConfig.targetBootstrap(config.originalsStrings()), null,
+                new GroupOffsetSync.Settings(name, config.adminTimeout(), clock));
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
                 config.groupsIntervalMs());
         metrics.register(SNAPSHOT_TIMESTAMP, "Unix time (seconds) of the backup's group snapshot the last sync used; 0 before the first",
                 () -> origin.snapshotTimeMs / 1000);
-        sync.start(config.groupsIntervalMs());
-        return new ChainSourceGroupSync(store, target, sync, metrics);
+        return new ChainSourceGroupSync(RunningGroupSync.start(sync, metrics, config.groupsIntervalMs(),
+                () -> target.close(Duration.ofSeconds(5)), store::close));
     }
 
     @Override
     public void close() {
-        sync.close();
-        metrics.close();
-        target.close(Duration.ofSeconds(5));
-        store.close();
+        running.close();
     }
 
     /** The newest group snapshot's offsets on the followed partitions, keyed by their target partitions. */

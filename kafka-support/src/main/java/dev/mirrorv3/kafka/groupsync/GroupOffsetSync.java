@@ -53,6 +53,16 @@ public final class GroupOffsetSync implements AutoCloseable {
         Map<TopicPartition, Long> upTo(Set<TopicPartition> partitions) throws Exception;
     }
 
+    /**
+     * The connector's side of a sync.
+     *
+     * @param name the connector's name, for log lines and the thread's name
+     * @param timeout the admin clients' calls' timeout
+     * @param clock the connector's clock: the time of each pass (the last-sync timestamp metric, which alerts on a stale sync)
+     */
+    public record Settings(String name, Duration timeout, Clock clock) {
+    }
+
     /** What the last successful pass did. */
     public record Pass(int synced, int written, int skipped, int clamped, int missingPartitions, long atMs) {
     }
@@ -78,11 +88,9 @@ public final class GroupOffsetSync implements AutoCloseable {
      * @param standby an admin client of the cluster written to (not owned)
      * @param standbyLabel how messages name that cluster, e.g. "destination localhost:9092"
      * @param bound null: the standby's high watermark is the upper end
-     * @param name the connector's name, for log lines and the thread's name
-     * @param clock the connector's clock: the time of each pass (the last-sync timestamp metric, which alerts on a stale sync)
      */
-    public GroupOffsetSync(Origin origin, GroupSelection selection, Admin standby, String standbyLabel, Bound bound, Duration timeout,
-                           String name, Clock clock) {
+    public GroupOffsetSync(Origin origin, GroupSelection selection, Admin standby, String standbyLabel, Bound bound, Settings settings) {
+        Duration timeout = settings.timeout();
         this.origin = origin;
         this.selection = selection;
         this.standby = standby;
@@ -92,9 +100,9 @@ public final class GroupOffsetSync implements AutoCloseable {
         this.standbyPartitions = new StandbyPartitions(standby, timeout);
         this.bound = bound;
         this.timeout = timeout;
-        this.name = name;
+        this.name = settings.name();
         this.standbyLabel = standbyLabel;
-        this.clock = clock;
+        this.clock = settings.clock();
     }
 
     /** Runs a pass now (on its own thread, off the task's path) and then every {@code intervalMs} after the end of the last. */

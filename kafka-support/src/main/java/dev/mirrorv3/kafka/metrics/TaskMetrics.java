@@ -9,7 +9,7 @@ import java.util.function.IntSupplier;
  * on the task's {@link PluginMetricsRegistry}, and the names of the sinks' shared per-partition series. A connector's
  * metrics class extends it with its own series.
  */
-public abstract class TaskMetrics implements AutoCloseable {
+public abstract class TaskMetrics extends RegistrySeries {
     public static final String RESTARTS_TOTAL = "mirror-restarts-total";
     public static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
     /** A sink's per-partition series, named alike in both sinks so that they map to the same {@code mirror_v3_*} series. */
@@ -18,12 +18,11 @@ public abstract class TaskMetrics implements AutoCloseable {
     public static final String BYTES_TOTAL = "destination-bytes-total";
     public static final String SOURCE_LAG = "source-lag-offsets";
 
-    protected final PluginMetricsRegistry metrics;
     private final AtomicLong restarts = new AtomicLong();
 
     /** @param unavailable what a transient failure found unavailable, for the restarts series' description */
     protected TaskMetrics(PluginMetricsRegistry metrics, String unavailable) {
-        this.metrics = metrics;
+        super(metrics);
         metrics.gauge(RESTARTS_TOTAL, "Transient failures retried (" + unavailable + " unavailable)", restarts::get);
     }
 
@@ -32,17 +31,8 @@ public abstract class TaskMetrics implements AutoCloseable {
         metrics.gauge(PAUSED_FOR_RETRY, doc, paused::getAsInt);
     }
 
-    public final boolean enabled() {
-        return metrics.enabled();
-    }
-
     /** Counts one transient failure retried. */
     public final void restart() {
         restarts.incrementAndGet();
-    }
-
-    @Override
-    public void close() {
-        metrics.close();
     }
 }

@@ -23,7 +23,7 @@ class GroupOffsetSyncClockTest {
         Clock clock = Clock.fixed(Instant.ofEpochMilli(1_234_567_000L), ZoneOffset.UTC);
         try (Admin standby = Admin.create(Map.of("bootstrap.servers", "localhost:1"));
              GroupOffsetSync sync = new GroupOffsetSync(selection -> Map.of(), GroupSelection.of(".*", "", List.of()), standby,
-                     "standby localhost:1", null, Duration.ofSeconds(1), "clock", clock)) {
+                     "standby localhost:1", null, new GroupOffsetSync.Settings("clock", Duration.ofSeconds(1), clock))) {
             assertThat(sync.last().atMs()).as("no pass yet").isZero();
             assertThat(sync.syncOnce().atMs()).isEqualTo(1_234_567_000L);
             assertThat(sync.last().atMs()).isEqualTo(1_234_567_000L);

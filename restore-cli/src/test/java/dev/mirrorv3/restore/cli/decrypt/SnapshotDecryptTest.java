@@ -66,11 +66,11 @@ class SnapshotDecryptTest {
         String[] keyIds = {null, "k1"};
         for (String keyId : keyIds) {
             SnapshotChain chain = SnapshotChain.validate(store.location(0), store.list(0));
-            SnapshotWriter w = new SnapshotWriter(store, "kv", 0, TestBackups.SETTINGS,
+            SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
                     new ParquetCodec(TestBackups.SETTINGS, new ObjectEncryption(ring, keyId)),
                     new SnapshotReader(store, TestBackups.SETTINGS, ring),
-                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), chain, offset,
-                    dir.resolve("spill"), 16 * 1024);
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 16 * 1024), chain, offset,
+                    dir.resolve("spill"));
             for (int i = 0; i < 1_500; i++, offset++) {
                 String k = "key-" + random.nextInt(400);
                 String v = random.nextInt(5) == 0 ? null : "v" + offset;

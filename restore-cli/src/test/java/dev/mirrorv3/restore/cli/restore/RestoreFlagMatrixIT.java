@@ -118,10 +118,11 @@ class RestoreFlagMatrixIT {
             for (int p = 0; p < PARTITIONS; p++) {
                 List<BackupRecord> records = records(kind, topic, p);
                 if (kind == Kind.SNAPSHOT) {
-                    SnapshotWriter w = new SnapshotWriter(store, topic, p, TestBackups.SETTINGS, new ParquetCodec(TestBackups.SETTINGS,
-                            encryption), new SnapshotReader(store, TestBackups.SETTINGS, ring), new FlushPolicy(Long.MAX_VALUE,
-                            Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), SnapshotChain.validate(store.location(p), List.of()), 0,
-                            dir.resolve("spill"), 64 * 1024);
+                    SnapshotWriter w = new SnapshotWriter(store, topic, p, new SnapshotWriter.Settings(TestBackups.SETTINGS,
+                            new ParquetCodec(TestBackups.SETTINGS, encryption),
+                            new SnapshotReader(store, TestBackups.SETTINGS, ring),
+                            new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
+                            SnapshotChain.validate(store.location(p), List.of()), 0, dir.resolve("spill"));
                     for (BackupRecord r : records) {
                         w.append(r);
                         if (r.offset() == FIRST_SNAPSHOT_TO || r.offset() == RECORDS - 1) {

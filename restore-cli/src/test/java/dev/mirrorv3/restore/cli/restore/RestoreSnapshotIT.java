@@ -92,9 +92,10 @@ class RestoreSnapshotIT {
         // Two snapshots, as the blob sink writes them (its writer, over the topic's records).
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv", 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
-                new SnapshotReader(store, SETTINGS, KeyRing.empty()), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"), 64 * 1024);
+        SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
+                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -174,9 +175,10 @@ class RestoreSnapshotIT {
         KeyRing ring = KeyRing.load(keys);
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-enc-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv-enc", 0, SETTINGS, new ParquetCodec(SETTINGS, new ObjectEncryption(ring, "k1")),
-                new SnapshotReader(store, SETTINGS, ring), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"), 16 * 1024);
+        SnapshotWriter w = new SnapshotWriter(store, "kv-enc", 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, new ObjectEncryption(ring, "k1")), new SnapshotReader(store, SETTINGS, ring),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 16 * 1024),
+                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv-enc", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -238,9 +240,10 @@ class RestoreSnapshotIT {
 
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-pit-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv-pit", 0, SETTINGS, new ParquetCodec(SETTINGS, ObjectEncryption.none()),
-                new SnapshotReader(store, SETTINGS, KeyRing.empty()), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"), 64 * 1024);
+        SnapshotWriter w = new SnapshotWriter(store, "kv-pit", 0, new SnapshotWriter.Settings(SETTINGS,
+                new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
+                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
         List<String> snapshots = new ArrayList<>();
         Map<String, String> atOlder = new TreeMap<>();
         Map<String, String> state = new TreeMap<>();

@@ -51,9 +51,10 @@ class SnapshotUntilTimestampTest {
     void aSnapshotThatTookADeleteStampedAfterTheCutIsNotChosenSoTheDeletedKeyIsRestored() throws Exception {
         Path root = Files.createDirectory(dir.resolve("backups"));
         FilesystemStore store = new FilesystemStore(root, "kv-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv", 0, TestBackups.SETTINGS, new ParquetCodec(TestBackups.SETTINGS),
-                new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE,
-                3_600_000), Clock.systemUTC(), SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"), 1 << 20);
+        SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
+                new ParquetCodec(TestBackups.SETTINGS), new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
+                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
+                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
         w.append(record(0, 1_000, "k1", "v1"));
         w.append(record(1, 1_001, "k2", "v2"));
         ObjectName both = w.flush(FlushTrigger.TIME).orElseThrow().name();

@@ -140,11 +140,10 @@ class StatusIT {
         FilesystemStore store = new FilesystemStore(root, "kv-backup");
         long next = 0;
         for (int s = 0; s < 2; s++) {
-            SnapshotWriter w = new SnapshotWriter(store, "kv", 0, TestBackups.SETTINGS,
-                    new ParquetCodec(TestBackups.SETTINGS),
-                    new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
-                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(),
-                    SnapshotChain.validate(store.location(0), store.list(0)), next, dir.resolve("spill"), 1 << 20);
+            SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
+                    new ParquetCodec(TestBackups.SETTINGS), new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
+                    SnapshotChain.validate(store.location(0), store.list(0)), next, dir.resolve("spill"));
             for (long o = next; o < next + 100; o++) {
                 byte[] value = s == 1 && o >= 193 ? null : new byte[] {1}; // keys 33..39 deleted in the second snapshot
                 w.append(new BackupRecord("kv", 0, o, TestBackups.BASE_TS + o, TimestampType.CREATE_TIME,

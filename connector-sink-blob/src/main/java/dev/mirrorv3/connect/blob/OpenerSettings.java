@@ -1,0 +1,21 @@
+package dev.mirrorv3.connect.blob;
+
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.kafka.LogOffsets;
+import java.time.Clock;
+import java.util.function.Function;
+
+/**
+ * What both openers ({@link PartitionOpener}, {@link SnapshotOpener}) read a partition's destination and its source
+ * with, and what the writers they open are built from: the task's stores, format, encryption and flush policy.
+ *
+ * @param storeForTopic the store holding a topic's backup
+ * @param sourceOffsets the source's log start and high watermarks, for the position rule
+ * @param identity which source topic a backup holds, checked before anything is written
+ */
+record OpenerSettings(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
+                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, BackupIdentity identity, Clock clock) {
+}
