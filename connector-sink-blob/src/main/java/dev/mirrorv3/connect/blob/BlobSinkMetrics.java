@@ -19,16 +19,6 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  */
 final class BlobSinkMetrics extends TaskMetrics {
     static final String BUFFERED_BYTES = "buffered-bytes";
-    static final String FLUSHES_TOTAL = "destination-flushes-total";
-    static final String LAST_FLUSH_TS = "destination-last-flush-timestamp-seconds";
-    static final String SNAPSHOT_KEYS = "snapshot-keys";
-    static final String SNAPSHOT_BYTES = "snapshot-bytes";
-    static final String SNAPSHOT_DURATION_MS = "snapshot-duration-ms";
-    static final String SNAPSHOT_TOMBSTONES_TOTAL = "snapshot-tombstones-applied-total";
-    static final String FLUSH_MAX_TIME = "destination-flush-max-time-ms";
-    static final String CHAIN_CHECK_INTERVAL = "chain-check-interval-ms";
-    static final String METADATA_INTERVAL = "metadata-interval-ms";
-    static final String METADATA_GROUPS_INTERVAL = "metadata-groups-interval-ms";
 
     private final Cadence cadence;
     private final AtomicLong bufferedBytes = new AtomicLong();
@@ -40,11 +30,11 @@ final class BlobSinkMetrics extends TaskMetrics {
         metrics.gauge(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", bufferedBytes::get);
         pausedForRetry("Partitions paused while the task retries opening them (store or source cluster"
                 + " unavailable); 0 when every partition is positioned", pausedForRetry);
-        metrics.gauge(CHAIN_CHECK_INTERVAL, "chain.check.interval.ms: how often each partition's chain is checked",
+        metrics.gauge("chain-check-interval-ms", "chain.check.interval.ms: how often each partition's chain is checked",
                 cadence::chainCheckIntervalMs);
-        metrics.gauge(METADATA_INTERVAL, "metadata.interval.ms: how often the topics' metadata is snapshotted; 0 when off",
+        metrics.gauge("metadata-interval-ms", "metadata.interval.ms: how often the topics' metadata is snapshotted; 0 when off",
                 cadence::metadataIntervalMs);
-        metrics.gauge(METADATA_GROUPS_INTERVAL, "groups.interval.ms: how often the groups' offsets are snapshotted; 0 when off",
+        metrics.gauge("metadata-groups-interval-ms", "groups.interval.ms: how often the groups' offsets are snapshotted; 0 when off",
                 cadence::groupsIntervalMs);
     }
 
@@ -78,11 +68,12 @@ final class BlobSinkMetrics extends TaskMetrics {
      */
     synchronized void snapshot(TopicPartition tp, long keys, long bytes, long durationMs, long tombstones) {
         PartitionMetrics pm = partitions.computeIfAbsent(tp, this::registerPartition);
-        metrics.gauge(tp, SNAPSHOT_KEYS, "Live keys in the newest snapshot (compaction=log)", pm.snapshotKeys::get);
-        metrics.gauge(tp, SNAPSHOT_BYTES, "Object bytes of the newest snapshot (compaction=log)", pm.snapshotBytes::get);
-        metrics.gauge(tp, SNAPSHOT_DURATION_MS, "Time to build the newest snapshot: merge of the previous one with the records"
+        metrics.gauge(tp, "snapshot-keys", "Live keys in the newest snapshot (compaction=log)", pm.snapshotKeys::get);
+        metrics.gauge(tp, "snapshot-bytes", "Object bytes of the newest snapshot (compaction=log)", pm.snapshotBytes::get);
+        metrics.gauge(tp, "snapshot-duration-ms", "Time to build the newest snapshot: merge of the previous one with the records"
                 + " since (compaction=log)", pm.snapshotDurationMs::get);
-        metrics.gauge(tp, SNAPSHOT_TOMBSTONES_TOTAL, "Tombstones applied to snapshots (compaction=log)", pm.snapshotTombstones::get);
+        metrics.gauge(tp, "snapshot-tombstones-applied-total",
+                "Tombstones applied to snapshots (compaction=log)", pm.snapshotTombstones::get);
         pm.snapshotKeys.set(keys);
         pm.snapshotBytes.set(bytes);
         pm.snapshotDurationMs.set(durationMs);
@@ -124,10 +115,12 @@ final class BlobSinkMetrics extends TaskMetrics {
         metrics.gauge(tp, OFFSET_VERIFIED, "Next offset durable in the destination (the chain's end)", pm.verified::get);
         metrics.gauge(tp, RECORDS_TOTAL, "Records written to the destination", pm.records::get);
         metrics.gauge(tp, BYTES_TOTAL, "Encoded object bytes written to the destination", pm.bytes::get);
-        metrics.gauge(tp, FLUSHES_TOTAL, "Objects written to the destination", pm.flushes::get);
-        metrics.gauge(tp, LAST_FLUSH_TS, "Unix time of the last object written (before the first: of the partition's open)",
+        metrics.gauge(tp, "destination-flushes-total", "Objects written to the destination", pm.flushes::get);
+        metrics.gauge(tp, "destination-last-flush-timestamp-seconds",
+                "Unix time of the last object written (before the first: of the partition's open)",
                 pm.lastFlushSeconds::get);
-        metrics.gauge(tp, FLUSH_MAX_TIME, "The partition's flush.max.time.ms (compaction=log: one hour unless set): the longest a"
+        metrics.gauge(tp, "destination-flush-max-time-ms",
+                "The partition's flush.max.time.ms (compaction=log: one hour unless set): the longest a"
                 + " record waits for its flush", cadence::flushMaxTimeMs);
         return pm;
     }

@@ -15,15 +15,6 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  * removal when the task stops).
  */
 final class ChainSourceMetrics extends TaskMetrics {
-    static final String RECORDS_TOTAL = "follow-records-total";
-    static final String BYTES_TOTAL = "follow-bytes-total";
-    static final String OBJECTS_TOTAL = "follow-objects-total";
-    static final String LAG_OFFSETS = "follow-lag-offsets";
-    static final String LAG_SECONDS = "follow-lag-seconds";
-    static final String LAST_POLL_TS = "follow-last-poll-timestamp-seconds";
-    static final String CUT_REACHED = "follow-cut-reached";
-    static final String POLL_INTERVAL = "follow-poll-interval-ms";
-
     private final long pollIntervalMs;
 
     /** @param pollIntervalMs poll.interval.ms, exported per partition so that the alert on a blind standby scales with it */
@@ -40,15 +31,16 @@ final class ChainSourceMetrics extends TaskMetrics {
         TopicPartition tp = new TopicPartition(topic, partition);
         Partition p = new Partition(tp);
         metrics.removePartition(tp);
-        metrics.gauge(tp, RECORDS_TOTAL, "Records restored: written to the target and acknowledged", p.records::get);
-        metrics.gauge(tp, BYTES_TOTAL, "Key, value and header bytes of the records restored", p.bytes::get);
-        metrics.gauge(tp, OBJECTS_TOTAL, "Backup objects read (a renumbered resume reads the objects before its position too)",
+        metrics.gauge(tp, "follow-records-total", "Records restored: written to the target and acknowledged", p.records::get);
+        metrics.gauge(tp, "follow-bytes-total", "Key, value and header bytes of the records restored", p.bytes::get);
+        metrics.gauge(tp, "follow-objects-total", "Backup objects read (a renumbered resume reads the objects before its position too)",
                 p.objects::get);
-        metrics.gauge(tp, LAST_POLL_TS, "Unix time of the last successful look at the backup (a listing or an object read); 0"
+        metrics.gauge(tp, "follow-last-poll-timestamp-seconds",
+                "Unix time of the last successful look at the backup (a listing or an object read); 0"
                 + " before the first", p.lastPollSeconds::get);
-        metrics.gauge(tp, CUT_REACHED, "1 once the target holds the backup up to until.timestamp/until.offset and the follower"
+        metrics.gauge(tp, "follow-cut-reached", "1 once the target holds the backup up to until.timestamp/until.offset and the follower"
                 + " stopped there; 0 before, and without a cut", p.cutReached::get);
-        metrics.gauge(tp, POLL_INTERVAL, "poll.interval.ms: how often the follower lists the backup once caught up",
+        metrics.gauge(tp, "follow-poll-interval-ms", "poll.interval.ms: how often the follower lists the backup once caught up",
                 () -> pollIntervalMs);
         return p;
     }
@@ -90,9 +82,9 @@ final class ChainSourceMetrics extends TaskMetrics {
                 }
                 positioned = true;
             }
-            metrics.gauge(tp, LAG_OFFSETS, "Backup offsets not yet restored: the backup's end at the last listing minus the next"
+            metrics.gauge(tp, "follow-lag-offsets", "Backup offsets not yet restored: the backup's end at the last listing minus the next"
                     + " backup offset the target lacks", this::lagOffsets);
-            metrics.gauge(tp, LAG_SECONDS, "Record time not yet restored: the newest backed-up record's timestamp minus the last"
+            metrics.gauge(tp, "follow-lag-seconds", "Record time not yet restored: the newest backed-up record's timestamp minus the last"
                     + " restored record's; 0 when caught up", this::lagSeconds);
         }
 
