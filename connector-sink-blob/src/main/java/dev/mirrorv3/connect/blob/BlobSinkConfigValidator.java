@@ -5,7 +5,6 @@ import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
@@ -19,7 +18,6 @@ import org.apache.kafka.common.config.Config;
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
-    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
 
     /**
      * @param offline contact nothing (CI of GitOps repositories): skip the checks that need the filesystem root, the

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.errors.DataException;
@@ -39,7 +40,7 @@ final class RecordConversion {
         String field = headerKey == null ? what : what + " '" + headerKey + "'";
         throw new DataException("record at " + where + " has a " + field + " of type " + o.getClass().getSimpleName()
                 + ", not bytes: the blob sink stores exact bytes; set " + converterSetting + "="
-                + BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
+                + ConnectorChecks.BYTE_ARRAY_CONVERTER);
     }
 
     private static TimestampType timestampType(org.apache.kafka.common.record.TimestampType t) {

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,9 @@ class AdminTimeoutNameTest {
     private Map<String, String> config(Map<String, String> extra) {
         Map<String, String> c = new HashMap<>(Map.of("name", "orders-backup", "topics", "orders", "filesystem.root", root.toString(),
                 "source.admin.bootstrap.servers", "k:9092"));
-        c.put("key.converter", BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
-        c.put("value.converter", BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
-        c.put("header.converter", BlobSinkConfigValidator.BYTE_ARRAY_CONVERTER);
+        c.put("key.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
+        c.put("value.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
+        c.put("header.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
         c.put("consumer.override.auto.offset.reset", "none");
         c.put("consumer.override.isolation.level", "read_committed");
         c.putAll(extra);

@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.envelope.PayloadBytes;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -51,7 +52,7 @@ record DestinationRecords(boolean sourceTimestamps, RecordTypeCheck typeCheck) {
         }
         throw new DataException("record at " + r.originalTopic() + "/" + r.originalKafkaPartition() + " offset " + r.originalKafkaOffset()
                 + " has a " + field + " of type " + o.getClass().getSimpleName() + ", not bytes: the Kafka sink copies exact bytes;"
-                + " set " + converterSetting + "=" + KafkaSinkConfigValidator.BYTE_ARRAY_CONVERTER);
+                + " set " + converterSetting + "=" + ConnectorChecks.BYTE_ARRAY_CONVERTER);
     }
 
     /** Key, value and header bytes of {@code pr}, as the metrics count them. */

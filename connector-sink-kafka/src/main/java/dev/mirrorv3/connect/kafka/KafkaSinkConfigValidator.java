@@ -1,7 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ClusterAccess;
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.TopicsSetting;
@@ -19,7 +18,6 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * {@code PUT /connector-plugins/{class}/config/validate} reports it per field and says how to fix it.
  */
 final class KafkaSinkConfigValidator extends ConnectorValidator<KafkaSinkConfig> {
-    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
     private static final String CLIENT_ID = "mirror-v3-kafka-sink-validate";
     /** The destination's bootstrap is required by the ConfigDef; its client takes the destination.* security settings. */
     private static final ClusterAccess DESTINATION = new ClusterAccess("destination", KafkaSinkConfig.DESTINATION_BOOTSTRAP, null,

@@ -2,7 +2,6 @@ package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
-import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
@@ -24,7 +23,6 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * to fix it. Connect's producer is neither idempotent nor acks=all by default, so both are required.
  */
 final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceConfig> {
-    static final String BYTE_ARRAY_CONVERTER = ConnectorChecks.BYTE_ARRAY_CONVERTER;
     private static final Duration STORE_TIMEOUT = Duration.ofSeconds(5);
 
     /**

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,9 @@ class AdminTimeoutNameTest {
     private Map<String, String> config(Map<String, String> extra) {
         Map<String, String> c = new HashMap<>(Map.of("topics", "orders", "filesystem.root", root.toString(), "destination.name",
                 "orders-backup", "target.topic", "orders", "offsets", "preserve", "target.admin.bootstrap.servers", "k:9092"));
-        c.put("key.converter", ChainSourceConfigValidator.BYTE_ARRAY_CONVERTER);
-        c.put("value.converter", ChainSourceConfigValidator.BYTE_ARRAY_CONVERTER);
-        c.put("header.converter", ChainSourceConfigValidator.BYTE_ARRAY_CONVERTER);
+        c.put("key.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
+        c.put("value.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
+        c.put("header.converter", ConnectorChecks.BYTE_ARRAY_CONVERTER);
         c.put("producer.override.enable.idempotence", "true");
         c.put("producer.override.acks", "all");
         c.putAll(extra);
