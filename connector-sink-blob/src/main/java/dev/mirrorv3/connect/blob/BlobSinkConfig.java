@@ -17,6 +17,7 @@ import dev.mirrorv3.kafka.config.DeprecatedAliases;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -176,7 +177,8 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
                     "Topic metadata interval (ms)", METADATA_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
             GroupSyncConfigFragment.interval(GROUP_METADATA, GROUPS_INTERVAL_MS_DOC),
             GroupSyncConfigFragment.selection(GROUP_METADATA, Map.of(GroupSyncConfigFragment.GROUPS_INCLUDE, GROUPS_INCLUDE_DOC,
-                    GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC)));
+                    GroupSyncConfigFragment.GROUPS_EXCLUDE, GROUPS_EXCLUDE_DOC)),
+            new SinkConsumerRules("blob sink", "backup"));
 
     public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 

@@ -7,7 +7,6 @@ import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.ReachFailure;
-import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.Map;
@@ -29,7 +28,6 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
 
     @Override
     protected void checkConnector() {
-        SinkConsumerRules.validate(checks, "blob sink", "backup");
         checkTopics();
         checkCompaction();
         if (storeLocationComplete() && !offline

@@ -8,6 +8,7 @@ import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
+import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
@@ -166,7 +167,8 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
             HeartbeatConfigFragment.FRAGMENT,
             ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
                     Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
-            GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC, Map.of()));
+            GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC, Map.of()),
+            new SinkConsumerRules("Kafka sink", "copy"));
 
     public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 

@@ -2,7 +2,6 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.config.ClusterAccess;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
-import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,6 @@ final class KafkaSinkConfigValidator extends ConnectorValidator<KafkaSinkConfig>
 
     @Override
     protected void checkConnector() {
-        SinkConsumerRules.validate(checks, "Kafka sink", "copy");
         checkProducerOverrides();
         List<String> topics = topics();
         checkTopics(topics);

@@ -1,19 +1,28 @@
 package dev.mirrorv3.kafka.config;
 
+import java.util.Map;
+
 /**
  * The rules both sinks put on what reaches them through Connect's sink consumer: every committed record, once, with its
  * exact bytes. One implementation and one message per rule, so that the blob sink and the Kafka sink refuse the same
  * configs alike (docs/design.md, the position rule: the consumer settings that would hide a violation are required).
+ * A fragment with rules and no settings of its own: a sink lists it last, so its rules run after the other fragments'
+ * and before the connector's own.
+ *
+ * @param sink the sink's name in messages, e.g. "Kafka sink"
+ * @param output what the sink writes, e.g. "copy" or "backup"
  */
-public final class SinkConsumerRules {
-    private SinkConsumerRules() {
+public record SinkConsumerRules(String sink, String output) implements ConfigFragment {
+    @Override
+    public void define(SettingsTable table) {
     }
 
-    /**
-     * @param sink the sink's name in messages, e.g. "Kafka sink"
-     * @param output what the sink writes, e.g. "copy" or "backup"
-     */
-    public static void validate(ConnectorChecks checks, String sink, String output) {
+    @Override
+    public void validate(Map<String, String> props, ConnectorChecks checks, boolean offline) {
+        validate(checks, sink, output);
+    }
+
+    static void validate(ConnectorChecks checks, String sink, String output) {
         checks.requireSetting("consumer.override.auto.offset.reset", "none", "without it Connect's sink consumer uses"
                 + " 'earliest' and would silently jump over records that retention removed before they reached the " + output
                 + "; with 'none' a lost position fails the task");
