@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -111,28 +112,7 @@ class BlobSinkRoundTripIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void transactionsLeaveHolesAndOnlyCommittedRecordsAreBackedUp(TestDestination d) {
-        String topic = "tx-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        Map<String, Object> p = new HashMap<>();
-        p.put("bootstrap.servers", cluster.bootstrapServers());
-        p.put("key.serializer", ByteArraySerializer.class);
-        p.put("value.serializer", ByteArraySerializer.class);
-        p.put("transactional.id", "tx-it-" + d);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            producer.initTransactions();
-            for (int t = 0; t < 10; t++) {
-                producer.beginTransaction();
-                for (int i = 0; i < 5; i++) {
-                    producer.send(new ProducerRecord<>(topic, 0, utf8("k" + t),
-                            utf8((t % 3 == 1 ? "aborted-" : "committed-") + t + "-" + i)));
-                }
-                if (t % 3 == 1) {
-                    producer.abortTransaction();
-                } else {
-                    producer.commitTransaction();
-                }
-            }
-        }
+        String topic = produceTransactions("tx-" + d);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
         assertThat(expected.get(0)).hasSize(35).allMatch(r -> new String(r.value()).startsWith("committed-"));
 
@@ -144,6 +124,44 @@ class BlobSinkRoundTripIT {
         assertChainEquals(expected.get(0), readChain(d.stores(), name, topic, 0, PARQUET));
         assertContiguous(chain(d.stores(), name, 0, PARQUET), 0);
         cluster.delete(name);
+    }
+
+    /**
+     * Ten transactions of five records into a new topic, every third one aborted; returns the topic. A loaded broker may
+     * answer a retried EndTxn of a completed commit with INVALID_TXN_STATE ("state is COMPLETE_COMMIT, but received
+     * transaction marker result to send: COMMIT"), which kills the producer: the transactions are then written again
+     * into a fresh topic under a fresh transactional id, so the test still starts from exactly this history.
+     */
+    private static String produceTransactions(String name) {
+        for (int attempt = 1; ; attempt++) {
+            String topic = attempt == 1 ? name : name + "-" + attempt;
+            cluster.kafka().createTopic(topic, 1);
+            Map<String, Object> p = new HashMap<>();
+            p.put("bootstrap.servers", cluster.bootstrapServers());
+            p.put("key.serializer", ByteArraySerializer.class);
+            p.put("value.serializer", ByteArraySerializer.class);
+            p.put("transactional.id", "tx-it-" + topic);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+                producer.initTransactions();
+                for (int t = 0; t < 10; t++) {
+                    producer.beginTransaction();
+                    for (int i = 0; i < 5; i++) {
+                        producer.send(new ProducerRecord<>(topic, 0, utf8("k" + t),
+                                utf8((t % 3 == 1 ? "aborted-" : "committed-") + t + "-" + i)));
+                    }
+                    if (t % 3 == 1) {
+                        producer.abortTransaction();
+                    } else {
+                        producer.commitTransaction();
+                    }
+                }
+                return topic;
+            } catch (InvalidTxnStateException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     @Test
