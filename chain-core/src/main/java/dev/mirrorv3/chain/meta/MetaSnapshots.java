@@ -92,6 +92,21 @@ public final class MetaSnapshots {
     }
 
     /**
+     * The newest topic snapshot, read again only when the newest name differs from {@code known}'s: a writer's look at
+     * the store every pass costs a listing.
+     *
+     * @param known what the caller read last time, or null
+     */
+    public Optional<Stored<TopicSnapshot>> newestTopic(Stored<TopicSnapshot> known) {
+        return newestUnlessKnown(TOPIC_DIR, known, MetaCodec::decodeTopic);
+    }
+
+    /** As {@link #newestTopic(Stored)}, for consumer-group snapshots. */
+    public Optional<Stored<GroupSnapshot>> newestGroups(Stored<GroupSnapshot> known) {
+        return newestUnlessKnown(GROUPS_DIR, known, MetaCodec::decodeGroups);
+    }
+
+    /**
      * Removes the temporary files a writer killed before its commit left in both snapshot directories (the snapshot
      * writer does so when it starts; every reader ignores them anyway); returns how many.
      */
@@ -115,8 +130,19 @@ public final class MetaSnapshots {
         return store.listBeside(dir).stream().map(MetaName::parse).flatMap(Optional::stream).sorted().toList();
     }
 
-    private <T> Optional<Stored<T>> newest(String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
+    private <T> Optional<Stored<T>> newestUnlessKnown(String dir, Stored<T> known, BiFunction<byte[], String, T> decode) {
         List<MetaName> names = names(dir);
+        if (known != null && !names.isEmpty() && names.get(names.size() - 1).equals(known.name())) {
+            return Optional.of(known);
+        }
+        return newest(names, dir, t -> true, decode);
+    }
+
+    private <T> Optional<Stored<T>> newest(String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
+        return newest(names(dir), dir, time, decode);
+    }
+
+    private <T> Optional<Stored<T>> newest(List<MetaName> names, String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
         for (int i = names.size() - 1; i >= 0; i--) {
             MetaName name = names.get(i);
             if (time.test(name.timeMs())) {

@@ -164,4 +164,36 @@ class MetaSnapshotsTest {
         assertThatThrownBy(() -> store.listBeside("_meta/../../x")).isInstanceOf(IllegalArgumentException.class);
         assertThat(store.listBeside(MetaSnapshots.TOPIC_DIR)).isEmpty();
     }
+
+    @Test
+    void aGroupSnapshotRecordsItsTopicIdAndOneWrittenBeforeIdsReadsWithNone() {
+        GroupSnapshot withId = new GroupSnapshot(10, "orders", "AbCdEfGhIjKlMnOpQrStUv", Map.of(0, 5L), Map.of());
+        String json = new String(MetaCodec.encode(withId), StandardCharsets.UTF_8);
+        assertThat(json).contains("\"topic\":\"orders\",\"topic_id\":\"AbCdEfGhIjKlMnOpQrStUv\",");
+        assertThat(MetaCodec.decodeGroups(MetaCodec.encode(withId), "x")).isEqualTo(withId);
+        // As written before group snapshots recorded an id: still read, with none.
+        String before = "{\"format_version\":1,\"kind\":\"groups\",\"time_ms\":10,\"topic\":\"orders\",\"chain_next_offsets\":{\"0\":5},"
+                + "\"groups\":{\"billing\":{\"0\":{\"offset\":3,\"metadata\":\"\"}}}}";
+        GroupSnapshot read = MetaCodec.decodeGroups(before.getBytes(StandardCharsets.UTF_8), "x");
+        assertThat(read.topicId()).isEmpty();
+        assertThat(read.groups()).isEqualTo(Map.of("billing", Map.of(0, new CommittedOffset(3, ""))));
+        assertThat(new String(MetaCodec.encode(read), StandardCharsets.UTF_8)).doesNotContain("topic_id");
+    }
+
+    /** A writer looks at the newest snapshot every pass: it lists, and reads again only what another writer added. */
+    @Test
+    void theNewestIsReadAgainOnlyWhenItsNameChanged() {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        assertThat(meta.newestGroups((MetaSnapshots.Stored<GroupSnapshot>) null)).isEmpty();
+        meta.writeGroups(groups(1_000, 5));
+        MetaSnapshots.Stored<GroupSnapshot> first = meta.newestGroups((MetaSnapshots.Stored<GroupSnapshot>) null).orElseThrow();
+        // What the caller holds is taken as it is when the newest name is its name.
+        MetaSnapshots.Stored<GroupSnapshot> held = new MetaSnapshots.Stored<>(first.location(), first.name(), groups(1_000, 77));
+        assertThat(meta.newestGroups(held)).containsSame(held);
+        meta.writeGroups(groups(2_000, 6));
+        assertThat(meta.newestGroups(held).orElseThrow().snapshot()).isEqualTo(groups(2_000, 6));
+        meta.writeTopic(topic(1, "-1"));
+        assertThat(meta.newestTopic((MetaSnapshots.Stored<TopicSnapshot>) null).orElseThrow().snapshot()).isEqualTo(topic(1, "-1"));
+    }
 }
