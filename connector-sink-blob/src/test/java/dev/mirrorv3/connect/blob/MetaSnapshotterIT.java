@@ -15,6 +15,7 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.MutableClock;
+import dev.mirrorv3.testsupport.TestConsumers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -301,7 +302,8 @@ class MetaSnapshotterIT {
 
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
             Awaitility.await("the group's offsets went with the topic").atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                    .until(() -> committedOn(admin, "reborn-app", topic).isEmpty() && !admin.listTopics().names().get().contains(topic));
+                    .until(() -> TestConsumers.committed(admin, "reborn-app", topic).isEmpty()
+                            && !admin.listTopics().names().get().contains(topic));
             assertThat(s.snapshotGroups()).as("the topic is gone: its groups are not dropped from the newest snapshot").isEmpty();
 
             Awaitility.await("the topic created again").atMost(Duration.ofSeconds(30)).ignoreExceptions()
@@ -311,7 +313,7 @@ class MetaSnapshotterIT {
                     });
             assertThat(topicId(admin, topic)).as("premise: another topic of the same name").isNotEqualTo(oldId);
             commit(admin, "reborn-app", topic, Map.of(0, 3L));
-            assertThat(committedOn(admin, "reborn-app", topic)).as("premise").isEqualTo(Map.of(0, 3L));
+            assertThat(TestConsumers.committed(admin, "reborn-app", topic)).as("premise").isEqualTo(Map.of(0, 3L));
             assertThat(s.snapshotGroups()).as("the new topic's positions are not the backup's").isEmpty();
         }
         assertThat(meta.groupNames()).containsExactly(good);
@@ -321,16 +323,6 @@ class MetaSnapshotterIT {
 
     private static String topicId(Admin admin, String topic) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId().toString();
-    }
-
-    private static Map<Integer, Long> committedOn(Admin admin, String group, String topic) throws Exception {
-        Map<Integer, Long> offsets = new java.util.TreeMap<>();
-        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
-            if (tp.topic().equals(topic) && o != null) {
-                offsets.put(tp.partition(), o.offset());
-            }
-        });
-        return offsets;
     }
 
     private static Map<Integer, CommittedOffset> newestOffsets(MetaSnapshots meta, String group) {

@@ -12,13 +12,12 @@ import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.AfterAll;
@@ -107,9 +106,9 @@ class GroupIncarnationRestoreIT {
                         + NEW_ID + ", newest " + newer + ")")
                 .containsPattern("g-both +0 +30 +30 +no").containsPattern("g-kept +0 +40 +40 +no")
                 .doesNotContainPattern("g-new +0");
-        assertThat(committed("g-both", "reborn-restored")).isEqualTo(Map.of(0, 30L));
-        assertThat(committed("g-kept", "reborn-restored")).isEqualTo(Map.of(0, 40L));
-        assertThat(committed("g-new", "reborn-restored")).isEmpty();
+        assertThat(TestConsumers.committed(broker.admin(), "g-both", "reborn-restored")).isEqualTo(Map.of(0, 30L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-kept", "reborn-restored")).isEqualTo(Map.of(0, 40L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-new", "reborn-restored")).isEmpty();
         PointInTimeRestoreTest.assertValid(report);
         JsonNode json = RestoreReport.read(report);
         assertThat(json.path("groupSnapshot").asText()).isEqualTo(older);
@@ -136,7 +135,7 @@ class GroupIncarnationRestoreIT {
                 "topic id " + NEW_ID, "the backup holds the topic with id " + OLD_ID, "restore without --groups");
         assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("none-restored", 0), Duration.ofSeconds(30))
                 .highWatermark()).as("nothing produced").isZero();
-        assertThat(committed("g-new", "none-restored")).isEmpty();
+        assertThat(TestConsumers.committed(broker.admin(), "g-new", "none-restored")).isEmpty();
         PointInTimeRestoreTest.assertValid(report);
         JsonNode json = RestoreReport.read(report);
         assertThat(json.path("result").asText()).isEqualTo("failed");
@@ -159,16 +158,7 @@ class GroupIncarnationRestoreIT {
 
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("note: " + location("legacy-backup", TestBackups.BASE_TS + 50) + " records no topic id");
-        assertThat(committed("g-old", "legacy-restored")).isEqualTo(Map.of(0, 40L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-old", "legacy-restored")).isEqualTo(Map.of(0, 40L));
     }
 
-    private static Map<Integer, Long> committed(String group, String topic) throws Exception {
-        Map<Integer, Long> offsets = new TreeMap<>();
-        broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
-            if (tp.topic().equals(topic) && o != null) {
-                offsets.put(tp.partition(), o.offset());
-            }
-        });
-        return offsets;
-    }
 }
