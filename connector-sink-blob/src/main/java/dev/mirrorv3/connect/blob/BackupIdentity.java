@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import dev.mirrorv3.kafka.meta.TopicMetadata;
@@ -13,6 +14,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
@@ -25,13 +28,17 @@ import org.slf4j.LoggerFactory;
  * Which source topic a backup holds: the topic id of its newest {@code _meta/topic/} snapshot. When partitions are
  * opened, a backup that holds records continues only from the topic with that id ({@link PositionRule#checkIdentity});
  * a backup without a recorded id (new, or made before ids were checked) gets a topic snapshot of the current topic
- * before anything is written, whatever metadata.interval.ms says (docs/design.md, the position rule).
+ * before anything is written, whatever metadata.interval.ms says (docs/design.md, the position rule). The id is the
+ * whole backup's, not one connector's: connectors sharing a destination with {@code partitions=} each open only their
+ * own partitions, so another id is taken only when every partition of the destination is empty, and until then even a
+ * connector whose own partitions are empty is refused.
  */
 record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption encryption, Admin admin, Duration timeout, Clock clock) {
     private static final Logger log = LoggerFactory.getLogger(BackupIdentity.class);
 
     /**
-     * Checks each partition's backup against its topic's current id, then records that id where the backup holds none.
+     * Checks each partition's backup against its topic's current id, then records that id where the backup holds none,
+     * or where it holds another one but no records at all.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
      * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
@@ -45,15 +52,39 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
             MetaSnapshots meta = new MetaSnapshots(store, encryption);
             String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
             String id = current.getOrDefault(topic, "");
+            SortedMap<Integer, OptionalLong> own = new TreeMap<>();
             destinationNext.forEach((tp, next) -> {
                 if (tp.topic().equals(topic)) {
+                    own.put(tp.partition(), next);
                     PositionRule.checkIdentity(tp, new PositionRule.BlobChain(store.location(tp.partition())), next, recorded, id);
                 }
             });
-            if (!id.isEmpty() && !id.equals(recorded)) {
-                MetaName name = meta.writeTopic(snapshot(topic));
-                log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
-                        meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
+            if (id.isEmpty() || id.equals(recorded)) {
+                continue;
+            }
+            if (!recorded.isEmpty()) {
+                refuseIfAnotherPartitionHoldsRecords(store, new TopicPartition(topic, own.firstKey()), own.keySet(), recorded, id);
+            }
+            MetaName name = meta.writeTopic(snapshot(topic));
+            log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
+                    meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
+        }
+    }
+
+    /**
+     * The partitions being opened are empty, and the backup recorded another topic id: any other partition directory of
+     * the destination holding an object (another connector's, with {@code partitions=}) makes it a backup of that topic.
+     * One listing of the partition directories, then at most one name per partition.
+     */
+    private static void refuseIfAnotherPartitionHoldsRecords(Store store, TopicPartition opened, Set<Integer> own, String recorded,
+            String id) {
+        for (int p : store.partitions()) {
+            if (!own.contains(p) && !store.listFrom(p, "", 1).isEmpty()) {
+                throw new PositionException("source topic " + opened.topic() + " was deleted and created again: the backup at "
+                        + store.location(p) + " holds records of the topic with id " + recorded + ", and " + opened.topic() + " now has id "
+                        + id + ", another topic of the same name. A backup holds one topic, whichever connector backs up each of its"
+                        + " partitions (partitions=): " + opened + " is empty here, and is refused too. Nothing of the new topic was"
+                        + " written for " + opened + ". " + new PositionRule.BlobChain(store.location(opened.partition())).whenRecreated());
             }
         }
     }

@@ -37,6 +37,11 @@ public final class Faults {
     public final AtomicReference<CountDownLatch> killNextSnapshotWrite = new AtomicReference<>();
     /** Counts down when a snapshot write has been killed. */
     public final CountDownLatch snapshotWriteKilled = new CountDownLatch(1);
+    /**
+     * When set, runs once before the next metadata snapshot write lands: a slow commit that another writer of the same
+     * destination overtakes (its writer read the store before, and commits after).
+     */
+    public final AtomicReference<Runnable> beforeNextSnapshotWrite = new AtomicReference<>();
 
     /**
      * Per partition: its next create waits, before its commit, until the latch opens (a slow or hung write of one

@@ -80,5 +80,11 @@ public final class ReportMarkdown {
             md.setLength(md.length() - 1);
             md.append(".\n");
         }
+        if (!r.groupsSkipped().isEmpty()) {
+            md.append("\n**Warning:** selected groups not restored:");
+            r.groupsSkipped().forEach(g -> md.append(' ').append(g.group()).append(" (").append(g.reason()).append(");"));
+            md.setLength(md.length() - 1);
+            md.append(".\n");
+        }
     }
 }

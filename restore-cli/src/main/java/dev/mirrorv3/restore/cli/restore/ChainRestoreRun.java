@@ -60,7 +60,13 @@ final class ChainRestoreRun {
             List<VerifiedPartition> ok = verified.get();
             DisasterRecovery recovery = run.recovery(store, restoreCut);
             if (!s.verifyOnly()) {
-                recovery.prepare(ok, s.acceptRetention(), s.acceptLogAppendTime());
+                try {
+                    recovery.prepare(ok, s.acceptRetention(), s.acceptLogAppendTime());
+                } catch (RestoreCheckException e) {
+                    evidence.groupsSkipped(recovery.skipped()); // a refusal before anything is sent leaves its evidence too
+                    throw run.failed(evidence, e);
+                }
+                evidence.groupsSkipped(recovery.skipped());
             }
             if (s.verifyOnly() || s.dr().dryRun) {
                 recovery.dryRun(ok, verifier);
