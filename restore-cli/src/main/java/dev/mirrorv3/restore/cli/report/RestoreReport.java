@@ -75,10 +75,6 @@ public record RestoreReport(int reportVersion, String tool, String toolVersion, 
     public record GroupWithoutOffset(String group, int partition) {
     }
 
-    public void writeJson(Path file) throws IOException {
-        JSON.writeValue(file.toFile(), this);
-    }
-
     public static com.fasterxml.jackson.databind.JsonNode read(Path file) throws IOException {
         return JSON.readTree(file.toFile());
     }

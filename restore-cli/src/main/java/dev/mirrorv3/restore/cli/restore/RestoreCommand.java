@@ -114,11 +114,16 @@ public final class RestoreCommand implements Callable<Integer> {
         this.hook = hook;
     }
 
+    /** This restore is one topic of --all-topics: its evidence goes to {@code collector} ({@link ReportOptions#collectInto}). */
+    void collectEvidence(java.util.function.Consumer<dev.mirrorv3.restore.cli.report.RestoreEvidence> collector) {
+        report.collectInto(collector);
+    }
+
     @Override
     public Integer call() throws Exception {
         refuseFlagsThatWouldBeIgnored();
         if (dr.allTopics) {
-            return AllTopicsRestore.run(spec, backup, topic, hook);
+            return AllTopicsRestore.run(spec, backup, topic, hook, report, verifyOnly);
         }
         if (!verifyOnly && !dr.dryRun && (target.bootstrapServers == null || topic == null)) {
             throw new ParameterException(spec.commandLine(), "restore needs --bootstrap-servers and --topic (or --verify-only)");
