@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.restore.Follower;
 import dev.mirrorv3.chain.restore.RestoreCut;
+import dev.mirrorv3.chain.restore.StandbyCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.HeartbeatSchedule;
@@ -179,10 +180,32 @@ public class ChainSourceTask extends SourceTask {
         if (previous.isPresent()) {
             tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
         }
+        if (!kept) {
+            requireTargetInsideCut(f, h, topic.logAppendTime());
+        }
         f.positionedAt(clock.millis(), previous);
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
                 previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
                 kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
+    }
+
+    /**
+     * A timestamp cut with preserve: the placing checked the object holding the target's last record; every record the
+     * target holds must lie inside the cut, by the target's own timestamps (its time index), or on a LogAppendTime target,
+     * whose timestamps are not the backup's, by the backup's records before h.
+     */
+    private void requireTargetInsideCut(PartitionFollow f, long h, boolean logAppendTime) {
+        StandbyCut cut = f.follower.standbyCut();
+        if (h == 0 || !cut.uncheckedBeforeTail()) {
+            return;
+        }
+        if (logAppendTime) {
+            cut.requireBackupInsideBefore(h);
+            return;
+        }
+        tail.firstStampedAfter(f.target, cut.timestampMs()).filter(o -> o.offset() < h).ifPresent(o -> {
+            throw cut.targetPast(o.offset(), o.timestamp(), h);
+        });
     }
 
     /** Publishes the follower's view after a successful look at the backup (the newest record may take a read). */
