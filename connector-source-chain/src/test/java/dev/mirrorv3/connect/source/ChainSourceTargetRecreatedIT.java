@@ -74,18 +74,9 @@ class ChainSourceTargetRecreatedIT {
             admin.deleteTopics(List.of(target)).all().get(30, TimeUnit.SECONDS);
             createAgain(admin, target);
             long recreatedMs = (System.nanoTime() - deleted) / 1_000_000;
-            String newId = Awaitility.await("the new topic's metadata").atMost(WAIT).ignoreExceptions().until(
-                    () -> admin.describeTopics(List.of(target)).allTopicNames().get().get(target).topicId().toString(),
-                    id -> !id.equals(oldId));
+            String newId = newId(admin, target, oldId);
             // another producer makes the new topic larger than the old one was
-            int foreign = (int) oldEnd + 3 * PER_OBJECT;
-            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-            for (int i = 0; i < foreign; i++) {
-                records.add(new ProducerRecord<>(target, 0, null, ("foreign-" + i).getBytes(StandardCharsets.UTF_8)));
-            }
-            try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap)) {
-                TestRecords.sendAll(p, records, Duration.ofSeconds(60));
-            }
+            produceForeign(bootstrap, target, (int) oldEnd + 3 * PER_OBJECT);
             // the premise: deleted and created again within a second, a new topic id, and larger than the old one
             assertThat(recreatedMs).as("deleted and created again within a second").isLessThan(1000);
             assertThat(newId).isNotEqualTo(oldId);
@@ -135,16 +126,8 @@ class ChainSourceTargetRecreatedIT {
 
             admin.deleteTopics(List.of(target)).all().get(30, TimeUnit.SECONDS);
             createAgain(admin, target);
-            String newId = Awaitility.await("the new topic's metadata").atMost(WAIT).ignoreExceptions().until(
-                    () -> admin.describeTopics(List.of(target)).allTopicNames().get().get(target).topicId().toString(),
-                    id -> !id.equals(oldId));
-            List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-            for (int i = 0; i < PER_OBJECT; i++) {
-                records.add(new ProducerRecord<>(target, 0, null, ("foreign-" + i).getBytes(StandardCharsets.UTF_8)));
-            }
-            try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap)) {
-                TestRecords.sendAll(p, records, Duration.ofSeconds(60));
-            }
+            String newId = newId(admin, target, oldId);
+            produceForeign(bootstrap, target, PER_OBJECT);
             assertThat(highWatermark(bootstrap, target, 0)).as("the new topic ends where the old one did").isEqualTo(PER_OBJECT);
             writeObject(store, 0, PER_OBJECT, 2 * PER_OBJECT - 1, records("t", 0, PER_OBJECT, 2 * PER_OBJECT - 1, o -> true));
 
@@ -153,6 +136,23 @@ class ChainSourceTargetRecreatedIT {
             assertThat(backupOffsetsIn(bootstrap, target)).as("the backup's records in the new topic").isEmpty();
         }
         cluster.delete("idle");
+    }
+
+    /** The id of the topic created again, once its metadata is served (the old one until then). */
+    private static String newId(Admin admin, String topic, String oldId) {
+        return Awaitility.await("the new topic's metadata").atMost(WAIT).ignoreExceptions().until(
+                () -> admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).topicId().toString(), id -> !id.equals(oldId));
+    }
+
+    /** Another producer's records ("foreign-<n>") into partition 0 of the topic, every one acknowledged. */
+    private static void produceForeign(String bootstrap, String topic, int count) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            records.add(new ProducerRecord<>(topic, 0, null, ("foreign-" + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap)) {
+            TestRecords.sendAll(p, records, Duration.ofSeconds(60));
+        }
     }
 
     /** The backup offsets of the backup's records (values "value-<offset>") in the topic, in the topic's order. */

@@ -67,12 +67,13 @@ public final class ReportOptions {
             collector.accept(evidence);
         }
         long now = evidence.nowMs();
+        String metrics = VerifyMetrics.render(evidence, now);
         boolean ok = writeReport(() -> evidence.report(toolVersion(), Instant.ofEpochMilli(now)), ReportMarkdown::render, err)
-                & writeMetrics(VerifyMetrics.render(evidence, now), err);
+                & writeMetrics(metrics, err);
         if (pushgateway != null) {
             try {
                 VerifyMetrics.push(pushgateway, "mirror-v3-verify", evidence.backup().connector().name(),
-                        evidence.backup().sourceTopic(), VerifyMetrics.render(evidence, now), Duration.ofSeconds(15));
+                        evidence.backup().sourceTopic(), metrics, Duration.ofSeconds(15));
             } catch (IOException | IllegalArgumentException e) {
                 err.println("error: cannot push the verify metrics to " + pushgateway + ": " + e.getMessage());
                 ok = false;
@@ -92,16 +93,19 @@ public final class ReportOptions {
      * @param mode verify-only or restore
      */
     public boolean writeAll(String connector, String mode, List<TopicRun> runs, Instant now, PrintWriter err) {
-        String version = toolVersion();
-        boolean ok = writeReport(() -> new AllTopicsReport(RestoreReport.VERSION, "mirror-v3", version, now.toString(), mode,
-                runs.stream().allMatch(t -> t.exitCode() == 0) ? "ok" : "failed", connector, runs.stream()
-                        .map(t -> new AllTopicsReport.Topic(t.topic(), t.exitCode() == 0 ? "ok" : "failed", t.exitCode(), t.error(),
-                                t.evidence() == null ? null : t.evidence().report(version, now))).toList()),
-                ReportMarkdown::renderAll, err)
-                & writeMetrics(VerifyMetrics.render(runs.stream().map(t -> new VerifyMetrics.Topic(connector, t.topic(), t.evidence()))
-                        .toList(), now.toEpochMilli()), err);
+        List<VerifyMetrics.Topic> series = runs.stream().map(t -> new VerifyMetrics.Topic(connector, t.topic(), t.evidence())).toList();
+        boolean ok = writeReport(() -> allTopicsReport(connector, mode, runs, now), ReportMarkdown::renderAll, err)
+                & writeMetrics(VerifyMetrics.render(series, now.toEpochMilli()), err);
         err.flush();
         return ok;
+    }
+
+    private static AllTopicsReport allTopicsReport(String connector, String mode, List<TopicRun> runs, Instant now) {
+        String version = toolVersion();
+        List<AllTopicsReport.Topic> topics = runs.stream().map(t -> new AllTopicsReport.Topic(t.topic(), t.exitCode() == 0 ? "ok"
+                : "failed", t.exitCode(), t.error(), t.evidence() == null ? null : t.evidence().report(version, now))).toList();
+        return new AllTopicsReport(RestoreReport.VERSION, "mirror-v3", version, now.toString(), mode,
+                topics.stream().allMatch(t -> t.exitCode() == 0) ? "ok" : "failed", connector, topics);
     }
 
     private <R> boolean writeReport(Supplier<R> build, Function<R, String> markdown, PrintWriter err) {
