@@ -5,11 +5,13 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.restore.Follower;
 import dev.mirrorv3.chain.restore.RestoreCut;
+import dev.mirrorv3.chain.restore.StandbyCut;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.restore.TargetIdentity;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import java.time.Clock;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * whole checked object (or what is left of it) of one partition, round-robin; the target's high watermark is read only
  * when a partition is (re)positioned, at start and after a transient failure. Every record's stored offset is checked in
  * {@link #commitRecord}; a mismatch fails the task from the next {@code poll()}, since Connect only logs exceptions
- * thrown in {@code commitRecord}.
+ * thrown in {@code commitRecord}. The target topic's id is recorded at the first positioning and required at every
+ * positioning, once per {@code poll()} before records are handed out, and to explain a mismatch
+ * ({@link TargetIdentity}): a target deleted and created again stops the task.
  */
 public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
@@ -47,6 +51,10 @@ public class ChainSourceTask extends SourceTask {
     private Store store;
     private LogOffsets targetOffsets;
     private TargetTail tail;
+    private TargetIdentity identity;
+    /** poll() calls, and the one whose identity check was made: one check per call, before any record is handed out. */
+    private long polls;
+    private long identityCheckedAt = -1;
     private List<PartitionFollow> follows = List.of();
     private ChainSourceMetrics metrics;
     private HeartbeatSchedule heartbeats;
@@ -77,6 +85,7 @@ public class ChainSourceTask extends SourceTask {
         store = openStore(config);
         targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
+        identity = new TargetIdentity(targetOffsets.admin(), config.targetTopic(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name, config.pollIntervalMs());
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
@@ -108,6 +117,7 @@ public class ChainSourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        polls++;
         throwIfMismatch();
         long now = clock.millis();
         if (heartbeats.due(now)) {
@@ -143,6 +153,9 @@ public class ChainSourceTask extends SourceTask {
                     return List.of();
                 }
                 position(f);
+            } else if (identityCheckedAt != polls) {
+                identity.check(); // the producer may have written into a topic created again since the last look
+                identityCheckedAt = polls;
             }
             List<Follower.Restored> batch = f.follower.next();
             f.succeeded();
@@ -168,6 +181,7 @@ public class ChainSourceTask extends SourceTask {
      * keeps its place instead of re-reading the chain; any other h (records lost, another writer) positions it anew.
      */
     private void position(PartitionFollow f) {
+        identity.check(); // the first positioning records the target's id; later ones require it
         long h = targetOffsets.highWatermarks(List.of(f.target)).get(f.target);
         TargetTopic topic = TargetTopic.inspect(targetOffsets.admin(), f.target.topic(), config.adminTimeout());
         if (f.target.partition() >= topic.partitions()) {
@@ -179,10 +193,34 @@ public class ChainSourceTask extends SourceTask {
         if (previous.isPresent()) {
             tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
         }
+        if (!kept) {
+            requireTargetInsideCut(f, h, topic.logAppendTime());
+        }
+        identity.check(); // h and the last record were read from the topic whose id was checked
+        identityCheckedAt = polls;
         f.positionedAt(clock.millis(), previous);
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
                 previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
                 kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
+    }
+
+    /**
+     * A timestamp cut with preserve: the placing checked the object holding the target's last record; every record the
+     * target holds must lie inside the cut, by the target's own timestamps (its time index), or on a LogAppendTime target,
+     * whose timestamps are not the backup's, by the backup's records before h.
+     */
+    private void requireTargetInsideCut(PartitionFollow f, long h, boolean logAppendTime) {
+        StandbyCut cut = f.follower.standbyCut();
+        if (h == 0 || !cut.uncheckedBeforeTail()) {
+            return;
+        }
+        if (logAppendTime) {
+            cut.requireBackupInsideBefore(h);
+            return;
+        }
+        tail.firstStampedAfter(f.target, cut.timestampMs()).filter(o -> o.offset() < h).ifPresent(o -> {
+            throw cut.targetPast(o.offset(), o.timestamp(), h);
+        });
     }
 
     /** Publishes the follower's view after a successful look at the backup (the newest record may take a read). */
@@ -232,7 +270,7 @@ public class ChainSourceTask extends SourceTask {
     private void throwIfMismatch() {
         String m = mismatch.get();
         if (m != null) {
-            throw new ConnectException(name + ": " + m);
+            throw new ConnectException(name + ": " + identity.explain(m));
         }
     }
 

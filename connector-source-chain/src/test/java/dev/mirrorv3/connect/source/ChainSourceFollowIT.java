@@ -333,6 +333,41 @@ class ChainSourceFollowIT {
         cluster.delete("late-cut");
     }
 
+    /**
+     * The cut is checked on every record the target holds, not only on the object holding its last record: a record
+     * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails the task
+     * as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's records before it).
+     */
+    @Test
+    void aTimestampCutIsCheckedOnEveryRecordTheTargetHoldsNotOnlyItsLastObject() throws Exception {
+        for (String type : List.of("CreateTime", "LogAppendTime")) {
+            String name = "early-late-" + type.toLowerCase(java.util.Locale.ROOT);
+            String target = name + "-target";
+            Store store = new FilesystemStore(root, name);
+            writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true).stream()
+                    .map(r -> r.offset() == 5 ? new dev.mirrorv3.chain.envelope.BackupRecord(r.topic(), r.partition(), 5,
+                            ChainSourceTestSupport.BASE_TS + 100, r.timestampType(), r.key(), r.value(), r.headers()) : r).toList());
+            writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true)); // stamped BASE_TS + offset: all before the cut
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+                admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(target, 1, (short) 1)
+                        .configs(Map.of("retention.ms", "-1", "message.timestamp.type", type)))).all().get();
+            }
+            Map<String, String> config = sourceConfig("t", root, name, target, "preserve", bootstrap());
+            cluster.deploy(name, config);
+            Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), target, 0) == 20);
+            cluster.delete(name);
+
+            config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 50).toString());
+            cluster.deploy(name, config);
+            assertThat(cluster.awaitTaskFailure(name, WAIT)).as(type)
+                    .contains("the target holds records after the cut (offset 5 stamped "
+                            + java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 100) + ")")
+                    .contains("into a new topic", "delete and re-create the target topic");
+            assertThat(highWatermark(bootstrap(), target, 0)).isEqualTo(20);
+            cluster.delete(name);
+        }
+    }
+
     @Test
     void refusesAGapInNewObjects() {
         Store store = new FilesystemStore(root, "gap");

@@ -87,10 +87,6 @@ public record RestoreReport(int reportVersion, String tool, String toolVersion, 
     public record GroupSkipped(String group, String snapshot, String topicId, String reason) {
     }
 
-    public void writeJson(Path file) throws IOException {
-        JSON.writeValue(file.toFile(), this);
-    }
-
     public static com.fasterxml.jackson.databind.JsonNode read(Path file) throws IOException {
         return JSON.readTree(file.toFile());
     }

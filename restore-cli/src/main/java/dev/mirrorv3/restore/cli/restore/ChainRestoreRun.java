@@ -8,7 +8,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
-import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.Restorer;
@@ -161,16 +160,14 @@ final class ChainRestoreRun {
         String cluster = "target " + run.target().bootstrapServers;
         try (LogOffsets offsetsOfTarget = run.openTarget()) {
             recovery.beforeRecords(offsetsOfTarget, cluster);
-            TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout());
             RestoreOptions options = new RestoreOptions(s.offsets(), s.acceptRetention(), s.acceptLogAppendTime(),
                     s.originalOffsetHeader(), run.clock(), hook);
-            Restorer restorer = new Restorer(verifier, offsetsOfTarget, t, run.target().clientConfig(), options);
-            try {
-                restorer.preCheck(partitions);
-            } catch (RestoreCheckException e) {
-                recovery.deleteCreated(offsetsOfTarget);
-                throw e;
-            }
+            Restorer restorer = recovery.checkBeforeRecords(offsetsOfTarget, () -> {
+                Restorer r = new Restorer(verifier, offsetsOfTarget, TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout()),
+                        run.target().clientConfig(), options);
+                r.preCheck(partitions);
+                return r;
+            });
             Map<Integer, Long> totals = new TreeMap<>();
             partitions.forEach(vp -> totals.put(vp.partition(), vp.records()));
             Progress progress = new Progress("restore", totals);

@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 
@@ -210,22 +212,60 @@ final class DisasterRecovery {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         }
         if (topicPlan != null) {
-            TopicCreator.Plan created = TopicCreator.create(target.admin(), topicPlan, timeout, clock);
+            TopicCreator.Plan created = TopicCreator.create(target.admin(), topicPlan, timeout);
             if (created.notes().size() > topicPlan.notes().size()) {
                 created.notes().subList(topicPlan.notes().size(), created.notes().size()).forEach(n -> out.println("note: " + n));
             }
             topicPlan = created;
             this.created = true;
-            Optional<String> problem = TopicCreator.effectiveProblem(TargetTopic.inspect(target.admin(), targetTopic, timeout), restored,
-                    acceptRetention, clock);
+            Optional<String> problem;
+            try {
+                TopicCreator.awaitMetadata(target.admin(), targetTopic, timeout, clock);
+                problem = TopicCreator.effectiveProblem(TargetTopic.inspect(target.admin(), targetTopic, timeout), restored,
+                        acceptRetention, clock);
+            } catch (Exception e) {
+                throw refuseCreated(target, "the created topic's metadata could not be read (" + Failures.describe(e) + "). ", e,
+                        "restore again once the cluster serves it");
+            }
             if (problem.isPresent()) {
-                deleteCreated(target);
-                throw new RestoreCheckException(problem.get() + ". " + targetTopic + " was created by this restore and deleted"
-                        + " again; pass --accept-retention for a retention problem, or create it by hand as it should be and restore"
-                        + " without --create-topic");
+                throw refuseCreated(target, problem.get() + ". ", null, "pass --accept-retention for a retention problem, or create it"
+                        + " by hand as it should be and restore without --create-topic");
             }
             out.println("created: " + targetTopic);
             out.flush();
+        }
+    }
+
+    /** The refusal of a run that created the topic and cannot go on: the topic is deleted first, as if never created. */
+    private RestoreCheckException refuseCreated(LogOffsets target, String why, Exception cause, String whatToDo) {
+        try {
+            deleteCreated(target);
+        } catch (Exception e) {
+            return new RestoreCheckException(why + targetTopic + " was created by this restore, and deleting it again failed too ("
+                    + Failures.describe(e) + "): delete it by hand (kafka-topics.sh --delete --topic " + targetTopic + "), then "
+                    + whatToDo + ". Nothing was sent", cause);
+        }
+        return new RestoreCheckException(why + targetTopic + " was created by this restore and deleted again; " + whatToDo
+                + ". Nothing was sent", cause);
+    }
+
+    /**
+     * Runs the target's checks between the topic's creation and the first record; whatever fails there (a refusal, an
+     * unreachable cluster) deletes the topic this run created first, so a run that sent nothing leaves nothing behind.
+     */
+    <T> T checkBeforeRecords(LogOffsets target, Callable<T> checks) throws Exception {
+        try {
+            return checks.call();
+        } catch (Exception e) {
+            try {
+                deleteCreated(target);
+            } catch (Exception d) {
+                out.println("warning: " + targetTopic + " was created by this restore and could not be deleted again ("
+                        + Failures.describe(d) + "): delete it by hand (kafka-topics.sh --delete --topic " + targetTopic + ")");
+                out.flush();
+                e.addSuppressed(d);
+            }
+            throw e;
         }
     }
 
@@ -233,7 +273,7 @@ final class DisasterRecovery {
      * A refusal after the topic was created, before any record was sent: the topic this run created is deleted again,
      * which leaves the cluster as the run found it.
      */
-    void deleteCreated(LogOffsets target) throws Exception {
+    private void deleteCreated(LogOffsets target) throws Exception {
         if (created) {
             target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             created = false;
