@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.restore.RecordSizes;
+import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.Restorer;
