@@ -261,7 +261,6 @@ public final class FilesystemStore implements Store {
         return FileRemovals.temporaryFiles(besideDir(dir));
     }
 
-
     @Override
     public List<Integer> partitions() {
         if (!Files.isDirectory(chainRoot)) {

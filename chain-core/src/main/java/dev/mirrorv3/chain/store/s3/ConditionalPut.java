@@ -46,8 +46,7 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(),
-                        describeStore(),
-                        settings.objectLock().isPresent());
+                        describeStore(), settings.objectLock().isPresent());
             }
             // The key exists. Ours, if an earlier attempt of this very commit landed and its outcome was lost (an
             // SDK retry, or the writer re-issuing a commit that failed): the same bytes then.
@@ -90,8 +89,7 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(),
-                        describeStore(),
-                        settings.objectLock().isPresent());
+                        describeStore(), settings.objectLock().isPresent());
             }
             byte[] existing;
             try (InputStream in = reader.getObject(r -> r.bucket(settings.bucket()).key(key))) {
