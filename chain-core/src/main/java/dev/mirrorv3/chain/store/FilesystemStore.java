@@ -240,31 +240,25 @@ public final class FilesystemStore implements Store {
         }
     }
 
+    /** Removes the file and makes its removal durable ({@link FileRemovals#delete}). */
+    @Override
+    public void delete(int partition, String name) {
+        FileRemovals.delete(partitionDir(partition), name, directorySync);
+    }
+
+    @Override
+    public void deleteBeside(String dir, String name) {
+        FileRemovals.delete(besideDir(dir), name, directorySync);
+    }
+
     @Override
     public int removeTemporaryFiles(int partition) {
-        return removeTemporaryFilesIn(partitionDir(partition));
+        return FileRemovals.temporaryFiles(partitionDir(partition));
     }
 
     @Override
     public int removeTemporaryFilesBeside(String dir) {
-        return removeTemporaryFilesIn(besideDir(dir));
-    }
-
-    private int removeTemporaryFilesIn(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return 0;
-        }
-        int removed = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                if (TemporaryFiles.isTemporary(p.getFileName().toString()) && Files.deleteIfExists(p)) {
-                    removed++;
-                }
-            }
-        } catch (IOException e) {
-            throw transientFailure("clean temporary files in " + dir, e);
-        }
-        return removed;
+        return FileRemovals.temporaryFiles(besideDir(dir));
     }
 
     @Override
@@ -328,7 +322,7 @@ public final class FilesystemStore implements Store {
         }
     }
 
-    private static TransientStoreException transientFailure(String what, IOException e) {
+    static TransientStoreException transientFailure(String what, IOException e) {
         return new TransientStoreException("cannot " + what + ": " + e, e);
     }
 }

@@ -102,8 +102,8 @@ class BlobSinkEncryptionIT {
         admin = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
         S3Identity adminIdentity = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-        S3Settings adminSettings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "", true,
-                adminIdentity, adminIdentity, Duration.ofSeconds(10));
+        S3Settings adminSettings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "", true,
+                adminIdentity, adminIdentity).withCallTimeout(Duration.ofSeconds(10));
         s3Stores = name -> new S3Store(adminSettings, name);
         cluster = ConnectTestCluster.start(1, Map.of());
     }

@@ -95,8 +95,8 @@ class BlobSinkS3IT {
         admin = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
         S3Identity adminIdentity = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-        S3Settings adminSettings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, PREFIX, true,
-                adminIdentity, adminIdentity, Duration.ofSeconds(10));
+        S3Settings adminSettings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, PREFIX, true,
+                adminIdentity, adminIdentity).withCallTimeout(Duration.ofSeconds(10));
         stores = name -> new S3Store(adminSettings, name);
         secretsFile = dir.resolve("s3.properties");
         Files.writeString(secretsFile, "write.access.key.id=" + WRITER_ID + "\nwrite.secret.access.key=" + WRITER_SECRET

@@ -163,8 +163,8 @@ abstract class TestDestination {
             admin = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
             S3Identity all = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-            adminSettings = new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, PREFIX, true, all, all,
-                    Duration.ofSeconds(10));
+            adminSettings = S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, PREFIX, true, all, all)
+                    .withCallTimeout(Duration.ofSeconds(10));
         }
 
         @Override

@@ -411,7 +411,8 @@ class ChainSourceFollowIT {
     @Test
     void recoversFromAStoreOutageByItself() throws Exception {
         S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
-        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        S3Settings settings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(10));
         createTopic(bootstrap(), "outage-target", 1);
         try (S3Store store = new S3Store(settings, "outage")) {
             writeObject(store, 0, 0, 99, records("t", 0, 0, 99, o -> true));
@@ -450,7 +451,8 @@ class ChainSourceFollowIT {
         Awaitility.await("log lines while the prefix is empty").atMost(WAIT)
                 .until(() -> logsSince(logMark).split("dr/later is empty \\(no partition directories\\) for", -1).length > 2);
         S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
-        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        S3Settings settings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(10));
         try (S3Store store = new S3Store(settings, "later")) {
             writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
         }

@@ -42,6 +42,8 @@ public final class S3TestServer implements AutoCloseable {
         WRITE_ONLY,
         /** ListObjectsV2 and GetObject (s3:ListBucket, s3:GetObject). */
         READ_ONLY,
+        /** ListObjectsV2, GetObject, PutObject and DeleteObject: {@code mirror-v3 prune}'s identity (no copy). */
+        PRUNE,
         ALL
     }
 
@@ -58,6 +60,7 @@ public final class S3TestServer implements AutoCloseable {
     private final Map<String, Identity> identities = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private volatile ConditionalWrites conditionalWrites = ConditionalWrites.SUPPORTED;
+    private volatile boolean deletesRefusedAsLocked;
     private S3Proxy proxy;
     private int port;
 
@@ -83,6 +86,14 @@ public final class S3TestServer implements AutoCloseable {
     /** From now on, PutObject with {@code If-None-Match} is answered as {@code mode} says (nothing is written). */
     public void conditionalWrites(ConditionalWrites mode) {
         this.conditionalWrites = mode;
+    }
+
+    /**
+     * From now on (or no longer), every DeleteObject an identity may do is refused with 403 AccessDenied and AWS S3's
+     * message for an object under Object Lock (as S3 answers a delete of a locked version, MinIO any delete of one).
+     */
+    public void refuseDeletesAsLocked(boolean refuse) {
+        this.deletesRefusedAsLocked = refuse;
     }
 
     public void createBucket(String bucket) {
@@ -202,7 +213,10 @@ public final class S3TestServer implements AutoCloseable {
 
             @Override
             public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-                check("removeBlob", access == Access.ALL);
+                check("removeBlob", access == Access.ALL || access == Access.PRUNE);
+                if (deletesRefusedAsLocked) {
+                    throw new S3ProxyException(S3ErrorCode.ACCESS_DENIED, "Access Denied because object protected by object lock.");
+                }
                 return super.removeBlob(request);
             }
 
