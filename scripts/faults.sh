@@ -2,7 +2,8 @@
 # ./torture's fault bookkeeping: signals that count only when they landed, the faults each scenario's schedule plans,
 # the checks that a fault hit what it was aimed at, and the task history that the final RUNNING check cannot see.
 # Sourced by ./torture (docs/reliability.md, "What is counted and checked"); tested by quickstart-tools TortureFaultsTest.
-# Nothing here starts a process or talks to Kafka: the callers pass pids, log files and status records.
+# Nothing here starts a process (but the no-op behind s3_upload_caught's pause) or talks to Kafka: the callers pass pids, log
+# files and status records.
 
 FAULTS=0      # faults of the current scenario that landed
 FAULT_MISS="" # why the last attempt at a fault missed (set by fault_missed)
