@@ -228,11 +228,12 @@ class RestoreFlagMatrixIT {
             args.addAll(List.of("--topic", target));
         }
         boolean create = flag == Flag.CREATE_TOPIC || flag.groups() || flag == Flag.ALL_TOPICS || flag.dryRun();
+        boolean targetMadeBefore = !create && flag != Flag.VERIFY_ONLY;
         if (create) {
             args.add("--create-topic");
         } else if (flag.logAppendTime()) {
             broker.createTopic(target, PARTITIONS, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
-        } else if (flag != Flag.VERIFY_ONLY) {
+        } else if (targetMadeBefore) {
             broker.createTopic(target, PARTITIONS, Map.of("retention.ms", "-1"));
         }
         Path report = dir.resolve(target + ".json");
@@ -264,7 +265,7 @@ class RestoreFlagMatrixIT {
             if (kind == Kind.SNAPSHOT && flag.groups()) {
                 assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
                 assertThat(r.out() + r.err()).contains("--groups cannot restore the consumer groups", "compaction=log", "--reset-offsets");
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
                 return;
             }
             if (kind == Kind.SNAPSHOT && flag == Flag.CHAIN_START) {
@@ -276,7 +277,7 @@ class RestoreFlagMatrixIT {
             if (kind == Kind.SNAPSHOT && mode == Mode.preserve) {
                 assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
                 assertThat(r.out() + r.err()).contains("holes by construction", "use --offsets renumber"); // --all-topics: all on stdout
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
                 return;
             }
             if (flag == Flag.LOG_APPEND_TIME_TARGET) {
@@ -288,7 +289,7 @@ class RestoreFlagMatrixIT {
             }
             assertThat(r.exitCode()).as(r.toString()).isZero();
             if (!writes) {
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
                 if (flag.dryRun()) {
                     assertThat(r.out()).contains("would create: " + target + " with 2 partitions");
                 }
@@ -506,12 +507,21 @@ class RestoreFlagMatrixIT {
         }
     }
 
-    private static void assertNothingWritten(String topic) throws Exception {
-        if (broker.admin().listTopics().names().get().contains(topic)) {
-            for (int p = 0; p < PARTITIONS; p++) {
-                assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, p), Duration.ofSeconds(30))
-                        .highWatermark()).as("%s/%d written", topic, p).isZero();
-            }
+    /**
+     * Nothing was written. A target that did not exist before the run (one {@code --create-topic} was to create, or none
+     * at all with {@code --verify-only}) must not exist after it, even empty: a dry run or a refusal that created it wrote a
+     * topic. A target the test made before the run must still exist (else there is no emptiness to check) and hold no record.
+     */
+    private static void assertNothingWritten(String topic, boolean madeBefore) throws Exception {
+        boolean exists = broker.admin().listTopics().names().get().contains(topic);
+        if (!madeBefore) {
+            assertThat(exists).as("target topic %s, which did not exist before the run, exists after it", topic).isFalse();
+            return;
+        }
+        assertThat(exists).as("target topic %s, created before the run", topic).isTrue();
+        for (int p = 0; p < PARTITIONS; p++) {
+            assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, p), Duration.ofSeconds(30))
+                    .highWatermark()).as("%s/%d written", topic, p).isZero();
         }
     }
 }
