@@ -63,6 +63,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     @Override
     public void start(Map<String, String> props) {
+        BlobSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());

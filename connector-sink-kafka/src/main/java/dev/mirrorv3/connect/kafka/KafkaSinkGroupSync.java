@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.connect.connector.ConnectorContext;
 
@@ -45,13 +44,8 @@ final class KafkaSinkGroupSync implements AutoCloseable {
                 () -> source.close(Duration.ofSeconds(5)), () -> destination.close(Duration.ofSeconds(5))));
     }
 
-    /** The source topics the connector mirrors: its {@code topics}, or those {@code topics.regex} matches. */
+    /** The source topics the connector mirrors: its {@code topics} (topics.regex is refused at start). */
     static Predicate<String> mirrored(Map<String, String> props) {
-        String regex = props.getOrDefault("topics.regex", "");
-        if (!regex.isBlank()) {
-            Pattern p = Pattern.compile(regex);
-            return t -> p.matcher(t).matches();
-        }
         Set<String> topics = Set.copyOf(TopicsSetting.listed(props));
         return topics::contains;
     }

@@ -65,6 +65,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     @Override
     public void start(Map<String, String> props) {
+        KafkaSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
