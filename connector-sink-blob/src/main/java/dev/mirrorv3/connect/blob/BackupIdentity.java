@@ -34,9 +34,10 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
      * Checks each partition's backup against its topic's current id, then records that id where the backup holds none.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
+     * @return each topic's id as read for the check: the topic the partitions continue from (empty: the cluster gave none)
      * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
      */
-    void verify(Map<TopicPartition, OptionalLong> destinationNext) {
+    Map<String, String> verify(Map<TopicPartition, OptionalLong> destinationNext) {
         Set<String> topics = new TreeSet<>();
         destinationNext.keySet().forEach(tp -> topics.add(tp.topic()));
         Map<String, String> current = TopicIds.read(admin, topics, timeout);
@@ -56,6 +57,7 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
                         meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
             }
         }
+        return current;
     }
 
     private TopicSnapshot snapshot(String topic) {
