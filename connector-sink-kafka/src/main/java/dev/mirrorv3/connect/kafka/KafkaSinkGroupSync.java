@@ -19,7 +19,8 @@ import org.apache.kafka.connect.connector.ConnectorContext;
 /**
  * The Kafka sink's consumer-group sync (groups.sync): one per connector, run by the connector (not a task) on its own
  * thread with its own admin clients, so it never slows put() and runs once however many tasks there are. The origin is
- * the source cluster; the standby is the destination, whose partitions carry the same offsets.
+ * the source cluster; the standby is the destination, whose partitions carry the same offsets. A source topic deleted
+ * and created again is left out ({@link RecreatedTopicGate}): its offsets belong to another topic.
  */
 final class KafkaSinkGroupSync implements AutoCloseable {
     private final RunningGroupSync running;
@@ -34,8 +35,13 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         Admin destination = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-groups-destination-" + name));
         // The connector's own group positions the connector, not an application.
         String ownGroup = props.getOrDefault("consumer.override.group.id", "connect-" + name);
+        SourceIdentity identity = new SourceIdentity(source, destination,
+                IdentityTopic.of(config, destination, "mirror-v3-kafka-sink-groups-identity-" + name), SourceIdentity.legacyGroupId(name),
+                config.destinationBootstrap(), config.adminTimeout());
+        RecreatedTopicGate gate = new RecreatedTopicGate(source, destination, identity, config::destinationTopic, name,
+                config.adminTimeout());
         GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
-                config::destinationTopic),
+                config::destinationTopic, gate),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
                 null, new GroupOffsetSync.Settings(name, config.adminTimeout(), clock));
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
