@@ -34,37 +34,19 @@ import org.slf4j.LoggerFactory;
  * A destination topic is one copy: while any of its partitions holds records, another source topic id is refused for
  * all of them; only a destination topic empty in every partition takes a new one.
  *
+ * @param source an admin client of the source cluster (not owned)
+ * @param destination an admin client of the destination cluster (not owned)
+ * @param records the destination cluster's identity topic
+ * @param legacyGroup the consumer group the ids were kept in before ({@link #legacyGroupId})
+ * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
  */
-public final class SourceIdentity {
+public record SourceIdentity(Admin source, Admin destination, IdentityTopic records, String legacyGroup, String destinationDescription,
+                             Duration timeout) {
     static final String LEGACY_METADATA_PREFIX = "mirror-v3: copy of source topic id ";
     private static final Logger log = LoggerFactory.getLogger(SourceIdentity.class);
 
-    private final Admin source;
-    private final Admin destination;
-    private final IdentityTopic records;
-    private final String legacyGroup;
-    private final String destinationDescription;
-    private final Duration timeout;
-
     /** The ids recorded per destination partition, and the identity topic's entries they came from (per destination topic). */
-    record Recorded(Map<TopicPartition, String> ids, Map<String, IdentityTopic.Entry> entries) {
-    }
-
-    /**
-     * @param source an admin client of the source cluster (not owned)
-     * @param destination an admin client of the destination cluster (not owned)
-     * @param records the destination cluster's identity topic
-     * @param legacyGroup the consumer group the ids were kept in before ({@link #legacyGroupId})
-     * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     */
-    public SourceIdentity(Admin source, Admin destination, IdentityTopic records, String legacyGroup, String destinationDescription,
-                          Duration timeout) {
-        this.source = source;
-        this.destination = destination;
-        this.records = records;
-        this.legacyGroup = legacyGroup;
-        this.destinationDescription = destinationDescription;
-        this.timeout = timeout;
+    public record Recorded(Map<TopicPartition, String> ids, Map<String, IdentityTopic.Entry> entries) {
     }
 
     /** The destination cluster's group that held the source topic ids of a connector's copies before the identity topic. */
