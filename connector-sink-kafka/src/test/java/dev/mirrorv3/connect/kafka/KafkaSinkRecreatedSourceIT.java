@@ -40,23 +40,8 @@ class KafkaSinkRecreatedSourceIT {
     @Test
     void aSourceRecreatedPastTheCopysEndIsRefusedByItsId() throws Exception {
         String topic = "recreated";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        cluster.deploy(topic, sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers()));
-        awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 100L), WAIT);
-        cluster.stop(topic, WAIT);
-        cluster.kafka().deleteTopic(topic);
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
-        cluster.connect().resumeConnector(topic);
-
-        Awaitility.await("the task of " + topic + " failed or copied more").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.failureTrace(topic) != null || highWatermarks(destination.admin(), topic, 1).get(0) > 100);
-        assertThat(highWatermarks(destination.admin(), topic, 1)).as("nothing of the new topic is copied").isEqualTo(Map.of(0, 100L));
-        assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
-                "destination " + topic + "-0 (next offset 100) holds a copy of the topic with id", "new, empty destination topic",
-                "Nothing of the new topic was written");
+        String trace = copyThenRecreateWhileStopped(topic, () -> { });
+        assertThat(trace).contains("new, empty destination topic");
         assertThat(KafkaSinkTestSupport.identityRecords(destination.bootstrapServers())).as("the old topic's id stays recorded")
                 .anySatisfy(r -> assertThat(r).contains("source.topic=" + topic + "\n"))
                 .noneSatisfy(r -> assertThat(r).contains(currentId(topic)));
@@ -71,6 +56,28 @@ class KafkaSinkRecreatedSourceIT {
     @Test
     void aSourceRecreatedWhileTheConnectorWasStoppedPastOffsetRetentionIsRefused() throws Exception {
         String topic = "recreated-expired";
+        String group = SourceIdentity.legacyGroupId(topic);
+        copyThenRecreateWhileStopped(topic, () -> {
+            Admin admin = destination.admin();
+            if (admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream().anyMatch(g -> g.groupId().equals(group))) {
+                admin.deleteConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
+            }
+            assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS)).as("premise: no committed offsets left")
+                    .noneMatch(g -> g.groupId().equals(group));
+        });
+        cluster.delete(topic);
+    }
+
+    /** What happens to the destination while the connector is stopped, before the source is created again. */
+    private interface WhileStopped {
+        void run() throws Exception;
+    }
+
+    /**
+     * Copies 100 records of {@code topic}, stops the connector, deletes the source and creates it again with 300 records,
+     * resumes: the task must fail naming both ids, nothing of the new topic copied. Returns the failure's trace.
+     */
+    private static String copyThenRecreateWhileStopped(String topic, WhileStopped whileStopped) throws Exception {
         cluster.kafka().createTopic(topic, 1);
         destination.createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
@@ -78,12 +85,7 @@ class KafkaSinkRecreatedSourceIT {
         awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 100L), WAIT);
         String oldId = currentId(topic);
         cluster.stop(topic, WAIT);
-        String group = SourceIdentity.legacyGroupId(topic);
-        if (destination.admin().listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream().anyMatch(g -> g.groupId().equals(group))) {
-            destination.admin().deleteConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
-        }
-        assertThat(destination.admin().listConsumerGroups().all().get(30, TimeUnit.SECONDS)).as("premise: no committed offsets left")
-                .noneMatch(g -> g.groupId().equals(group));
+        whileStopped.run();
         cluster.kafka().deleteTopic(topic);
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
@@ -92,10 +94,11 @@ class KafkaSinkRecreatedSourceIT {
         Awaitility.await("the task of " + topic + " failed or copied more").atMost(WAIT).pollInterval(Duration.ofMillis(200))
                 .until(() -> cluster.failureTrace(topic) != null || highWatermarks(destination.admin(), topic, 1).get(0) > 100);
         assertThat(highWatermarks(destination.admin(), topic, 1)).as("nothing of the new topic is copied").isEqualTo(Map.of(0, 100L));
-        assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
+        String trace = cluster.failureTrace(topic);
+        assertThat(trace).contains("source topic " + topic + " was deleted and created again",
                 "destination " + topic + "-0 (next offset 100) holds a copy of the topic with id " + oldId,
                 "now has id " + currentId(topic), "Nothing of the new topic was written");
-        cluster.delete(topic);
+        return trace;
     }
 
     /**

@@ -1,13 +1,8 @@
 package dev.mirrorv3.connect.kafka;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.mirrorv3.testsupport.KafkaTestBroker;
-import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
-import java.util.List;
+import dev.mirrorv3.testsupport.StartRefusals;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,34 +32,19 @@ class KafkaSinkTopicsRegexTest {
         return config;
     }
 
-    /** What validate() says on topics.regex. */
     private static String validateMessage(Map<String, String> config) {
-        List<String> errors = KafkaSinkValidation.VALIDATION.validate(config, true).configValues().stream()
-                .filter(v -> v.name().equals("topics.regex")).map(ConfigValue::errorMessages).findFirst().orElseThrow();
-        assertThat(errors).as("validate() refuses it").hasSize(1);
-        return errors.get(0);
+        return StartRefusals.validateMessage(KafkaSinkValidation.VALIDATION.validate(config, true), "topics.regex");
     }
 
     @Test
     void theConnectorRefusesAStoredTopicsRegexAtStart() {
         Map<String, String> config = storedConfig();
-        KafkaSinkConnector connector = new KafkaSinkConnector();
-        try {
-            assertThatThrownBy(() -> connector.start(config)).hasMessage(validateMessage(config));
-        } finally {
-            connector.stop();
-        }
+        StartRefusals.assertConnectorRefuses(new KafkaSinkConnector(), config, validateMessage(config));
     }
 
     @Test
     void theTaskRefusesAStoredTopicsRegexAtStart() {
         Map<String, String> config = storedConfig();
-        KafkaSinkTask task = new KafkaSinkTask();
-        try (RebalancingSinkTaskContext context = new RebalancingSinkTaskContext(config)) {
-            task.initialize(context);
-            assertThatThrownBy(() -> task.start(config)).hasMessage(validateMessage(config));
-        } finally {
-            task.stop();
-        }
+        StartRefusals.assertTaskRefuses(new KafkaSinkTask(), config, validateMessage(config));
     }
 }
