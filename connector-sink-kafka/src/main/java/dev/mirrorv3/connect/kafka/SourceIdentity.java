@@ -83,7 +83,7 @@ public record SourceIdentity(Admin source, Admin destination, IdentityTopic reco
             IdentityTopic.Entry e = new IdentityTopic.Entry(p.source().topic(), current.getOrDefault(p.source().topic(), ""),
                     d.topicId() == null ? "" : d.topicId().toString());
             IdentityTopic.Entry was = recorded.entries().get(d.name());
-            if (!e.sourceTopicId().isEmpty() && !e.equals(was)) {
+            if (!e.sourceTopicId().isEmpty() && !e.equals(was) && !changed.containsKey(d.name())) { // once per destination topic
                 changed.put(d.name(), e);
                 log.info("destination topic {} on {} is a copy of source topic {} with id {} (recorded in topic {}; {}): it continues"
                         + " only from this topic", d.name(), destinationDescription, e.sourceTopic(), e.sourceTopicId(), records.name(),
