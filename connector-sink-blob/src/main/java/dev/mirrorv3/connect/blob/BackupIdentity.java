@@ -41,9 +41,10 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
      * or where it holds another one but no records at all.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
+     * @return each topic's id as read for the check: the topic the partitions continue from (empty: the cluster gave none)
      * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
      */
-    void verify(Map<TopicPartition, OptionalLong> destinationNext) {
+    Map<String, String> verify(Map<TopicPartition, OptionalLong> destinationNext) {
         Set<String> topics = new TreeSet<>();
         destinationNext.keySet().forEach(tp -> topics.add(tp.topic()));
         Map<String, String> current = TopicIds.read(admin, topics, timeout);
@@ -87,6 +88,7 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
                         + " written for " + opened + ". " + new PositionRule.BlobChain(store.location(opened.partition())).whenRecreated());
             }
         }
+        return current;
     }
 
     private TopicSnapshot snapshot(String topic) {

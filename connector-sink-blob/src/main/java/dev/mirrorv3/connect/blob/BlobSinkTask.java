@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -63,6 +64,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     @Override
     public void start(Map<String, String> props) {
+        BlobSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());
@@ -84,14 +86,16 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                         .schedule(config.metadataIntervalMs(), config.groupsIntervalMs())
                 : null;
         background = new BackgroundPasses(config, connectorName, sourceOffsets, metrics, metaSnapshotter, stores);
-        BackupIdentity identity = new BackupIdentity(stores::forTopic, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
+        IdentityChecks identity = new IdentityChecks(new BackupIdentity(stores::forTopic, encryption, sourceOffsets.admin(),
+                config.adminTimeout(), clock), new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()));
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics, background.durableOffsets());
         OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
                 identity, clock);
+        SourceTopicCheck beforeCommits = identity.running();
         opener = config.snapshots()
-                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()))
-                : writers.chains(new PartitionOpener(opening));
+                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()), beforeCommits)
+                : writers.chains(new PartitionOpener(opening), beforeCommits);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.destinationType(), config.snapshots() ? " (compaction=log: snapshots, spill dir "

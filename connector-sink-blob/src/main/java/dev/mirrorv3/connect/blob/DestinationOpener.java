@@ -38,7 +38,8 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
         }
         Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
         destinations.forEach((tp, d) -> nexts.put(tp, nextOffset.apply(d)));
-        settings.identity().verify(nexts); // before anything is written: a chain continues only from its own topic
+        // Before anything is written: a chain continues only from its own topic, and its records are checked again before each commit.
+        settings.identity().opened(nexts, tp -> settings.storeForTopic().apply(tp.topic()).location(tp.partition()));
         PositionInputs source = PositionInputs.read(settings.sourceOffsets(), partitions);
 
         Map<TopicPartition, W> writers = new HashMap<>();

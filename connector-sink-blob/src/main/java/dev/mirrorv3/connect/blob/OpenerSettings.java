@@ -14,8 +14,8 @@ import java.util.function.Function;
  *
  * @param storeForTopic the store holding a topic's backup
  * @param sourceOffsets the source's log start and high watermarks, for the position rule
- * @param identity which source topic a backup holds, checked before anything is written
+ * @param identity which source topic a backup holds, checked before anything is written and before each commit
  */
 record OpenerSettings(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
-                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, BackupIdentity identity, Clock clock) {
+                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, IdentityChecks identity, Clock clock) {
 }

@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.RetryPauses;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -60,21 +61,26 @@ final class PartitionWriters {
         this.nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
     }
 
-    /** Chains, committed on the pipeline (on the task thread with flush.threads=0). */
-    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener) {
-        return config.flushThreads() > 0 ? bind(opener, pipelined) : bind(opener, inline);
+    /**
+     * Chains, committed on the pipeline (on the task thread with flush.threads=0).
+     *
+     * @param source checks before each commit that the records' topic is still the one the chain holds
+     */
+    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener, SourceTopicCheck source) {
+        return config.flushThreads() > 0 ? bind(opener, pipelined, source) : bind(opener, inline, source);
     }
 
     /** Snapshots, committed on the task thread. */
-    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener) {
-        return bind(opener, inline);
+    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener, SourceTopicCheck source) {
+        return bind(opener, inline, source);
     }
 
     private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener,
-                                                                                CommitStrategy<? super W> commits) {
+                                                                                CommitStrategy<? super W> commits,
+                                                                                SourceTopicCheck source) {
         return partitions -> {
             Map<TopicPartition, OpenWriter<?>> bound = new HashMap<>();
-            opener.open(partitions).forEach((tp, w) -> bound.put(tp, new OpenWriter<>(tp, w, commits)));
+            opener.open(partitions).forEach((tp, w) -> bound.put(tp, new OpenWriter<>(tp, w, commits, source)));
             return bound;
         };
     }
@@ -195,6 +201,7 @@ final class PartitionWriters {
             throw e;
         } finally {
             open.remove(tp);
+            w.closed();
             metrics.closed(tp);
             offsets.closed(tp);
         }

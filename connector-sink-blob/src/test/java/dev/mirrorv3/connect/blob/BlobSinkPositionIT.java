@@ -6,16 +6,24 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.FastRecreation;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.awaitility.Awaitility;
@@ -171,6 +179,63 @@ class BlobSinkPositionIT {
                 "new destination.name");
         for (int p = 0; p < 3; p++) {
             assertThat(chain(d.stores(), topic, p, PARQUET).nextOffset()).as("partition %d: nothing of the new topic", p).hasValue(100);
+        }
+        cluster.delete(topic);
+    }
+
+    /**
+     * The topic deleted and created again within a second under a running task while records flow, the new topic at
+     * once longer than the old one. The task is in a slow put() meanwhile (held by the test), so its consumer fetches
+     * nothing between the two topics and keeps its positions (no rebalance: the partition count is unchanged): its next
+     * fetches return the new topic's records as the old one's next. Not one of them may reach the old chain. The
+     * partition watch, which would restart the task on its own timer, looks only every 10 minutes here: the task's own
+     * check before an object's commit is what is tested. Filesystem only: the store plays no part in it.
+     */
+    @Test
+    void aTopicRecreatedWithinASecondUnderARunningTaskNeverReachesTheChain() throws Exception {
+        TestDestination d = destinations.filesystem();
+        String topic = "recreated-fast";
+        int partitions = 2;
+        cluster.kafka().createTopic(topic, partitions);
+        Faults faults = Faults.forDestination(topic);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Admin source = cluster.kafka().createAdminClient();
+             FastRecreation feed = FastRecreation.start(cluster.bootstrapServers(), source, topic, partitions, 200)) {
+            Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+            config.put("connector.class", FaultInjectingBlobSinkConnector.class.getName());
+            config.put("partitions.watch.interval.ms", "600000");
+            config.put("flush.max.time.ms", "300");
+            cluster.deploy(topic, config);
+            awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L, 1, 100L), WAIT);
+            faults.holdNextPut.set(release);
+            assertThat(faults.putHeld.await(30, TimeUnit.SECONDS)).as("premise: a put() with records is held").isTrue();
+            FastRecreation.Recreated r = feed.recreate(1000);
+            release.countDown();
+            assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
+            assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
+
+            Awaitility.await("the task of " + topic + " failed or wrote past the old topic's end").atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> cluster.failureTrace(topic) != null
+                            || chain(d.stores(), topic, 0, PARQUET).nextOffset().orElse(0) > r.oldEnd().get(0)
+                            || chain(d.stores(), topic, 1, PARQUET).nextOffset().orElse(0) > r.oldEnd().get(1));
+            for (int p = 0; p < partitions; p++) {
+                List<BackupRecord> chain = BlobSinkTestSupport.readChain(d.stores(), topic, topic, p, PARQUET);
+                assertThat(chain).as("premise: partition %d was backed up while records flowed", p).isNotEmpty();
+                for (BackupRecord b : chain) {
+                    String at = "backup of " + topic + "-" + p + " offset " + b.offset();
+                    assertThat(b.headers()).as(at + ": a record of the old topic")
+                            .contains(new RecordHeader(FastRecreation.HEADER, "old".getBytes(StandardCharsets.UTF_8)));
+                    ProducerRecord<byte[], byte[]> old = feed.oldRecord(p, b.offset());
+                    assertThat(old).as(at + ": the old topic had a record there").isNotNull();
+                    assertThat(b.key()).as(at + " key").isEqualTo(old.key());
+                    assertThat(b.value()).as(at + " value").isEqualTo(old.value());
+                }
+            }
+            assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
+                    "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
+                    "Nothing of the new topic was written");
+        } finally {
+            release.countDown();
         }
         cluster.delete(topic);
     }

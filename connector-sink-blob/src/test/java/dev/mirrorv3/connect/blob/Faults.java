@@ -67,6 +67,11 @@ public final class Faults {
     public final BlockingQueue<Set<Integer>> closeStarted = new LinkedBlockingQueue<>();
     public final BlockingQueue<Set<Integer>> closeEnded = new LinkedBlockingQueue<>();
 
+    /** When set, the task's next put() waits until the latch opens before it takes its records (a slow put()). */
+    public final AtomicReference<CountDownLatch> holdNextPut = new AtomicReference<>();
+    /** Counts down when a put() is held. */
+    public final CountDownLatch putHeld = new CountDownLatch(1);
+
     public static Faults forDestination(String name) {
         return BY_DESTINATION.computeIfAbsent(name, n -> new Faults());
     }

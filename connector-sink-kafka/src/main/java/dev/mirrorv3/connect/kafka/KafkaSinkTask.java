@@ -5,6 +5,8 @@ import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -18,6 +20,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +38,6 @@ import org.slf4j.LoggerFactory;
 public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
     private static final long IN_FLIGHT_POLL_MS = DestinationRecovery.IN_FLIGHT_POLL_MS;
-    /** How often the record of which source topic each partition copies is written again (offsets.retention.minutes is days). */
-    private static final long IDENTITY_REFRESH_MS = 3_600_000L;
 
     private KafkaSinkConfig config;
     private String connectorName;
@@ -46,7 +47,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
     private DestinationRecords conversion;
-    private long nextIdentityRefreshMs;
+    private SourceChecks sources;
 
     private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
 
@@ -65,15 +66,20 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     @Override
     public void start(Map<String, String> props) {
+        KafkaSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
         destinationOffsets = new LogOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
-        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(),
-                SourceIdentity.groupId(connectorName));
-        nextIdentityRefreshMs = clock.millis() + IDENTITY_REFRESH_MS;
+        SourceIdentity identity = new SourceIdentity(sourceOffsets.admin(), destinationOffsets.admin(),
+                IdentityTopic.of(config, destinationOffsets.admin(), "mirror-v3-kafka-sink-identity-" + connectorName),
+                SourceIdentity.legacyGroupId(connectorName), config.destinationBootstrap(), config.adminTimeout());
+        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(), identity);
+        sources = new SourceChecks(new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()),
+                new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), this::retried), context::timeout,
+                clock.millis());
         conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
         recovery = new DestinationRecovery(() -> createProducer(config.producerConfig(producerClientId())),
@@ -110,6 +116,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         Pair p = pair(source);
         Mirror m = new Mirror(source, p.destination(), pos.next(), pos.sourceHighWatermark());
         mirrors.put(source, m);
+        sources.positioned(source, pos.sourceTopicId(), p.destination());
         metrics.opened(source, m.acked::get, m.records::get, m.bytes::get, () -> m.sourceHwm);
         log.info("starting mirror {}: destination {} on {}, position from the destination's high watermark, resolved next offset {}"
                 + " (source log start {}, high watermark {})", source, p.destination(), config.destinationBootstrap(), pos.next(),
@@ -148,6 +155,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     @Override
     protected void write(Collection<SinkRecord> records) {
+        checkSources(records);
         boolean failed = false;
         for (SinkRecord r : records) {
             if (fatalFailure().isSet()) {
@@ -191,8 +199,41 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
         long now = clock.millis();
         heartbeatIfDue(now);
-        refreshIdentityIfDue(now);
+        try {
+            sources.lookIfDue(now, nextOffsets(mirrors.keySet()));
+        } catch (RuntimeException e) {
+            throw fatal(e);
+        }
         pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
+    }
+
+    /**
+     * Before a batch is sent, its source topics must still be those the destination topics copy: records fetched from
+     * a topic deleted and created again (the consumer may keep its positions across that) are never sent.
+     */
+    private void checkSources(Collection<SinkRecord> records) {
+        long fetchedBy = sources.stamp();
+        Map<TopicPartition, Long> sending = new HashMap<>();
+        for (SinkRecord r : records) {
+            TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
+            Mirror m = mirrors.get(tp);
+            if (m != null && !repositioned(tp) && r.originalKafkaOffset() >= m.expected) {
+                sending.putIfAbsent(tp, m.expected);
+            }
+        }
+        try {
+            sources.beforeSending(sending, fetchedBy);
+        } catch (RetriableException e) {
+            throw e; // the batch is delivered again after the backoff
+        } catch (RuntimeException e) {
+            throw fatal(e);
+        }
+    }
+
+    private Map<TopicPartition, Long> nextOffsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> next = new HashMap<>();
+        partitions.forEach(tp -> next.put(tp, mirrors.get(tp).expected));
+        return next;
     }
 
     private boolean inFlight() {
@@ -256,22 +297,6 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
     }
 
-    /** Records again which source topic each partition copies; a failure is only logged (the next hour tries again). */
-    private void refreshIdentityIfDue(long now) {
-        if (now < nextIdentityRefreshMs || mirrors.isEmpty()) {
-            return;
-        }
-        nextIdentityRefreshMs = now + IDENTITY_REFRESH_MS;
-        Map<TopicPartition, Long> acked = new HashMap<>();
-        mirrors.forEach((tp, m) -> acked.put(tp, m.acked.get()));
-        try {
-            positions.refreshIdentity(mirrors.keySet().stream().map(this::pair).toList(), acked);
-        } catch (RuntimeException e) {
-            log.warn("cannot record again which source topics {} copies (consumer group {} on {}): {}", connectorName,
-                    SourceIdentity.groupId(connectorName), config.destinationBootstrap(), Failures.describe(e));
-        }
-    }
-
     /** What the destination acknowledged at its source offsets. */
     @Override
     protected OptionalLong durableNext(TopicPartition tp) {
@@ -286,6 +311,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
         for (TopicPartition tp : partitions) {
             mirrors.remove(tp);
+            sources.closed(tp);
             metrics.closed(tp);
         }
         if (mirrors.isEmpty() && recovery != null) {

@@ -4,9 +4,11 @@ import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -23,7 +25,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Where a Kafka → Kafka copy with preserved offsets continues (docs/kafka-sink.md): the destination partition's high watermark,
  * checked against the source partition's log start and high watermark by {@link PositionRule}, and the destination's
  * record of which source topic it copies ({@link SourceIdentity}). Connect-free: the sink task asks it in
- * {@code open()} and again after a transient destination failure.
+ * {@code open()}.
  */
 public final class MirrorPositions {
     private final LogOffsets source;
@@ -34,24 +36,26 @@ public final class MirrorPositions {
 
     /**
      * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     * @param identityGroup the destination's consumer group that keeps which source topic each partition copies
-     *                      ({@link SourceIdentity#groupId})
+     * @param identity which source topic each destination topic copies, kept on the destination cluster
      */
     public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
-                           String identityGroup) {
+                           SourceIdentity identity) {
         this.source = source;
         this.destination = destination;
         this.destinationDescription = destinationDescription;
         this.timeout = timeout;
-        this.identity = new SourceIdentity(source.admin(), destination.admin(), identityGroup, destinationDescription, timeout);
+        this.identity = identity;
     }
 
     /** One source partition and the destination partition it is copied to. */
     public record Pair(TopicPartition source, TopicPartition destination) {
     }
 
-    /** Where a pair continues ({@code next}, the destination's high watermark) and the source's log at that moment. */
-    public record Position(long next, long sourceLogStart, long sourceHighWatermark) {
+    /**
+     * Where a pair continues ({@code next}, the destination's high watermark), the source's log at that moment, and the
+     * id of the source topic it continues from (empty: the cluster gave none).
+     */
+    public record Position(long next, long sourceLogStart, long sourceHighWatermark, String sourceTopicId) {
     }
 
     /**
@@ -61,9 +65,12 @@ public final class MirrorPositions {
      * @throws PositionException what is wrong and what to do
      */
     public Map<TopicPartition, Position> resolve(Collection<Pair> pairs) {
-        checkDestinationTopics(pairs);
-        Map<TopicPartition, Long> destinationHwms = destinationHighWatermarks(pairs);
-        identity.verify(pairs, destinationHwms); // before the offsets: a destination ahead of a re-created source is named as such
+        Map<String, TopicDescription> destinations = checkDestinationTopics(pairs);
+        List<TopicPartition> all = new ArrayList<>();
+        destinations.values().forEach(d -> d.partitions().forEach(p -> all.add(new TopicPartition(d.name(), p.partition()))));
+        Map<TopicPartition, Long> destinationHwms = destination.highWatermarks(all);
+        // Before the offsets: a destination ahead of a re-created source is named as such.
+        Map<String, String> ids = identity.verify(pairs, destinations, destinationHwms);
         Map<TopicPartition, Long> logStarts = source.logStartOffsets(pairs.stream().map(Pair::source).toList());
         Map<TopicPartition, Long> sourceHwms = source.highWatermarks(pairs.stream().map(Pair::source).toList());
         Map<TopicPartition, Position> next = new LinkedHashMap<>();
@@ -72,17 +79,9 @@ public final class MirrorPositions {
             long logStart = logStarts.get(p.source());
             long hwm = sourceHwms.get(p.source());
             long at = PositionRule.check(p.source(), new PositionRule.KafkaTopic(p.destination()), OptionalLong.of(h), logStart, hwm);
-            next.put(p.source(), new Position(at, logStart, hwm));
+            next.put(p.source(), new Position(at, logStart, hwm, ids.getOrDefault(p.source().topic(), "")));
         }
         return next;
-    }
-
-    /**
-     * Records again which source topic each pair copies, with the next offsets acknowledged ({@code next}, by source
-     * partition), so that the record outlives the destination's offsets.retention.minutes while the copy runs.
-     */
-    public void refreshIdentity(Collection<Pair> pairs, Map<TopicPartition, Long> next) {
-        identity.refresh(pairs, next);
     }
 
     /** Each pair's destination high watermark (the offset the next delivered record must get). */
@@ -90,7 +89,8 @@ public final class MirrorPositions {
         return destination.highWatermarks(pairs.stream().map(Pair::destination).toList());
     }
 
-    private void checkDestinationTopics(Collection<Pair> pairs) {
+    /** The destination topics, described; each must exist with at least the partitions its pairs need. */
+    private Map<String, TopicDescription> checkDestinationTopics(Collection<Pair> pairs) {
         Map<String, Integer> needed = new HashMap<>();
         for (Pair p : pairs) {
             needed.merge(p.destination().topic(), p.destination().partition() + 1, Math::max);
@@ -127,5 +127,6 @@ public final class MirrorPositions {
                         + " add partitions to the destination topic (at least the source's), then restart the task");
             }
         }
+        return described;
     }
 }
