@@ -69,27 +69,4 @@ public final class TopicIds {
             throw new KafkaException("describing topics " + topics + " failed: " + e.getCause(), e.getCause());
         }
     }
-
-    /**
-     * The id of each of the topics that exists ({@code Uuid.toString()}; empty if the cluster gives none); a topic that
-     * does not exist is absent.
-     *
-     * @throws Exception the admin call's failure other than an unknown topic ({@link Failures} decides transient or fatal)
-     */
-    public static Map<String, String> readExisting(Admin admin, Collection<String> topics, Duration timeout) throws Exception {
-        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
-                new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
-        Map<String, String> ids = new TreeMap<>();
-        for (Map.Entry<String, KafkaFuture<TopicDescription>> f : futures.entrySet()) {
-            try {
-                TopicDescription d = f.getValue().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-                ids.put(f.getKey(), d.topicId() == null ? "" : d.topicId().toString());
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw e.getCause() instanceof Exception c ? c : e;
-                }
-            }
-        }
-        return ids;
-    }
 }

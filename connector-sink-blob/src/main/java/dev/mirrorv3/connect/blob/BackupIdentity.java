@@ -70,6 +70,7 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
             log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
                     meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
         }
+        return current;
     }
 
     /**
@@ -88,7 +89,6 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
                         + " written for " + opened + ". " + new PositionRule.BlobChain(store.location(opened.partition())).whenRecreated());
             }
         }
-        return current;
     }
 
     private TopicSnapshot snapshot(String topic) {
