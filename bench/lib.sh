@@ -77,7 +77,7 @@ bench_median() {
 # has it, else bench/target's jar and classpath, built first (mvn package, tests skipped; never install) when missing or
 # older than bench/src/main or bench/pom.xml.
 bench_cp() {
-    if [ -n "${BENCH_CP:-}" ]; then printf '%s\n' "$BENCH_CP"; return; fi
+    if [ -n "${BENCH_CP:-}" ]; then printf '%s\n' "$BENCH_CP"; return 0; fi
     local jar="$BENCH_REPO/bench/target/bench-0.1.0.jar" cp="$BENCH_REPO/bench/target/bench.classpath"
     if [ ! -e "$jar" ] || [ ! -e "$cp" ] || [ -n "$(find "$BENCH_REPO/bench/src/main" "$BENCH_REPO/bench/pom.xml" -newer "$jar" -print -quit)" ]; then
         echo "building the bench module (mvn -B -ntp -q -pl bench -am package -DskipTests)" >&2
@@ -251,9 +251,9 @@ bench_markdown_table() {
 # otherwise.
 bench_mib() {
     case "$1" in
-        [1-9]*[gG]) [[ "${1%[gG]}" =~ ^[0-9]+$ ]] && { echo $((${1%[gG]} * 1024)); return; } ;;
-        [1-9]*[mM]) [[ "${1%[mM]}" =~ ^[0-9]+$ ]] && { echo "${1%[mM]}"; return; } ;;
-        [1-9]*[kK]) [[ "${1%[kK]}" =~ ^[0-9]+$ ]] && { echo $((${1%[kK]} / 1024)); return; } ;;
+        [1-9]*[gG]) [[ "${1%[gG]}" =~ ^[0-9]+$ ]] && { echo $((${1%[gG]} * 1024)); return 0; } ;;
+        [1-9]*[mM]) [[ "${1%[mM]}" =~ ^[0-9]+$ ]] && { echo "${1%[mM]}"; return 0; } ;;
+        [1-9]*[kK]) [[ "${1%[kK]}" =~ ^[0-9]+$ ]] && { echo $((${1%[kK]} / 1024)); return 0; } ;;
     esac
     printf 'error: %s is not a heap size such as 912m or 1g; no figure is reported\n' "$1" >&2
     exit 1

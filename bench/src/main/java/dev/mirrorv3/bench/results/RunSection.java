@@ -2,10 +2,14 @@ package dev.mirrorv3.bench.results;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** One run of a command in full, as the performance page shows the newest run of each command. */
 final class RunSection {
+    /** A run named for its partitions ({@code blob-8p-1024B}). */
+    private static final Pattern PARTITIONS = Pattern.compile(".*-([0-9]+)p-.*");
     private RunSection() {
     }
 
@@ -18,14 +22,7 @@ final class RunSection {
                 load(r.loadStart()), load(r.loadEnd()), r.rounds(), r.warmupRounds(), r.exitStatus(),
                 r.failure() == null ? "" : " (" + r.failure() + ")"));
         if (!r.runs().isEmpty()) {
-            out.append("\n| run | median per s | MB/s | median s | spread | each round |\n|---|---:|---:|---:|---:|---|\n");
-            for (RunFigure f : r.runs()) {
-                out.append(String.format(Locale.ROOT, "| %s | %s %s | %s | %.2f | %s | %s |%n", f.name(), Figures.rate(f.medianRate()),
-                        f.unit(),
-                        f.mbPerSecond() == null ? "—" : String.format(Locale.ROOT, "%.1f", f.mbPerSecond()), f.medianSeconds(),
-                        f.spreadPercent() == null ? "—" : Figures.percent(f.spreadPercent()),
-                        f.rounds().stream().map(v -> Figures.rate(v.rate())).collect(Collectors.joining(" "))));
-            }
+            out.append(runs(r));
         }
         if (!r.ratios().isEmpty()) {
             out.append("\n| ratio | result | goal |\n|---|---|---|\n");
@@ -42,6 +39,23 @@ final class RunSection {
         }
         if (!r.notes().isEmpty()) {
             out.append("\n").append(r.notes().stream().map(n -> "- " + Markdown.cell(n)).collect(Collectors.joining("\n"))).append("\n");
+        }
+        return out.toString();
+    }
+
+    /** Each run: its median rate, MB/s (per partition too, for a run named for its partitions), time, spread, rounds. */
+    private static String runs(RunRecord r) {
+        StringBuilder out = new StringBuilder();
+        out.append("\n| run | median per s | MB/s | MB/s per partition | median s | spread | each round |\n"
+                + "|---|---:|---:|---:|---:|---:|---|\n");
+        for (RunFigure f : r.runs()) {
+            Matcher p = PARTITIONS.matcher(f.name());
+            out.append(String.format(Locale.ROOT, "| %s | %s %s | %s | %s | %.2f | %s | %s |%n", f.name(), Figures.rate(f.medianRate()),
+                    f.unit(), f.mbPerSecond() == null ? "—" : String.format(Locale.ROOT, "%.1f", f.mbPerSecond()),
+                    f.mbPerSecond() == null || !p.matches() ? "—"
+                            : String.format(Locale.ROOT, "%.1f", f.mbPerSecond() / Integer.parseInt(p.group(1))), f.medianSeconds(),
+                    f.spreadPercent() == null ? "—" : Figures.percent(f.spreadPercent()),
+                    f.rounds().stream().map(v -> Figures.rate(v.rate())).collect(Collectors.joining(" "))));
         }
         return out.toString();
     }
