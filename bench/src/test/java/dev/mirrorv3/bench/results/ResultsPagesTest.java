@@ -66,8 +66,7 @@ class ResultsPagesTest {
 
     @Test
     void aVerdictJudgedAgainstAnEarlierGoalSaysSo() {
-        Summary s = Records.summary(Records.results("blob-1p-100B", 90, 90, 90, "discard-1p-100B", 100, 100, 100),
-                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard");
+        Summary s = ninetyPercent();
         Goals now = Goals.parse(List.of("blob-vs-discard | blob sink | a discard sink | >= 0.95 | " + CMD + " | blob-sink"), "goals");
 
         String table = ResultsPages.of(now.all(), Map.of("blob-sink.jsonl", List.of(Records.run(CMD, "2026-12-10T10:00:00Z", s, 0, null))),
@@ -79,9 +78,7 @@ class ResultsPagesTest {
 
     @Test
     void aPageWhoseFigureIsNotItsRunsFilesFailsTheCheckNamingTheCommandThatRegeneratesIt() throws Exception {
-        Summary s = Records.summary(Records.results("blob-1p-100B", 90, 90, 90, "discard-1p-100B", 100, 100, 100),
-                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard");
-        RunRecord run = Records.run(CMD, "2026-12-10T10:00:00Z", s, 0, null);
+        RunRecord run = Records.run(CMD, "2026-12-10T10:00:00Z", ninetyPercent(), 0, null);
         String generated = ResultsPages.of(Records.GOALS.all(), Map.of("blob-sink.jsonl", List.of(run)), "../bench/results/")
                 .goalsTable(Optional.empty());
         Path page = Files.writeString(dir.resolve("performance.md"), "# Performance\n<!-- start -->\n"
@@ -95,9 +92,7 @@ class ResultsPagesTest {
 
     @Test
     void theRunsFilesAreReadFromTheirDirectoryAndARunIsKeptAsRecorded() throws Exception {
-        Summary s = Records.summary(Records.results("blob-1p-100B", 90, 90, 90, "discard-1p-100B", 100, 100, 100),
-                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard");
-        RunRecord run = Records.run(CMD, "2026-12-10T10:00:00Z", s, 0, null);
+        RunRecord run = Records.run(CMD, "2026-12-10T10:00:00Z", ninetyPercent(), 0, null);
         RunsFile.append(dir.resolve("results/blob-sink.jsonl"), run);
         RunsFile.append(dir.resolve("results/blob-sink.jsonl"), run);
         Path goals = Files.write(dir.resolve("goals.txt"), List.of(
@@ -107,5 +102,11 @@ class ResultsPagesTest {
         assertThat(ResultsPages.load(goals, dir.resolve("results"), "../bench/results/").commandSections())
                 .contains("Newest of 2 run(s) recorded in [blob-sink.jsonl](../bench/results/blob-sink.jsonl)");
         assertThat(ResultsPages.load(goals, dir.resolve("nothing"), "x/").commandSections()).contains("Not measured");
+    }
+
+    /** Three rounds of the blob sink at 0.90 of the discard sink. */
+    private static Summary ninetyPercent() {
+        return Records.summary(Records.results("blob-1p-100B", 90, 90, 90, "discard-1p-100B", 100, 100, 100),
+                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard");
     }
 }
