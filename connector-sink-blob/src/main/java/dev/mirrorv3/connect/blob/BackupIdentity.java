@@ -5,11 +5,13 @@ import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import dev.mirrorv3.kafka.meta.TopicMetadata;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -32,29 +34,35 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
 
     /**
      * Checks each partition's backup against its topic's current id, then records that id where the backup holds none.
+     * A topic whose backup is another topic's (or whose id cannot be recorded) fails each of its partitions in
+     * {@code opened}, not the others' topics; a transient failure is thrown.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
-     * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
      */
-    void verify(Map<TopicPartition, OptionalLong> destinationNext) {
+    void verify(Map<TopicPartition, OptionalLong> destinationNext, PerPartition<?> opened) {
         Set<String> topics = new TreeSet<>();
         destinationNext.keySet().forEach(tp -> topics.add(tp.topic()));
         Map<String, String> current = TopicIds.read(admin, topics, timeout);
         for (String topic : topics) {
-            Store store = storeForTopic.apply(topic);
-            MetaSnapshots meta = new MetaSnapshots(store, encryption);
-            String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
-            String id = current.getOrDefault(topic, "");
-            destinationNext.forEach((tp, next) -> {
-                if (tp.topic().equals(topic)) {
-                    PositionRule.checkIdentity(tp, new PositionRule.BlobChain(store.location(tp.partition())), next, recorded, id);
-                }
-            });
-            if (!id.isEmpty() && !id.equals(recorded)) {
-                MetaName name = meta.writeTopic(snapshot(topic));
-                log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
-                        meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
+            List<TopicPartition> partitions = destinationNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).toList();
+            opened.attemptAll(partitions, () -> verify(topic, current.getOrDefault(topic, ""), destinationNext));
+        }
+    }
+
+    /** @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name */
+    private void verify(String topic, String id, Map<TopicPartition, OptionalLong> destinationNext) {
+        Store store = storeForTopic.apply(topic);
+        MetaSnapshots meta = new MetaSnapshots(store, encryption);
+        String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
+        destinationNext.forEach((tp, next) -> {
+            if (tp.topic().equals(topic)) {
+                PositionRule.checkIdentity(tp, new PositionRule.BlobChain(store.location(tp.partition())), next, recorded, id);
             }
+        });
+        if (!id.isEmpty() && !id.equals(recorded)) {
+            MetaName name = meta.writeTopic(snapshot(topic));
+            log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
+                    meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
         }
     }
 

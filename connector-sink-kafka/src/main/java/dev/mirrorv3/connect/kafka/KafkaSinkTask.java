@@ -3,8 +3,11 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionException;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -17,7 +20,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets.
  * The destination's high watermark is the position: {@code open()} seeks the source there. Records stream through one
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
- * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
- * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
- * drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient failures"). That recovery is
+ * naming both offsets (with partition.failure=partition: isolates that partition, as a hole or a record that cannot be
+ * converted does; {@link PositionedSinkTask#isolate}). The first failed delivery aborts the producer, so nothing queued
+ * behind it reaches the destination; a transient failure then re-reads the high watermark until it is stable, rewinds
+ * the consumer there, drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient
+ * failures"). That recovery is
  * {@link DestinationRecovery}'s; the open, pause, retry and commit skeleton is {@link PositionedSinkTask}'s; this class
  * says how a partition is positioned, how a batch is sent and what is durable.
  */
@@ -76,10 +80,12 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         nextIdentityRefreshMs = clock.millis() + IDENTITY_REFRESH_MS;
         conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
+        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         recovery = new DestinationRecovery(() -> createProducer(config.producerConfig(producerClientId())),
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
                 new DestinationRecovery.Settings(clock, new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()),
-                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis())); // well inside Connect's rebalance timeout
+                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis(), // well inside Connect's rebalance timeout
+                        config.partitionFailure() == FailureVerdict.Isolation.PARTITION));
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
@@ -101,7 +107,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     /** Each partition's destination high watermark, checked against the source's log (see {@code PositionRule}). */
     @Override
-    protected Map<TopicPartition, Position> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<Position> resolve(List<TopicPartition> partitions) {
         return resolvePositions(partitions.stream().map(this::pair).toList());
     }
 
@@ -138,7 +144,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     }
 
     /** Where each pair continues; tests override this to make positioning fail. */
-    protected Map<TopicPartition, Position> resolvePositions(List<Pair> pairs) {
+    protected PerPartition<Position> resolvePositions(List<Pair> pairs) {
         return positions.resolve(pairs);
     }
 
@@ -167,12 +173,19 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 continue; // a re-delivery of a record already sent
             }
             if (offset > m.expected) {
-                throw fatal(new ConnectException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
+                isolate(tp, new PartitionException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
                         + " is at offset " + offset + "; compaction, a transaction marker or an aborted record): a Kafka destination"
                         + " cannot reproduce it, and " + m.destination + " stays complete up to offset " + (m.expected - 1) + ". Back"
                         + " such topics up to a blob destination instead"));
+                continue;
             }
-            ProducerRecord<byte[], byte[]> pr = conversion.toProducerRecord(r, m);
+            ProducerRecord<byte[], byte[]> pr;
+            try {
+                pr = conversion.toProducerRecord(r, m);
+            } catch (RuntimeException e) {
+                isolate(tp, e); // a record that cannot be converted
+                continue;
+            }
             beforeSend(tp, offset);
             if (!recovery.send(pr, m, offset, DestinationRecords.payloadBytes(pr))) {
                 failed = true; // recover (or fail) below
@@ -230,6 +243,11 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         public void retried() {
             metrics.restart();
         }
+
+        @Override
+        public void isolate(TopicPartition source, RuntimeException failure) {
+            KafkaSinkTask.this.isolate(source, failure);
+        }
     }
 
     // --- heartbeat, commits, shutdown ------------------------------------------------------------------------------
@@ -279,14 +297,25 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
     }
 
+    /** Forgets a failed partition's mirror: records of it still in flight land at their own offsets or fail. */
+    @Override
+    protected OptionalLong dropPartition(TopicPartition tp) {
+        Mirror m = mirrors.remove(tp);
+        metrics.closed(tp);
+        return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
+    }
+
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
         if (recovery != null) {
             recovery.drain(); // the next owner of these partitions reads the destination's high watermark
         }
         for (TopicPartition tp : partitions) {
-            mirrors.remove(tp);
+            Mirror m = mirrors.remove(tp);
             metrics.closed(tp);
+            if (m != null && m.corruption != null) {
+                log.error("closing {} whose destination holds a record of another writer: {}", tp, Failures.describe(m.corruption));
+            }
         }
         if (mirrors.isEmpty() && recovery != null) {
             recovery.abandon();

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import java.time.Duration;
@@ -42,27 +43,35 @@ public record SourceIdentity(Admin source, Admin destination, String groupId, St
 
     /**
      * Checks that each destination partition that holds records is a copy of its source topic as it is now, then records
-     * the current ids (and the destination's next offsets).
+     * the current ids (and the destination's next offsets) of those that are. A destination holding a copy of another
+     * topic of the same name fails every pair of that source topic in {@code checked} (a
+     * {@link dev.mirrorv3.kafka.PositionException} naming the re-created topic); a transient failure is thrown.
      *
      * @param destinationNext each pair's destination high watermark
-     * @throws dev.mirrorv3.kafka.PositionException a destination holding a copy of another topic of the same name
      */
-    public void verify(Collection<Pair> pairs, Map<TopicPartition, Long> destinationNext) {
+    public void verify(Collection<Pair> pairs, Map<TopicPartition, Long> destinationNext, PerPartition<?> checked) {
         Set<String> topics = new TreeSet<>();
         pairs.forEach(p -> topics.add(p.source().topic()));
         Map<String, String> current = TopicIds.read(source, topics, timeout);
         Map<TopicPartition, OffsetAndMetadata> recorded = recorded();
         Map<TopicPartition, Long> next = new HashMap<>();
         for (Pair p : pairs) {
+            if (checked.failed(p.source())) {
+                continue; // its topic failed already
+            }
             long h = destinationNext.get(p.destination());
             OffsetAndMetadata r = recorded.get(p.destination());
             String recordedId = r == null || r.metadata() == null || !r.metadata().startsWith(METADATA_PREFIX) ? ""
                     : r.metadata().substring(METADATA_PREFIX.length());
-            PositionRule.checkIdentity(p.source(), new PositionRule.KafkaTopic(p.destination()),
-                    h == 0 ? OptionalLong.empty() : OptionalLong.of(h), recordedId, current.getOrDefault(p.source().topic(), ""));
-            next.put(p.source(), h);
+            try {
+                PositionRule.checkIdentity(p.source(), new PositionRule.KafkaTopic(p.destination()),
+                        h == 0 ? OptionalLong.empty() : OptionalLong.of(h), recordedId, current.getOrDefault(p.source().topic(), ""));
+                next.put(p.source(), h);
+            } catch (RuntimeException e) {
+                pairs.stream().filter(q -> q.source().topic().equals(p.source().topic())).forEach(q -> checked.fail(q.source(), e));
+            }
         }
-        record(pairs, next, current);
+        record(pairs.stream().filter(p -> !checked.failed(p.source())).toList(), next, current);
     }
 
     /** Records the current ids of the pairs' source topics with each pair's next offset (keyed by source partition). */
