@@ -1,6 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * a backup without a recorded id (new, or made before ids were checked) gets a topic snapshot of the current topic
  * before anything is written, whatever metadata.interval.ms says (docs/design.md, the position rule).
  */
-record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption encryption, Admin admin, Duration timeout, Clock clock) {
+record BackupIdentity(Function<String, Store> storeForTopic, KeysDirWatch keys, Admin admin, Duration timeout, Clock clock) {
     private static final Logger log = LoggerFactory.getLogger(BackupIdentity.class);
 
     /**
@@ -45,14 +45,23 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
         Map<String, String> current = TopicIds.read(admin, topics, timeout);
         for (String topic : topics) {
             List<TopicPartition> partitions = destinationNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).toList();
-            opened.attemptAll(partitions, () -> verify(topic, current.getOrDefault(topic, ""), destinationNext));
+            opened.attemptAll(partitions, () -> {
+                try {
+                    verify(topic, current.getOrDefault(topic, ""), destinationNext);
+                } catch (MissingKeysException e) {
+                    if (!keys.reload(e.missing())) {
+                        throw e; // the topic's snapshot needs a key not mounted yet: clears by itself once it is
+                    }
+                    verify(topic, current.getOrDefault(topic, ""), destinationNext);
+                }
+            });
         }
     }
 
     /** @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name */
     private void verify(String topic, String id, Map<TopicPartition, OptionalLong> destinationNext) {
         Store store = storeForTopic.apply(topic);
-        MetaSnapshots meta = new MetaSnapshots(store, encryption);
+        MetaSnapshots meta = new MetaSnapshots(store, keys.get());
         String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
         destinationNext.forEach((tp, next) -> {
             if (tp.topic().equals(topic)) {

@@ -88,10 +88,11 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                         .schedule(config.metadataIntervalMs(), config.groupsIntervalMs())
                 : null;
         background = new BackgroundPasses(config, connectorName, sourceOffsets, metrics, metaSnapshotter, stores);
-        BackupIdentity identity = new BackupIdentity(stores::forTopic, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
+        KeysDirWatch keys = new KeysDirWatch(encryption, config::encryption);
+        BackupIdentity identity = new BackupIdentity(stores::forTopic, keys, sourceOffsets.admin(), config.adminTimeout(), clock);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics, background.durableOffsets());
-        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
+        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), keys, config.flushPolicy(), sourceOffsets,
                 identity, clock);
         opener = config.snapshots()
                 ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()))

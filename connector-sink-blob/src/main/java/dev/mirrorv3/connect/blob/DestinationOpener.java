@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.PerPartition;
 import java.util.Collection;
@@ -41,7 +42,14 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
             destinations.attempt(tp, () -> {
                 Store store = settings.storeForTopic().apply(tp.topic());
                 PositionInputs.removeTemporaryFiles(store, tp);
-                return readBack(store, tp);
+                try {
+                    return readBack(store, tp);
+                } catch (MissingKeysException e) {
+                    if (!settings.encryption().reload(e.missing())) {
+                        throw e; // clears by itself once the key file is there: tried again after a backoff
+                    }
+                    return readBack(store, tp);
+                }
             });
         }
         Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
