@@ -216,10 +216,18 @@ public final class ConnectTestCluster extends PerClassResource {
      * offset's metadata ("mirror-v3: partition FAILED since …: reason"). Fails at once if the task fails instead.
      */
     public String awaitPartitionFailed(String connector, String topic, int partition, Duration timeout) {
+        return awaitPartitionFailed(connector, topic, partition, timeout, false);
+    }
+
+    /**
+     * As {@link #awaitPartitionFailed(String, String, int, Duration)}; with {@code taskMayFailFirst} a task that FAILED
+     * meanwhile (e.g. in Connect's own rebalance, before the connector restarts it) is waited out instead.
+     */
+    public String awaitPartitionFailed(String connector, String topic, int partition, Duration timeout, boolean taskMayFailFirst) {
         String[] metadata = new String[1];
         Awaitility.await(connector + " isolates " + topic + "-" + partition).atMost(timeout).pollInterval(Duration.ofMillis(250))
                 .failFast("the task of " + connector + " failed", () -> {
-                    String trace = failureTrace(connector);
+                    String trace = taskMayFailFirst ? null : failureTrace(connector);
                     if (trace != null) {
                         throw new AssertionError("the task of " + connector + " FAILED instead of isolating " + topic + "-" + partition
                                 + ": " + trace.lines().filter(l -> l.startsWith("Caused by: ")).reduce((x, y) -> y)
