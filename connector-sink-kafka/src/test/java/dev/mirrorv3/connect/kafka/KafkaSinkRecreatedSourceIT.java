@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,10 +44,9 @@ class KafkaSinkRecreatedSourceIT {
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
 
-        Awaitility.await("the task of " + topic + " failed or copied more").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.failureTrace(topic) != null || highWatermarks(destination.admin(), topic, 1).get(0) > 100);
+        String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         assertThat(highWatermarks(destination.admin(), topic, 1)).as("nothing of the new topic is copied").isEqualTo(Map.of(0, 100L));
-        assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
+        assertThat(note).contains("source topic " + topic + " was deleted and created again",
                 "destination " + topic + "-0 (next offset 100) holds a copy of the topic with id", "new, empty destination topic",
                 "Nothing of the new topic was written");
         assertThat(destination.admin().listConsumerGroupOffsets(SourceIdentity.groupId(topic)).partitionsToOffsetAndMetadata()
