@@ -23,7 +23,9 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.FailureNote;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
 import dev.mirrorv3.testsupport.TestRecords;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -68,6 +70,8 @@ class BlobSinkIsolationIT {
 
     @TempDir
     static Path dir;
+
+    static final PrometheusRegistry exporter = ObservabilityFiles.exporter();
 
     static Stream<TestDestination> stores() {
         return destinations.all();
@@ -124,6 +128,13 @@ class BlobSinkIsolationIT {
             assertThat(d.list(topic, 1)).as("nothing written past the foreign object")
                     .containsExactlyInAnyOrder(name(0, 9), name(10, 19), foreign);
             assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+            // What Prometheus gets through the shipped config/jmx-exporter.yaml: the series of the alert MirrorV3PartitionFailed.
+            String scrape = ObservabilityFiles.scrape(exporter);
+            assertThat(ObservabilityFiles.mirrorSeries(scrape)).containsEntry("mirror_v3_partition_failed{mirror=\"" + topic
+                    + "\",partition=\"1\",topic=\"" + topic + "\"}", 1.0)
+                    .doesNotContainKey("mirror_v3_partition_failed{mirror=\"" + topic + "\",partition=\"0\",topic=\"" + topic + "\"}");
+            assertThat(ObservabilityFiles.assertScrapeServesTheQueries(scrape, ObservabilityFiles::failureSeries))
+                    .containsExactly("mirror_v3_partition_failed");
             List<String> lines = isolationLines(logs, topic + "-1");
             assertThat(lines).as("one log line, with what to do").hasSize(1);
             assertThat(lines.get(0)).contains(d.location(topic, 1, foreign), "restart?includeTasks=true");
@@ -133,6 +144,8 @@ class BlobSinkIsolationIT {
             assertBackupComplete(cluster, d.stores(), topic, topic, 3, WAIT);
             awaitHealthy(topic, topic, 1);
             assertThat(isolationLines(logs, topic + "-1")).as("not failed again").hasSize(1);
+            assertThat(ObservabilityFiles.mirrorSeries(ObservabilityFiles.scrape(exporter)).keySet())
+                    .noneMatch(k -> k.startsWith("mirror_v3_partition_failed"));
         }
         cluster.delete(topic);
     }
