@@ -164,8 +164,8 @@ public final class ManyPartitionsBench {
             if (n.getKeyProperty("partition") != null) {
                 try {
                     values.add(((Number) jmx.getAttribute(n, attribute)).longValue());
-                } catch (javax.management.AttributeNotFoundException e) {
-                    continue; // a series of another kind
+                } catch (javax.management.AttributeNotFoundException | javax.management.InstanceNotFoundException e) {
+                    continue; // a series of another kind, or the partition closed meanwhile
                 }
             }
         }
