@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.FailureVerdict.Kind;
 import dev.mirrorv3.kafka.FailureVerdict.Scope;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
+import dev.mirrorv3.testsupport.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -22,7 +19,7 @@ class PartitionFailuresTest {
     private static final FailureVerdict REFUSED = new FailureVerdict(Scope.PARTITION, Kind.CLEARS_BY_ITSELF, null, true);
     private static final FailureVerdict OPERATOR = new FailureVerdict(Scope.PARTITION, Kind.NEEDS_OPERATOR, null, false);
 
-    private final HandClock clock = new HandClock();
+    private final MutableClock clock = new MutableClock();
     private final List<String> heard = new ArrayList<>();
     private final PartitionFailures failures = new PartitionFailures(clock, 1_000, 300_000, "restart the tasks",
             LoggerFactory.getLogger(PartitionFailuresTest.class), new PartitionFailures.Listener() {
@@ -87,33 +84,5 @@ class PartitionFailuresTest {
     void aLongReasonIsCutToFitTheBrokersOffsetMetadata() {
         String note = FailureNote.failed(0, Kind.NEEDS_OPERATOR, "x".repeat(10_000));
         assertThat(note.length()).isLessThan(1_200);
-    }
-
-    private static final class HandClock extends Clock {
-        private long millis = 1_000_000;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

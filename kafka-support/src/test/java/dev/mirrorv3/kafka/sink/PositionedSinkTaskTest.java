@@ -11,10 +11,8 @@ import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.PartitionFailures;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
+import dev.mirrorv3.testsupport.MutableClock;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -46,7 +44,7 @@ class PositionedSinkTaskTest {
     private static final TopicPartition P0 = new TopicPartition("t", 0);
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
-    private final HandClock clock = new HandClock();
+    private final MutableClock clock = new MutableClock();
     private final FakeContext context = new FakeContext();
     private FakeTask task;
 
@@ -598,34 +596,6 @@ class PositionedSinkTaskTest {
         @Override
         public PluginMetrics pluginMetrics() {
             return null;
-        }
-    }
-
-    private static final class HandClock extends Clock {
-        private long millis = 1_000_000;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }
