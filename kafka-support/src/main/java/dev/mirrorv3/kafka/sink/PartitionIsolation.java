@@ -91,10 +91,6 @@ final class PartitionIsolation {
         failures.positioned(tp);
     }
 
-    boolean isFailed(TopicPartition tp) {
-        return failures.isFailed(tp);
-    }
-
     int count() {
         return failures.count();
     }

@@ -37,11 +37,9 @@ import org.slf4j.LoggerFactory;
  * resolved from {@code put()} seeks the consumer, so the rest of that batch predates the seek and is skipped
  * ({@link #repositioned}). A failure that fails the task is recorded and thrown from the next {@code put()}: Connect
  * keeps an exception from {@code open()} until its consumer's poll returns, and that poll would fetch from the group's
- * offset first. A failure that belongs to one partition ({@link FailureVerdict}) is isolated instead
- * ({@link #isolate}): the partition is paused and dropped, the others go on, {@code preCommit} reports its durable
- * offset with the failure as the offset's metadata ({@link FailureNote}), and one that can clear by itself is positioned
- * again after its backoff ({@link PartitionIsolation}). A subclass says how to resolve a position, how to write
- * records, what is durable and how it drops a partition.
+ * offset first. A partition's own failure ({@link FailureVerdict}) isolates it instead ({@link #isolate},
+ * {@link PartitionIsolation}; its note in {@code preCommit}'s metadata: {@link FailureNote}). A subclass says how to
+ * resolve a position, how to write records, what is durable and how it drops a partition.
  *
  * @param <P> what resolving a partition's position gives the subclass (a writer, a position)
  */
@@ -84,10 +82,8 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     }
 
     /**
-     * Called from {@code start()} after {@link #startPositioning}: with partition.failure=partition, a failure that belongs
-     * to one partition isolates it instead of failing the task; one that can clear by itself is positioned again after
-     * retry.backoff.initial.ms, doubling up to {@code retryMaxMs}. {@code listener} hears when a partition fails and
-     * clears (the metrics).
+     * Called from {@code start()} after {@link #startPositioning}: how a partition's failure is isolated (partition.failure,
+     * partition.retry.max.ms); {@code listener} hears when a partition fails and clears (the metrics).
      */
     protected final void startIsolation(FailureVerdict.Isolation mode, long retryMaxMs, String connectorName,
                                         PartitionFailures.Listener listener) {
@@ -186,9 +182,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         if (continueRecovery()) {
             return;
         }
-        List<TopicPartition> due = isolation.dueForRetry(clock.millis());
-        if (!due.isEmpty()) {
-            pending.addAll(due); // still paused: positioned anew, every check runs again
+        if (pending.addAll(isolation.dueForRetry(clock.millis()))) { // still paused: positioned anew, every check runs again
             nextPositionAttemptMs = 0;
         }
         try {
@@ -276,10 +270,9 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     // --- for the subclass ---------------------------------------------------------------------------------------------
 
     /**
-     * A non-transient failure while working on {@code tp} (docs/design.md, "Failures: one classifier, with a scope"): one
-     * that belongs to the partition (or to every partition of its topic) isolates it when partition.failure is
-     * partition: paused, dropped ({@link #dropPartition}), recorded as failed. Anything else, or the store refusing every
-     * partition of the task, is thrown as the task's failure. From the task thread, outside a loop over partitions.
+     * A non-transient failure while working on {@code tp} (docs/design.md section 8): a partition's (or its topic's)
+     * isolates it: paused, dropped ({@link #dropPartition}), recorded as failed; anything else, or the store refusing
+     * every partition, is thrown as the task's. From the task thread, outside a loop over partitions.
      */
     protected final void isolate(TopicPartition tp, RuntimeException e) {
         FailureVerdict verdict = isolation.verdict(e);
@@ -300,14 +293,9 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         });
     }
 
-    /** Whether {@code e} would isolate its partition rather than fail the task (partition.failure, the verdict). */
+    /** Whether {@code e} would isolate its partition rather than fail the task. */
     protected final boolean isolates(RuntimeException e) {
         return isolation.verdict(e).isolates();
-    }
-
-    /** Whether the partition is failed and isolated now: its records are not written. */
-    protected final boolean failed(TopicPartition tp) {
-        return isolation.isFailed(tp);
     }
 
     /** How many partitions are failed now. */

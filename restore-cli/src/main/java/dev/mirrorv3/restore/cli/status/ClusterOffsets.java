@@ -90,8 +90,9 @@ final class ClusterOffsets implements AutoCloseable {
             }
             return new Notes(new FailureNotes(offsets.admin(), groupId, timeout).read(), null);
         } catch (RuntimeException e) {
-            return new Notes(Map.of(), name + ": cannot read the failed partitions from consumer group " + groupId + ": "
-                    + Failures.describe(e));
+            // An unreachable cluster is the row's error already (its high watermarks); anything else (an ACL) is said here.
+            return new Notes(Map.of(), Failures.isTransient(e) ? null : name + ": cannot read the failed partitions ("
+                    + Failures.describe(e) + ")");
         }
     }
 
