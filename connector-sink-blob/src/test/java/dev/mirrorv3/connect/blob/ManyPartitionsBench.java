@@ -1,117 +1,109 @@
 package dev.mirrorv3.connect.blob;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.ListenerNotFoundException;
 import javax.management.MBeanServer;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
 import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * bench/run-many-partitions-bench: one blob sink task over many partitions (several topics, one in-process broker and
- * Connect worker; the filesystem, and S3Proxy with {@code s3}) with records flowing: the heap after GC (each heap pool's
- * usage after its last collection, {@link MemoryPoolMXBean#getCollectionUsage}, summed: live data, not garbage) against
- * buffer.max.bytes + 200 MiB, the threads of the JVM against those before the task started, how long opening and
- * closing every partition takes (the deploy until every partition is open, the delete until every one is closed, read
- * from the task's per-partition series), the store requests an idle partition costs (S3 ListObjectsV2 calls while
- * records flow into {@link #BUSY} partitions only, over several chain.check.interval.ms), and records/s of the same
- * records on {@link #BUSY} partitions against the many. The broker and the worker share this JVM: the heap and thread
- * figures include the broker's, and are printed beside the baseline measured before the task started.
+ * bench/run-many-partitions-bench: one blob sink task over many partitions ({@link #TOPICS} topics, one in-process broker
+ * and Connect worker; the filesystem, or S3Proxy with {@code s3}) against the same task over {@link #FEW} partitions of
+ * as many topics holding the same records, in rounds whose order alternates, after warm-up rounds. Each run is a new
+ * connector into a new destination, timed from its deploy until its consumer group has committed every partition's high
+ * watermark (read by an admin client, as every sink bench's clock); then every partition's chain must end there, read
+ * from the store's listing (object names), or the run fails.
  *
- * <p>Prints {@code RESULT many-r1 ...} and {@code RESULT few-r1 ...} lines for bench/lib.sh and {@code MEASURE} lines.
- * Not a test (never run by surefire or failsafe).
+ * <p>Besides records/s of both ({@code RESULT many-r<n> ...}, {@code RESULT few-r<n> ...}), each run reports as
+ * {@code FIGURE} lines, for the script's goal checks: the heap after GC (the collectors' own figures: every
+ * collection's notification carries each pool's usage after it, summed over the heap pools: live data, not garbage),
+ * its peak while the run lasted, and the collections seen against those the collectors counted; the threads, their
+ * peak (sampled every 250 ms) over those before the deploy (the broker and the worker share this JVM, so the heap
+ * includes theirs and the threads are counted as the task adds them); and as
+ * {@code MEASURE} lines, for the record: how long opening every partition (the deploy until each partition's series
+ * exists) and closing every partition (the delete until none is left) take, and with S3 the ListObjectsV2 calls over
+ * four {@code chain.check.interval.ms} while records flow into {@link #FEW} of the many partitions only (the periodic
+ * check lists only partitions that committed since their last check).
  *
- * <p>Usage: {@code ManyPartitionsBench [partitions, default 2000] [records per partition, default 100] [fs|s3]}
+ * <p>Not a test (never run by surefire or failsafe). Usage: {@code ManyPartitionsBench partitions records-per-partition
+ * fs|s3 rounds warmup-rounds}.
  */
 public final class ManyPartitionsBench {
-    static final int BUSY = 8;
+    static final int FEW = 8;
     private static final int TOPICS = 4;
-    private static final long BUFFER_MAX_BYTES = 64L << 20;
+    static final long BUFFER_MAX_BYTES = 64L << 20;
     private static final long CHECK_MS = 2_000;
+    private static final Pattern OBJECT = Pattern.compile("^(\\d+)-(\\d+)\\.");
 
-    private ManyPartitionsBench() {
+    private final ConnectTestCluster cluster;
+    private final TestDestination destination;
+    private final Admin admin;
+    private final Duration timeout;
+    /** Records produced into the first many topic's first {@link #FEW} partitions after the start (the idle window). */
+    private long extra;
+
+    private ManyPartitionsBench(ConnectTestCluster cluster, TestDestination destination, Duration timeout) {
+        this.cluster = cluster;
+        this.destination = destination;
+        this.admin = cluster.kafka().createAdminClient();
+        this.timeout = timeout;
+    }
+
+    /** One kind of run: its topics and their partitions. */
+    private record Kind(String name, List<String> topics, int partitionsPerTopic) {
+        int partitions() {
+            return topics.size() * partitionsPerTopic;
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        int partitions = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
-        int perPartition = args.length > 1 ? Integer.parseInt(args[1]) : 100;
-        boolean s3 = args.length > 2 && args[2].equals("s3");
+        int partitions = Integer.parseInt(args[0]);
+        int perPartition = Integer.parseInt(args[1]);
+        boolean s3 = args[2].equals("s3");
+        int rounds = Integer.parseInt(args[3]);
+        int warmups = Integer.parseInt(args[4]);
         Duration timeout = Duration.ofSeconds(300 + (long) partitions * perPartition / 500);
-        Path root = Files.createTempDirectory("mirror-v3-many-partitions");
-        TestDestination d = s3 ? new TestDestination.S3() : new TestDestination.Filesystem(root);
-        try (ConnectTestCluster cluster = ConnectTestCluster.start(1)) {
-            List<String> topics = new ArrayList<>();
-            for (int t = 0; t < TOPICS; t++) {
-                topics.add("many-" + t);
-                cluster.kafka().createTopic("many-" + t, partitions / TOPICS);
+        TestDestination d = s3 ? new TestDestination.S3() : new TestDestination.Filesystem(Files.createTempDirectory("mirror-v3-many"));
+        Kind many = new Kind("many", topics("many", TOPICS), partitions / TOPICS);
+        Kind few = new Kind("few", topics("few", TOPICS), FEW / TOPICS);
+        long total = (long) many.partitions() * perPartition;
+        try (ConnectTestCluster cluster = ConnectTestCluster.start(1, Map.of("offset.flush.interval.ms", "100"))) {
+            ManyPartitionsBench bench = new ManyPartitionsBench(cluster, d, timeout);
+            bench.produce(many, perPartition);
+            bench.produce(few, (int) (total / few.partitions()));
+            System.out.printf("FIGURE max-heap-mib %d%n", Runtime.getRuntime().maxMemory() >> 20);
+            for (int r = 1; r <= warmups + rounds; r++) {
+                String round = r <= warmups ? "w" + r : "r" + (r - warmups);
+                boolean manyFirst = r % 2 == 1;
+                bench.run(manyFirst ? many : few, round, r == warmups + 1 && s3);
+                bench.run(manyFirst ? few : many, round, r == warmups + 1 && s3);
             }
-            cluster.kafka().createTopic("few", BUSY);
-            long total = (long) (partitions / TOPICS) * TOPICS * perPartition;
-            produce(cluster, topics, partitions / TOPICS, perPartition);
-            produce(cluster, List.of("few"), BUSY, (int) (total / BUSY));
-            gc();
-            long baseHeap = heapAfterGc();
-            int baseThreads = ManagementFactory.getThreadMXBean().getThreadCount();
-            System.out.printf("MEASURE baseline heap-after-gc %d MiB, threads %d (broker and worker, no task)%n", baseHeap >> 20,
-                    baseThreads);
-
-            Sampler sampler = new Sampler();
-            Thread sampling = new Thread(sampler, "bench-sampler");
-            sampling.setDaemon(true);
-            sampling.start();
-            Map<String, String> config = config(d, String.join(",", topics), cluster.bootstrapServers());
-            long start = System.nanoTime();
-            cluster.deploy("many", config);
-            double openSeconds = await("every partition open", () -> series(cluster, "many", "destination-offset-verified").size()
-                    == partitions, timeout, start);
-            double seconds = await("every record durable", () -> sum(series(cluster, "many", "destination-offset-verified")) == total,
-                    timeout, start);
-            System.out.printf("RESULT many-r1 %d %.3f %.0f%n", total, seconds, total / seconds);
-            System.out.printf("MEASURE open all %d partitions %.1f s%n", partitions, openSeconds);
-
-            long idleWindowMs = 4 * CHECK_MS;
-            int listsBefore = s3 ? ((TestDestination.S3) d).calls("list") : 0;
-            long flowEnd = System.currentTimeMillis() + idleWindowMs;
-            int produced = 0;
-            while (System.currentTimeMillis() < flowEnd) { // records flow into BUSY partitions of one topic only
-                produceTo(cluster, topics.get(0), BUSY, 10, produced);
-                produced += 10;
-                Thread.sleep(200);
-            }
-            if (s3) {
-                int lists = ((TestDestination.S3) d).calls("list") - listsBefore;
-                System.out.printf("MEASURE ListObjectsV2 calls in %d ms (%d chain checks) with %d of %d partitions busy: %d%n",
-                        idleWindowMs, idleWindowMs / CHECK_MS, BUSY, partitions, lists);
-            }
-            sampler.stop();
-            System.out.printf("MEASURE heap-after-gc peak %d MiB (goal <= buffer.max.bytes %d MiB + 200 MiB; baseline %d MiB),"
-                    + " threads peak %d (baseline %d)%n", sampler.heap.get() >> 20, BUFFER_MAX_BYTES >> 20, baseHeap >> 20,
-                    sampler.threads.get(), baseThreads);
-
-            long closeStart = System.nanoTime();
-            cluster.delete("many");
-            double closeSeconds = await("every partition closed", () -> series(cluster, "many", "destination-offset-verified")
-                    .isEmpty(), timeout, closeStart);
-            System.out.printf("MEASURE close all %d partitions %.1f s%n", partitions, closeSeconds);
-
-            long fewStart = System.nanoTime();
-            cluster.deploy("few", config(d, "few", cluster.bootstrapServers()));
-            double fewSeconds = await("every record of few durable", () -> sum(series(cluster, "few", "destination-offset-verified"))
-                    == total, timeout, fewStart);
-            System.out.printf("RESULT few-r1 %d %.3f %.0f%n", total, fewSeconds, total / fewSeconds);
-            cluster.delete("few");
         } finally {
             if (d instanceof TestDestination.S3 s) {
                 s.shutdown();
@@ -119,9 +111,63 @@ public final class ManyPartitionsBench {
         }
     }
 
-    private static Map<String, String> config(TestDestination d, String topics, String bootstrap) {
-        Map<String, String> c = d.config(topics, bootstrap);
-        c.put("destination.name", "${topic}");
+    private static List<String> topics(String prefix, int n) {
+        List<String> out = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            out.add(prefix + "-" + t);
+        }
+        return out;
+    }
+
+    /** Runs {@code kind} once as run {@code <kind>-<round>}: a new connector into a new destination. */
+    private void run(Kind kind, String round, boolean idleWindow) throws Exception {
+        String name = kind.name() + "-" + round;
+        Map<TopicPartition, Long> ends = endOffsets(kind);
+        long records = ends.values().stream().mapToLong(Long::longValue).sum();
+        gc();
+        long baseHeap = heapAfterGc();
+        int baseThreads = ManagementFactory.getThreadMXBean().getThreadCount();
+        Threads threads = Threads.start();
+        AfterGc afterGc = new AfterGc();
+        long start = System.nanoTime();
+        cluster.deploy(name, config(kind, round));
+        double openSeconds = await(name + ": every partition open", () -> series(name).size() == kind.partitions(), start);
+        double seconds = await(name + ": the group committed every partition's end", () -> committedAll(name, ends), start);
+        threads.stop();
+        afterGc.close();
+        requireChainsEndAt(round, ends);
+        String prefix = round.startsWith("w") ? "WARMUP" : "RESULT";
+        System.out.printf("%s %s %d %.3f %.0f%n", prefix, name, records, seconds, records / seconds);
+        System.out.printf("FIGURE %s heap-after-gc-peak-mib %d baseline-mib %d collections-seen %d collections-counted %d threads-peak %d"
+                + " threads-baseline %d%n", name, afterGc.peak.get() >> 20, baseHeap >> 20, afterGc.seen.get(), afterGc.counted,
+                threads.peak.get(), baseThreads);
+        System.out.printf("MEASURE %s: open all %d partitions %.1f s%n", name, kind.partitions(), openSeconds);
+        if (idleWindow && kind.name().equals("many")) {
+            idleListings(kind);
+        }
+        long closeStart = System.nanoTime();
+        cluster.delete(name);
+        double closeSeconds = await(name + ": every partition closed", () -> series(name).isEmpty(), closeStart);
+        System.out.printf("MEASURE %s: close all %d partitions %.1f s%n", name, kind.partitions(), closeSeconds);
+    }
+
+    /** With S3: the listings over four chain checks while records flow into {@link #FEW} partitions of one topic only. */
+    private void idleListings(Kind kind) throws Exception {
+        long windowMs = 4 * CHECK_MS;
+        int before = ((TestDestination.S3) destination).calls("list");
+        long end = System.currentTimeMillis() + windowMs;
+        while (System.currentTimeMillis() < end) {
+            produceTo(kind.topics().get(0), FEW, 10);
+            Thread.sleep(200);
+        }
+        int lists = ((TestDestination.S3) destination).calls("list") - before;
+        System.out.printf("MEASURE ListObjectsV2 calls in %d ms (%d chain checks) with %d of %d partitions receiving records: %d%n",
+                windowMs, windowMs / CHECK_MS, FEW, kind.partitions(), lists);
+    }
+
+    private Map<String, String> config(Kind kind, String round) {
+        Map<String, String> c = destination.config(String.join(",", kind.topics()), cluster.bootstrapServers());
+        c.put("destination.name", round + "-${topic}");
         c.put("flush.max.records", "10000");
         c.put("flush.max.time.ms", "10000");
         c.put("chain.check.interval.ms", Long.toString(CHECK_MS));
@@ -130,11 +176,14 @@ public final class ManyPartitionsBench {
         return c;
     }
 
-    private static void produce(ConnectTestCluster cluster, List<String> topics, int partitions, int perPartition) {
+    private void produce(Kind kind, int perPartition) throws Exception {
+        for (String t : kind.topics()) {
+            cluster.kafka().createTopic(t, kind.partitionsPerTopic());
+        }
         SplittableRandom random = new SplittableRandom(1);
         try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(cluster.bootstrapServers(), 120_000, 60_000)) {
-            for (String topic : topics) {
-                for (int p = 0; p < partitions; p++) {
+            for (String topic : kind.topics()) {
+                for (int p = 0; p < kind.partitionsPerTopic(); p++) {
                     for (int i = 0; i < perPartition; i++) {
                         byte[] value = new byte[100];
                         random.nextBytes(value);
@@ -146,24 +195,64 @@ public final class ManyPartitionsBench {
         }
     }
 
-    private static void produceTo(ConnectTestCluster cluster, String topic, int partitions, int perPartition, int from) {
+    private void produceTo(String topic, int partitions, int perPartition) {
         try (KafkaProducer<byte[], byte[]> producer = TestRecords.producer(cluster.bootstrapServers(), 60_000, 30_000)) {
             for (int p = 0; p < partitions; p++) {
                 for (int i = 0; i < perPartition; i++) {
-                    producer.send(new ProducerRecord<>(topic, p, null, ("r" + (from + i)).getBytes()));
+                    producer.send(new ProducerRecord<>(topic, p, null, ("r" + (extra + i)).getBytes()));
                 }
             }
         }
+        extra += perPartition;
     }
 
-    /** The task's per-partition values of one series (a partition's MBean exists while the partition is open). */
-    private static List<Long> series(ConnectTestCluster cluster, String connector, String attribute) throws Exception {
+    /** Every partition's end offset, read by the admin client. */
+    private Map<TopicPartition, Long> endOffsets(Kind kind) throws Exception {
+        Map<TopicPartition, OffsetSpec> ask = new java.util.HashMap<>();
+        for (String t : kind.topics()) {
+            for (int p = 0; p < kind.partitionsPerTopic(); p++) {
+                ask.put(new TopicPartition(t, p), OffsetSpec.latest());
+            }
+        }
+        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
+        admin.listOffsets(ask).all().get().forEach((tp, info) -> ends.put(tp, info.offset()));
+        return ends;
+    }
+
+    /** Whether the connector's consumer group committed each partition's end offset. */
+    private boolean committedAll(String name, Map<TopicPartition, Long> ends) throws Exception {
+        Map<TopicPartition, Long> committed = new java.util.HashMap<>();
+        for (String topic : ends.keySet().stream().map(TopicPartition::topic).distinct().toList()) {
+            TestConsumers.committed(admin, "connect-" + name, topic).forEach((p, o) -> committed.put(new TopicPartition(topic, p), o));
+        }
+        return ends.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
+    }
+
+    /** Every partition's chain ends where its topic does, read from the store's listing of object names. */
+    private void requireChainsEndAt(String round, Map<TopicPartition, Long> ends) {
+        ends.forEach((tp, end) -> {
+            long next = 0;
+            for (String object : destination.list(round + "-" + tp.topic(), tp.partition())) {
+                Matcher m = OBJECT.matcher(object);
+                if (m.find()) {
+                    next = Math.max(next, Long.parseLong(m.group(2)) + 1);
+                }
+            }
+            if (next != end) {
+                throw new IllegalStateException(tp + ": the chain of round " + round + " ends at next offset " + next + ", the topic at "
+                        + end + ": the group committed offsets the destination does not hold");
+            }
+        });
+    }
+
+    /** The task's per-partition series of the connector (a partition's MBean exists while the partition is open). */
+    private static List<Long> series(String connector) throws Exception {
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
         List<Long> values = new ArrayList<>();
         for (ObjectName n : jmx.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"), null)) {
             if (n.getKeyProperty("partition") != null) {
                 try {
-                    values.add(((Number) jmx.getAttribute(n, attribute)).longValue());
+                    values.add(((Number) jmx.getAttribute(n, "destination-offset-verified")).longValue());
                 } catch (javax.management.AttributeNotFoundException | javax.management.InstanceNotFoundException e) {
                     continue; // a series of another kind, or the partition closed meanwhile
                 }
@@ -172,12 +261,8 @@ public final class ManyPartitionsBench {
         return values;
     }
 
-    private static long sum(List<Long> values) {
-        return values.stream().mapToLong(Long::longValue).sum();
-    }
-
-    /** Seconds from {@code startNanos} until {@code done}, polled every 100 ms; fails past {@code timeout}. */
-    private static double await(String what, Check done, Duration timeout, long startNanos) throws Exception {
+    /** Seconds from {@code startNanos} until {@code done}, polled every 100 ms; fails past the timeout. */
+    private double await(String what, Check done, long startNanos) throws Exception {
         while (!done.ok()) {
             if (System.nanoTime() - startNanos > timeout.toNanos()) {
                 throw new IllegalStateException(what + ": not within " + timeout);
@@ -197,7 +282,15 @@ public final class ManyPartitionsBench {
         Thread.sleep(500);
     }
 
-    /** Heap in use after the last collection of each heap pool: live data, not garbage. */
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
+    }
+
+    /** Heap in use after the last collection of each heap pool: live data, not garbage (read after an explicit GC). */
     static long heapAfterGc() {
         long used = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -208,11 +301,66 @@ public final class ManyPartitionsBench {
         return used;
     }
 
-    /** Samples the heap after GC and the thread count every 250 ms, keeping the peaks. */
-    private static final class Sampler implements Runnable {
-        final AtomicLong heap = new AtomicLong();
-        final AtomicLong threads = new AtomicLong();
+    /**
+     * The heap after each collection while a run lasts, from the collectors' notifications (a sample of the pools' last
+     * collection could miss one of two collections between samples): its peak, and the collections seen against those
+     * the collectors counted, so that a run without a collection, or with one not seen, is known.
+     */
+    private static final class AfterGc implements NotificationListener, AutoCloseable {
+        private static final Set<String> HEAP_POOLS = Set.copyOf(ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).toList());
+        final AtomicLong peak = new AtomicLong();
+        final AtomicLong seen = new AtomicLong();
+        private final long countAtStart = collections();
+        long counted;
+
+        AfterGc() {
+            ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> ((NotificationEmitter) gc).addNotificationListener(this, null,
+                    null));
+        }
+
+        @Override
+        public void handleNotification(Notification n, Object handback) {
+            if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+                long used = 0;
+                for (Map.Entry<String, MemoryUsage> e : GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcInfo()
+                        .getMemoryUsageAfterGc().entrySet()) {
+                    used += HEAP_POOLS.contains(e.getKey()) ? e.getValue().getUsed() : 0;
+                }
+                peak.accumulateAndGet(used, Math::max);
+                seen.incrementAndGet();
+            }
+        }
+
+        /** Counts the run's collections, waits up to 2 s for their notifications (delivered after the fact), stops listening. */
+        @Override
+        public void close() throws Exception {
+            counted = collections() - countAtStart;
+            for (int i = 0; i < 100 && seen.get() < counted; i++) {
+                Thread.sleep(20);
+            }
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                try {
+                    ((NotificationEmitter) gc).removeNotificationListener(this);
+                } catch (ListenerNotFoundException e) {
+                    // never added to this one
+                }
+            }
+        }
+    }
+
+    /** Samples the JVM's thread count every 250 ms, keeping the peak. */
+    private static final class Threads implements Runnable {
+        final AtomicLong peak = new AtomicLong();
         private volatile boolean running = true;
+
+        static Threads start() {
+            Threads s = new Threads();
+            Thread t = new Thread(s, "bench-threads");
+            t.setDaemon(true);
+            t.start();
+            return s;
+        }
 
         void stop() {
             running = false;
@@ -220,10 +368,8 @@ public final class ManyPartitionsBench {
 
         @Override
         public void run() {
-            LongSupplier threadCount = () -> ManagementFactory.getThreadMXBean().getThreadCount();
             while (running) {
-                heap.accumulateAndGet(heapAfterGc(), Math::max);
-                threads.accumulateAndGet(threadCount.getAsLong(), Math::max);
+                peak.accumulateAndGet(ManagementFactory.getThreadMXBean().getThreadCount(), Math::max);
                 try {
                     Thread.sleep(250);
                 } catch (InterruptedException e) {
