@@ -129,7 +129,7 @@ final class PartitionFollow {
             if (originalOffsetHeader != null) {
                 headers.addBytes(originalOffsetHeader, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
             }
-            Map<String, Object> offset = new HashMap<>(2);
+            Map<String, Object> offset = new HashMap<>(4); // room for both without a resize
             offset.put(OFFSET_KEY, r.offset());
             offset.put(TARGET_OFFSET_KEY, restored.targetOffset());
             out.add(new SourceRecord(sourcePartition, offset, target.topic(), target.partition(), Schema.OPTIONAL_BYTES_SCHEMA,
