@@ -1,8 +1,6 @@
 package dev.mirrorv3.chain.restore;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,19 +8,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The objects a verify pass keeps in memory for the produce pass that follows it ({@link BackupVerifier#keeping}), so that
- * the produce pass sends their records as verified instead of reading and decoding each object a second time. What may be
- * kept is one budget for the whole process (every restore in it, e.g. the topics of {@code --all-topics}): a quarter of
- * the heap by default, or {@value #BUDGET_PROPERTY} bytes. Each kept object counts with an estimate of the heap its
- * records take ({@link #heapBytes}); an object that does not fit is not kept, and is read again when produced. An
- * object leaves when the produce pass takes it, and whatever is left when this is closed. Thread-safe: partitions are
- * verified and produced in parallel.
+ * the produce pass sends their records as verified instead of reading and decoding each object a second time. An object is
+ * kept packed ({@link PackedRecords}: a few arrays, which the collector does not copy record by record). What may be kept
+ * is one budget for the whole process (every restore in it, e.g. the topics of {@code --all-topics}): a quarter of the
+ * heap by default, or {@value #BUDGET_PROPERTY} bytes; an object that does not fit is not kept, and is read again when
+ * produced. An object leaves when the produce pass takes it, and whatever is left when this is closed. Thread-safe:
+ * partitions are verified and produced in parallel.
  */
 public final class KeptObjects implements AutoCloseable {
     /** A system property: the bytes all kept objects of the process may take (0: keep none). */
     public static final String BUDGET_PROPERTY = "mirrorv3.restore.keep.bytes";
-    /** An estimate of a record's own objects on the heap beside its bytes: the record, its arrays, timestamp, list slot. */
-    static final long RECORD_OVERHEAD = 112;
-    /** The same for a header beside its key (as UTF-16 chars) and value bytes. */
+    /** An estimate of a header's own objects on the heap beside its key (as UTF-16 chars) and value bytes. */
     static final long HEADER_OVERHEAD = 64;
 
     private static final AtomicLong RESERVED = new AtomicLong();
@@ -56,21 +52,26 @@ public final class KeptObjects implements AutoCloseable {
         return new KeptObjects(bytes);
     }
 
-    /** An object as read, with the heap its records take when they may be kept ({@link #heapBytes}), else 0. */
-    record Sized(CheckedObject object, long heapBytes) {
+    /** An object as read and, when it may be kept, the same object packed and the heap that takes; else null and 0. */
+    record Sized(CheckedObject object, CheckedObject packed, long heapBytes) {
     }
 
-    /** The object with its size when this keeps objects; on the reading thread, so that the estimate is off the checking one. */
+    /**
+     * The object with its packed form when this keeps objects and the budget has room now; on the reading thread, so that
+     * packing is off the checking one.
+     */
     Sized sized(CheckedObject o) {
-        return new Sized(o, limit > 0 ? heapBytes(o) : 0);
+        PackedRecords packed = limit > 0 && RESERVED.get() < limit ? PackedRecords.of(o.records()) : null;
+        return packed == null ? new Sized(o, null, 0)
+                : new Sized(o, new CheckedObject(o.name(), packed, o.sha256(), o.sizeBytes()), packed.heapBytes());
     }
 
     /** Keeps the object if the budget has room for it; returns whether it did. */
     boolean offer(int partition, Sized o) {
-        if (limit <= 0 || !reserve(o.heapBytes())) {
+        if (o.packed() == null || !reserve(o.heapBytes())) {
             return false;
         }
-        if (kept.putIfAbsent(new Key(partition, o.object().name()), new Kept(o.object(), o.heapBytes())) != null) {
+        if (kept.putIfAbsent(new Key(partition, o.object().name()), new Kept(o.packed(), o.heapBytes())) != null) {
             RESERVED.addAndGet(-o.heapBytes());
             return false;
         }
@@ -110,21 +111,5 @@ public final class KeptObjects implements AutoCloseable {
         for (Key key : kept.keySet()) {
             take(key.partition(), key.name());
         }
-    }
-
-    /** An estimate of the heap an object's records take: their bytes and {@link #RECORD_OVERHEAD} per record. */
-    static long heapBytes(CheckedObject o) {
-        long bytes = 0;
-        for (BackupRecord r : o.records()) {
-            bytes += RECORD_OVERHEAD + length(r.key()) + length(r.value());
-            for (RecordHeader h : r.headers()) {
-                bytes += HEADER_OVERHEAD + 2L * h.key().length() + length(h.value());
-            }
-        }
-        return bytes;
-    }
-
-    private static long length(byte[] b) {
-        return b == null ? 0 : b.length;
     }
 }

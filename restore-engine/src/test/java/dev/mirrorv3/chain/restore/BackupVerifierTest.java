@@ -129,13 +129,15 @@ class BackupVerifierTest {
         try (KeptObjects kept = KeptObjects.upTo(1 << 20)) {
             BackupVerifier v = verifier().keeping(kept);
             VerifiedPartition vp = verify(v, CutFinder.none());
-            assertThat(KeptObjects.reservedBytes()).as("three objects kept").isGreaterThan(3 * PER_OBJECT * KeptObjects.RECORD_OVERHEAD);
+            assertThat(KeptObjects.reservedBytes()).as("three objects kept, their values' bytes at least")
+                    .isGreaterThan(3 * PER_OBJECT * "v100".length());
             int reads = counting.reads;
             Files.write(root.resolve("b/0").resolve(names.get(1).fileName()),
                     EnvelopeCodecs.forSettings(NDJSON).encode(records(100, 199, "changed")));
             CheckedObject second = v.reread(0, vp.objects().get(1));
             assertThat(counting.reads).as("no read").isEqualTo(reads);
-            assertThat(second.records()).as("the records the verify pass checked").isEqualTo(records(100, 199, "v"));
+            assertThat(second.records()).as("the records the verify pass checked").isEqualTo(records(100, 199, "v"))
+                    .isInstanceOf(PackedRecords.class);
             assertThat(second.sha256()).isEqualTo(vp.objects().get(1).sha256());
             assertThatThrownBy(() -> v.reread(0, vp.objects().get(1))).as("handed out once; then read again, and changed")
                     .isInstanceOf(ChainException.class).hasMessageContaining(names.get(1).fileName() + " changed since the verify pass");
@@ -146,7 +148,7 @@ class BackupVerifierTest {
     @Test
     void anObjectBeyondTheBudgetIsReadAgainAndMustNotHaveChanged() throws Exception {
         List<ObjectName> names = write(3);
-        long oneObject = PER_OBJECT * (KeptObjects.RECORD_OVERHEAD + 10);
+        long oneObject = PackedRecords.of(records(0, 99, "v")).heapBytes() + 50; // the second object's values are longer
         try (KeptObjects kept = KeptObjects.upTo(oneObject)) {
             BackupVerifier v = verifier().keeping(kept);
             VerifiedPartition vp = verify(v, CutFinder.none());
