@@ -2,6 +2,7 @@ package dev.mirrorv3.kafka;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -69,10 +70,23 @@ public final class SourceTopicCheck {
      *
      * @param next each partition's destination next offset (for the message)
      * @throws PositionException a partition's topic has another id than its destination copies: nothing of it may be
-     *                           written, the message names both ids and what to do
+     *                           written, the message names both ids and what to do (the condition of every partition of
+     *                           its topic, {@link PositionException#topic()})
      * @throws org.apache.kafka.common.KafkaException the look's failure, as Kafka classifies it ({@link Failures})
      */
     public synchronized void check(Map<TopicPartition, Long> next, long fetchedBy) {
+        mismatches(next, fetchedBy).values().stream().findFirst().ifPresent(e -> {
+            throw e;
+        });
+    }
+
+    /**
+     * As {@link #check}, for a task that goes on with the other partitions: the failure of each partition whose topic has
+     * another id than its destination copies (empty: every partition may commit).
+     *
+     * @throws org.apache.kafka.common.KafkaException the look's failure, as Kafka classifies it ({@link Failures})
+     */
+    public synchronized Map<TopicPartition, PositionException> mismatches(Map<TopicPartition, Long> next, long fetchedBy) {
         Set<String> stale = new TreeSet<>();
         next.keySet().forEach(tp -> {
             Look look = looks.get(tp.topic());
@@ -85,12 +99,18 @@ public final class SourceTopicCheck {
             Map<String, String> ids = TopicIds.readExisting(admin, stale, timeout);
             stale.forEach(t -> looks.put(t, new Look(stamp, ids.getOrDefault(t, ""))));
         }
+        Map<TopicPartition, PositionException> failed = new LinkedHashMap<>();
         next.forEach((tp, n) -> {
             Expected e = expected.get(tp);
             Look look = looks.get(tp.topic());
             if (e != null && !e.id().isEmpty() && look != null && !look.id().isEmpty()) {
-                PositionRule.checkIdentity(tp, e.destination(), OptionalLong.of(n), e.id(), look.id());
+                try {
+                    PositionRule.checkIdentity(tp, e.destination(), OptionalLong.of(n), e.id(), look.id());
+                } catch (PositionException x) {
+                    failed.put(tp, x);
+                }
             }
         });
+        return failed;
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The running check of the source topic's identity: a look begun after records were fetched covers them (one request
- * for every partition and topic it covers), a new id fails naming both ids, a topic that is gone passes.
+ * for every partition and topic it covers), a new id fails naming both ids as the condition of the whole topic (every
+ * partition of it, the others' topics not), a topic that is gone passes.
  */
 class SourceTopicCheckTest {
     private static final Node NODE = new Node(0, "localhost", 9092);
@@ -83,7 +84,25 @@ class SourceTopicCheckTest {
         assertThatThrownBy(() -> check.check(Map.of(A0, 12L), fetched)).isInstanceOf(PositionException.class)
                 .hasMessageStartingWith("source topic a was deleted and created again: destination a-copy-0 (next offset 12) holds a copy"
                         + " of the topic with id " + old + ", and a now has id " + now)
-                .hasMessageContaining("Nothing of the new topic was written for a-0");
+                .hasMessageContaining("Nothing of the new topic was written for a-0")
+                .satisfies(e -> assertThat(((PositionException) e).topic()).as("the condition of every partition of a").contains("a"));
+    }
+
+    @Test
+    void theMismatchesAreEachPartitionOfTheTopicCreatedAgainAndNoneOfAnother() throws Exception {
+        create("a", 2);
+        create("b", 1);
+        expect(A0);
+        expect(A1);
+        expect(B0);
+
+        admin.deleteTopics(List.of("a")).all().get();
+        create("a", 2);
+        Map<TopicPartition, PositionException> failed = check.mismatches(Map.of(A0, 10L, A1, 20L, B0, 5L), check.stamp());
+
+        assertThat(failed).as("a's partitions, not b's").containsOnlyKeys(A0, A1);
+        assertThat(failed.get(A1)).hasMessageContaining("destination a-copy-1 (next offset 20)");
+        assertThat(failed.values()).allSatisfy(e -> assertThat(e.topic()).contains("a"));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.mirrorv3.chain.meta;
 
-import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.Store;
 import java.util.List;
@@ -182,10 +182,8 @@ public final class MetaSnapshots {
         if (!name.encrypted()) {
             return data;
         }
-        byte[] key = encryption.keys().key(name.keyId()).orElseThrow(() -> new KeysDirException(where
-                + " is encrypted with key id " + name.keyId() + ", which is missing from " + encryption.keys().source()
-                + ": put the key file " + name.keyId() + " back into the keys dir (encryption.keys.dir, or --keys-dir for"
-                + " the mirror-v3 command line)"));
+        byte[] key = encryption.keys().key(name.keyId())
+                .orElseThrow(() -> MissingKeysException.ofObject(where, name.keyId(), encryption.keys().source()));
         return MetaEncryption.open(key, aad(dir, name), data, where);
     }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.crypto.KeyRing;
-import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
@@ -138,7 +138,7 @@ class MetaSnapshotsTest {
         assertThat(reader.newestTopic().orElseThrow().snapshot()).isEqualTo(topic(1_000, "-1"));
 
         MetaSnapshots withoutA = new MetaSnapshots(store, ObjectEncryption.readOnly(KeyRing.of("keys dir /k", Map.of("b", KEY_B))));
-        assertThatThrownBy(withoutA::newestGroups).isInstanceOf(KeysDirException.class)
+        assertThatThrownBy(withoutA::newestGroups).isInstanceOf(MissingKeysException.class)
                 .hasMessageContaining("encrypted with key id a, which is missing from keys dir /k");
         MetaSnapshots wrongA = new MetaSnapshots(store, ObjectEncryption.readOnly(KeyRing.of("k", Map.of("a", KEY_B))));
         assertThatThrownBy(wrongA::newestGroups).isInstanceOf(MetaFormatException.class).hasMessageContaining("fails authentication");

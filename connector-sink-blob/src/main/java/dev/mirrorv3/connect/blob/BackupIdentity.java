@@ -1,16 +1,18 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import dev.mirrorv3.kafka.meta.TopicMetadata;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -33,44 +35,58 @@ import org.slf4j.LoggerFactory;
  * own partitions, so another id is taken only when every partition of the destination is empty, and until then even a
  * connector whose own partitions are empty is refused.
  */
-record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption encryption, Admin admin, Duration timeout, Clock clock) {
+record BackupIdentity(Function<String, Store> storeForTopic, KeysDirWatch keys, Admin admin, Duration timeout, Clock clock) {
     private static final Logger log = LoggerFactory.getLogger(BackupIdentity.class);
 
     /**
      * Checks each partition's backup against its topic's current id, then records that id where the backup holds none,
-     * or where it holds another one but no records at all.
+     * or where it holds another one but no records at all. A topic whose backup is another topic's (or whose id cannot
+     * be recorded) fails each of its partitions in {@code opened}, not the others' topics; a transient failure is thrown.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
      * @return each topic's id as read for the check: the topic the partitions continue from (empty: the cluster gave none)
-     * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
      */
-    Map<String, String> verify(Map<TopicPartition, OptionalLong> destinationNext) {
+    Map<String, String> verify(Map<TopicPartition, OptionalLong> destinationNext, PerPartition<?> opened) {
         Set<String> topics = new TreeSet<>();
         destinationNext.keySet().forEach(tp -> topics.add(tp.topic()));
         Map<String, String> current = TopicIds.read(admin, topics, timeout);
         for (String topic : topics) {
-            Store store = storeForTopic.apply(topic);
-            MetaSnapshots meta = new MetaSnapshots(store, encryption);
-            String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
-            String id = current.getOrDefault(topic, "");
-            SortedMap<Integer, OptionalLong> own = new TreeMap<>();
-            destinationNext.forEach((tp, next) -> {
-                if (tp.topic().equals(topic)) {
-                    own.put(tp.partition(), next);
-                    PositionRule.checkIdentity(tp, new PositionRule.BlobChain(store.location(tp.partition())), next, recorded, id);
+            List<TopicPartition> partitions = destinationNext.keySet().stream().filter(tp -> tp.topic().equals(topic)).toList();
+            opened.attemptAll(partitions, () -> {
+                try {
+                    verify(topic, current.getOrDefault(topic, ""), destinationNext);
+                } catch (MissingKeysException e) {
+                    if (!keys.reload(e.missing())) {
+                        throw e; // the topic's snapshot needs a key not mounted yet: clears by itself once it is
+                    }
+                    verify(topic, current.getOrDefault(topic, ""), destinationNext);
                 }
             });
-            if (id.isEmpty() || id.equals(recorded)) {
-                continue;
-            }
-            if (!recorded.isEmpty()) {
-                refuseIfAnotherPartitionHoldsRecords(store, new TopicPartition(topic, own.firstKey()), own.keySet(), recorded, id);
-            }
-            MetaName name = meta.writeTopic(snapshot(topic));
-            log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
-                    meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
         }
         return current;
+    }
+
+    /** @throws PositionException a backup of another topic of the same name (every partition of {@code topic}) */
+    private void verify(String topic, String id, Map<TopicPartition, OptionalLong> destinationNext) {
+        Store store = storeForTopic.apply(topic);
+        MetaSnapshots meta = new MetaSnapshots(store, keys.get());
+        String recorded = meta.newestTopic().map(s -> s.snapshot().topicId()).orElse("");
+        SortedMap<Integer, OptionalLong> own = new TreeMap<>();
+        destinationNext.forEach((tp, next) -> {
+            if (tp.topic().equals(topic)) {
+                own.put(tp.partition(), next);
+                PositionRule.checkIdentity(tp, new PositionRule.BlobChain(store.location(tp.partition())), next, recorded, id);
+            }
+        });
+        if (id.isEmpty() || id.equals(recorded)) {
+            return;
+        }
+        if (!recorded.isEmpty()) {
+            refuseIfAnotherPartitionHoldsRecords(store, new TopicPartition(topic, own.firstKey()), own.keySet(), recorded, id);
+        }
+        MetaName name = meta.writeTopic(snapshot(topic));
+        log.info("topic id {} of {} recorded in {}/{} (the backup {}): the backup continues only from this topic", id, topic,
+                meta.location(MetaSnapshots.TOPIC_DIR), name, recorded.isEmpty() ? "had none" : "held no records of " + recorded);
     }
 
     /**
@@ -82,11 +98,12 @@ record BackupIdentity(Function<String, Store> storeForTopic, ObjectEncryption en
             String id) {
         for (int p : store.partitions()) {
             if (!own.contains(p) && !store.listFrom(p, "", 1).isEmpty()) {
-                throw new PositionException("source topic " + opened.topic() + " was deleted and created again: the backup at "
-                        + store.location(p) + " holds records of the topic with id " + recorded + ", and " + opened.topic() + " now has id "
-                        + id + ", another topic of the same name. A backup holds one topic, whichever connector backs up each of its"
-                        + " partitions (partitions=): " + opened + " is empty here, and is refused too. Nothing of the new topic was"
-                        + " written for " + opened + ". " + new PositionRule.BlobChain(store.location(opened.partition())).whenRecreated());
+                throw PositionException.ofTopic(opened.topic(), "source topic " + opened.topic() + " was deleted and created again:"
+                        + " the backup at " + store.location(p) + " holds records of the topic with id " + recorded + ", and "
+                        + opened.topic() + " now has id " + id + ", another topic of the same name. A backup holds one topic, whichever"
+                        + " connector backs up each of its partitions (partitions=): " + opened + " is empty here, and is refused too."
+                        + " Nothing of the new topic was written for " + opened + ". "
+                        + new PositionRule.BlobChain(store.location(opened.partition())).whenRecreated());
             }
         }
     }

@@ -98,9 +98,10 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = """
-            How often the whole chain of each partition is listed and checked against what \
-            this task wrote (catches a second writer or a manual change between flushes). Every flush also checks the \
-            chain's tail, at O(1) cost.""";
+            How often the whole chain of each partition that committed an object since its last \
+            listing is listed and checked against what this task wrote (catches a second writer or a manual change \
+            between flushes); an idle partition costs no request. Every flush also checks the chain's tail first, at \
+            O(1) cost.""";
 
     public static final String SOURCE_LAG_INTERVAL_MS = "source.lag.interval.ms";
     static final String SOURCE_LAG_INTERVAL_MS_DOC = """

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.SourceTopicCheck;
 import java.util.Map;
@@ -21,12 +22,12 @@ record IdentityChecks(BackupIdentity backup, SourceTopicCheck running) {
      * Checks the opened partitions' backups, then expects their records to come from the topic they were checked against.
      *
      * @param destinationNext each partition's next offset in the backup, empty when it holds nothing
+     * @param opened where a topic whose backup is another topic's fails each of its partitions
      * @param location where each partition's backup is, for the messages
-     * @throws dev.mirrorv3.kafka.PositionException a backup of another topic of the same name
      */
-    void opened(Map<TopicPartition, OptionalLong> destinationNext, Function<TopicPartition, String> location) {
-        Map<String, String> ids = backup.verify(destinationNext);
-        destinationNext.keySet().forEach(tp -> running.expect(tp, ids.getOrDefault(tp.topic(), ""),
-                new PositionRule.BlobChain(location.apply(tp))));
+    void opened(Map<TopicPartition, OptionalLong> destinationNext, PerPartition<?> opened, Function<TopicPartition, String> location) {
+        Map<String, String> ids = backup.verify(destinationNext, opened);
+        destinationNext.keySet().stream().filter(tp -> !opened.failed(tp)).forEach(tp -> running.expect(tp,
+                ids.getOrDefault(tp.topic(), ""), new PositionRule.BlobChain(location.apply(tp))));
     }
 }

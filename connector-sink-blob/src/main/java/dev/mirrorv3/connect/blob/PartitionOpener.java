@@ -25,7 +25,8 @@ final class PartitionOpener extends DestinationOpener<Chain, ChainWriter> {
 
     @Override
     Chain readBack(Store store, TopicPartition tp) {
-        ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().keys()); // lists fail on missing key ids
+        // A listing fails on missing key ids.
+        ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().get().keys());
         Chain chain = reader.listChain(tp.partition(), OptionalLong.empty());
         // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
         chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
@@ -39,7 +40,7 @@ final class PartitionOpener extends DestinationOpener<Chain, ChainWriter> {
                 chain.last().map(ObjectName::toString).orElse("none"),
                 chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, source.logStart(tp),
                 source.highWatermark(tp));
-        return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption()),
+        return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption().get()),
                 settings.flushPolicy(), settings.clock(), chain, next);
     }
 }

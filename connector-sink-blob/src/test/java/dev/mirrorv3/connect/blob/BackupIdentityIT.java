@@ -1,7 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
@@ -12,6 +11,7 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +57,19 @@ class BackupIdentityIT {
     }
 
     private BackupIdentity identity(FilesystemStore store) {
-        return new BackupIdentity(t -> store, ObjectEncryption.none(), admin, Duration.ofSeconds(30), Clock.systemUTC());
+        return new BackupIdentity(t -> store, new KeysDirWatch(ObjectEncryption.none(), ObjectEncryption::none), admin,
+                Duration.ofSeconds(30), Clock.systemUTC());
+    }
+
+    /** The failure verify gives the partitions it opens: a backup of another topic fails each of them, as the topic's. */
+    private RuntimeException failureOf(FilesystemStore store, Map<TopicPartition, OptionalLong> opening) {
+        PerPartition<Object> opened = new PerPartition<>();
+        identity(store).verify(opening, opened);
+        assertThat(opened.failures().keySet()).as("every partition opened failed").isEqualTo(opening.keySet());
+        RuntimeException e = opened.failures().values().iterator().next();
+        assertThat(e).isInstanceOf(PositionException.class);
+        assertThat(((PositionException) e).topic()).as("the condition of the whole topic").contains(TOPIC);
+        return e;
     }
 
     /** The old topic's backup: A's chains hold records 0-99 of partitions 0 and 1, and the old topic's id is recorded. */
@@ -90,9 +102,8 @@ class BackupIdentityIT {
         assertThat(current).as("premise: the topic was created again").isNotEqualTo("an-older-topic-id");
 
         // B opens its partitions, both empty, after the topic was created again.
-        assertThatThrownBy(() -> identity(store).verify(Map.of(new TopicPartition(TOPIC, 2), OptionalLong.empty(),
+        assertThat(failureOf(store, Map.of(new TopicPartition(TOPIC, 2), OptionalLong.empty(),
                 new TopicPartition(TOPIC, 3), OptionalLong.empty())))
-                .isInstanceOf(PositionException.class)
                 .hasMessageContaining("source topic shared was deleted and created again")
                 .hasMessageContaining(store.location(0) + " holds records of the topic with id an-older-topic-id")
                 .hasMessageContaining("shared now has id " + current)
@@ -101,9 +112,8 @@ class BackupIdentityIT {
         assertThat(recordedId(store)).as("the backup's id").isEqualTo("an-older-topic-id");
 
         // So A, whose chains hold the old topic, is refused too, also after B's open.
-        assertThatThrownBy(() -> identity(store).verify(Map.of(new TopicPartition(TOPIC, 0), OptionalLong.of(100),
+        assertThat(failureOf(store, Map.of(new TopicPartition(TOPIC, 0), OptionalLong.of(100),
                 new TopicPartition(TOPIC, 1), OptionalLong.of(100))))
-                .isInstanceOf(PositionException.class)
                 .hasMessageContaining("(next offset 100) holds a copy of the topic with id an-older-topic-id");
         assertThat(recordedId(store)).isEqualTo("an-older-topic-id");
     }
@@ -114,9 +124,11 @@ class BackupIdentityIT {
         new MetaSnapshots(store, ObjectEncryption.none()).writeTopic(new TopicSnapshot(1_000, TOPIC, "an-older-topic-id", 4, 1, Map.of()));
         Files.createDirectories(root.resolve(TOPIC).resolve("0")); // a partition directory without objects: empty
 
+        PerPartition<Object> opened = new PerPartition<>();
         identity(store).verify(Map.of(new TopicPartition(TOPIC, 2), OptionalLong.empty(),
-                new TopicPartition(TOPIC, 3), OptionalLong.empty()));
+                new TopicPartition(TOPIC, 3), OptionalLong.empty()), opened);
 
+        assertThat(opened.failures()).as("nothing refused").isEmpty();
         assertThat(recordedId(store)).isEqualTo(currentId());
     }
 }

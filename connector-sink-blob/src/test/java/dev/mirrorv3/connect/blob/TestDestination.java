@@ -204,6 +204,11 @@ abstract class TestDestination {
             admin.deleteObject(r -> r.bucket(BUCKET).key(key(name, partition, object)));
         }
 
+        /** Requests the server answered for {@code method} ({@code list}, {@code getBlob}, {@code putBlob}) so far. */
+        int calls(String method) {
+            return server.calls(method);
+        }
+
         /** Not {@code close()}: JUnit closes AutoCloseable arguments of a parameterized test after each invocation. */
         void shutdown() {
             admin.close();

@@ -3,9 +3,13 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionException;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
@@ -15,11 +19,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -29,9 +33,11 @@ import org.slf4j.LoggerFactory;
  * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets.
  * The destination's high watermark is the position: {@code open()} seeks the source there. Records stream through one
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
- * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
- * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
- * drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient failures"). That recovery is
+ * naming both offsets (with partition.failure=partition: isolates that partition, as a hole or a record that cannot be
+ * converted does; {@link PositionedSinkTask#isolate}). The first failed delivery aborts the producer, so nothing queued
+ * behind it reaches the destination; a transient failure then re-reads the high watermark until it is stable, rewinds
+ * the consumer there, drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient
+ * failures"). That recovery is
  * {@link DestinationRecovery}'s; the open, pause, retry and commit skeleton is {@link PositionedSinkTask}'s; this class
  * says how a partition is positioned, how a batch is sent and what is durable.
  */
@@ -82,10 +88,12 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 clock.millis());
         conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
+        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         recovery = new DestinationRecovery(() -> createProducer(config.producerConfig(producerClientId())),
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
                 new DestinationRecovery.Settings(clock, new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()),
-                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis())); // well inside Connect's rebalance timeout
+                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis(), // well inside Connect's rebalance timeout
+                        config.partitionFailure() == FailureVerdict.Isolation.PARTITION));
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
@@ -107,7 +115,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     /** Each partition's destination high watermark, checked against the source's log (see {@code PositionRule}). */
     @Override
-    protected Map<TopicPartition, Position> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<Position> resolve(List<TopicPartition> partitions) {
         return resolvePositions(partitions.stream().map(this::pair).toList());
     }
 
@@ -145,7 +153,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     }
 
     /** Where each pair continues; tests override this to make positioning fail. */
-    protected Map<TopicPartition, Position> resolvePositions(List<Pair> pairs) {
+    protected PerPartition<Position> resolvePositions(List<Pair> pairs) {
         return positions.resolve(pairs);
     }
 
@@ -175,12 +183,19 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 continue; // a re-delivery of a record already sent
             }
             if (offset > m.expected) {
-                throw fatal(new ConnectException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
+                isolate(tp, new PartitionException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
                         + " is at offset " + offset + "; compaction, a transaction marker or an aborted record): a Kafka destination"
                         + " cannot reproduce it, and " + m.destination + " stays complete up to offset " + (m.expected - 1) + ". Back"
                         + " such topics up to a blob destination instead"));
+                continue;
             }
-            ProducerRecord<byte[], byte[]> pr = conversion.toProducerRecord(r, m);
+            ProducerRecord<byte[], byte[]> pr;
+            try {
+                pr = conversion.toProducerRecord(r, m);
+            } catch (RuntimeException e) {
+                isolate(tp, e); // a record that cannot be converted
+                continue;
+            }
             beforeSend(tp, offset);
             if (!recovery.send(pr, m, offset, DestinationRecords.payloadBytes(pr))) {
                 failed = true; // recover (or fail) below
@@ -199,50 +214,28 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
         long now = clock.millis();
         heartbeatIfDue(now);
-        try {
-            sources.lookIfDue(now, nextOffsets(mirrors.keySet()));
-        } catch (RuntimeException e) {
-            throw fatal(e);
-        }
-        pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
+        // Every hour: a source topic re-created meanwhile isolates its partitions (or fails the task).
+        sources.lookIfDue(now, mirrors.values().stream().collect(Collectors.toMap(m -> m.source, m -> m.expected))).forEach(this::isolate);
+        boolean inFlight = mirrors.values().stream().anyMatch(m -> m.acked.get() < m.expected);
+        pollWithin(inFlight ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
     }
 
     /**
      * Before a batch is sent, its source topics must still be those the destination topics copy: records fetched from
-     * a topic deleted and created again (the consumer may keep its positions across that) are never sent.
+     * a topic deleted and created again (the consumer may keep its positions across that) are never sent; every
+     * partition of such a topic is isolated (its mirror dropped, so the loop skips its records) or the task fails.
      */
     private void checkSources(Collection<SinkRecord> records) {
-        long fetchedBy = sources.stamp();
-        Map<TopicPartition, Long> sending = new HashMap<>();
-        for (SinkRecord r : records) {
-            TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
-            Mirror m = mirrors.get(tp);
-            if (m != null && !repositioned(tp) && r.originalKafkaOffset() >= m.expected) {
-                sending.putIfAbsent(tp, m.expected);
-            }
-        }
+        Map<TopicPartition, PositionException> recreated;
         try {
-            sources.beforeSending(sending, fetchedBy);
+            recreated = sources.beforeSending(records, tp -> mirrors.containsKey(tp) && !repositioned(tp)
+                    ? OptionalLong.of(mirrors.get(tp).expected) : OptionalLong.empty());
         } catch (RetriableException e) {
             throw e; // the batch is delivered again after the backoff
         } catch (RuntimeException e) {
             throw fatal(e);
         }
-    }
-
-    private Map<TopicPartition, Long> nextOffsets(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, Long> next = new HashMap<>();
-        partitions.forEach(tp -> next.put(tp, mirrors.get(tp).expected));
-        return next;
-    }
-
-    private boolean inFlight() {
-        for (Mirror m : mirrors.values()) {
-            if (m.acked.get() < m.expected) {
-                return true;
-            }
-        }
-        return false;
+        recreated.forEach(this::isolate);
     }
 
     /** Maps what a recovery does to the source consumer onto Connect's context. */
@@ -270,6 +263,11 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         @Override
         public void retried() {
             metrics.restart();
+        }
+
+        @Override
+        public void isolate(TopicPartition source, RuntimeException failure) {
+            KafkaSinkTask.this.isolate(source, failure);
         }
     }
 
@@ -304,15 +302,27 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
     }
 
+    /** Forgets a failed partition's mirror: records of it still in flight land at their own offsets or fail. */
+    @Override
+    protected OptionalLong dropPartition(TopicPartition tp) {
+        Mirror m = mirrors.remove(tp);
+        sources.closed(tp);
+        metrics.closed(tp);
+        return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
+    }
+
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
         if (recovery != null) {
             recovery.drain(); // the next owner of these partitions reads the destination's high watermark
         }
         for (TopicPartition tp : partitions) {
-            mirrors.remove(tp);
+            Mirror m = mirrors.remove(tp);
             sources.closed(tp);
             metrics.closed(tp);
+            if (m != null && m.corruption != null) {
+                log.error("closing {} whose destination holds a record of another writer: {}", tp, Failures.describe(m.corruption));
+            }
         }
         if (mirrors.isEmpty() && recovery != null) {
             recovery.abandon();

@@ -1,13 +1,13 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -60,28 +60,38 @@ public final class MirrorPositions {
 
     /**
      * The next offset of each pair (= the destination's high watermark), after checking that the destination topics
-     * exist with enough partitions and that the position is inside the source's log.
-     *
-     * @throws PositionException what is wrong and what to do
+     * exist with enough partitions and that the position is inside the source's log. Each source partition on its own:
+     * one whose destination is missing, another topic's copy or out of the rule gets its {@link PositionException}
+     * (with what to do), the others their position; a transient failure is thrown.
      */
-    public Map<TopicPartition, Position> resolve(Collection<Pair> pairs) {
-        Map<String, TopicDescription> destinations = checkDestinationTopics(pairs);
+    public PerPartition<Position> resolve(Collection<Pair> pairs) {
+        PerPartition<Position> out = new PerPartition<>();
+        Map<String, TopicDescription> destinations = new HashMap<>();
+        List<Pair> present = checkDestinationTopics(pairs, destinations, out);
+        if (present.isEmpty()) {
+            return out;
+        }
         List<TopicPartition> all = new ArrayList<>();
         destinations.values().forEach(d -> d.partitions().forEach(p -> all.add(new TopicPartition(d.name(), p.partition()))));
         Map<TopicPartition, Long> destinationHwms = destination.highWatermarks(all);
         // Before the offsets: a destination ahead of a re-created source is named as such.
-        Map<String, String> ids = identity.verify(pairs, destinations, destinationHwms);
-        Map<TopicPartition, Long> logStarts = source.logStartOffsets(pairs.stream().map(Pair::source).toList());
-        Map<TopicPartition, Long> sourceHwms = source.highWatermarks(pairs.stream().map(Pair::source).toList());
-        Map<TopicPartition, Position> next = new LinkedHashMap<>();
-        for (Pair p : pairs) {
-            long h = destinationHwms.get(p.destination());
-            long logStart = logStarts.get(p.source());
-            long hwm = sourceHwms.get(p.source());
-            long at = PositionRule.check(p.source(), new PositionRule.KafkaTopic(p.destination()), OptionalLong.of(h), logStart, hwm);
-            next.put(p.source(), new Position(at, logStart, hwm, ids.getOrDefault(p.source().topic(), "")));
+        Map<String, String> ids = identity.verify(present, destinations, destinationHwms, out);
+        List<Pair> checked = present.stream().filter(p -> !out.failed(p.source())).toList();
+        if (checked.isEmpty()) {
+            return out;
         }
-        return next;
+        Map<TopicPartition, Long> logStarts = source.logStartOffsets(checked.stream().map(Pair::source).toList());
+        Map<TopicPartition, Long> sourceHwms = source.highWatermarks(checked.stream().map(Pair::source).toList());
+        for (Pair p : checked) {
+            out.attempt(p.source(), () -> {
+                long logStart = logStarts.get(p.source());
+                long hwm = sourceHwms.get(p.source());
+                long at = PositionRule.check(p.source(), new PositionRule.KafkaTopic(p.destination()),
+                        OptionalLong.of(destinationHwms.get(p.destination())), logStart, hwm);
+                return new Position(at, logStart, hwm, ids.getOrDefault(p.source().topic(), ""));
+            });
+        }
+        return out;
     }
 
     /** Each pair's destination high watermark (the offset the next delivered record must get). */
@@ -89,44 +99,58 @@ public final class MirrorPositions {
         return destination.highWatermarks(pairs.stream().map(Pair::destination).toList());
     }
 
-    /** The destination topics, described; each must exist with at least the partitions its pairs need. */
-    private Map<String, TopicDescription> checkDestinationTopics(Collection<Pair> pairs) {
+    /**
+     * The pairs whose destination partition exists, their destination topics described in {@code described} (each id and
+     * partitions); each other pair fails in {@code out}.
+     */
+    private List<Pair> checkDestinationTopics(Collection<Pair> pairs, Map<String, TopicDescription> described,
+                                              PerPartition<Position> out) {
         Map<String, Integer> needed = new HashMap<>();
         for (Pair p : pairs) {
             needed.merge(p.destination().topic(), p.destination().partition() + 1, Math::max);
         }
-        Set<String> topics = new TreeSet<>(needed.keySet());
-        Map<String, TopicDescription> described = new HashMap<>();
-        for (String topic : topics) {
-            try {
-                described.put(topic, destination.admin().describeTopics(Set.of(topic)).allTopicNames()
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new org.apache.kafka.common.errors.InterruptException(e);
-            } catch (TimeoutException e) {
-                throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
-                        + destinationDescription + " timed out after " + timeout, e);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
-                            + ": the Kafka sink never creates topics; create it with at least " + needed.get(topic) + " partitions"
-                            + " (the source's), the cleanup.policy and retention it should have, then restart the task");
+        List<Pair> present = new ArrayList<>();
+        for (String topic : new TreeSet<>(needed.keySet())) {
+            List<Pair> ofTopic = pairs.stream().filter(p -> p.destination().topic().equals(topic)).toList();
+            List<TopicPartition> sources = ofTopic.stream().map(Pair::source).toList();
+            out.attemptAll(sources, () -> described.put(topic, describe(topic, needed.get(topic))));
+            for (Pair p : ofTopic) {
+                if (out.failed(p.source())) {
+                    continue;
                 }
-                if (e.getCause() instanceof KafkaException ke) {
-                    throw ke;
+                int has = described.get(topic).partitions().size();
+                if (p.destination().partition() >= has) {
+                    out.fail(p.source(), new PositionException("destination topic " + topic + " on " + destinationDescription + " has "
+                            + has + " partitions, and source partition " + p.source() + " is copied to the same-numbered"
+                            + " partition: add partitions to the destination topic (at least the source's), then restart the task"));
+                } else {
+                    present.add(p);
                 }
-                throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
             }
         }
-        for (Map.Entry<String, Integer> e : needed.entrySet()) {
-            int has = described.get(e.getKey()).partitions().size();
-            if (has < e.getValue()) {
-                throw new PositionException("destination topic " + e.getKey() + " on " + destinationDescription + " has " + has
-                        + " partitions, and source partition " + (e.getValue() - 1) + " is copied to the same-numbered partition:"
-                        + " add partitions to the destination topic (at least the source's), then restart the task");
+        return present;
+    }
+
+    private TopicDescription describe(String topic, int needed) {
+        try {
+            return destination.admin().describeTopics(Set.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
+                    + destinationDescription + " timed out after " + timeout, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
+                        + ": the Kafka sink never creates topics; create it with at least " + needed + " partitions"
+                        + " (the source's), the cleanup.policy and retention it should have, then restart the task");
             }
+            if (e.getCause() instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
         }
-        return described;
     }
 }

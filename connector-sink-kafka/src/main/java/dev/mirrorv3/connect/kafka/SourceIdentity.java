@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import java.time.Duration;
@@ -56,29 +57,38 @@ public record SourceIdentity(Admin source, Admin destination, IdentityTopic reco
 
     /**
      * Checks that each pair's destination topic, where any of its partitions holds records, is a copy of the pair's source
-     * topic as it is now, then records the current ids of the destination topics whose record differs.
+     * topic as it is now, then records the current ids of the destination topics whose record differs. A destination
+     * holding a copy of another topic of the same name fails every pair of that source topic in {@code checked} (a
+     * {@link dev.mirrorv3.kafka.PositionException} naming the re-created topic), and nothing is recorded for it; a
+     * transient failure is thrown.
      *
      * @param destinations each pair's destination topic as described now (its id and partitions)
      * @param destinationNext the high watermark of every partition of those topics
      * @return each source topic's id now (empty: the cluster gave none): the topic the pairs continue from
-     * @throws dev.mirrorv3.kafka.PositionException a destination holding a copy of another topic of the same name
      */
     public Map<String, String> verify(Collection<Pair> pairs, Map<String, TopicDescription> destinations,
-                                      Map<TopicPartition, Long> destinationNext) {
+                                      Map<TopicPartition, Long> destinationNext, PerPartition<?> checked) {
         Set<String> topics = new TreeSet<>();
         pairs.forEach(p -> topics.add(p.source().topic()));
         Map<String, String> current = TopicIds.read(source, topics, timeout);
         Recorded recorded = recorded(destinations);
         for (Pair p : pairs) {
+            if (checked.failed(p.source())) {
+                continue; // its topic failed already
+            }
             String now = current.getOrDefault(p.source().topic(), "");
-            for (TopicPartition d : partitions(destinations.get(p.destination().topic()))) {
-                long h = destinationNext.getOrDefault(d, 0L);
-                PositionRule.checkIdentity(p.source(), new PositionRule.KafkaTopic(d), h == 0 ? OptionalLong.empty() : OptionalLong.of(h),
-                        recorded.ids().getOrDefault(d, ""), now);
+            try {
+                for (TopicPartition d : partitions(destinations.get(p.destination().topic()))) {
+                    long h = destinationNext.getOrDefault(d, 0L);
+                    PositionRule.checkIdentity(p.source(), new PositionRule.KafkaTopic(d), h == 0 ? OptionalLong.empty()
+                            : OptionalLong.of(h), recorded.ids().getOrDefault(d, ""), now);
+                }
+            } catch (RuntimeException e) {
+                pairs.stream().filter(q -> q.source().topic().equals(p.source().topic())).forEach(q -> checked.fail(q.source(), e));
             }
         }
         Map<String, IdentityTopic.Entry> changed = new LinkedHashMap<>();
-        for (Pair p : pairs) {
+        for (Pair p : pairs.stream().filter(q -> !checked.failed(q.source())).toList()) {
             TopicDescription d = destinations.get(p.destination().topic());
             IdentityTopic.Entry e = new IdentityTopic.Entry(p.source().topic(), current.getOrDefault(p.source().topic(), ""),
                     d.topicId() == null ? "" : d.topicId().toString());

@@ -75,7 +75,7 @@ class KafkaSinkRecreatedSourceIT {
 
     /**
      * Copies 100 records of {@code topic}, stops the connector, deletes the source and creates it again with 300 records,
-     * resumes: the task must fail naming both ids, nothing of the new topic copied. Returns the failure's trace.
+     * resumes: the partition must be isolated naming both ids, nothing of the new topic copied. Returns its failure's note.
      */
     private static String copyThenRecreateWhileStopped(String topic, WhileStopped whileStopped) throws Exception {
         cluster.kafka().createTopic(topic, 1);
@@ -91,14 +91,12 @@ class KafkaSinkRecreatedSourceIT {
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
 
-        Awaitility.await("the task of " + topic + " failed or copied more").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.failureTrace(topic) != null || highWatermarks(destination.admin(), topic, 1).get(0) > 100);
+        String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         assertThat(highWatermarks(destination.admin(), topic, 1)).as("nothing of the new topic is copied").isEqualTo(Map.of(0, 100L));
-        String trace = cluster.failureTrace(topic);
-        assertThat(trace).contains("source topic " + topic + " was deleted and created again",
+        assertThat(note).contains("source topic " + topic + " was deleted and created again",
                 "destination " + topic + "-0 (next offset 100) holds a copy of the topic with id " + oldId,
                 "now has id " + currentId(topic), "Nothing of the new topic was written");
-        return trace;
+        return note;
     }
 
     /**
@@ -107,7 +105,8 @@ class KafkaSinkRecreatedSourceIT {
      * consumer fetches nothing between the two topics and keeps its positions (no rebalance: the partition count is
      * unchanged): its next fetches return the new topic's records as the old one's next. Not one of them may reach the
      * copy. The partition watch, which would restart the task on its own timer, looks only every 10 minutes here: the
-     * task's own check before a batch is sent is what is tested.
+     * task's own check before a batch is sent is what is tested. The re-created topic is the condition of each of its
+     * partitions: both are isolated, the task stays RUNNING.
      */
     @Test
     void aSourceRecreatedWithinASecondUnderARunningTaskNeverReachesTheCopy() throws Exception {
@@ -135,8 +134,9 @@ class KafkaSinkRecreatedSourceIT {
             assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
             assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
 
-            Awaitility.await("the task of " + topic + " failed or copied past the old topic's end").atMost(WAIT)
-                    .pollInterval(Duration.ofMillis(200)).until(() -> cluster.failureTrace(topic) != null
+            Awaitility.await("the partitions of " + topic + " isolated, the task failed or the copy past the old topic's end")
+                    .atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> cluster.failureTrace(topic) != null
+                            || cluster.partitionFailedGauge(topic, topic, 0) == 1 && cluster.partitionFailedGauge(topic, topic, 1) == 1
                             || highWatermarks(destination.admin(), topic, partitions).entrySet().stream()
                             .anyMatch(e -> e.getValue() > r.oldEnd().get(e.getKey())));
             Map<Integer, List<ConsumerRecord<byte[], byte[]>>> copy = consumeAll(destination.bootstrapServers(), topic);
@@ -151,9 +151,13 @@ class KafkaSinkRecreatedSourceIT {
                     assertThat(c.value()).as(at + " value").isEqualTo(old.value());
                 }
             }
-            assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
-                    "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
-                    "Nothing of the new topic was written");
+            for (int p = 0; p < partitions; p++) {
+                assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT)).as("partition %d's failure", p)
+                        .contains("source topic " + topic + " was deleted and created again",
+                                "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
+                                "Nothing of the new topic was written");
+            }
+            assertThat(cluster.taskState(topic)).as("the task goes on").isEqualTo("RUNNING");
         } finally {
             release.countDown();
             FaultInjectingKafkaSinkConnector.HOLD_AT.set(-1);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import java.time.Duration;
@@ -59,12 +60,18 @@ class SourceIdentityTest {
         return new Pair(new TopicPartition(name, 0), new TopicPartition(name + "-copy", 0));
     }
 
+    /** The source topic's id verify returns; the pair's failure, if verify gave it one, thrown. */
     private static String verify(SourceIdentity identity, Pair pair) throws Exception {
         String copy = pair.destination().topic();
         TopicDescription d = broker.admin().describeTopics(List.of(copy)).allTopicNames().get(30, TimeUnit.SECONDS).get(copy);
         Map<TopicPartition, Long> next = KafkaSinkTestSupport.highWatermarks(broker.admin(), copy, 1).entrySet().stream()
                 .collect(java.util.stream.Collectors.toMap(e -> new TopicPartition(copy, e.getKey()), Map.Entry::getValue));
-        return identity.verify(List.of(pair), Map.of(copy, d), next).get(pair.source().topic());
+        PerPartition<Object> checked = new PerPartition<>();
+        String id = identity.verify(List.of(pair), Map.of(copy, d), next, checked).get(pair.source().topic());
+        if (checked.failed(pair.source())) {
+            throw checked.failures().get(pair.source());
+        }
+        return id;
     }
 
     private static void recordInLegacyGroup(String connector, TopicPartition destination, String id) throws Exception {
@@ -94,7 +101,9 @@ class SourceIdentityTest {
 
         assertThatThrownBy(() -> verify(identity, pair)).isInstanceOf(PositionException.class)
                 .hasMessageContaining("source topic legacy-other was deleted and created again: destination legacy-other-copy-0 (next"
-                        + " offset 10) holds a copy of the topic with id AAAAAAAAAAAAAAAAAAAAAA");
+                        + " offset 10) holds a copy of the topic with id AAAAAAAAAAAAAAAAAAAAAA")
+                .satisfies(e -> assertThat(((PositionException) e).topic()).as("the condition of the whole topic")
+                        .contains("legacy-other"));
     }
 
     @Test

@@ -18,6 +18,7 @@ public final class TargetIdentity {
     private final String topic;
     private final Duration timeout;
     private String recorded;
+    private boolean recreated;
 
     public TargetIdentity(Admin admin, String topic, Duration timeout) {
         this.admin = admin;
@@ -37,8 +38,14 @@ public final class TargetIdentity {
         if (recorded == null) {
             recorded = now;
         } else if (!recorded.isEmpty() && !recorded.equals(now)) {
+            recreated = true;
             throw new RestoreCheckException(recreated(now));
         }
+    }
+
+    /** Whether a check (or {@link #explain}) found the target deleted and created again: every partition of it is concerned. */
+    public boolean recreated() {
+        return recreated;
     }
 
     /**
