@@ -101,6 +101,7 @@ final class PartitionFollow {
     void isolated(long retryAtMs) {
         positioned = false;
         notBefore = retryAtMs;
+        follower.dropReadAhead(); // its permit is the task's: the other partitions read ahead meanwhile
     }
 
     /** Records the first record the target did not store at its offset (the producer's thread). */
@@ -137,6 +138,7 @@ final class PartitionFollow {
         return retry.retry(e, (delay, attempt, cause) -> {
             positioned = false;
             notBefore = now + delay;
+            follower.dropReadAhead();
             log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", task,
                     follower.location(), target, attempt, delay, cause);
         });

@@ -89,6 +89,15 @@ public final class Follower {
         return this;
     }
 
+    /**
+     * Drops the object read ahead, if any, giving its permit back: the follower is not asked for records for a while (its
+     * partition failed), and the other followers sharing the permits should not wait for it. The next {@link #next}
+     * reads the object in its turn.
+     */
+    public void dropReadAhead() {
+        nextRead.drop();
+    }
+
     /** Whether every record up to the cut has been handed out (never without a cut). */
     public boolean cutReached() {
         return finder.reached();
