@@ -70,11 +70,13 @@ class ReadAheadTest {
 
     @Test
     void closingCancelsTheReadsNotTaken() throws Exception {
+        CountDownLatch secondStarted = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         Function<Integer, Integer> read = i -> {
             if (i == 1) {
                 return i;
             }
+            secondStarted.countDown();
             try {
                 Thread.sleep(30_000);
             } catch (InterruptedException e) {
@@ -84,6 +86,8 @@ class ReadAheadTest {
         };
         try (ReadAhead<Integer, Integer> reads = new ReadAhead<>(ITEMS, read, 1, "test")) {
             assertThat(reads.next()).isEqualTo(1);
+            // a read still queued when closed never starts; the premise is one that runs
+            assertThat(secondStarted.await(10, TimeUnit.SECONDS)).as("premise: the read of object 2 runs").isTrue();
         }
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the read of object 2 was interrupted").isTrue();
     }
