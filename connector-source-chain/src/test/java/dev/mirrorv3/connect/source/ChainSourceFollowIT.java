@@ -343,14 +343,9 @@ class ChainSourceFollowIT {
 
     /**
      * The cut is checked on every record the target holds, not only on the object holding its last record: a record
-<<<<<<< ours
-     * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails the partition
-     * as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's records before it).
-=======
      * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails (isolates)
      * the partition as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's
      * records before it).
->>>>>>> theirs
      */
     @Test
     void aTimestampCutIsCheckedOnEveryRecordTheTargetHoldsNotOnlyItsLastObject() throws Exception {
