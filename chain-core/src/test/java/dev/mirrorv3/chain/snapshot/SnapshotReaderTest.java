@@ -3,13 +3,13 @@ package dev.mirrorv3.chain.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -48,7 +48,7 @@ class SnapshotReaderTest {
         SnapshotWriter w = new SnapshotWriter(store, "states", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, new ObjectEncryption(ring, keyId.isEmpty() ? null : keyId)),
                 new SnapshotReader(store, SETTINGS, ring), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), 1 << 20), SnapshotChain.validate(store.location(0), List.of()), 0, root.resolve("spill"));
+                Clock.systemUTC(), 1 << 20), ChainHead.empty(store.location(0)), 0, root.resolve("spill"));
         Random random = new Random(2);
         int keysWritten = 20_000;
         for (int i = 0; i < keysWritten; i++) {
@@ -84,6 +84,36 @@ class SnapshotReaderTest {
         @Override
         public String location(int partition) {
             return delegate.location(partition);
+        }
+
+        @Override
+        public String besideLocation(String dir) {
+            return delegate.besideLocation(dir);
+        }
+
+        @Override
+        public java.util.List<String> listBeside(String dir) {
+            return delegate.listBeside(dir);
+        }
+
+        @Override
+        public java.util.List<String> listBesideFrom(String dir, String startAt, int max) {
+            return delegate.listBesideFrom(dir, startAt, max);
+        }
+
+        @Override
+        public byte[] readBeside(String dir, String name) {
+            return delegate.readBeside(dir, name);
+        }
+
+        @Override
+        public void createBeside(String dir, String name, byte[] data) {
+            delegate.createBeside(dir, name, data);
+        }
+
+        @Override
+        public void recommitBeside(String dir, String name, byte[] data) {
+            delegate.recommitBeside(dir, name, data);
         }
 
         @Override

@@ -2,13 +2,13 @@ package dev.mirrorv3.chain.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +47,8 @@ class FlushPipelineTest {
     }
 
     private ChainWriter writer(int partition) {
-        Chain chain = new ChainReader(store, SETTINGS).listChain(partition, OptionalLong.empty());
-        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), chain, 0);
+        ChainHead head = new ChainReader(store, SETTINGS).head(partition);
+        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), head, 0);
     }
 
     private void setUp(int threads) {
@@ -260,6 +259,36 @@ class FlushPipelineTest {
         @Override
         public String location(int partition) {
             return delegate.location(partition);
+        }
+
+        @Override
+        public String besideLocation(String dir) {
+            return delegate.besideLocation(dir);
+        }
+
+        @Override
+        public java.util.List<String> listBeside(String dir) {
+            return delegate.listBeside(dir);
+        }
+
+        @Override
+        public java.util.List<String> listBesideFrom(String dir, String startAt, int max) {
+            return delegate.listBesideFrom(dir, startAt, max);
+        }
+
+        @Override
+        public byte[] readBeside(String dir, String name) {
+            return delegate.readBeside(dir, name);
+        }
+
+        @Override
+        public void createBeside(String dir, String name, byte[] data) {
+            delegate.createBeside(dir, name, data);
+        }
+
+        @Override
+        public void recommitBeside(String dir, String name, byte[] data) {
+            delegate.recommitBeside(dir, name, data);
         }
 
         @Override

@@ -40,6 +40,7 @@ final class PartitionWriters {
     private final BufferCap cap;
     private final PipelinedCommits pipelined;
     private final InlineCommits inline;
+    private final ManifestWrites manifests;
     private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
@@ -57,6 +58,7 @@ final class PartitionWriters {
         this.cap = new BufferCap(config.bufferMaxBytes());
         this.pipelined = new PipelinedCommits(config, connectorName, clock, retryPauses, metrics, this::durable);
         this.inline = new InlineCommits(clock, this::durable);
+        this.manifests = new ManifestWrites(config.retryBackoffMaxMs());
         this.nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
     }
 
@@ -112,12 +114,16 @@ final class PartitionWriters {
         pipelined.takeFinishedAndThrow();
     }
 
-    /** The end of a put(): starts the buffers that are due, then takes the finished commits; throws a failure. */
+    /**
+     * The end of a put(): starts the buffers that are due, then takes the finished commits (throws a failure), then writes
+     * the manifests that are due.
+     */
     void flushDue(long now) {
         for (OpenWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(w::flush);
         }
         pipelined.takeFinishedAndThrow();
+        manifests.writeDue(open.values(), now);
     }
 
     /**
@@ -137,7 +143,7 @@ final class PartitionWriters {
                 return false;
             }
             if (w != null) {
-                w.writer().fullCheck(format);
+                w.writer().periodicCheck(format);
             }
             return true;
         });
@@ -187,6 +193,7 @@ final class PartitionWriters {
         }
         try {
             w.close();
+            manifests.writeOnClose(w);
         } catch (RuntimeException e) {
             if (!w.running()) {
                 addBuffered(-w.writer().bufferedBytes()); // what is left after the objects that did commit
@@ -195,6 +202,7 @@ final class PartitionWriters {
             throw e;
         } finally {
             open.remove(tp);
+            manifests.closed(tp);
             metrics.closed(tp);
             offsets.closed(tp);
         }

@@ -3,6 +3,7 @@ package dev.mirrorv3.chain.store.s3;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -36,19 +37,34 @@ public final class S3Store implements Store {
     private final S3Client writer;
     private final S3Client reader;
     private final ConditionalPut put;
+    private final StoreRequests requests;
 
     /** @param name the destination name (the chain directory under the prefix) */
     public S3Store(S3Settings settings, String name) {
-        this(settings, name, List.of());
+        this(settings, name, new StoreRequests(), List.of());
     }
 
-    /** @param interceptors added to both clients (request counting in tests, metrics) */
-    public S3Store(S3Settings settings, String name, List<ExecutionInterceptor> interceptors) {
+    /** @param requests where every request of both clients is counted */
+    public S3Store(S3Settings settings, String name, StoreRequests requests) {
+        this(settings, name, requests, List.of());
+    }
+
+    /** @param interceptors added to both clients (request counting in tests), after the one that counts into {@code requests} */
+    public S3Store(S3Settings settings, String name, StoreRequests requests, List<ExecutionInterceptor> interceptors) {
         this.settings = settings;
         this.chainKey = settings.prefix().isEmpty() ? name : settings.prefix() + "/" + name;
-        this.writer = S3Clients.create(settings, settings.write(), interceptors);
-        this.reader = S3Clients.create(settings, settings.read(), interceptors);
+        this.requests = requests;
+        List<ExecutionInterceptor> all = new ArrayList<>();
+        all.add(new RequestCounting(requests));
+        all.addAll(interceptors);
+        this.writer = S3Clients.create(settings, settings.write(), all);
+        this.reader = S3Clients.create(settings, settings.read(), all);
         this.put = new ConditionalPut(settings, writer, reader, this::readKey);
+    }
+
+    @Override
+    public StoreRequests requests() {
+        return requests;
     }
 
     private String partitionKey(int partition) {
@@ -96,18 +112,22 @@ public final class S3Store implements Store {
      */
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
-        String prefix = partitionKey(partition);
+        return listFromUnder(partitionKey(partition), location(partition), startAt, max);
+    }
+
+    private List<String> listFromUnder(String prefix, String where, String startAt, int max) {
         List<String> names = new ArrayList<>();
         String startAfter = startAt.isEmpty() ? null : prefix + predecessor(startAt);
         String token = null;
         do {
-            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix).maxKeys(max);
+            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix)
+                    .maxKeys(Math.min(max, 1000)); // a page holds at most 1000 keys
             if (token != null) {
                 req.continuationToken(token);
             } else if (startAfter != null) {
                 req.startAfter(startAfter);
             }
-            ListObjectsV2Response page = read("ListObjectsV2 " + location(partition), () -> reader.listObjectsV2(req.build()));
+            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
             for (S3Object o : page.contents()) {
                 String n = o.key().substring(prefix.length());
                 if (n.compareTo(startAt) >= 0 && !TemporaryFiles.isTemporary(n) && names.size() < max) {
@@ -225,6 +245,11 @@ public final class S3Store implements Store {
     @Override
     public List<String> listBeside(String dir) {
         return listUnder(besideKey(dir), besideLocation(dir));
+    }
+
+    @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return listFromUnder(besideKey(dir), besideLocation(dir), startAt, max);
     }
 
     @Override
