@@ -78,6 +78,8 @@ public class ChainSourceTask extends SourceTask {
         targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name, config.pollIntervalMs());
+        Store backup = store;
+        metrics.storeRequests(config.sourceTopic(), () -> List.of(backup.requests()));
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());

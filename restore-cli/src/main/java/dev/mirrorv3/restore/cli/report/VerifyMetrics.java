@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli.report;
 
 import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.chain.store.StoreRequests;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,7 +47,22 @@ final class VerifyMetrics {
                 String.format(Locale.ROOT, "%.3f", nowMs / 1000.0)));
         header(s, "mirror_v3_backup_verify_success", "1 if the verify run found the partition's backup restorable, else 0");
         success.forEach((p, ok) -> sample(s, "mirror_v3_backup_verify_success", connector, topic, p, ok ? "1" : "0"));
+        storeRequests(s, connector, topic, evidence.backup().requests());
         return s.toString();
+    }
+
+    /** The run's requests to the backup store, as the connectors export them (mirror_v3_store_requests_total). */
+    private static void storeRequests(StringBuilder s, String connector, String topic, StoreRequests requests) {
+        String name = "mirror_v3_store_requests_total";
+        s.append("# HELP ").append(name).append(" Requests this run made to the backup store, by operation and outcome\n");
+        s.append("# TYPE ").append(name).append(" counter\n");
+        for (StoreRequests.Operation op : StoreRequests.Operation.values()) {
+            for (StoreRequests.Outcome outcome : StoreRequests.Outcome.values()) {
+                s.append(name).append("{mirror=\"").append(label(connector)).append("\",topic=\"").append(label(topic))
+                        .append("\",operation=\"").append(op.label()).append("\",outcome=\"").append(outcome.label()).append("\"} ")
+                        .append(requests.count(op, outcome)).append('\n');
+            }
+        }
     }
 
     /** Writes atomically (a temporary file renamed), so the textfile collector never reads half a file. */
