@@ -145,11 +145,13 @@ final class FaultInjectingStore implements Store {
 
     @Override
     public void recommitBeside(String dir, String name, byte[] data) {
+        failIfArmed(dir.startsWith("_manifest") && faults.failManifestCreates.get(), "create manifest " + name);
         delegate.recommitBeside(dir, name, data);
     }
 
     @Override
     public void createBeside(String dir, String name, byte[] data) {
+        failIfArmed(dir.startsWith("_manifest") && faults.failManifestCreates.get(), "create manifest " + name);
         CountDownLatch kill = dir.startsWith("_meta") ? faults.killNextSnapshotWrite.getAndSet(null) : null;
         if (kill != null) {
             // A filesystem commit writes a temporary file, then links it: a writer that dies before the link leaves this.

@@ -89,6 +89,11 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
             Store store = super.openStore(config);
             return new Store() {
                 @Override
+                public dev.mirrorv3.chain.store.StoreRequests requests() {
+                    return store.requests();
+                }
+
+                @Override
                 public String location(int partition) {
                     return store.location(partition);
                 }
