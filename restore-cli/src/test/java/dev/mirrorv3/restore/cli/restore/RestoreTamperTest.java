@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ManifestName;
+import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -47,11 +48,49 @@ class RestoreTamperTest {
         assertThat(after.err()).contains("partition 0", names.get(1).fileName(), "SHA-256");
     }
 
-    /** The records as objects of {@code perObject} records each, written as the blob sink writes a chain, then closed. */
+    @Test
+    void aManifestChangedOrNamingAnObjectThatIsGoneIsNamedAndTheRunsStoreRequestsAreInTheMetricsFile() throws Exception {
+        Path root = dir.resolve("backups");
+        writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 299, o -> true), 100);
+        List<ObjectName> second = writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 300, 599, o -> true), 100);
+        Path config = TestBackups.connectorJson(dir, "orders-backup", "orders", root);
+        Path metrics = dir.resolve("verify.prom");
+        CliRun ok = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only",
+                "--metrics-file", metrics.toString());
+        assertThat(ok.exitCode()).as(ok.toString()).isZero();
+        assertThat(ok.out()).contains("manifests: 2, hash chain intact, 6 objects with a recorded SHA-256, up to offset 599");
+        assertThat(Files.readString(metrics)).contains("# TYPE mirror_v3_store_requests_total counter",
+                        "mirror_v3_store_requests_total{mirror=\"orders-backup\",topic=\"orders\",operation=\"LIST\",outcome=\"ok\"} ",
+                        "mirror_v3_store_requests_total{mirror=\"orders-backup\",topic=\"orders\",operation=\"PUT\",outcome=\"ok\"} 0\n")
+                .containsPattern("operation=\"GET\",outcome=\"ok\"} (8|9|[1-9][0-9]+)\n"); // 6 objects and 2 manifests at least
+
+        Path manifests = root.resolve("orders-backup/_manifest/0");
+        Path first = manifests.resolve(new ManifestName(0, 299).fileName());
+        String original = Files.readString(first);
+        Files.writeString(first, original.replace("\"start\":0", "\"start\":100"));
+        assertVerifyFails(config, "partition 0", first + " was changed after it was written");
+        Files.writeString(first, original);
+
+        Path last = root.resolve("orders-backup/0").resolve(second.get(2).fileName());
+        Files.move(last, dir.resolve("moved"));
+        assertVerifyFails(config, "partition 0", last + " is gone, and the manifest "
+                + manifests.resolve(new ManifestName(300, 599).fileName()) + " records it");
+    }
+
+    private static void assertVerifyFails(Path config, String... expected) {
+        CliRun r = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains(expected);
+    }
+
+    /**
+     * The records as objects of {@code perObject} records each, written as the blob sink writes a chain (continuing it), then
+     * closed: its manifest written.
+     */
     static List<ObjectName> writeWithTheSinksWriter(Path root, List<BackupRecord> records, int perObject) {
         FilesystemStore store = new FilesystemStore(root, "orders-backup");
         ChainWriter writer = new ChainWriter(store, 0, TestBackups.CODEC, new FlushPolicy(perObject, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), ChainHead.empty(store.location(0)), records.get(0).offset());
+                Clock.systemUTC(), new ChainReader(store, TestBackups.SETTINGS).head(0), records.get(0).offset());
         List<ObjectName> names = new ArrayList<>();
         for (BackupRecord r : records) {
             writer.append(r);
