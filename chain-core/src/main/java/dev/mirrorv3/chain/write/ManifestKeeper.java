@@ -9,7 +9,6 @@ import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.manifest.StoredManifest;
-import dev.mirrorv3.chain.store.ObjectMissingException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * A writer's manifests (docs/blob-sink.md, "Chain manifests"). Each object the writer commits is recorded (name, size,
  * SHA-256) and waits for the next manifest, which is written once {@value #MAX_OBJECTS} objects wait, once the oldest has
  * waited {@link #MAX_AGE}, and when the partition closes; at most {@value #MAX_OBJECTS} objects per manifest. Objects found
- * after the newest manifest when the partition was opened go first: read back and recorded when at most
- * {@value #MAX_OBJECTS} (a crash between an object and its manifest), else, as a chain written before manifests, covered
- * as a range. A manifest is created with the objects' no-overwrite create after checking that the newest manifest is still
- * the one this writer knows; one whose create failed is re-issued with the same bytes until it is known durable.
+ * after the newest manifest when the partition was opened (a chain written before manifests, or a task that died between
+ * an object and its manifest) go first, covered as one range without reading them: opening a partition never waits for
+ * objects to be read back. A manifest is created with the objects' no-overwrite create after checking that the newest
+ * manifest is still the one this writer knows; one whose create failed is re-issued with the same bytes until it is
+ * known durable.
  *
  * <p>Thread-safety: {@link #committed} may be called from a commit thread; everything else from the one thread that owns
  * the writer (the task thread).
@@ -45,8 +45,6 @@ public final class ManifestKeeper {
     private StoredManifest newest;
     /** Objects found after the newest manifest at open, covered as a range (or null). */
     private List<ObjectName> foundRange;
-    /** Objects found after the newest manifest at open, to be read back and recorded (or null). */
-    private List<ObjectName> foundToRecord;
     /** Objects committed since the newest manifest, oldest first; guarded by this. */
     private final List<Waiting> waiting = new ArrayList<>();
     private Frozen frozen;
@@ -68,14 +66,7 @@ public final class ManifestKeeper {
         this.newest = head.manifest().orElse(null);
         List<ObjectName> found = head.after();
         this.start = newest != null ? newest.manifest().start() : found.isEmpty() ? startOffset : found.get(0).from();
-        if (!found.isEmpty()) {
-            boolean record = newest != null && found.size() <= MAX_OBJECTS && listing.kind() == Manifest.Kind.CHAIN;
-            if (record) {
-                foundToRecord = found;
-            } else {
-                foundRange = found;
-            }
-        }
+        this.foundRange = found.isEmpty() ? null : found;
         this.probe = new ManifestProbe(listing);
     }
 
@@ -95,13 +86,13 @@ public final class ManifestKeeper {
 
     /** Whether a manifest is due now (objects found at open, enough or old enough objects waiting, a retry). */
     public synchronized boolean due(long nowMs) {
-        return frozen != null || foundRange != null || foundToRecord != null || waiting.size() >= MAX_OBJECTS
+        return frozen != null || foundRange != null || waiting.size() >= MAX_OBJECTS
                 || (!waiting.isEmpty() && nowMs - waiting.get(0).atMs() >= MAX_AGE.toMillis());
     }
 
     /** Whether any object waits for a manifest (a partition closing writes them). */
     public synchronized boolean anyWaiting() {
-        return frozen != null || foundRange != null || foundToRecord != null || !waiting.isEmpty();
+        return frozen != null || foundRange != null || !waiting.isEmpty();
     }
 
     /**
@@ -122,9 +113,9 @@ public final class ManifestKeeper {
                     foundRange = null;
                 }
             }
-            log.info("wrote manifest {} ({} objects{}, up to {})", listing.manifestLocation(f.manifest().name().fileName()),
-                    f.manifest().manifest().recorded() ? f.manifest().manifest().objects().size() : "written before manifests, not",
-                    f.manifest().manifest().recorded() ? "" : " recorded one by one", f.manifest().manifest().last());
+            log.info("wrote manifest {} ({}, up to {})", listing.manifestLocation(f.manifest().name().fileName()),
+                    f.manifest().manifest().recorded() ? f.manifest().manifest().objects().size() + " objects"
+                            : "objects found when the partition was opened, covered as a range", f.manifest().manifest().last());
         }
     }
 
@@ -134,16 +125,6 @@ public final class ManifestKeeper {
         Map<String, String> keyIds = newest == null ? Map.of() : newest.manifest().keyIds();
         if (foundRange != null) {
             return frozen(Manifest.unrecorded(listing.kind(), listing.partition(), start, previous, foundRange, keyIds), 0, true);
-        }
-        if (foundToRecord != null) {
-            List<Waiting> read = new ArrayList<>();
-            for (ObjectName o : foundToRecord) {
-                read.add(new Waiting(readBack(o), 0));
-            }
-            synchronized (this) {
-                waiting.addAll(0, read); // they precede every object this writer committed
-            }
-            foundToRecord = null;
         }
         List<Manifest.Entry> chunk;
         synchronized (this) {
@@ -158,16 +139,6 @@ public final class ManifestKeeper {
     private Frozen frozen(Manifest m, int waitingCovered, boolean coversFound) {
         byte[] bytes = ManifestCodec.encode(m);
         return new Frozen(new StoredManifest(m.range(), m, ManifestCodec.sha256(bytes)), bytes, waitingCovered, coversFound, false);
-    }
-
-    private Manifest.Entry readBack(ObjectName o) {
-        try {
-            byte[] bytes = listing.store().read(listing.partition(), o.fileName());
-            return new Manifest.Entry(o, bytes.length, ManifestCodec.sha256(bytes));
-        } catch (ObjectMissingException e) {
-            throw new ChainChangedException(listing.location() + "/" + o + " was there when this task opened the partition and is"
-                    + " gone now" + TailGuard.adviceFor("the chain"));
-        }
     }
 
     /**

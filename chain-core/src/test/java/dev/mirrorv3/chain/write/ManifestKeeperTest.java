@@ -134,7 +134,7 @@ class ManifestKeeperTest {
     }
 
     @Test
-    void aCrashBetweenAnObjectAndItsManifestIsRecordedByTheNextWriterFromTheObjectsBytes() throws IOException {
+    void aCrashBetweenAnObjectAndItsManifestLeavesObjectsTheNextWriterCoversAsARangeWithoutReadingThem() throws IOException {
         FilesystemStore store = store();
         ManifestKeeper first = opened(store);
         commit(first, store, 0, 10);
@@ -146,11 +146,17 @@ class ManifestKeeperTest {
         assertThat(head.after()).containsExactlyElementsOf(unmanifested);
         ManifestKeeper next = new ManifestKeeper(listing(store), head, 0, clock);
         assertThat(next.due(clock.millis())).isTrue();
+        long gets = store.requests().count(StoreRequests.Operation.GET);
         next.writeWaiting();
+        commit(next, store, 13, 2);
+        next.writeWaiting();
+        assertThat(store.requests().count(StoreRequests.Operation.GET)).as("no object read back").isEqualTo(gets);
         ManifestTrail trail = ManifestTrail.read(listing(store));
-        assertThat(trail.manifests()).hasSize(2);
-        assertThat(trail.recorded(unmanifested.get(2))).hasValueSatisfying(r -> assertThat(r.entry().sha256())
-                .as("read back and recorded").isEqualTo(ManifestCodec.sha256(bytes(12))));
+        assertThat(trail.manifests()).extracting(StoredManifest::name)
+                .containsExactly(new ManifestName(0, 9), new ManifestName(10, 12), new ManifestName(13, 14));
+        assertThat(trail.manifests().get(1).manifest().recorded()).isFalse();
+        assertThat(trail.manifests().get(1).manifest().last()).isEqualTo(unmanifested.get(2));
+        assertThat(trail.recorded(ObjectName.plain(13, 13, FORMAT))).isPresent();
     }
 
     @Test
@@ -177,38 +183,40 @@ class ManifestKeeperTest {
         ManifestKeeper old = opened(fs);
         commit(old, fs, 0, 5);
         old.writeWaiting();
-        FailingBeside racing = new FailingBeside(fs, new AtomicBoolean(false));
-        ManifestKeeper zombie = new ManifestKeeper(new ChainListing(racing, 0, Manifest.Kind.CHAIN), listing(fs).head(FORMAT), 0, clock);
+        ManifestKeeper zombie = opened(fs);
         commit(zombie, fs, 5, 3);
-        // The live task opened after the zombie's objects (its partition moved), and wrote one of its own.
+        // The live task opened after the zombie's objects (its partition moved) and wrote one of its own.
         ManifestKeeper live = opened(fs);
         commit(live, fs, 8, 1);
 
-        // Written once the live one is there, the zombie's manifest is refused: another manifest follows its newest.
-        live.writeWaiting(); // records 5-7 (read back) and 8: 00..05-00..08.json
+        // Written once the live task's are there, the zombie's manifest is refused: other manifests follow its newest.
+        live.writeWaiting(); // 5-7 (found at open, a range) and 8-8
         assertThatThrownBy(zombie::writeWaiting).isInstanceOf(ChainChangedException.class)
-                .hasMessageContaining(new ManifestName(5, 8).fileName() + " was not written by this task");
+                .hasMessageContaining(new ManifestName(8, 8).fileName() + " was not written by this task");
 
-        // Racing the live one (it listed the manifests just before the live task wrote its own), it lands: a name of its own,
-        // continuing the same manifest as the live one and sorting before it, so never the newest, and off the hash chain.
+        // Racing the live task (it listed the manifests just before the live task wrote its own) with a manifest of fewer
+        // objects than the live one covers from the same offset, it lands under a name of its own that sorts before the
+        // live one's: never the newest, and off the hash chain.
         FilesystemStore fs2 = new FilesystemStore(root, "m2");
-        FailingBeside racing2 = new FailingBeside(fs2, new AtomicBoolean(false));
         ManifestKeeper old2 = new ManifestKeeper(listing(fs2), ChainHead.empty(fs2.location(0)), 0, clock);
         commit(old2, fs2, 0, 5);
         old2.writeWaiting();
-        ManifestKeeper zombie2 = new ManifestKeeper(new ChainListing(racing2, 0, Manifest.Kind.CHAIN), listing(fs2).head(FORMAT), 0,
+        FailingBeside racing = new FailingBeside(fs2, new AtomicBoolean(false));
+        ManifestKeeper zombie2 = new ManifestKeeper(new ChainListing(racing, 0, Manifest.Kind.CHAIN), listing(fs2).head(FORMAT), 0,
                 clock);
-        commit(zombie2, fs2, 5, 3);
+        commit(zombie2, fs2, 5, 2);
+        objects(fs2, 7, 1); // its next object, durable after it decided on its manifest
         ManifestKeeper live2 = new ManifestKeeper(listing(fs2), listing(fs2).head(FORMAT), 0, clock);
         commit(live2, fs2, 8, 1);
-        racing2.beforeCreate = live2::writeWaiting;
+        racing.beforeCreate = live2::writeWaiting;
         zombie2.writeWaiting();
         assertThat(listing(fs2).newest()).as("the newest is the live task's")
-                .hasValueSatisfying(m -> assertThat(m.name()).isEqualTo(new ManifestName(5, 8)));
+                .hasValueSatisfying(m -> assertThat(m.name()).isEqualTo(new ManifestName(8, 8)));
         ManifestTrail trail = ManifestTrail.read(listing(fs2));
-        assertThat(trail.manifests()).extracting(StoredManifest::name).containsExactly(new ManifestName(0, 4), new ManifestName(5, 8));
-        assertThat(trail.strays()).extracting(StoredManifest::name).containsExactly(new ManifestName(5, 7));
-        assertThat(trail.summary()).contains("not on the hash chain", new ManifestName(5, 7).fileName());
+        assertThat(trail.manifests()).extracting(StoredManifest::name)
+                .containsExactly(new ManifestName(0, 4), new ManifestName(5, 7), new ManifestName(8, 8));
+        assertThat(trail.strays()).extracting(StoredManifest::name).containsExactly(new ManifestName(5, 6));
+        assertThat(trail.summary()).contains("not on the hash chain", new ManifestName(5, 6).fileName());
         assertThat(listing(fs2).head(FORMAT).last()).contains(ObjectName.plain(8, 8, FORMAT));
     }
 
