@@ -239,21 +239,18 @@ class ManifestKeeperTest {
     }
 
     @Test
-    void aManifestAnotherWriterAddedAfterTheNewestStopsTheWriterNamingIt() throws IOException {
+    void aManifestAnotherWriterAddedAfterTheNewestStopsTheWritersNextManifestNamingIt() {
         FilesystemStore store = store();
         ManifestKeeper live = opened(store);
         commit(live, store, 0, 5);
         live.writeWaiting();
-        live.check();
         ManifestKeeper other = opened(store);
         commit(other, store, 5, 1);
         other.writeWaiting();
-        assertThatThrownBy(live::check).isInstanceOf(ChainChangedException.class)
-                .hasMessageContaining(manifestDir().resolve(new ManifestName(5, 5).fileName()) + " was not written by this task")
-                .hasMessageContaining("the newest manifest it wrote or found is " + new ManifestName(0, 4).fileName());
         live.committed(ObjectName.plain(6, 6, FORMAT), 1, ManifestCodec.sha256(new byte[1]));
         assertThatThrownBy(live::writeWaiting).isInstanceOf(ChainChangedException.class)
-                .hasMessageContaining("was not written by this task");
+                .hasMessageContaining(manifestDir().resolve(new ManifestName(5, 5).fileName()) + " was not written by this task")
+                .hasMessageContaining("the newest manifest it wrote or found is " + new ManifestName(0, 4).fileName());
     }
 
     @Test
@@ -270,7 +267,7 @@ class ManifestKeeperTest {
         assertThatThrownBy(keeper::check).as("the second check probes the manifest before it").isInstanceOf(ChainChangedException.class)
                 .hasMessageContaining(ObjectName.plain(1500, 1500, FORMAT).fileName() + " is gone, and the manifest")
                 .hasMessageContaining(new ManifestName(1000, 1999).fileName());
-        assertThat(requests.count(StoreRequests.Operation.LIST) - lists).as("the manifests' tail, the probe").isEqualTo(2);
+        assertThat(requests.count(StoreRequests.Operation.LIST) - lists).as("the probe's listing").isOne();
         assertThat(requests.count(StoreRequests.Operation.GET) - gets).as("the probed manifest").isOne();
     }
 

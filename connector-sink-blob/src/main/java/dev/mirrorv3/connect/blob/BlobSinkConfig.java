@@ -100,7 +100,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = """
             How often each partition's chain is checked against what this task wrote \
             (catches a second writer or a manual change between flushes): the objects after its newest manifest are \
-            listed, the manifests' tail, and one manifest's objects probed (every object within a pass over the \
+            listed and one manifest's objects probed (every object within a pass over the \
             manifests), at a cost that does not grow with the chain. Every flush also checks the chain's tail, at O(1) \
             cost.""";
 
