@@ -146,14 +146,19 @@ public final class ChainScaleSummary {
         }
     }
 
+    /**
+     * One cell of the cost table. A flush makes the same requests in both versions (the tail check's listing, the PUT, the
+     * twin check's listing: the same code), so both use this version's per-flush counts from its metric; main's own
+     * estimate from the S3 server's count is drowned by its periodic checks on a long chain.
+     */
     private String hourly(String key, String variant, String source, int flushesPerHour) {
-        double flushLists = median(key, variant, "flush_lists_" + source);
+        double flushLists = median(key, "change", "flush_lists_metric");
         double check = perCheck(key, variant, source);
         if (flushLists < 0 || check < 0) {
             return String.format(Locale.ROOT, "%32s", "n/a");
         }
         boolean manifests = "change".equals(variant);
-        double flushPuts = median(key, variant, "flush_puts_" + source);
+        double flushPuts = median(key, "change", "flush_puts_metric");
         // A manifest every 1,000 objects or every 24 hours: one PUT and the listing of the manifests' tail before it.
         double manifestsPerHour = manifests ? Math.max(flushesPerHour / 1000.0, 1 / 24.0) : 0;
         double lists = flushesPerHour * flushLists + CHECKS_PER_HOUR * check + manifestsPerHour;

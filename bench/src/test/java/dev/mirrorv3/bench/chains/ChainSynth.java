@@ -14,6 +14,7 @@ import dev.mirrorv3.chain.manifest.ChainListing;
 import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ManifestKeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -54,11 +55,7 @@ public final class ChainSynth {
                 List<Future<byte[]>> created = new ArrayList<>();
                 for (int i = from; i < to; i++) {
                     long offset = i;
-                    created.add(pool.submit(() -> {
-                        byte[] bytes = codec.encode(List.of(record(topic, offset)));
-                        store.create(0, name(offset).fileName(), bytes);
-                        return bytes;
-                    }));
+                    created.add(pool.submit(() -> create(store, offset, codec.encode(List.of(record(topic, offset))))));
                 }
                 for (int i = from; i < to; i++) {
                     byte[] bytes = created.get(i - from).get();
@@ -70,6 +67,28 @@ public final class ChainSynth {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Creates one object, re-issuing a commit that failed transiently (an S3Proxy busy with the other threads' PUTs) as
+     * the sink does: the same bytes, a name holding exactly them taken as this commit.
+     */
+    private static byte[] create(Store store, long offset, byte[] bytes) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                if (attempt == 1) {
+                    store.create(0, name(offset).fileName(), bytes);
+                } else {
+                    store.recommit(0, name(offset).fileName(), bytes);
+                }
+                return bytes;
+            } catch (TransientStoreException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+                Thread.sleep(200L * attempt);
+            }
         }
     }
 

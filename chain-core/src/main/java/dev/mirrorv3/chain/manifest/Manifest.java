@@ -135,14 +135,4 @@ public record Manifest(Kind kind, int partition, long start, ManifestName range,
     public boolean recorded() {
         return !objects.isEmpty();
     }
-
-    /** The recorded entry of an object of this manifest, if it is one. */
-    public Optional<Entry> entry(ObjectName name) {
-        for (Entry e : objects) {
-            if (e.name().equals(name)) {
-                return Optional.of(e);
-            }
-        }
-        return Optional.empty();
-    }
 }

@@ -12,6 +12,7 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.DelegatingStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import java.nio.charset.StandardCharsets;
@@ -73,74 +74,23 @@ class SnapshotReaderTest {
     }
 
     /** A store that counts the object bytes it hands out, whichever way they are read. */
-    private static final class CountingStore implements Store {
-        final Store delegate;
+    private static final class CountingStore extends DelegatingStore {
         final AtomicLong bytesRead = new AtomicLong();
 
         CountingStore(Store delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String location(int partition) {
-            return delegate.location(partition);
-        }
-
-        @Override
-        public String besideLocation(String dir) {
-            return delegate.besideLocation(dir);
-        }
-
-        @Override
-        public java.util.List<String> listBeside(String dir) {
-            return delegate.listBeside(dir);
-        }
-
-        @Override
-        public java.util.List<String> listBesideFrom(String dir, String startAt, int max) {
-            return delegate.listBesideFrom(dir, startAt, max);
-        }
-
-        @Override
-        public byte[] readBeside(String dir, String name) {
-            return delegate.readBeside(dir, name);
-        }
-
-        @Override
-        public void createBeside(String dir, String name, byte[] data) {
-            delegate.createBeside(dir, name, data);
-        }
-
-        @Override
-        public void recommitBeside(String dir, String name, byte[] data) {
-            delegate.recommitBeside(dir, name, data);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return delegate.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return delegate.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return delegate.exists(partition, name);
+            super(delegate);
         }
 
         @Override
         public byte[] read(int partition, String name) {
-            byte[] data = delegate.read(partition, name);
+            byte[] data = super.read(partition, name);
             bytesRead.addAndGet(data.length);
             return data;
         }
 
         @Override
         public void readTo(int partition, String name, Path target) {
-            delegate.readTo(partition, name, target);
+            super.readTo(partition, name, target);
             try {
                 bytesRead.addAndGet(Files.size(target));
             } catch (java.io.IOException e) {
@@ -149,40 +99,10 @@ class SnapshotReaderTest {
         }
 
         @Override
-        public long size(int partition, String name) {
-            return delegate.size(partition, name);
-        }
-
-        @Override
         public byte[] readRange(int partition, String name, long offset, int length) {
-            byte[] data = delegate.readRange(partition, name, offset, length);
+            byte[] data = super.readRange(partition, name, offset, length);
             bytesRead.addAndGet(data.length);
             return data;
-        }
-
-        @Override
-        public void create(int partition, String name, byte[] data) {
-            delegate.create(partition, name, data);
-        }
-
-        @Override
-        public void createFrom(int partition, String name, Path file, boolean reissue) {
-            delegate.createFrom(partition, name, file, reissue);
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return delegate.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return delegate.partitions();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

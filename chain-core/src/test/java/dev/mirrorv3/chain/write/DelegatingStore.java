@@ -2,13 +2,14 @@ package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreRequests;
+import java.nio.file.Path;
 import java.util.List;
 
 /** A store that passes every call to another: a base for tests that fail or watch some of them. */
-class DelegatingStore implements Store {
+public class DelegatingStore implements Store {
     private final Store d;
 
-    DelegatingStore(Store d) {
+    public DelegatingStore(Store d) {
         this.d = d;
     }
 
@@ -80,6 +81,31 @@ class DelegatingStore implements Store {
     @Override
     public void recommit(int partition, String name, byte[] data) {
         d.recommit(partition, name, data);
+    }
+
+    @Override
+    public long size(int partition, String name) {
+        return d.size(partition, name);
+    }
+
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        return d.readRange(partition, name, offset, length);
+    }
+
+    @Override
+    public void readTo(int partition, String name, Path target) {
+        d.readTo(partition, name, target);
+    }
+
+    @Override
+    public void createFrom(int partition, String name, Path file, boolean reissue) {
+        d.createFrom(partition, name, file, reissue);
+    }
+
+    @Override
+    public int removeTemporaryFilesBeside(String dir) {
+        return d.removeTemporaryFilesBeside(dir);
     }
 
     @Override

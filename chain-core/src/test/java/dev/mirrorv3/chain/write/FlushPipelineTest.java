@@ -238,7 +238,7 @@ class FlushPipelineTest {
     }
 
     /** A real filesystem store whose creates can be held at a gate or fail, per partition. */
-    private static final class GatedStore implements Store {
+    private static final class GatedStore extends DelegatingStore {
         private final Store delegate;
         final Map<Integer, Gate> gates = new ConcurrentHashMap<>();
         final Map<Integer, AtomicInteger> failBeforeCommit = new ConcurrentHashMap<>();
@@ -246,6 +246,7 @@ class FlushPipelineTest {
         volatile Runnable onCreate = () -> { };
 
         GatedStore(Store delegate) {
+            super(delegate);
             this.delegate = delegate;
         }
 
@@ -254,61 +255,6 @@ class FlushPipelineTest {
             Gate g = new Gate();
             gates.put(partition, g);
             return g;
-        }
-
-        @Override
-        public String location(int partition) {
-            return delegate.location(partition);
-        }
-
-        @Override
-        public String besideLocation(String dir) {
-            return delegate.besideLocation(dir);
-        }
-
-        @Override
-        public java.util.List<String> listBeside(String dir) {
-            return delegate.listBeside(dir);
-        }
-
-        @Override
-        public java.util.List<String> listBesideFrom(String dir, String startAt, int max) {
-            return delegate.listBesideFrom(dir, startAt, max);
-        }
-
-        @Override
-        public byte[] readBeside(String dir, String name) {
-            return delegate.readBeside(dir, name);
-        }
-
-        @Override
-        public void createBeside(String dir, String name, byte[] data) {
-            delegate.createBeside(dir, name, data);
-        }
-
-        @Override
-        public void recommitBeside(String dir, String name, byte[] data) {
-            delegate.recommitBeside(dir, name, data);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return delegate.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return delegate.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return delegate.exists(partition, name);
-        }
-
-        @Override
-        public byte[] read(int partition, String name) {
-            return delegate.read(partition, name);
         }
 
         @Override
@@ -339,21 +285,6 @@ class FlushPipelineTest {
             if (n != null && n.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
                 throw new TransientStoreException("injected fault: cannot " + what, new IOException("injected"));
             }
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return delegate.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return delegate.partitions();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }
