@@ -248,8 +248,8 @@ public final class ChainScaleBench {
             return new FilesystemStore(fsRoot, topic, requests);
         }
         S3Identity id = new S3Identity("read", ID, SECRET);
-        return new S3Store(new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, "bench", true, id, id,
-                Duration.ofSeconds(30)), topic, requests);
+        return new S3Store(S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, "bench", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(30)), topic, requests);
     }
 
     private Map<String, String> config(String storeKind, String topic) {

@@ -90,4 +90,27 @@ class FilesystemStoreTest {
                 .isInstanceOf(ObjectExistsException.class);
         assertThat(store.list(0)).containsExactly("a");
     }
+
+    /** prune's delete: the file goes and its removal is made durable; a second delete of it is no error. */
+    @Test
+    void aDeleteRemovesTheObjectDurablyAndIsIdempotent() {
+        List<Path> fsynced = new ArrayList<>();
+        FilesystemStore store = new FilesystemStore(root, "m", fsynced::add);
+        store.create(0, "a", "one".getBytes(UTF_8));
+        store.create(0, "b", "two".getBytes(UTF_8));
+        store.createBeside("_meta/topic", "t1.json", "{}".getBytes(UTF_8));
+        fsynced.clear();
+
+        store.delete(0, "a");
+        store.deleteBeside("_meta/topic", "t1.json");
+        assertThat(store.list(0)).containsExactly("b");
+        assertThat(store.listBeside("_meta/topic")).isEmpty();
+        assertThat(fsynced).as("each removal made durable").containsExactly(root.resolve("m/0"), root.resolve("m/_meta/topic"));
+
+        fsynced.clear();
+        store.delete(0, "a"); // a second run after an interrupted one
+        store.delete(7, "never-there");
+        assertThat(fsynced).as("nothing removed, nothing to make durable").isEmpty();
+        assertThatThrownBy(() -> store.deleteBeside("../escape", "x")).isInstanceOf(IllegalArgumentException.class);
+    }
 }
