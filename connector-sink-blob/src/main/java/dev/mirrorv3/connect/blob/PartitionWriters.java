@@ -129,10 +129,7 @@ final class PartitionWriters {
         dropFailed();
     }
 
-    /**
-     * The end of a put(): starts the buffers that are due, takes the finished commits, then writes the manifests that are
-     * due.
-     */
+    /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
         for (OpenWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(t -> flush(w, t));

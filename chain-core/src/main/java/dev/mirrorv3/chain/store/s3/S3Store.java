@@ -102,22 +102,7 @@ public final class S3Store implements Store {
     }
 
     private List<String> listUnder(String prefix, String where) {
-        List<String> names = new ArrayList<>();
-        String token = null;
-        do {
-            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix);
-            if (token != null) {
-                req.continuationToken(token);
-            }
-            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
-            for (S3Object o : page.contents()) {
-                String n = o.key().substring(prefix.length());
-                if (!TemporaryFiles.isTemporary(n)) {
-                    names.add(n);
-                }
-            }
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (token != null);
+        List<String> names = new ArrayList<>(listFromUnder(prefix, where, "", Integer.MAX_VALUE));
         names.sort(null); // S3 lists in UTF-8 binary order; ours are ASCII, but keep the contract explicit
         return names;
     }
