@@ -88,12 +88,12 @@ class BlobSinkSharedDestinationIT {
         commit("shared-app", Map.of(0, 5L, 2, 7L));
 
         cluster.connect().resumeConnector("shared-b");
-        Awaitility.await("B failed or recorded an id").atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> cluster.failureTrace("shared-b") != null
+        Awaitility.await("B's partitions isolated, or an id recorded").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions().until(() -> isolated("shared-b", 2, 3)
                         || !meta.newestTopic().orElseThrow().snapshot().topicId().equals(oldId));
         cluster.connect().resumeConnector("shared-a");
-        Awaitility.await("A failed or wrote more").atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> cluster.failureTrace("shared-a") != null || chainNext(0) > 100);
+        Awaitility.await("A's partitions isolated, or more written").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions().until(() -> isolated("shared-a", 0, 1) || chainNext(0) > 100);
         Thread.sleep(1_000); // a group snapshot pass of a task that did run would have written by now
 
         for (int p = 0; p < 4; p++) {
@@ -101,10 +101,13 @@ class BlobSinkSharedDestinationIT {
                     + " new topic", p).isEqualTo(p < 2 ? java.util.OptionalLong.of(100) : java.util.OptionalLong.empty());
         }
         assertThat(meta.newestTopic().orElseThrow().snapshot().topicId()).as("the backup's topic id").isEqualTo(oldId);
-        assertThat(cluster.failureTrace("shared-b")).contains("source topic " + TOPIC + " was deleted and created again",
-                "holds records of the topic with id " + oldId, "Nothing of the new topic was written for " + TOPIC + "-2");
-        assertThat(cluster.failureTrace("shared-a")).contains("source topic " + TOPIC + " was deleted and created again",
-                "(next offset 100) holds a copy of the topic with id " + oldId);
+        // Every partition of the re-created topic is isolated (docs/design.md, section 8), the tasks go on.
+        assertThat(cluster.awaitPartitionFailed("shared-b", TOPIC, 2, WAIT)).contains("source topic " + TOPIC
+                + " was deleted and created again", "holds records of the topic with id " + oldId);
+        assertThat(cluster.awaitPartitionFailed("shared-a", TOPIC, 0, WAIT)).contains("source topic " + TOPIC
+                + " was deleted and created again", "(next offset 100) holds a copy of the topic with id " + oldId);
+        assertThat(cluster.taskState("shared-a")).isEqualTo("RUNNING");
+        assertThat(cluster.taskState("shared-b")).isEqualTo("RUNNING");
         GroupSnapshot groups = meta.newestGroups().orElseThrow().snapshot();
         assertThat(meta.newestGroups().orElseThrow().name()).as("no group snapshot of the new topic").isEqualTo(goodGroups);
         assertThat(groups.groups().get("shared-app")).containsOnlyKeys(0, 1);
@@ -113,6 +116,10 @@ class BlobSinkSharedDestinationIT {
                 goodGroups.fileName())).path("topic_id").asText()).isEqualTo(oldId);
         cluster.delete("shared-a");
         cluster.delete("shared-b");
+    }
+
+    private static boolean isolated(String connector, int... partitions) {
+        return java.util.Arrays.stream(partitions).allMatch(p -> cluster.partitionFailedGauge(connector, TOPIC, p) == 1);
     }
 
     private long chainNext(int partition) {
