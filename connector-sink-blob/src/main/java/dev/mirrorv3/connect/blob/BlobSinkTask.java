@@ -71,12 +71,13 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());
-        stores = new TaskStores(t -> createStore(config, config.destinationName(connectorName, t)));
         writeRetry = new PartitionRetry(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(),
                 config.retryBackoffMaxMs()), this::retried);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
+        stores = new TaskStores(t -> createStore(config, config.destinationName(connectorName, t)),
+                t -> metrics.storeRequests(t, () -> stores.requests(t)));
         startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         ObjectEncryption encryption;
         try {

@@ -44,6 +44,7 @@ final class PartitionWriters {
     private final BufferCap cap;
     private final PipelinedCommits pipelined;
     private final InlineCommits inline;
+    private final ManifestWrites manifests;
     private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
@@ -63,6 +64,7 @@ final class PartitionWriters {
         this.cap = new BufferCap(config.bufferMaxBytes());
         this.pipelined = new PipelinedCommits(config, connectorName, clock, retryPauses, metrics, this::durable);
         this.inline = new InlineCommits(clock, this::durable);
+        this.manifests = new ManifestWrites(config.retryBackoffMaxMs());
         this.chainChecks = new PeriodicChainChecks(config.chainCheckIntervalMs(), clock.millis());
     }
 
@@ -127,12 +129,14 @@ final class PartitionWriters {
         dropFailed();
     }
 
-    /** The end of a put(): starts the buffers that are due, then takes the finished commits. */
+    /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
         for (OpenWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(t -> flush(w, t));
         }
         takeFinished();
+        manifests.writeDue(open.values(), now, this::failed);
+        dropFailed();
     }
 
     /**
@@ -168,6 +172,7 @@ final class PartitionWriters {
         open.remove(tp);
         w.closed();
         chainChecks.forget(tp);
+        manifests.closed(tp);
         metrics.closed(tp);
         offsets.closed(tp);
         return OptionalLong.of(durable);
@@ -214,7 +219,7 @@ final class PartitionWriters {
             OpenWriter<?> w = open.get(tp);
             if (w != null) {
                 try {
-                    w.writer().fullCheck(format);
+                    w.writer().periodicCheck(format);
                 } catch (RuntimeException e) {
                     failed(tp, e);
                 }
@@ -262,6 +267,7 @@ final class PartitionWriters {
         }
         try {
             w.close();
+            manifests.writeOnClose(w);
         } catch (RuntimeException e) {
             if (!w.running()) {
                 addBuffered(-w.writer().bufferedBytes()); // what is left after the objects that did commit
@@ -272,6 +278,7 @@ final class PartitionWriters {
             open.remove(tp);
             w.closed();
             chainChecks.forget(tp);
+            manifests.closed(tp);
             failures.remove(tp);
             metrics.closed(tp);
             offsets.closed(tp);

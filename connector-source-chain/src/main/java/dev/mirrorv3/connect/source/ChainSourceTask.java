@@ -102,6 +102,8 @@ public class ChainSourceTask extends SourceTask {
         identity = new TargetIdentity(targetOffsets.admin(), config.targetTopic(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name, config.pollIntervalMs());
         isolation = new FollowIsolation(name, config, clock, targetOffsets.admin(), metrics);
+        Store backup = store;
+        metrics.storeRequests(config.sourceTopic(), () -> List.of(backup.requests()));
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());

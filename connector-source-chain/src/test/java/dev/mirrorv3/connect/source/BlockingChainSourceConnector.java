@@ -92,6 +92,11 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
             Thread task = Thread.currentThread(); // start() runs on the task's thread
             return new Store() {
                 @Override
+                public dev.mirrorv3.chain.store.StoreRequests requests() {
+                    return store.requests();
+                }
+
+                @Override
                 public String location(int partition) {
                     return store.location(partition);
                 }

@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ManifestTrail;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.Store;
@@ -17,10 +18,11 @@ import java.util.function.LongConsumer;
 import java.util.function.ToLongFunction;
 
 /**
- * The verify pass of a restore (docs/restore-cli.md): lists and validates a partition's chain from a required start, reads
- * every object (several at once, {@link #readingAhead}) and checks it against its name, topic and partition, and records
- * each object's SHA-256, records and holes; it may keep the objects for the produce pass ({@link #keeping}).
- * Connect-free, shared by the restore CLI and the chain source connector.
+ * The verify pass of a restore (docs/restore-cli.md): lists and validates a partition's chain from a required start,
+ * follows its manifests' hash chain and checks the listing against them, reads every object (several at once,
+ * {@link #readingAhead}) and checks it against its name, topic and partition and against the SHA-256 its manifest
+ * recorded ({@link ManifestTrail}), and records each object's SHA-256, records and holes; it may keep the objects for
+ * the produce pass ({@link #keeping}). Connect-free, shared by the restore CLI and the chain source connector.
  */
 public final class BackupVerifier {
     private final Store store;
@@ -96,6 +98,8 @@ public final class BackupVerifier {
         if (chain.isEmpty()) {
             throw new ChainException(location + ": the directory holds no backup objects");
         }
+        ManifestTrail manifests = ManifestTrail.read(reader.listing(partition));
+        manifests.checkListing(chain);
         List<VerifiedObject> objects = new ArrayList<>(chain.objects().size());
         try (ReadAhead<ObjectName, KeptObjects.Sized> reads = new ReadAhead<>(chain.objects(),
                 name -> kept.sized(reader.read(partition, name, topic)), readAhead, "mirror-v3-verify-" + partition)) {
@@ -105,6 +109,7 @@ public final class BackupVerifier {
                 }
                 KeptObjects.Sized read = reads.next();
                 CheckedObject o = read.object();
+                manifests.checkObject(name, o.sha256(), o.sizeBytes());
                 VerifiedObject verified = pass.add(name, o);
                 recordsRead.accept(o.records().size());
                 if (verified == null) {
@@ -126,7 +131,8 @@ public final class BackupVerifier {
                     + ", or leave the partition's offset out to restore everything");
         }
         long firstHole = objects.stream().mapToLong(VerifiedObject::firstHole).filter(h -> h >= 0).findFirst().orElse(-1);
-        return new VerifiedPartition(location, topic, partition, objects, firstHole, pass.stats(), pass.partitionCut());
+        return new VerifiedPartition(location, topic, partition, objects, firstHole, pass.stats(), pass.partitionCut(),
+                manifests.summary());
     }
 
     /**

@@ -73,7 +73,7 @@ final class FollowedChain {
      * whose key ids the key ring must hold; empty when none is new.
      */
     List<ObjectName> listAfter(long nextFrom) {
-        List<String> names = store.listFrom(partition, ObjectName.pad(nextFrom), LIST_MAX);
+        List<String> names = reader.listing(partition).namesFrom(ObjectName.pad(nextFrom), LIST_MAX);
         if (names.isEmpty()) {
             return List.of();
         }

@@ -15,10 +15,16 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.TransientStoreException;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +81,41 @@ class FollowerTest {
         assertThat(f.next()).isEmpty();
         write(20, 24, o -> true);
         assertThat(f.next()).extracting(r -> r.record().offset()).containsExactly(20L, 21L, 22L, 23L, 24L);
+    }
+
+    /** The sink's writer goes on while the follower follows: a manifest written in between changes nothing it lists. */
+    @Test
+    void theFollowerFollowsTheSinksWriterAcrossANewManifestAndAfterARestart() {
+        ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(NDJSON), new FlushPolicy(5, 1 << 20, 60_000),
+                Clock.systemUTC(), ChainHead.empty(store.location(0)), 0);
+        Follower f = follower(OffsetMode.PRESERVE);
+        f.resume(0);
+        appendAndFlush(writer, 0, 10);
+        assertThat(f.next()).hasSize(5);
+        writer.manifests().writeWaiting(); // as when the partition closes: 0-9 recorded
+        assertThat(store.listBeside(ManifestName.dir(0))).as("the premise: a manifest").hasSize(1);
+        assertThat(f.next()).extracting(r -> r.record().offset()).containsExactly(5L, 6L, 7L, 8L, 9L);
+        appendAndFlush(writer, 10, 20);
+        writer.manifests().writeWaiting();
+        appendAndFlush(writer, 20, 25);
+        List<Long> followed = new ArrayList<>();
+        for (List<Follower.Restored> batch = f.next(); !batch.isEmpty(); batch = f.next()) {
+            batch.forEach(r -> followed.add(r.record().offset()));
+        }
+        assertThat(followed).hasSize(15).startsWith(10L).endsWith(24L);
+
+        Follower restarted = follower(OffsetMode.PRESERVE);
+        assertThat(restarted.resume(22)).contains(record(21));
+        assertThat(targetOffsets(restarted.next())).containsExactly(22L, 23L, 24L);
+    }
+
+    private static void appendAndFlush(ChainWriter writer, long from, long to) {
+        for (long o = from; o < to; o++) {
+            writer.append(record(o));
+        }
+        while (writer.bufferedRecords() > 0) {
+            writer.flush(FlushTrigger.RECORDS);
+        }
     }
 
     @Test

@@ -215,6 +215,7 @@ final class ChainRestoreRun {
         out.println("offsets: " + vp.firstOffset() + "-" + vp.lastOffset());
         out.println("records: " + vp.records());
         out.println("holes: " + vp.holes());
+        out.println("manifests: " + vp.manifests());
         CutOptions.printCut(out, vp);
         out.println();
     }
