@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The tests' store, counting object reads (from any thread): {@code failReads} makes the next reads fail as an unreachable
  * store does, {@link #failOnce} fails the next read of one object, and {@link #holdReadsOf} holds the reads of one object
- * until released; {@link #maxConcurrentReads} tells how many reads ran at once.
+ * until released; {@link #maxConcurrentReads} tells how many reads ran at once. What is beside the chains (manifests) is
+ * read from the store it wraps, uncounted.
  */
 final class CountingStore implements Store {
     private final Store store;
@@ -99,6 +100,26 @@ final class CountingStore implements Store {
     @Override
     public int removeTemporaryFiles(int partition) {
         return store.removeTemporaryFiles(partition);
+    }
+
+    @Override
+    public String besideLocation(String dir) {
+        return store.besideLocation(dir);
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return store.listBeside(dir);
+    }
+
+    @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return store.listBesideFrom(dir, startAt, max);
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return store.readBeside(dir, name);
     }
 
     @Override
