@@ -50,12 +50,7 @@ class PackageCyclesTest {
             // chain.store <-> chain.store.s3: StoreFactory builds the S3 store, which implements chain.store's Store
             new KnownCycle("dev.mirrorv3.chain.store.StoreFactory", "dev.mirrorv3.chain.store.s3.."),
             // kafka <-> kafka.config (and through kafka.groups): the group seeder reads a sink's topics list
-            new KnownCycle("dev.mirrorv3.kafka.GroupOffsetSeeder", "dev.mirrorv3.kafka.config.TopicsSetting"),
-            // restore.cli entry point -> restore.cli.restore -> restore.cli.report -> entry point: the report's tool
-            // version is read from MirrorV3Command's version provider
-            new KnownCycle("dev.mirrorv3.restore.cli.report.ReportOptions", "dev.mirrorv3.restore.cli.MirrorV3Command$Version"),
-            // restore.cli entry point <-> restore.cli.restore: --all-topics builds each topic's run with Main.commandLine
-            new KnownCycle("dev.mirrorv3.restore.cli.restore.AllTopicsRestore", "dev.mirrorv3.restore.cli.Main"));
+            new KnownCycle("dev.mirrorv3.kafka.GroupOffsetSeeder", "dev.mirrorv3.kafka.config.TopicsSetting"));
 
     @ArchTest
     static final ArchRule packagesDependOneWay = packagesFreeOfCycles();
