@@ -34,7 +34,7 @@ final class PackedRecords extends AbstractList<BackupRecord> implements RandomAc
     /** The headers of the records that have some, else null. */
     private final List<RecordHeader>[] headers;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of lists: Java has no generic array creation
     private PackedRecords(List<BackupRecord> records, int payload) {
         int n = records.size();
         BackupRecord first = records.get(0);
