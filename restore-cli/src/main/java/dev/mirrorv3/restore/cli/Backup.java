@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import java.util.List;
  * source topic every record must be of.
  */
 public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys) {
-    public static final String TOPIC_PLACEHOLDER = "${topic}";
+    public static final String TOPIC_PLACEHOLDER = DestinationSettings.TOPIC_PLACEHOLDER;
 
     public static Backup of(ConnectorConfig c, String sourceTopicOption) {
         return of(c, sourceTopicOption, null);
@@ -41,11 +42,12 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
             throw new UsageException("connector " + c.name() + " backs up " + (topics.isEmpty() ? "topics matching topics.regex" : topics)
                     + ": pass --source-topic TOPIC to say which backup to read");
         }
-        String name = c.settings().getOrDefault("destination.name", "");
-        if (name.isBlank()) {
-            name = c.name();
+        String name;
+        try {
+            name = DestinationSettings.select(c.settings(), null).chainName(c.name(), topic);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
         }
-        name = name.replace(TOPIC_PLACEHOLDER, topic);
         EnvelopeSettings envelope;
         try {
             envelope = StoreFactory.envelope(c.settings());
