@@ -29,6 +29,20 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
      *     exists where this command runs (it is the worker's path), else no keys
      */
     public static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
+        return of(c, sourceTopicOption, keysDir, null);
+    }
+
+    /**
+     * @param destination {@code --destination}: which destination of a connector with several (destinations=a,b);
+     *     null for a connector's one destination. The backup is then read from that destination's settings alone.
+     */
+    public static Backup of(ConnectorConfig whole, String sourceTopicOption, Path keysDir, String destination) {
+        ConnectorConfig c;
+        try {
+            c = new ConnectorConfig(whole.name(), DestinationSettings.select(whole.settings(), destination).settings());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("connector " + whole.name() + ": " + e.getMessage() + " (--destination NAME)", e);
+        }
         List<String> topics = TopicsSetting.listed(c.settings());
         String topic;
         if (sourceTopicOption != null) {
@@ -42,12 +56,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
             throw new UsageException("connector " + c.name() + " backs up " + (topics.isEmpty() ? "topics matching topics.regex" : topics)
                     + ": pass --source-topic TOPIC to say which backup to read");
         }
-        String name;
-        try {
-            name = DestinationSettings.select(c.settings(), null).chainName(c.name(), topic);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
-        }
+        String name = DestinationSettings.select(c.settings(), null).chainName(c.name(), topic);
         EnvelopeSettings envelope;
         try {
             envelope = StoreFactory.envelope(c.settings());
