@@ -10,6 +10,7 @@ import dev.mirrorv3.kafka.config.DestinationSettings;
 import java.time.Clock;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -39,7 +40,7 @@ final class DestinationLane implements AutoCloseable {
      *     destination, the tee's hold for one of several
      */
     DestinationLane(Shared shared, DestinationSettings settings, BlobSinkConfig config, RetryPauses retryPauses,
-                    java.util.function.IntSupplier pausedForRetry) {
+                    IntSupplier pausedForRetry) {
         this.settings = settings;
         this.config = config;
         String name = shared.connectorName();
@@ -70,9 +71,9 @@ final class DestinationLane implements AutoCloseable {
                 : writers.chains(new PartitionOpener(opening), beforeCommits);
     }
 
-    /** The destination's name in logs: "destination <name>" in a tee, else its type. */
+    /** The destination in logs: "destination <name> (<type>)" in a tee, else "destination <type>". */
     String describe() {
-        return settings.teeName().map(n -> "destination " + n + " (" + config.destinationType() + ")").orElse(config.destinationType());
+        return "destination " + settings.teeName().map(n -> n + " (" + config.destinationType() + ")").orElse(config.destinationType());
     }
 
     /** Stops the commits, the background passes, the metrics and the stores, in that order. */

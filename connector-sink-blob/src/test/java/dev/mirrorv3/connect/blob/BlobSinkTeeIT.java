@@ -17,6 +17,7 @@ import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.FreezableProxy;
 import dev.mirrorv3.testsupport.LogCapture;
+import dev.mirrorv3.testsupport.ObservabilityFiles;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -115,6 +116,17 @@ class BlobSinkTeeIT {
         assertThat(log).as("the topic's log").isGreaterThan(500_000);
         assertThat(fetched).as("the source read once: fetched bytes ~ the topic's bytes, not twice").isBetween(0.8 * log, 1.3 * log);
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        // What Prometheus gets through the shipped config/jmx-exporter.yaml: each destination's series, with its label.
+        String scrape = ObservabilityFiles.scrape(ObservabilityFiles.exporter());
+        assertThat(ObservabilityFiles.assertScrapeServesTheQueries(scrape, ObservabilityFiles::teeSeries))
+                .containsExactly("mirror_v3_destination_lag_offsets");
+        Map<String, Double> series = ObservabilityFiles.mirrorSeries(scrape);
+        for (String d : List.of("local", "offsite")) {
+            assertThat(series).containsKey("mirror_v3_destination_offset_verified{destination=\"" + d + "\",mirror=\"" + topic
+                    + "\",partition=\"7\",topic=\"" + topic + "\"}");
+            assertThat(series.get("mirror_v3_destination_lag_offsets{destination=\"" + d + "\",mirror=\"" + topic
+                    + "\",partition=\"7\",topic=\"" + topic + "\"}")).as("caught up: no destination trails").isZero();
+        }
         cluster.delete(topic);
     }
 
