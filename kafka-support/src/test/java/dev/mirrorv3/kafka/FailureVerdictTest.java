@@ -8,10 +8,12 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.ValueTypeException;
+import dev.mirrorv3.chain.manifest.ManifestException;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
+import dev.mirrorv3.chain.write.ChainChangedException;
 import dev.mirrorv3.kafka.FailureVerdict.Isolation;
 import dev.mirrorv3.kafka.FailureVerdict.Kind;
 import dev.mirrorv3.kafka.FailureVerdict.Scope;
@@ -50,6 +52,19 @@ class FailureVerdictTest {
         assertVerdict(new DataException("record at t/0 offset 4 has a value of type String"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertVerdict(new ValueTypeException("not valid UTF-8"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertThat(FailureVerdict.of(new PositionException("lost position")).isolates()).isTrue();
+    }
+
+    /** A manifest changed, gone or another writer's, and an object a manifest records that is gone: the partition's. */
+    @Test
+    void aManifestProblemIsThePartitionsAndNeedsAnOperator() {
+        assertVerdict(new ManifestException("/b/t/_manifest/0/00000000000000000000-00000000000000000019.json is not this"
+                + " partition's manifest"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
+        assertVerdict(new ChainChangedException("/b/t/_manifest/0/00000000000000000000-00000000000000000019.json was changed"
+                + " after it was written"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
+        assertVerdict(new ChainChangedException("/b/t/0/00000000000000000020-00000000000000000029.parquet is gone, and the"
+                + " manifest records it"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
+        assertVerdict(new ObjectExistsException("/b/t/_manifest/0/00000000000000000020-00000000000000000039.json"), Scope.PARTITION,
+                Kind.NEEDS_OPERATOR); // a zombie's manifest racing the live task's name
     }
 
     @Test

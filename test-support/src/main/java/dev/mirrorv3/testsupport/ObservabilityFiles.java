@@ -35,6 +35,8 @@ public final class ObservabilityFiles {
     public static final Path CONFIG = Path.of("..", "config");
     /** The prefix of every series the chain source exports on its own (it shares the per-task restarts with the sinks). */
     public static final String CHAIN_SOURCE_SERIES = "mirror_v3_follow_";
+    /** The store request counts of the blob sink and the chain source (one series per topic, operation and outcome). */
+    public static final String STORE_REQUESTS = "mirror_v3_store_requests_total";
     /** The chain source's MBean attributes, each the source of one {@link #CHAIN_SOURCE_SERIES} series. */
     public static final String CHAIN_SOURCE_ATTRIBUTES = "follow-";
     /**
@@ -234,7 +236,7 @@ public final class ObservabilityFiles {
     public static String scrape(PrometheusRegistry registry) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+            PrometheusTextFormatWriter.builder().setIncludeCreatedTimestamps(false).build().write(out, registry.scrape());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -251,6 +253,29 @@ public final class ObservabilityFiles {
             }
         }
         return series;
+    }
+
+    /**
+     * Takes a scrape's store request series ({@value #STORE_REQUESTS}) out of {@code series} and checks them: one per
+     * operation and outcome, all of {@code mirror} and {@code topic}, none failed; returns them as {@code "LIST ok"} → count.
+     */
+    public static Map<String, Double> takeStoreRequests(Map<String, Double> series, String mirror, String topic) {
+        Map<String, Double> requests = new TreeMap<>();
+        Pattern labels = Pattern.compile(Pattern.quote(STORE_REQUESTS) + "\\{mirror=\"" + Pattern.quote(mirror)
+                + "\",operation=\"([A-Z]+)\",outcome=\"([a-z]+)\",topic=\"" + Pattern.quote(topic) + "\"}");
+        series.entrySet().removeIf(e -> {
+            if (!e.getKey().startsWith(STORE_REQUESTS)) {
+                return false;
+            }
+            Matcher m = labels.matcher(e.getKey());
+            assertThat(m.matches()).as("a store request series of mirror %s, topic %s: %s", mirror, topic, e.getKey()).isTrue();
+            requests.put(m.group(1) + " " + m.group(2), e.getValue());
+            return true;
+        });
+        assertThat(requests).as("one series per operation and outcome").hasSize(15);
+        assertThat(requests).as("no request failed").containsEntry("LIST failed", 0.0).containsEntry("PUT failed", 0.0)
+                .containsEntry("GET failed", 0.0);
+        return requests;
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.mirrorv3.chain.read;
 
 import dev.mirrorv3.chain.Chain;
-import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
@@ -11,6 +10,9 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ObjectAuthenticationException;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.store.Store;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +24,7 @@ import java.util.OptionalLong;
  * records strictly increasing inside {@code <from>-<to>}, the last at {@code to}, right topic and partition.
  * Shared by the blob sink (tail verification), the restore CLI and the chain source connector. Encrypted objects
  * ({@code .k-<keyid>}) are read with the key their name carries; a chain may mix plain and encrypted objects and
- * several key ids, and listing fails if the key ring lacks any of them.
+ * several key ids, and listing fails if the key ring lacks any of them. Every listing goes through {@link ChainListing}.
  */
 public final class ChainReader {
     private final Store store;
@@ -55,7 +57,24 @@ public final class ChainReader {
 
     /** Lists and validates the chain's names without requiring keys (decrypt requires the keys of the objects it reads). */
     public Chain listNames(int partition, OptionalLong requiredStart) {
-        return ChainValidator.validate(store.location(partition), store.list(partition), settings.format(), requiredStart);
+        return listing(partition).chain(settings.format(), requiredStart);
+    }
+
+    /**
+     * The chain's end from its newest manifest on ({@link ChainListing#head}), requiring a key for every key id the chain
+     * uses (the newest manifest lists those of the objects it and the manifests before it cover).
+     *
+     * @throws dev.mirrorv3.chain.crypto.MissingKeysException listing the key ids the key ring lacks
+     */
+    public ChainHead head(int partition) {
+        ChainHead head = listing(partition).head(settings.format());
+        keys.requireKeysFor(head.location(), head.keyedObjects());
+        return head;
+    }
+
+    /** The seam that lists the partition's objects and manifests. */
+    public ChainListing listing(int partition) {
+        return new ChainListing(store, partition, Manifest.Kind.CHAIN);
     }
 
     public KeyRing keys() {

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
 import dev.mirrorv3.chain.envelope.RecordStream;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -42,6 +43,11 @@ public final class CheckedSnapshot implements RecordStream {
     /** The object's size in the store. */
     public long sizeBytes() {
         return sizeBytes;
+    }
+
+    /** The SHA-256 of the object's bytes (its local copy, read once more), lower-case hex: what its manifest recorded. */
+    public String sha256() {
+        return ManifestCodec.sha256(localCopy);
     }
 
     /** Keys read so far (all of them once {@link #next()} returned null). */

@@ -5,10 +5,14 @@ import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ObjectAuthenticationException;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.RecordStream;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import dev.mirrorv3.chain.store.Store;
 import java.io.IOException;
@@ -41,9 +45,24 @@ public final class SnapshotReader {
      * @throws dev.mirrorv3.chain.crypto.MissingKeysException listing the key ids the key ring lacks
      */
     public SnapshotChain list(int partition) {
-        SnapshotChain chain = SnapshotChain.validate(store.location(partition), store.list(partition));
+        SnapshotChain chain = listing(partition).snapshots();
         keys.requireKeysFor(chain.location(), chain.objects());
         return chain;
+    }
+
+    /**
+     * The newest snapshots from the series' newest manifest on ({@link ChainListing#head}), requiring a key for every key id
+     * the series uses.
+     */
+    public ChainHead head(int partition) {
+        ChainHead head = listing(partition).head(EnvelopeFormat.PARQUET);
+        keys.requireKeysFor(head.location(), head.keyedObjects());
+        return head;
+    }
+
+    /** The seam that lists the partition's snapshots and manifests. */
+    public ChainListing listing(int partition) {
+        return new ChainListing(store, partition, Manifest.Kind.SNAPSHOTS);
     }
 
     /**

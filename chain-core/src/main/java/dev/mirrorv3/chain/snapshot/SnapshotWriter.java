@@ -1,18 +1,20 @@
 package dev.mirrorv3.chain.snapshot;
 
-import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.ChainChangedException;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.chain.write.ManifestKeeper;
 import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.chain.write.TailGuard;
 import java.io.IOException;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * one, {@code <previous to + 1>-<last offset taken>}, holding the latest record per live key sorted by key bytes. The
  * snapshot is built in a local file and committed from it with the store's no-overwrite commit, after the same O(1)
  * tail check as a chain; a commit that fails is frozen (that file, that name) and re-issued as it is until it is known
- * durable, while later records gather for the snapshot after it.
+ * durable, while later records gather for the snapshot after it. Each snapshot committed is recorded for the series'
+ * next manifest ({@link ManifestKeeper}).
  */
 public final class SnapshotWriter implements PartitionWriter {
     private static final Logger log = LoggerFactory.getLogger(SnapshotWriter.class);
@@ -51,6 +54,7 @@ public final class SnapshotWriter implements PartitionWriter {
     private final Path spillDir;
     private final String location;
     private final TailGuard guard;
+    private final ManifestKeeper manifests;
     private final SnapshotBuilder builder;
 
     private long durableNext;
@@ -81,11 +85,11 @@ public final class SnapshotWriter implements PartitionWriter {
     }
 
     /**
-     * @param chain the partition's validated snapshots, as listed when the partition was opened
+     * @param head the partition's snapshots as opened: the newest manifest and the snapshots after it
      * @param startOffset the newest snapshot's {@code to + 1}, or the source's log-start offset if there is none
      * @param spillDir this partition's own spill directory (emptied now: leftovers of an earlier task)
      */
-    public SnapshotWriter(Store store, String topic, int partition, Settings settings, SnapshotChain chain, long startOffset,
+    public SnapshotWriter(Store store, String topic, int partition, Settings settings, ChainHead head, long startOffset,
                           Path spillDir) {
         this.store = store;
         this.topic = topic;
@@ -96,8 +100,10 @@ public final class SnapshotWriter implements PartitionWriter {
         this.clock = settings.clock();
         this.spillDir = spillDir;
         this.location = store.location(partition);
-        this.guard = new TailGuard(store, partition, TailGuard.Kind.SNAPSHOTS);
-        this.tail = chain.newest().orElse(null);
+        ChainListing listing = new ChainListing(store, partition, Manifest.Kind.SNAPSHOTS);
+        this.guard = new TailGuard(listing, TailGuard.Kind.SNAPSHOTS);
+        this.manifests = new ManifestKeeper(listing, head, startOffset, clock);
+        this.tail = head.last().orElse(null);
         this.durableNext = startOffset;
         this.lastFlushAtMs = clock.millis();
         emptyDirectory(spillDir);
@@ -195,9 +201,10 @@ public final class SnapshotWriter implements PartitionWriter {
             store.createFrom(partition, commit.name().fileName(), commit.file(), true);
         }
         guard.checkNoTwin(commit.name());
+        long bytes = size(commit.file());
+        manifests.committed(commit.name(), bytes, ManifestCodec.sha256(commit.file()));
 
         long now = clock.millis();
-        long bytes = size(commit.file());
         ObjectName name = commit.name();
         FlushResult result = new FlushResult(name, location + "/" + name, (int) Math.min(Integer.MAX_VALUE, commit.records()),
                 commit.memoryBytes(), bytes, now - started, now - lastFlushAtMs, trigger);
@@ -272,19 +279,13 @@ public final class SnapshotWriter implements PartitionWriter {
     }
 
     @Override
-    public void fullCheck(EnvelopeFormat format) {
-        SnapshotChain chain;
-        try {
-            chain = SnapshotChain.validate(location, store.list(partition));
-        } catch (ChainException e) {
-            throw new ChainChangedException("the snapshots changed under this task: " + e.getMessage());
-        }
-        Optional<ObjectName> newest = chain.newest();
-        if (!newest.equals(Optional.ofNullable(tail)) && !(pending != null && newest.equals(Optional.of(pending.name())))) {
-            throw new ChainChangedException(newest.map(o -> location + "/" + o + " is the newest snapshot")
-                    .orElse(location + " holds no snapshot any more") + ", and the last snapshot this task wrote or found is "
-                    + (tail == null ? "none" : tail.toString()) + guard.advice());
-        }
+    public void periodicCheck(EnvelopeFormat format) {
+        manifests.periodicCheck(EnvelopeFormat.PARQUET, tail, pending == null ? null : pending.name(), TailGuard.Kind.SNAPSHOTS);
+    }
+
+    @Override
+    public ManifestKeeper manifests() {
+        return manifests;
     }
 
     private static long size(Path file) {

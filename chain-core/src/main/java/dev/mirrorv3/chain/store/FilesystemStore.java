@@ -1,25 +1,21 @@
 package dev.mirrorv3.chain.store;
 
 import dev.mirrorv3.chain.TemporaryFiles;
+import dev.mirrorv3.chain.store.StoreRequests.Operation;
+import dev.mirrorv3.chain.store.StoreRequests.Outcome;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Chains in a local or mounted filesystem: {@code <root>/<name>/<partition>/<object>}.
@@ -27,7 +23,8 @@ import java.util.stream.Stream;
  * ({@code link(2)} fails atomically if the name exists, unlike a check-then-rename), deletes the temporary
  * file and fsyncs the directory, so a committed object survives a crash and is never overwritten. A re-issued
  * commit that meets exactly its own bytes at the name (the link landed, then the delete or the fsync failed)
- * makes them durable and succeeds.
+ * makes them durable and succeeds. Each operation counts in {@link #requests()} under S3's names: a directory read is a
+ * LIST, a file read a GET, a stat a HEAD, a commit a PUT, a removal (an object, a temporary file) a DELETE.
  */
 public final class FilesystemStore implements Store {
     /** Makes a directory's entries durable; a seam so that tests can see (or fail) each directory fsync. */
@@ -38,15 +35,33 @@ public final class FilesystemStore implements Store {
 
     private final Path chainRoot;
     private final DirectorySync directorySync;
+    private final LinkedCommit commits;
+    private final StoreRequests requests;
 
     /** @param root the {@code filesystem.root} setting; @param name the destination name */
     public FilesystemStore(Path root, String name) {
-        this(root, name, FilesystemStore::fsyncDirectory);
+        this(root, name, new StoreRequests());
+    }
+
+    /** @param requests where every operation is counted */
+    public FilesystemStore(Path root, String name, StoreRequests requests) {
+        this(root, name, LinkedCommit::fsyncDirectory, requests);
     }
 
     FilesystemStore(Path root, String name, DirectorySync directorySync) {
+        this(root, name, directorySync, new StoreRequests());
+    }
+
+    private FilesystemStore(Path root, String name, DirectorySync directorySync, StoreRequests requests) {
         this.chainRoot = root.resolve(name);
         this.directorySync = directorySync;
+        this.commits = new LinkedCommit(directorySync);
+        this.requests = requests;
+    }
+
+    @Override
+    public StoreRequests requests() {
+        return requests;
     }
 
     public Path partitionDir(int partition) {
@@ -65,6 +80,7 @@ public final class FilesystemStore implements Store {
 
     private List<String> listDirectory(Path dir) {
         if (!Files.isDirectory(dir)) {
+            requests.record(Operation.LIST, Outcome.OK);
             return List.of();
         }
         List<String> names = new ArrayList<>();
@@ -76,24 +92,31 @@ public final class FilesystemStore implements Store {
                 }
             }
         } catch (IOException e) {
+            requests.record(Operation.LIST, Outcome.FAILED);
             throw transientFailure("list " + dir, e);
         }
+        requests.record(Operation.LIST, Outcome.OK);
         Collections.sort(names);
         return names;
     }
 
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
-        // A directory has no index: this reads the entries' names (no stat per entry) and keeps the tail.
-        List<String> all = list(partition);
+        return tail(list(partition), startAt, max);
+    }
+
+    /** A directory has no index: the entries' names are read (no stat per entry) and the tail kept. */
+    private static List<String> tail(List<String> all, String startAt, int max) {
         int i = Collections.binarySearch(all, startAt);
         int start = i >= 0 ? i : -i - 1;
-        return List.copyOf(all.subList(start, Math.min(all.size(), start + max)));
+        return List.copyOf(all.subList(start, (int) Math.min(all.size(), (long) start + max)));
     }
 
     @Override
     public boolean exists(int partition, String name) {
-        return Files.exists(partitionDir(partition).resolve(name));
+        boolean exists = Files.exists(partitionDir(partition).resolve(name));
+        requests.record(Operation.HEAD, exists ? Outcome.OK : Outcome.REFUSED);
+        return exists;
     }
 
     @Override
@@ -101,18 +124,18 @@ public final class FilesystemStore implements Store {
         return readFile(partitionDir(partition).resolve(name));
     }
 
-    private static byte[] readFile(Path file) {
-        return reading(file, Files::readAllBytes);
+    private byte[] readFile(Path file) {
+        return reading(Operation.GET, file, Files::readAllBytes);
     }
 
     @Override
     public long size(int partition, String name) {
-        return reading(partitionDir(partition).resolve(name), Files::size);
+        return reading(Operation.HEAD, partitionDir(partition).resolve(name), Files::size);
     }
 
     @Override
     public byte[] readRange(int partition, String name, long offset, int length) {
-        return reading(partitionDir(partition).resolve(name), file -> {
+        return reading(Operation.GET, partitionDir(partition).resolve(name), file -> {
             try (FileChannel ch = FileChannel.open(file)) {
                 ByteBuffer buf = ByteBuffer.allocate((int) Math.max(0, Math.min(length, ch.size() - offset)));
                 while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
@@ -125,7 +148,8 @@ public final class FilesystemStore implements Store {
 
     @Override
     public void readTo(int partition, String name, Path target) {
-        reading(partitionDir(partition).resolve(name), file -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));
+        reading(Operation.GET, partitionDir(partition).resolve(name),
+                file -> Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING));
     }
 
     private interface FileRead<T> {
@@ -133,12 +157,16 @@ public final class FilesystemStore implements Store {
     }
 
     /** Every read of a committed object: a missing file is {@link ObjectMissingException}, other failures transient. */
-    private static <T> T reading(Path file, FileRead<T> read) {
+    private <T> T reading(Operation operation, Path file, FileRead<T> read) {
         try {
-            return read.from(file);
+            T result = read.from(file);
+            requests.record(operation, Outcome.OK);
+            return result;
         } catch (NoSuchFileException e) {
+            requests.record(operation, Outcome.REFUSED);
             throw new ObjectMissingException(file.toString());
         } catch (IOException e) {
+            requests.record(operation, Outcome.FAILED);
             throw transientFailure("read " + file, e);
         }
     }
@@ -169,6 +197,11 @@ public final class FilesystemStore implements Store {
     }
 
     @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return tail(listBeside(dir), startAt, max);
+    }
+
+    @Override
     public byte[] readBeside(String dir, String name) {
         return readFile(besideDir(dir).resolve(name));
     }
@@ -176,6 +209,11 @@ public final class FilesystemStore implements Store {
     @Override
     public void createBeside(String dir, String name, byte[] data) {
         commitBytes(besideDir(dir), name, data, false);
+    }
+
+    @Override
+    public void recommitBeside(String dir, String name, byte[] data) {
+        commitBytes(besideDir(dir), name, data, true);
     }
 
     /** Streams the file into the temporary file: a snapshot never passes through the heap whole. */
@@ -191,135 +229,56 @@ public final class FilesystemStore implements Store {
         }, target -> Files.mismatch(target, file) == -1, reissue);
     }
 
-    private interface Content {
-        void writeTo(FileChannel ch) throws IOException;
-    }
-
-    private interface SameContent {
-        boolean at(Path target) throws IOException;
-    }
-
     private void commitBytes(Path dir, String name, byte[] data, boolean reissued) {
-        commit(dir, name, ch -> writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), reissued);
+        commit(dir, name, ch -> LinkedCommit.writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), reissued);
     }
 
-    private static void writeAll(FileChannel ch, byte[] data) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(data);
-        while (buf.hasRemaining()) {
-            ch.write(buf);
-        }
-    }
-
-    private void commit(Path dir, String name, Content content, SameContent same, boolean reissued) {
-        Path target = dir.resolve(name);
-        Path temp = dir.resolve(TemporaryFiles.temporaryNameFor(name));
+    private void commit(Path dir, String name, LinkedCommit.Content content, LinkedCommit.SameContent same, boolean reissued) {
+        Outcome outcome = Outcome.FAILED;
         try {
-            ensureDirectory(dir);
-            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                content.writeTo(ch);
-                ch.force(true);
-            }
-            try {
-                Files.createLink(target, temp);
-            } catch (FileAlreadyExistsException e) {
-                // A re-issue: ours if the failed attempt linked it before failing (temp delete, fsync).
-                if (!reissued || !same.at(target)) {
-                    throw new ObjectExistsException(target.toString());
-                }
-            }
-            Files.delete(temp);
-            directorySync.fsync(dir);
-        } catch (IOException e) {
-            throw transientFailure("write " + target, e);
+            commits.commit(dir, name, content, same, reissued);
+            outcome = Outcome.OK;
+        } catch (ObjectExistsException e) {
+            outcome = Outcome.REFUSED;
+            throw e;
         } finally {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // Left for removeTemporaryFiles at the next open; listing ignores it.
-            }
+            requests.record(Operation.PUT, outcome);
         }
     }
 
     /** Removes the file and makes its removal durable ({@link FileRemovals#delete}). */
     @Override
     public void delete(int partition, String name) {
-        FileRemovals.delete(partitionDir(partition), name, directorySync);
+        FileRemovals.delete(partitionDir(partition), name, directorySync, requests);
     }
 
     @Override
     public void deleteBeside(String dir, String name) {
-        FileRemovals.delete(besideDir(dir), name, directorySync);
+        FileRemovals.delete(besideDir(dir), name, directorySync, requests);
     }
 
     @Override
     public int removeTemporaryFiles(int partition) {
-        return FileRemovals.temporaryFiles(partitionDir(partition));
+        return FileRemovals.temporaryFiles(partitionDir(partition), requests);
     }
 
     @Override
     public int removeTemporaryFilesBeside(String dir) {
-        return FileRemovals.temporaryFiles(besideDir(dir));
+        return FileRemovals.temporaryFiles(besideDir(dir), requests);
     }
 
     @Override
     public List<Integer> partitions() {
-        if (!Files.isDirectory(chainRoot)) {
-            return List.of();
-        }
-        try (Stream<Path> entries = Files.list(chainRoot)) {
-            return entries.filter(Files::isDirectory)
-                    .map(p -> p.getFileName().toString())
-                    .filter(n -> n.matches("\\d{1,9}"))
-                    .map(Integer::valueOf)
-                    .sorted()
-                    .toList();
-        } catch (IOException e) {
-            throw transientFailure("list " + chainRoot, e);
-        } catch (UncheckedIOException e) {
-            throw transientFailure("list " + chainRoot, e.getCause());
-        }
+        return listDirectory(chainRoot).stream()
+                .filter(n -> n.matches("\\d{1,9}") && Files.isDirectory(chainRoot.resolve(n)))
+                .map(Integer::valueOf)
+                .sorted()
+                .toList();
     }
 
     @Override
     public void close() {
         // nothing to release
-    }
-
-    /**
-     * Creates the missing levels of {@code dir}, then fsyncs each of them and the parent of the topmost, deepest
-     * first: a new directory's entry is durable only once its parent is fsynced, at every level.
-     */
-    private void ensureDirectory(Path dir) throws IOException {
-        Deque<Path> missing = new ArrayDeque<>(); // topmost first
-        for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
-            missing.push(p);
-        }
-        if (missing.isEmpty()) {
-            return;
-        }
-        for (Path p : missing) {
-            try {
-                Files.createDirectory(p);
-            } catch (FileAlreadyExistsException e) {
-                if (!Files.isDirectory(p)) {
-                    throw e;
-                }
-                // created meanwhile by another task of this destination: fsynced below all the same
-            }
-        }
-        for (Iterator<Path> deepestFirst = missing.descendingIterator(); deepestFirst.hasNext(); ) {
-            directorySync.fsync(deepestFirst.next());
-        }
-        Path parent = missing.getFirst().getParent();
-        if (parent != null) {
-            directorySync.fsync(parent);
-        }
-    }
-
-    private static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 
     static TransientStoreException transientFailure(String what, IOException e) {

@@ -14,6 +14,11 @@ import java.util.List;
  */
 public interface Store extends AutoCloseable {
 
+    /** Every request this store made, by operation and outcome (the store request metric). */
+    default StoreRequests requests() {
+        return StoreRequests.NOT_COUNTED;
+    }
+
     /** Human-readable location of a partition's chain, for logs and messages (never holds a secret). */
     String location(int partition);
 
@@ -62,6 +67,14 @@ public interface Store extends AutoCloseable {
         throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
     }
 
+    /**
+     * At most {@code max} names of a directory beside the partition directories that sort at or after {@code startAt}, in
+     * order (a chain's newest manifest is still the newest: O(1) in their number). The default filters {@link #listBeside}.
+     */
+    default List<String> listBesideFrom(String dir, String startAt, int max) {
+        return listBeside(dir).stream().filter(n -> n.compareTo(startAt) >= 0).limit(max).toList();
+    }
+
     /** @throws ObjectMissingException if there is no such object */
     default byte[] readBeside(String dir, String name) {
         throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
@@ -74,6 +87,16 @@ public interface Store extends AutoCloseable {
      */
     default void createBeside(String dir, String name, byte[] data) {
         throw new UnsupportedOperationException("this store keeps no metadata beside its chains");
+    }
+
+    /**
+     * Re-issues a commit beside the partition directories that failed but may have landed: as {@link #recommit}, a name
+     * holding exactly {@code data} is that commit. The default suits stores whose {@code createBeside} already does so.
+     *
+     * @throws ObjectExistsException if the name holds other content
+     */
+    default void recommitBeside(String dir, String name, byte[] data) {
+        createBeside(dir, name, data);
     }
 
     /**
@@ -101,12 +124,13 @@ public interface Store extends AutoCloseable {
     }
 
     /**
-     * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, so it can never be
-     * a partition directory nor leave the backup's directory.
+     * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, or a partition's
+     * manifests {@code _manifest/<partition>}, so it can never be a partition directory nor leave the backup's directory.
      */
     static String requireBesideDir(String dir) {
-        if (dir == null || !dir.matches("_meta(/[a-z][a-z0-9_-]*)*")) {
-            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind>)");
+        if (dir == null || !(dir.matches("_meta(/[a-z][a-z0-9_-]*)*") || dir.matches("_manifest/\\d{1,9}"))) {
+            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind> or"
+                    + " _manifest/<partition>)");
         }
         return dir;
     }

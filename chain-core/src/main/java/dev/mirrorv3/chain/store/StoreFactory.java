@@ -51,6 +51,14 @@ public final class StoreFactory {
      * @throws IllegalArgumentException naming the setting when the settings do not describe a store
      */
     public static Store open(Map<String, String> settings, String destinationName) {
+        return open(settings, destinationName, new StoreRequests());
+    }
+
+    /**
+     * As {@link #open(Map, String)}, counting every request the store makes into {@code requests} (the store request
+     * metric of a connector or a command-line run).
+     */
+    public static Store open(Map<String, String> settings, String destinationName, StoreRequests requests) {
         String type = settings.getOrDefault(DESTINATION_TYPE, "filesystem").trim();
         switch (type) {
             case "filesystem": {
@@ -58,10 +66,10 @@ public final class StoreFactory {
                 if (root.isEmpty()) {
                     throw new IllegalArgumentException(FILESYSTEM_ROOT + " is required with " + DESTINATION_TYPE + "=filesystem");
                 }
-                return new FilesystemStore(Path.of(root), destinationName);
+                return new FilesystemStore(Path.of(root), destinationName, requests);
             }
             case "s3":
-                return new S3Store(s3Settings(settings), destinationName);
+                return new S3Store(s3Settings(settings), destinationName, requests);
             default:
                 throw new IllegalArgumentException("unknown " + DESTINATION_TYPE + " '" + type + "': use filesystem or s3");
         }

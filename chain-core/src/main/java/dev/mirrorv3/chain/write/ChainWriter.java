@@ -1,17 +1,18 @@
 package dev.mirrorv3.chain.write;
 
-import dev.mirrorv3.chain.Chain;
-import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.store.Store;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>A flush is two steps so that the commit can run off the task thread ({@link FlushPipeline}): {@link #cut} (task
  * thread) takes the next object's records, {@link Commit#run()} (any one thread at a time) checks the tail, encodes,
  * commits and only then advances {@link #durableNext()}. The task thread may append and read while a commit runs; the
- * writer's state is guarded by its monitor, held only for bookkeeping, never across encoding or store calls.
+ * writer's state is guarded by its monitor, held only for bookkeeping, never across encoding or store calls. Each object
+ * committed is recorded for the chain's next manifest ({@link ManifestKeeper}).
  */
 public final class ChainWriter implements PartitionWriter {
     private static final Logger log = LoggerFactory.getLogger(ChainWriter.class);
@@ -42,6 +44,7 @@ public final class ChainWriter implements PartitionWriter {
     private final Clock clock;
     private final String location;
     private final TailGuard guard;
+    private final ManifestKeeper manifests;
 
     private volatile long durableNext;
     private ObjectName tail;
@@ -63,18 +66,21 @@ public final class ChainWriter implements PartitionWriter {
     }
 
     /**
-     * @param chain the partition's validated chain, as listed when the partition was opened
+     * @param head the partition's chain as opened: its newest manifest and the objects after it
      * @param startOffset where the chain continues: its next offset, or the source's log-start offset if it is empty
      */
-    public ChainWriter(Store store, int partition, EnvelopeCodec codec, FlushPolicy policy, Clock clock, Chain chain, long startOffset) {
+    public ChainWriter(Store store, int partition, EnvelopeCodec codec, FlushPolicy policy, Clock clock, ChainHead head,
+            long startOffset) {
         this.store = store;
         this.partition = partition;
         this.codec = codec;
         this.policy = policy;
         this.clock = clock;
         this.location = store.location(partition);
-        this.guard = new TailGuard(store, partition, TailGuard.Kind.CHAIN);
-        this.tail = chain.last().orElse(null);
+        ChainListing listing = new ChainListing(store, partition, Manifest.Kind.CHAIN);
+        this.guard = new TailGuard(listing, TailGuard.Kind.CHAIN);
+        this.manifests = new ManifestKeeper(listing, head, startOffset, clock);
+        this.tail = head.last().orElse(null);
         this.durableNext = startOffset;
         this.lastFlushAtMs = clock.millis();
     }
@@ -260,6 +266,7 @@ public final class ChainWriter implements PartitionWriter {
                 store.recommit(partition, commit.name().fileName(), commit.bytes());
             }
             guard.checkNoTwin(commit.name());
+            manifests.committed(commit.name(), commit.bytes().length, ManifestCodec.sha256(commit.bytes()));
 
             long now = clock.millis();
             ObjectName name = commit.name();
@@ -312,23 +319,15 @@ public final class ChainWriter implements PartitionWriter {
         pending = null;
     }
 
-    /**
-     * The full check (on a timer): the whole listing is a valid chain that ends exactly where this writer's does.
-     */
+    /** The periodic check ({@link ManifestKeeper#periodicCheck}), between this writer's commits. */
     @Override
-    public synchronized void fullCheck(EnvelopeFormat format) {
-        Chain chain;
-        try {
-            chain = ChainValidator.validate(location, store.list(partition), format, OptionalLong.empty());
-        } catch (dev.mirrorv3.chain.ChainException e) {
-            throw new ChainChangedException("the chain changed under this task: " + e.getMessage());
-        }
-        Optional<ObjectName> last = chain.last();
-        if (!last.equals(Optional.ofNullable(tail)) && !(pending != null && last.equals(Optional.of(pending.name())))) {
-            throw new ChainChangedException(last.map(o -> location + "/" + o + " is the chain's last object")
-                    .orElse(location + " holds no object any more") + ", and the last object this task wrote or found is "
-                    + (tail == null ? "none" : tail.toString()) + guard.advice());
-        }
+    public synchronized void periodicCheck(EnvelopeFormat format) {
+        manifests.periodicCheck(format, tail, pending == null ? null : pending.name(), TailGuard.Kind.CHAIN);
+    }
+
+    @Override
+    public ManifestKeeper manifests() {
+        return manifests;
     }
 
     /** The tail check of {@link TailGuard}, on what this writer holds now (a commit runs on another thread than cut). */

@@ -37,8 +37,14 @@ public interface PartitionWriter {
     /** Drops what is not durable (it is read again from the position when the partition is opened next). */
     void discardBuffer();
 
-    /** The full check on a timer: the listing still ends where this writer's objects do. */
-    void fullCheck(EnvelopeFormat format);
+    /**
+     * The periodic check on a timer: the chain, listed from its newest manifest on, still ends where this writer's objects
+     * do, and its manifests are intact ({@link ManifestKeeper#periodicCheck}).
+     */
+    void periodicCheck(EnvelopeFormat format);
+
+    /** The writer's manifests: the objects waiting for one, when the next is due, and writing it. */
+    ManifestKeeper manifests();
 
     /**
      * Moves buffered records off the heap without writing them (the task-wide buffer cap); returns the heap bytes

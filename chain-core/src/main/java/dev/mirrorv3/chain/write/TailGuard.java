@@ -1,7 +1,7 @@
 package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.manifest.ChainListing;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,13 +11,20 @@ import java.util.List;
  * nothing but its own pending commit follows it (one short listing, O(1) in the number of objects); after it, no other
  * object starts where the new one does. Shared by {@link ChainWriter} and the snapshot writer.
  */
-public record TailGuard(Store store, int partition, Kind kind) {
-    /** How the messages name what is written: a chain's objects or a compacted topic's snapshots. */
-    public record Kind(String tail, String appearedInEmpty, String endsAt, String whatToCheck) {
+public record TailGuard(ChainListing listing, Kind kind) {
+    /**
+     * How the messages name what is written: a chain's objects or a compacted topic's snapshots.
+     *
+     * @param newest what the last one listed is, e.g. "the chain's last object"
+     * @param none what the listing says when it holds nothing, e.g. "holds no object any more"
+     */
+    public record Kind(String tail, String appearedInEmpty, String endsAt, String whatToCheck, String newest, String none) {
         public static final Kind CHAIN = new Kind("the last object this task wrote or found",
-                "appeared in an empty chain that this task is about to start at offset ", "this task's chain ends at ", "the chain");
+                "appeared in an empty chain that this task is about to start at offset ", "this task's chain ends at ", "the chain",
+                "the chain's last object", "holds no object any more");
         public static final Kind SNAPSHOTS = new Kind("the newest snapshot this task wrote or found",
-                "appeared where this task is about to write its first snapshot from offset ", "its newest snapshot is ", "the snapshots");
+                "appeared where this task is about to write its first snapshot from offset ", "its newest snapshot is ", "the snapshots",
+                "the newest snapshot", "holds no snapshot any more");
     }
 
     /**
@@ -29,7 +36,7 @@ public record TailGuard(Store store, int partition, Kind kind) {
      */
     public void checkTail(ObjectName tail, ObjectName pending, long durableNext) {
         String startAt = tail == null ? "" : ObjectName.pad(tail.from());
-        List<String> names = new ArrayList<>(store.listFrom(partition, startAt, pending == null ? 2 : 3));
+        List<String> names = new ArrayList<>(listing.namesFrom(startAt, pending == null ? 2 : 3));
         if (pending != null) {
             int at = tail == null ? 0 : 1;
             if (names.size() > at && names.get(at).equals(pending.fileName())) {
@@ -54,7 +61,7 @@ public record TailGuard(Store store, int partition, Kind kind) {
 
     /** After a create: no other object starts where {@code written} does (a zombie or a second writer racing us). */
     public void checkNoTwin(ObjectName written) {
-        for (String n : store.listFrom(partition, ObjectName.pad(written.from()), 2)) {
+        for (String n : listing.namesFrom(ObjectName.pad(written.from()), 2)) {
             if (!n.equals(written.fileName()) && n.startsWith(ObjectName.pad(written.from()))) {
                 throw new ChainChangedException(where() + n + " starts at the same offset as " + written
                         + ", which this task just wrote: two writers on one partition" + advice());
@@ -64,12 +71,17 @@ public record TailGuard(Store store, int partition, Kind kind) {
 
     /** What to do when the destination changed under the writer. */
     public String advice() {
+        return adviceFor(kind.whatToCheck());
+    }
+
+    /** What to do when the destination changed under a writer, for messages about {@code whatToCheck} (e.g. the chain). */
+    static String adviceFor(String whatToCheck) {
         return ". A second writer (another connector or a zombie task on the same destination) or a manual change;"
-                + " stop the other writer, check " + kind.whatToCheck() + " (mirror-v3 restore --verify-only), then restart the task";
+                + " stop the other writer, check " + whatToCheck + " (mirror-v3 restore --verify-only), then restart the task";
     }
 
     /** Where an object of the partition is, for the messages: the partition's location and a slash. */
     private String where() {
-        return store.location(partition) + "/";
+        return listing.location() + "/";
     }
 }

@@ -16,6 +16,7 @@ import dev.mirrorv3.chain.envelope.ObjectAuthenticationException;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import dev.mirrorv3.chain.store.FilesystemStore;
@@ -210,7 +211,7 @@ class ParquetEncryptionTest {
         long next = 0;
         // plain -> k1 -> k2 (rotation) -> plain (encryption turned off), each a "restart" with a new writer
         for (String keyId : new String[] {null, "k1", "k2", null}) {
-            Chain chain = new ChainReader(store, UNCOMPRESSED, KEYS).listChain(0, OptionalLong.empty());
+            ChainHead chain = new ChainReader(store, UNCOMPRESSED, KEYS).head(0);
             ChainWriter w = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(UNCOMPRESSED, new ObjectEncryption(KEYS, keyId)),
                     policy, Clock.systemUTC(), chain, next);
             records(next, 10).forEach(w::append);

@@ -3,15 +3,16 @@ package dev.mirrorv3.chain.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.write.DelegatingStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ class SnapshotReaderTest {
         SnapshotWriter w = new SnapshotWriter(store, "states", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, new ObjectEncryption(ring, keyId.isEmpty() ? null : keyId)),
                 new SnapshotReader(store, SETTINGS, ring), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), 1 << 20), SnapshotChain.validate(store.location(0), List.of()), 0, root.resolve("spill"));
+                Clock.systemUTC(), 1 << 20), ChainHead.empty(store.location(0)), 0, root.resolve("spill"));
         Random random = new Random(2);
         int keysWritten = 20_000;
         for (int i = 0; i < keysWritten; i++) {
@@ -73,44 +74,23 @@ class SnapshotReaderTest {
     }
 
     /** A store that counts the object bytes it hands out, whichever way they are read. */
-    private static final class CountingStore implements Store {
-        final Store delegate;
+    private static final class CountingStore extends DelegatingStore {
         final AtomicLong bytesRead = new AtomicLong();
 
         CountingStore(Store delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String location(int partition) {
-            return delegate.location(partition);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return delegate.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return delegate.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return delegate.exists(partition, name);
+            super(delegate);
         }
 
         @Override
         public byte[] read(int partition, String name) {
-            byte[] data = delegate.read(partition, name);
+            byte[] data = super.read(partition, name);
             bytesRead.addAndGet(data.length);
             return data;
         }
 
         @Override
         public void readTo(int partition, String name, Path target) {
-            delegate.readTo(partition, name, target);
+            super.readTo(partition, name, target);
             try {
                 bytesRead.addAndGet(Files.size(target));
             } catch (java.io.IOException e) {
@@ -119,40 +99,10 @@ class SnapshotReaderTest {
         }
 
         @Override
-        public long size(int partition, String name) {
-            return delegate.size(partition, name);
-        }
-
-        @Override
         public byte[] readRange(int partition, String name, long offset, int length) {
-            byte[] data = delegate.readRange(partition, name, offset, length);
+            byte[] data = super.readRange(partition, name, offset, length);
             bytesRead.addAndGet(data.length);
             return data;
-        }
-
-        @Override
-        public void create(int partition, String name, byte[] data) {
-            delegate.create(partition, name, data);
-        }
-
-        @Override
-        public void createFrom(int partition, String name, Path file, boolean reissue) {
-            delegate.createFrom(partition, name, file, reissue);
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return delegate.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return delegate.partitions();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

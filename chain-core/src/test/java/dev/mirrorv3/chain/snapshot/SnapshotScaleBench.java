@@ -1,12 +1,12 @@
 package dev.mirrorv3.chain.snapshot;
 
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
@@ -53,9 +53,9 @@ public final class SnapshotScaleBench {
             SnapshotWriter.Stats stats = first.lastSnapshot().orElseThrow();
 
             t0 = System.nanoTime();
-            SnapshotChain chain = reader.list(0); // what SnapshotOpener.open does per partition
+            ChainHead chain = reader.head(0); // what SnapshotOpener.open does per partition
             long checked;
-            try (CheckedSnapshot s = reader.open(0, chain.newest().orElseThrow(), TOPIC, root.resolve("open"))) {
+            try (CheckedSnapshot s = reader.open(0, chain.last().orElseThrow(), TOPIC, root.resolve("open"))) {
                 checked = s.checkAll();
             }
             long openMs = (System.nanoTime() - t0) / 1_000_000;
@@ -79,7 +79,7 @@ public final class SnapshotScaleBench {
     }
 
     private static SnapshotWriter writer(FilesystemStore store, SnapshotReader reader, Path root, long start) {
-        SnapshotChain chain = reader.list(0);
+        ChainHead chain = reader.head(0);
         return new SnapshotWriter(store, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), MEMORY_CAP), chain,

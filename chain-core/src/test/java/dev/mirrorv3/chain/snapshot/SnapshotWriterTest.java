@@ -15,6 +15,7 @@ import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueTypeException;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ObjectCheckException;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
@@ -50,7 +51,7 @@ class SnapshotWriterTest {
     private SnapshotWriter writer(long memoryCap) {
         store = new FilesystemStore(root.resolve("store"), "backup");
         reader = new SnapshotReader(store, SETTINGS, KeyRing.empty());
-        SnapshotChain chain = reader.list(0);
+        ChainHead chain = reader.head(0);
         long start = chain.nextOffset().orElse(0);
         return new SnapshotWriter(store, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, ObjectEncryption.none()), reader,
@@ -66,9 +67,9 @@ class SnapshotWriterTest {
 
     /** The newest snapshot read back: key -> record. */
     private Map<String, BackupRecord> newestSnapshot() {
-        SnapshotChain chain = reader.list(0);
+        ChainHead chain = reader.head(0);
         Map<String, BackupRecord> out = new TreeMap<>();
-        try (CheckedSnapshot s = reader.open(0, chain.newest().orElseThrow(), TOPIC, root.resolve("read"))) {
+        try (CheckedSnapshot s = reader.open(0, chain.last().orElseThrow(), TOPIC, root.resolve("read"))) {
             for (BackupRecord r = s.next(); r != null; r = s.next()) {
                 out.put(new String(r.key(), StandardCharsets.UTF_8), r);
             }
@@ -132,7 +133,7 @@ class SnapshotWriterTest {
                         throw e.getCause();
                     }
                 });
-        SnapshotChain chain = reader.list(0);
+        ChainHead chain = reader.head(0);
         SnapshotWriter zombie = new SnapshotWriter(fs, TOPIC, 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, ObjectEncryption.none()),
                 new SnapshotReader(frozenWhileMerging, SETTINGS, KeyRing.empty()),

@@ -113,4 +113,23 @@ class FilesystemStoreTest {
         assertThat(fsynced).as("nothing removed, nothing to make durable").isEmpty();
         assertThatThrownBy(() -> store.deleteBeside("../escape", "x")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** The store request metric counts removals as S3's DELETE: an object (prune's) and a temporary file alike. */
+    @Test
+    void everyRemovalCountsAsADelete() throws IOException {
+        StoreRequests requests = new StoreRequests();
+        FilesystemStore store = new FilesystemStore(root, "m", requests);
+        store.create(0, "a", "one".getBytes(UTF_8));
+        store.createBeside("_meta/topic", "t1.json", "{}".getBytes(UTF_8));
+        Files.writeString(root.resolve("m/0").resolve(dev.mirrorv3.chain.TemporaryFiles.temporaryNameFor("b")), "half");
+
+        store.delete(0, "a");
+        store.deleteBeside("_meta/topic", "t1.json");
+        store.delete(0, "a"); // gone already: as S3's DeleteObject of a missing key, done
+        assertThat(store.removeTemporaryFiles(0)).isEqualTo(1);
+
+        assertThat(requests.count(StoreRequests.Operation.DELETE, StoreRequests.Outcome.OK)).isEqualTo(4);
+        assertThat(requests.count(StoreRequests.Operation.DELETE)).isEqualTo(4);
+        assertThat(requests.count(StoreRequests.Operation.PUT, StoreRequests.Outcome.OK)).isEqualTo(2);
+    }
 }

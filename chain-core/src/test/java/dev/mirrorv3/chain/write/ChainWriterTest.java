@@ -3,7 +3,6 @@ package dev.mirrorv3.chain.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
@@ -11,6 +10,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.ObjectExistsException;
@@ -44,8 +44,8 @@ class ChainWriterTest {
     }
 
     private ChainWriter writer(Store store, long start) {
-        Chain chain = new ChainReader(store, SETTINGS).listChain(0, OptionalLong.empty());
-        return new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), POLICY, clock, chain, start);
+        ChainHead head = new ChainReader(store, SETTINGS).head(0);
+        return new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), POLICY, clock, head, start);
     }
 
     @Test
@@ -203,7 +203,7 @@ class ChainWriterTest {
         armed.set(true);
         assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(TransientStoreException.class);
         assertThat(fs.list(0)).containsExactly(name(0, 0), name(1, 2));
-        w.fullCheck(EnvelopeFormat.PARQUET); // the pending object at the chain's end is no other writer's either
+        w.periodicCheck(EnvelopeFormat.PARQUET); // the pending object at the chain's end is no other writer's either
         // Records that arrive while the commit is pending go into the next object, not into a re-encoded one.
         w.append(record(3));
         assertThat(w.bufferedRecords()).isEqualTo(3);
@@ -217,7 +217,7 @@ class ChainWriterTest {
         assertThat(w.bufferedBytes()).isEqualTo(record(3).payloadBytes());
         w.flush(FlushTrigger.TIME);
         assertThat(fs.list(0)).containsExactly(name(0, 0), name(1, 2), name(3, 3));
-        w.fullCheck(EnvelopeFormat.PARQUET);
+        w.periodicCheck(EnvelopeFormat.PARQUET);
         ChainReader reader = new ChainReader(fs, SETTINGS);
         assertThat(reader.listChain(0, OptionalLong.empty()).objects().stream()
                 .flatMap(o -> reader.read(0, o, "t").records().stream()).map(BackupRecord::offset).toList())
@@ -266,7 +266,7 @@ class ChainWriterTest {
             }
         };
         ChainWriter zombie = new ChainWriter(fs, 0, frozenWhileEncoding, POLICY, clock,
-                new ChainReader(fs, SETTINGS).listChain(0, OptionalLong.empty()), 0);
+                new ChainReader(fs, SETTINGS).head(0), 0);
         zombie.append(record(0));
         zombie.append(record(1));
         assertThatThrownBy(() -> zombie.flush(FlushTrigger.TIME)).isInstanceOf(ChainChangedException.class)
@@ -313,14 +313,14 @@ class ChainWriterTest {
     }
 
     @Test
-    void fullCheckComparesTheWholeChainWithWhatWasWritten() throws IOException {
+    void thePeriodicCheckComparesTheChainsEndWithWhatWasWritten() throws IOException {
         FilesystemStore store = new FilesystemStore(root, "m");
         ChainWriter w = writer(store, 0);
         w.append(record(0));
         w.flush(FlushTrigger.RECORDS);
-        w.fullCheck(EnvelopeFormat.PARQUET);
+        w.periodicCheck(EnvelopeFormat.PARQUET);
         Files.writeString(root.resolve("m/0/README"), "x");
-        assertThatThrownBy(() -> w.fullCheck(EnvelopeFormat.PARQUET)).isInstanceOf(ChainChangedException.class)
+        assertThatThrownBy(() -> w.periodicCheck(EnvelopeFormat.PARQUET)).isInstanceOf(ChainChangedException.class)
                 .hasMessageContaining("README");
     }
 
@@ -349,64 +349,6 @@ class ChainWriterTest {
         @Override
         public Clock withZone(java.time.ZoneId zone) {
             return this;
-        }
-    }
-
-    private static class DelegatingStore implements Store {
-        private final Store d;
-
-        DelegatingStore(Store d) {
-            this.d = d;
-        }
-
-        @Override
-        public String location(int partition) {
-            return d.location(partition);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return d.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return d.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return d.exists(partition, name);
-        }
-
-        @Override
-        public byte[] read(int partition, String name) {
-            return d.read(partition, name);
-        }
-
-        @Override
-        public void create(int partition, String name, byte[] data) {
-            d.create(partition, name, data);
-        }
-
-        @Override
-        public void recommit(int partition, String name, byte[] data) {
-            d.recommit(partition, name, data);
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return d.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return d.partitions();
-        }
-
-        @Override
-        public void close() {
-            d.close();
         }
     }
 }

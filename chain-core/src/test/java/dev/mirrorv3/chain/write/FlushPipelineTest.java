@@ -2,13 +2,13 @@ package dev.mirrorv3.chain.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +47,8 @@ class FlushPipelineTest {
     }
 
     private ChainWriter writer(int partition) {
-        Chain chain = new ChainReader(store, SETTINGS).listChain(partition, OptionalLong.empty());
-        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), chain, 0);
+        ChainHead head = new ChainReader(store, SETTINGS).head(partition);
+        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), head, 0);
     }
 
     private void setUp(int threads) {
@@ -239,7 +238,7 @@ class FlushPipelineTest {
     }
 
     /** A real filesystem store whose creates can be held at a gate or fail, per partition. */
-    private static final class GatedStore implements Store {
+    private static final class GatedStore extends DelegatingStore {
         private final Store delegate;
         final Map<Integer, Gate> gates = new ConcurrentHashMap<>();
         final Map<Integer, AtomicInteger> failBeforeCommit = new ConcurrentHashMap<>();
@@ -247,6 +246,7 @@ class FlushPipelineTest {
         volatile Runnable onCreate = () -> { };
 
         GatedStore(Store delegate) {
+            super(delegate);
             this.delegate = delegate;
         }
 
@@ -255,31 +255,6 @@ class FlushPipelineTest {
             Gate g = new Gate();
             gates.put(partition, g);
             return g;
-        }
-
-        @Override
-        public String location(int partition) {
-            return delegate.location(partition);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return delegate.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return delegate.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return delegate.exists(partition, name);
-        }
-
-        @Override
-        public byte[] read(int partition, String name) {
-            return delegate.read(partition, name);
         }
 
         @Override
@@ -310,21 +285,6 @@ class FlushPipelineTest {
             if (n != null && n.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
                 throw new TransientStoreException("injected fault: cannot " + what, new IOException("injected"));
             }
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return delegate.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return delegate.partitions();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

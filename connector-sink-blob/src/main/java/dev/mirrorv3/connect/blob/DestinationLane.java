@@ -3,11 +3,13 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.DestinationSettings;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -44,9 +46,11 @@ final class DestinationLane implements AutoCloseable {
         this.settings = settings;
         this.config = config;
         String name = shared.connectorName();
-        stores = new TaskStores(t -> shared.createStore().apply(config, settings.chainName(name, t)));
         metrics = new BlobSinkMetrics(shared.context(), name, settings.teeName().orElse(null), pausedForRetry,
                 BlobSinkMetrics.Cadence.of(config));
+        // Each destination's store requests are its own series (tag destination in a tee), registered when a store opens.
+        stores = new TaskStores(t -> shared.createStore().apply(config, settings.chainName(name, t)),
+                t -> metrics.storeRequests(t, () -> requests(t)));
         try {
             encryption = config.encryption();
         } catch (KeysDirException e) {
@@ -69,6 +73,10 @@ final class DestinationLane implements AutoCloseable {
         opener = config.snapshots()
                 ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(name), config.bufferMaxBytes()), beforeCommits)
                 : writers.chains(new PartitionOpener(opening), beforeCommits);
+    }
+
+    private List<StoreRequests> requests(String topic) {
+        return stores.requests(topic);
     }
 
     /** The destination in logs: "destination <name> (<type>)" in a tee, else "destination <type>". */

@@ -1,43 +1,42 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.Chain;
-import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.ChainWriter;
-import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our
- * temporary files, lists and validates the chain, reads its last object back, and checks the position against the source's log-start
- * offset and high watermark. The chain is the position; nothing else is trusted.
+ * temporary files, finds the chain's end (its newest manifest and the objects listed after it, or the whole chain when it has no
+ * manifest yet), reads its last object back, and checks the position against the source's log-start offset and high watermark. The
+ * chain is the position; nothing else is trusted.
  */
-final class PartitionOpener extends DestinationOpener<Chain, ChainWriter> {
+final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
     private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
 
     PartitionOpener(OpenerSettings settings) {
-        super(settings, Chain::nextOffset);
+        super(settings, ChainHead::nextOffset);
     }
 
     @Override
-    Chain readBack(Store store, TopicPartition tp) {
-        // A listing fails on missing key ids.
+    ChainHead readBack(Store store, TopicPartition tp) {
+        // Finding the chain's end fails on missing key ids.
         ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().get().keys());
-        Chain chain = reader.listChain(tp.partition(), OptionalLong.empty());
+        ChainHead chain = reader.head(tp.partition());
         // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
         chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
         return chain;
     }
 
     @Override
-    ChainWriter continueAt(Store store, TopicPartition tp, Chain chain, long next, PositionInputs source) {
-        log.info("starting mirror {}: destination {} chain {} objects, last {}, position from {}, resolved next offset {}"
-                        + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.objects().size(),
-                chain.last().map(ObjectName::toString).orElse("none"),
+    ChainWriter continueAt(Store store, TopicPartition tp, ChainHead chain, long next, PositionInputs source) {
+        log.info("starting mirror {}: destination {} chain: {}, last {}, position from {}, resolved next offset {}"
+                        + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.describe(),
+                chain.last().map(Object::toString).orElse("none"),
                 chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, source.logStart(tp),
                 source.highWatermark(tp));
         return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption().get()),

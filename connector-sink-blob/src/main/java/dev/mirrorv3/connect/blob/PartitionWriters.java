@@ -45,6 +45,7 @@ final class PartitionWriters {
     private final BufferCap cap;
     private final PipelinedCommits pipelined;
     private final InlineCommits inline;
+    private final ManifestWrites manifests;
     private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
@@ -66,6 +67,7 @@ final class PartitionWriters {
         this.cap = new BufferCap(config.bufferMaxBytes());
         this.pipelined = new PipelinedCommits(config, connectorName, clock, retryPauses, metrics, this::durable);
         this.inline = new InlineCommits(clock, this::durable);
+        this.manifests = new ManifestWrites(config.retryBackoffMaxMs());
         this.chainChecks = new PeriodicChainChecks(config.chainCheckIntervalMs(), clock.millis());
     }
 
@@ -147,12 +149,14 @@ final class PartitionWriters {
         dropFailed();
     }
 
-    /** The end of a put(): starts the buffers that are due, then takes the finished commits. */
+    /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
         for (OpenWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(t -> flush(w, t));
         }
         takeFinished();
+        manifests.writeDue(open.values(), now, this::failed);
+        dropFailed();
     }
 
     /**
@@ -188,6 +192,7 @@ final class PartitionWriters {
         open.remove(tp);
         w.closed();
         chainChecks.forget(tp);
+        manifests.closed(tp);
         metrics.closed(tp);
         offsets.closed(tp);
         return OptionalLong.of(durable);
@@ -239,7 +244,7 @@ final class PartitionWriters {
             OpenWriter<?> w = open.get(tp);
             if (w != null) {
                 try {
-                    w.writer().fullCheck(format);
+                    w.writer().periodicCheck(format);
                 } catch (RuntimeException e) {
                     failed(tp, e);
                 }
@@ -287,6 +292,7 @@ final class PartitionWriters {
         }
         try {
             w.close();
+            manifests.writeOnClose(w);
         } catch (RuntimeException e) {
             if (!w.running()) {
                 addBuffered(-w.writer().bufferedBytes()); // what is left after the objects that did commit
@@ -297,6 +303,7 @@ final class PartitionWriters {
             open.remove(tp);
             w.closed();
             chainChecks.forget(tp);
+            manifests.closed(tp);
             failures.remove(tp);
             metrics.closed(tp);
             offsets.closed(tp);

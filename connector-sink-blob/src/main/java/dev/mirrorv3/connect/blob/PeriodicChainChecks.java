@@ -6,8 +6,9 @@ import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * When each open partition's chain is listed in full (chain.check.interval.ms): every interval, each partition that
- * committed an object since its last check, between its commits. An idle partition costs no store request between its
+ * When each open partition's chain is checked (chain.check.interval.ms; the objects after its newest manifest listed and
+ * one manifest probed, docs/blob-sink.md, "Chain manifests"): every interval, each partition that committed an object
+ * since its last check, between its commits. An idle partition costs no store request between its
  * flushes: nothing of ours changed its chain, and its next flush checks the tail first (docs/blob-sink.md, "Back up a
  * topic"); one that writes is listed again within an interval of its commit. Task thread only.
  */

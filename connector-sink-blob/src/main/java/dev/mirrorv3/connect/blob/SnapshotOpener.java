@@ -1,8 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.snapshot.CheckedSnapshot;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
@@ -18,23 +17,23 @@ import org.slf4j.LoggerFactory;
  * continues at its {@code to + 1}, with the chain's rules against the source: below the log-start offset is a lost
  * position, above the high watermark the destination is ahead.
  */
-final class SnapshotOpener extends DestinationOpener<SnapshotChain, SnapshotWriter> {
+final class SnapshotOpener extends DestinationOpener<ChainHead, SnapshotWriter> {
     private static final Logger log = LoggerFactory.getLogger(SnapshotOpener.class);
 
     private final Path spillDir;
     private final long memoryCapBytes;
 
     SnapshotOpener(OpenerSettings settings, Path spillDir, long memoryCapBytes) {
-        super(settings, SnapshotChain::nextOffset);
+        super(settings, ChainHead::nextOffset);
         this.spillDir = spillDir;
         this.memoryCapBytes = memoryCapBytes;
     }
 
     @Override
-    SnapshotChain readBack(Store store, TopicPartition tp) {
+    ChainHead readBack(Store store, TopicPartition tp) {
         SnapshotReader reader = reader(store);
-        SnapshotChain chain = reader.list(tp.partition());
-        chain.newest().ifPresent(newest -> {
+        ChainHead chain = reader.head(tp.partition());
+        chain.last().ifPresent(newest -> {
             try (CheckedSnapshot s = reader.open(tp.partition(), newest, tp.topic(), partitionSpillDir(tp))) {
                 s.checkAll();
             }
@@ -43,10 +42,10 @@ final class SnapshotOpener extends DestinationOpener<SnapshotChain, SnapshotWrit
     }
 
     @Override
-    SnapshotWriter continueAt(Store store, TopicPartition tp, SnapshotChain chain, long next, PositionInputs source) {
-        log.info("starting snapshots of {} (compaction=log): destination {}, {} snapshot(s), newest {}, resolved next offset {}"
-                        + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.objects().size(),
-                chain.newest().map(ObjectName::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
+    SnapshotWriter continueAt(Store store, TopicPartition tp, ChainHead chain, long next, PositionInputs source) {
+        log.info("starting snapshots of {} (compaction=log): destination {}, {}, newest {}, resolved next offset {}"
+                        + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.describe(),
+                chain.last().map(Object::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
         SnapshotWriter.Settings writing = new SnapshotWriter.Settings(settings.envelope(),
                 new ParquetCodec(settings.envelope(), settings.encryption().get()), reader(store), settings.flushPolicy(), settings.clock(),
                 memoryCapBytes);

@@ -1,9 +1,13 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.store.Store;
-import java.util.HashMap;
+import dev.mirrorv3.chain.store.StoreRequests;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -12,22 +16,41 @@ import java.util.function.Function;
  */
 final class TaskStores implements AutoCloseable {
     private final Function<String, Store> openForTopic;
-    private final Map<String, Store> stores = new HashMap<>();
+    private final Consumer<String> opened;
+    private final Map<String, Store> stores = new ConcurrentHashMap<>();
     private final Map<String, Store> snapshotterStores = new ConcurrentHashMap<>();
 
-    /** @param openForTopic opens the store of a topic's destination */
-    TaskStores(Function<String, Store> openForTopic) {
+    /**
+     * @param openForTopic opens the store of a topic's destination
+     * @param opened told each time a store of a topic is opened (its request counts are registered then)
+     */
+    TaskStores(Function<String, Store> openForTopic, Consumer<String> opened) {
         this.openForTopic = openForTopic;
+        this.opened = opened;
     }
 
     /** The store holding {@code topic}'s chains, for the task thread. */
     Store forTopic(String topic) {
-        return stores.computeIfAbsent(topic, openForTopic);
+        return stores.computeIfAbsent(topic, this::open);
     }
 
     /** The store of {@code topic}'s backup for the snapshotter's thread. */
     Store forSnapshotter(String topic) {
-        return snapshotterStores.computeIfAbsent(topic, openForTopic);
+        return snapshotterStores.computeIfAbsent(topic, this::open);
+    }
+
+    private Store open(String topic) {
+        Store store = openForTopic.apply(topic);
+        opened.accept(topic);
+        return store;
+    }
+
+    /** The request counts of the stores of {@code topic}'s backup (the task thread's and the snapshotter's). */
+    List<StoreRequests> requests(String topic) {
+        List<StoreRequests> counts = new ArrayList<>(2);
+        Optional.ofNullable(stores.get(topic)).ifPresent(s -> counts.add(s.requests()));
+        Optional.ofNullable(snapshotterStores.get(topic)).ifPresent(s -> counts.add(s.requests()));
+        return counts;
     }
 
     /** Closes the snapshotter's stores; call it once the snapshotter has stopped. */

@@ -18,6 +18,8 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
+import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.FailureNote;
@@ -147,6 +149,65 @@ class BlobSinkIsolationIT {
             assertThat(ObservabilityFiles.mirrorSeries(ObservabilityFiles.scrape(exporter)).keySet())
                     .noneMatch(k -> k.startsWith("mirror_v3_partition_failed"));
         }
+        cluster.delete(topic);
+    }
+
+    /**
+     * A manifest problem of one partition isolates that partition only (docs/blob-sink.md, "Chain manifests"): an object a
+     * manifest records that is gone and an older manifest changed after it was written are found by the periodic check's
+     * probe while the partition writes; a manifest another writer put after the newest is found when the partition opens.
+     * The healthy partition goes on and stays exact; the task stays RUNNING.
+     */
+    @Test
+    void aManifestProblemIsolatesItsPartitionOnly() throws Exception {
+        TestDestination d = destinations.filesystem();
+        String topic = "isolate-manifests";
+        cluster.kafka().createTopic(topic, 4);
+        Map<String, String> config = config(d, topic);
+        for (int run = 1; run <= 2; run++) { // two runs, each closing its partitions: manifests 0-19 and 20-39 of each
+            produceVaried(cluster.bootstrapServers(), topic, 4, 20, run);
+            cluster.deploy(topic, config);
+            long next = 20L * run;
+            awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, next, 1, next, 2, next, 3, next), WAIT);
+            cluster.delete(topic);
+            Awaitility.await(topic + "'s task gone").atMost(WAIT).until(() -> !cluster.connect().connectors().contains(topic));
+        }
+        String older = new ManifestName(0, 19).fileName();
+        String newest = new ManifestName(20, 39).fileName();
+        String foreign = new ManifestName(40, 59).fileName();
+        try (FilesystemStore store = (FilesystemStore) d.store(topic)) {
+            for (int p = 0; p < 4; p++) {
+                assertThat(store.listBeside(ManifestName.dir(p))).as("the premise: partition %d's manifests", p)
+                        .containsExactly(older, newest);
+            }
+            d.delete(topic, 1, name(20, 29)); // an object manifest 20-39 records, gone
+            Path changed = store.besideDir(ManifestName.dir(2)).resolve(older);
+            String json = Files.readString(changed);
+            int at = json.indexOf("\"sha256\":\"") + 10;
+            Files.writeString(changed, json.substring(0, at) + (json.charAt(at) == '0' ? '1' : '0') + json.substring(at + 1));
+            Files.write(store.besideDir(ManifestName.dir(3)).resolve(foreign), store.readBeside(ManifestName.dir(3), newest));
+            assertThat(store.list(1)).as("the premise: object 20-29 gone").doesNotContain(name(20, 29));
+            assertThat(ManifestCodec.sha256(store.readBeside(ManifestName.dir(2), older)))
+                    .as("the premise: manifest 0-19 of partition 2 changed")
+                    .isNotEqualTo(ManifestCodec.sha256(store.readBeside(ManifestName.dir(1), older)));
+        }
+
+        cluster.deploy(topic, config);
+        long seed = 10;
+        while (Stream.of(1, 2, 3).anyMatch(p -> cluster.partitionFailedGauge(topic, topic, p) != 1)) {
+            assertThat(seed).as("partitions 1-3 isolated within %s", WAIT).isLessThan(10 + WAIT.toSeconds() * 2);
+            produceVaried(cluster.bootstrapServers(), topic, 4, 5, seed++); // a partition that writes is checked
+            Thread.sleep(500);
+        }
+        assertThat(cluster.awaitPartitionFailed(topic, topic, 1, WAIT)).contains(d.location(topic, 1, name(20, 29)), "is gone",
+                newest);
+        assertThat(cluster.awaitPartitionFailed(topic, topic, 2, WAIT)).contains(older, "was changed after it was written");
+        assertThat(cluster.awaitPartitionFailed(topic, topic, 3, WAIT)).contains(foreign, "is not this partition's manifest");
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, (long) expected.get(0).size()), WAIT);
+        assertChainEquals(expected.get(0), readChain(d.stores(), topic, topic, 0, PARQUET));
+        assertThat(cluster.partitionFailedGauge(topic, topic, 0)).isZero();
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
         cluster.delete(topic);
     }
 

@@ -117,6 +117,9 @@ class BlobSinkObservabilityIT {
                     last.set(mirrorSeries(scrape()));
                     Map<String, Double> withoutTimestamps = new TreeMap<>(last.get());
                     withoutTimestamps.keySet().removeIf(k -> k.startsWith("mirror_v3_destination_last_flush_timestamp_seconds"));
+                    Map<String, Double> requests = ObservabilityFiles.takeStoreRequests(withoutTimestamps, NAME, TOPIC);
+                    assertThat(requests.get("PUT ok")).as("the 3 objects at least").isGreaterThanOrEqualTo(3);
+                    assertThat(requests.get("LIST ok")).as("the opening and the tail checks").isGreaterThanOrEqualTo(4);
                     expected.put("mirror_v3_destination_bytes_total" + p0, (double) objectBytes(0));
                     expected.put("mirror_v3_destination_bytes_total" + p1, (double) objectBytes(1));
                     assertThat(withoutTimestamps).isEqualTo(expected);
@@ -126,10 +129,11 @@ class BlobSinkObservabilityIT {
             assertThat(last.get().get("mirror_v3_destination_last_flush_timestamp_seconds" + p))
                     .as("last flush timestamp of " + p).isBetween((double) startedSeconds, (double) now);
         }
-        assertThat(last.get()).hasSize(expected.size() + 2);
+        assertThat(last.get()).hasSize(expected.size() + 2 + 15);
 
         String text = scrape();
-        assertThat(text).contains("# TYPE mirror_v3_destination_records_total counter", "# TYPE mirror_v3_mirror_restarts_total counter",
+        assertThat(text).contains("# TYPE mirror_v3_store_requests_total counter",
+                "# TYPE mirror_v3_destination_records_total counter", "# TYPE mirror_v3_mirror_restarts_total counter",
                 "# TYPE mirror_v3_destination_flush_max_time_seconds gauge",
                 "# TYPE mirror_v3_destination_offset_verified gauge", "# TYPE mirror_v3_source_lag_offsets gauge");
         assertThat(text).contains("kafka_connect_connector_task_status{connector=\"obs-sink\",status=\"running\",task=\"0\"} 1.0");

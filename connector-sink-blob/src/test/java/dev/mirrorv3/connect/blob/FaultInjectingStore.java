@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -116,7 +117,12 @@ final class FaultInjectingStore implements Store {
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
     }
 
-    // Metadata snapshots pass through, but for a killed write (killNextSnapshotWrite).
+    // Metadata snapshots and manifests pass through, but for a killed metadata snapshot write (killNextSnapshotWrite).
+    @Override
+    public StoreRequests requests() {
+        return delegate.requests();
+    }
+
     @Override
     public String besideLocation(String dir) {
         return delegate.besideLocation(dir);
@@ -128,13 +134,25 @@ final class FaultInjectingStore implements Store {
     }
 
     @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return delegate.listBesideFrom(dir, startAt, max);
+    }
+
+    @Override
     public byte[] readBeside(String dir, String name) {
         return delegate.readBeside(dir, name);
     }
 
     @Override
+    public void recommitBeside(String dir, String name, byte[] data) {
+        failIfArmed(dir.startsWith("_manifest") && faults.failManifestCreates.get(), "create manifest " + name);
+        delegate.recommitBeside(dir, name, data);
+    }
+
+    @Override
     public void createBeside(String dir, String name, byte[] data) {
-        CountDownLatch kill = faults.killNextSnapshotWrite.getAndSet(null);
+        failIfArmed(dir.startsWith("_manifest") && faults.failManifestCreates.get(), "create manifest " + name);
+        CountDownLatch kill = dir.startsWith("_meta") ? faults.killNextSnapshotWrite.getAndSet(null) : null;
         if (kill != null) {
             // A filesystem commit writes a temporary file, then links it: a writer that dies before the link leaves this.
             Path temp = Path.of(delegate.besideLocation(dir)).resolve(TemporaryFiles.temporaryNameFor(name));

@@ -35,6 +35,8 @@ public final class Faults {
      * file, no snapshot) and hangs until the latch opens; then it fails without committing: that writer is gone.
      */
     public final AtomicReference<CountDownLatch> killNextSnapshotWrite = new AtomicReference<>();
+    /** Every manifest's create fails as a transient failure would (a chain written before manifests, a crash before one). */
+    public final java.util.concurrent.atomic.AtomicBoolean failManifestCreates = new java.util.concurrent.atomic.AtomicBoolean();
     /** Counts down when a snapshot write has been killed. */
     public final CountDownLatch snapshotWriteKilled = new CountDownLatch(1);
     /**

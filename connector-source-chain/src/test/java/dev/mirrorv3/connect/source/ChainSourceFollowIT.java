@@ -343,8 +343,9 @@ class ChainSourceFollowIT {
 
     /**
      * The cut is checked on every record the target holds, not only on the object holding its last record: a record
-     * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails the task
-     * as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's records before it).
+     * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails (isolates)
+     * the partition as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's
+     * records before it).
      */
     @Test
     void aTimestampCutIsCheckedOnEveryRecordTheTargetHoldsNotOnlyItsLastObject() throws Exception {
@@ -367,7 +368,7 @@ class ChainSourceFollowIT {
 
             config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 50).toString());
             cluster.deploy(name, config);
-            assertThat(cluster.awaitTaskFailure(name, WAIT)).as(type)
+            assertThat(failedPartition(name)).as(type)
                     .contains("the target holds records after the cut (offset 5 stamped "
                             + java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 100) + ")")
                     .contains("into a new topic", "delete and re-create the target topic");

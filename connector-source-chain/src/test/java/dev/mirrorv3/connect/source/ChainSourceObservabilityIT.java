@@ -121,6 +121,9 @@ class ChainSourceObservabilityIT {
                     last.set(series());
                     Map<String, Double> withoutTimestamps = new TreeMap<>(last.get());
                     withoutTimestamps.keySet().removeIf(k -> k.startsWith("mirror_v3_follow_last_poll_timestamp_seconds"));
+                    Map<String, Double> requests = ObservabilityFiles.takeStoreRequests(withoutTimestamps, NAME, TOPIC);
+                    assertThat(requests.get("GET ok")).as("the 5 objects read (one of them twice)").isGreaterThanOrEqualTo(5);
+                    assertThat(requests.get("PUT ok")).as("the chain source only reads").isZero();
                     expected.put("mirror_v3_follow_bytes_total" + P0, (double) targetBytes(0));
                     expected.put("mirror_v3_follow_bytes_total" + P1, (double) targetBytes(1));
                     assertThat(withoutTimestamps).isEqualTo(expected);
@@ -131,7 +134,7 @@ class ChainSourceObservabilityIT {
             assertThat(last.get().get("mirror_v3_follow_last_poll_timestamp_seconds" + p)).as("last poll of " + p)
                     .isBetween((double) startedSeconds, (double) now);
         }
-        assertThat(last.get()).hasSize(expected.size() + 2);
+        assertThat(last.get()).hasSize(expected.size() + 2 + 15);
 
         String text = scrape();
         assertThat(text).contains("# TYPE mirror_v3_follow_records_total counter", "# TYPE mirror_v3_follow_bytes_total counter",

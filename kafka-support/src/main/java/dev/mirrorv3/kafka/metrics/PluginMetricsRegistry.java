@@ -93,7 +93,16 @@ public final class PluginMetricsRegistry implements AutoCloseable {
 
     /** A series of the task or connector as a whole (tag {@code mirror}); a second registration of it is ignored. */
     public void gauge(String name, String doc, LongSupplier value) {
-        register(null, name, doc, value);
+        register(null, name, Map.of(), doc, value);
+    }
+
+    /**
+     * A series of the task or connector with tags of its own after {@code mirror}, in the order given (e.g. {@code topic},
+     * {@code operation}, {@code outcome} of the store request counts), until the task stops; a second registration of it is
+     * ignored.
+     */
+    public void gauge(String name, String doc, LinkedHashMap<String, String> tags, LongSupplier value) {
+        register(null, name, tags, doc, value);
     }
 
     /**
@@ -101,7 +110,7 @@ public final class PluginMetricsRegistry implements AutoCloseable {
      * a second registration of it is ignored.
      */
     public void gauge(TopicPartition tp, String name, String doc, LongSupplier value) {
-        register(tp, name, doc, value);
+        register(tp, name, Map.of(), doc, value);
     }
 
     /** Removes a closed partition's series, so that a partition the task no longer owns shows no stale value. */
@@ -128,19 +137,21 @@ public final class PluginMetricsRegistry implements AutoCloseable {
         names.clear();
     }
 
-    private synchronized void register(TopicPartition tp, String name, String doc, LongSupplier value) {
+    private synchronized void register(TopicPartition tp, String name, Map<String, String> extraTags, String doc, LongSupplier value) {
         if (metrics == null) {
             return;
         }
         Map<String, MetricName> scope = names.computeIfAbsent(tp, k -> new LinkedHashMap<>());
-        if (scope.containsKey(name)) {
+        String key = extraTags.isEmpty() ? name : name + extraTags;
+        if (scope.containsKey(key)) {
             return;
         }
-        MetricName mn = metrics.metricName(name, doc, tags(tp));
+        LinkedHashMap<String, String> tags = tags(tp, extraTags);
+        MetricName mn = metrics.metricName(name, doc, tags);
         try {
             metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
         } catch (IllegalArgumentException held) {
-            String series = tp == null ? name : name + "{topic=" + tp.topic() + ", partition=" + tp.partition() + "}";
+            String series = tp == null ? key : name + "{topic=" + tp.topic() + ", partition=" + tp.partition() + "}";
             if (heldElsewhere.add(series)) {
                 log.warn("metric {} of mirror {} is still registered by an earlier instance of this task on this worker (its"
                         + " stop outlived task.shutdown.graceful.timeout.ms): this instance goes without it until it registers"
@@ -148,7 +159,7 @@ public final class PluginMetricsRegistry implements AutoCloseable {
             }
             return;
         }
-        scope.put(name, mn);
+        scope.put(key, mn);
     }
 
     /** The series held by an earlier instance when this one registered them (see the class comment). */
@@ -156,13 +167,15 @@ public final class PluginMetricsRegistry implements AutoCloseable {
         return Set.copyOf(heldElsewhere);
     }
 
-    private LinkedHashMap<String, String> tags(TopicPartition tp) {
+    /** mirror, the partition's topic and partition, the series' own tags, and destination last (one rule shape per series). */
+    private LinkedHashMap<String, String> tags(TopicPartition tp, Map<String, String> extraTags) {
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
         if (tp != null) {
             tags.put("topic", tp.topic());
             tags.put("partition", Integer.toString(tp.partition()));
         }
+        tags.putAll(extraTags);
         if (destination != null) {
             tags.put("destination", destination);
         }

@@ -1,8 +1,12 @@
 package dev.mirrorv3.kafka.metrics;
 
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.PartitionFailures;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -19,6 +23,8 @@ public abstract class TaskMetrics extends RegistrySeries implements PartitionFai
     public static final String RECORDS_TOTAL = "destination-records-total";
     public static final String BYTES_TOTAL = "destination-bytes-total";
     public static final String SOURCE_LAG = "source-lag-offsets";
+    /** The backup store's requests of the blob sink and the chain source, by operation and outcome. */
+    public static final String STORE_REQUESTS_TOTAL = "store-requests-total";
     /** 1 while a partition is failed and isolated (docs/operations.md, "A failed partition"); absent otherwise. */
     public static final String PARTITION_FAILED = "partition-failed";
 
@@ -33,6 +39,26 @@ public abstract class TaskMetrics extends RegistrySeries implements PartitionFai
     /** Registers {@link #PAUSED_FOR_RETRY}; {@code doc} says what the task retries while they are paused. */
     protected final void pausedForRetry(String doc, IntSupplier paused) {
         metrics.gauge(PAUSED_FOR_RETRY, doc, paused::getAsInt);
+    }
+
+    /**
+     * Registers the request counts of one topic's backup store, one series per operation and outcome (tags {@code topic},
+     * {@code operation}, {@code outcome}): what the backup costs in requests.
+     *
+     * @param stores the request counts of the topic's stores (a task may open more than one), summed
+     */
+    public final void storeRequests(String topic, Supplier<? extends Collection<StoreRequests>> stores) {
+        for (StoreRequests.Operation op : StoreRequests.Operation.values()) {
+            for (StoreRequests.Outcome outcome : StoreRequests.Outcome.values()) {
+                LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+                tags.put("topic", topic);
+                tags.put("operation", op.label());
+                tags.put("outcome", outcome.label());
+                metrics.gauge(STORE_REQUESTS_TOTAL, "Requests to the backup store by operation (PUT, GET, HEAD, LIST, DELETE) and"
+                        + " outcome (ok; refused: the store said no; failed: no answer or a server error)", tags,
+                        () -> stores.get().stream().mapToLong(r -> r.count(op, outcome)).sum());
+            }
+        }
     }
 
     /**

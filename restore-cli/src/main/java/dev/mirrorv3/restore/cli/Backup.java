@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.nio.file.Files;
@@ -15,9 +16,10 @@ import java.util.List;
 /**
  * One backup as a blob sink connector's config describes it: the store ({@code destination.type} through chain-core's
  * {@link StoreFactory}, so S3 needs no code here), the chain directory name, the format and key/value types, and the
- * source topic every record must be of.
+ * source topic every record must be of; and every request the run makes to the store ({@code --metrics-file}).
  */
-public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys) {
+public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys,
+                     StoreRequests requests) {
     public static final String TOPIC_PLACEHOLDER = DestinationSettings.TOPIC_PLACEHOLDER;
 
     public static Backup of(ConnectorConfig c, String sourceTopicOption) {
@@ -63,7 +65,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
         }
-        return new Backup(c, topic, name, envelope, keys(c, keysDir));
+        return new Backup(c, topic, name, envelope, keys(c, keysDir), new StoreRequests());
     }
 
     /**
@@ -94,10 +96,10 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
         return "log".equalsIgnoreCase(connector.settings().getOrDefault("compaction", "none").trim());
     }
 
-    /** Opens the store read-only in use: restore and status only list and read. */
+    /** Opens the store read-only in use (restore and status only list and read), counting its requests in {@link #requests()}. */
     public Store openStore() {
         try {
-            return StoreFactory.open(connector.settings(), destinationName);
+            return StoreFactory.open(connector.settings(), destinationName, requests);
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + connector.name() + ": " + e.getMessage(), e);
         }

@@ -10,12 +10,19 @@ import java.util.Optional;
  * @param location the chain's location (directory or prefix)
  * @param firstHole the first position of the chain without a record, or -1
  * @param cut the prefix restored and its digest, or null (then every record of the objects)
+ * @param manifests what the partition's manifests cover and what was checked against them ({@code ManifestTrail#summary})
  */
 public record VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long firstHole,
-        RecordStats stats, PartitionCut cut) {
+        RecordStats stats, PartitionCut cut, String manifests) {
 
     public VerifiedPartition {
         objects = List.copyOf(objects);
+    }
+
+    /** A result without manifests to report. */
+    public VerifiedPartition(String location, String topic, int partition, List<VerifiedObject> objects, long firstHole,
+            RecordStats stats, PartitionCut cut) {
+        this(location, topic, partition, objects, firstHole, stats, cut, "none");
     }
 
     /** The records restored ({@link RecordStats#records()}). */

@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ManifestTrail;
 import dev.mirrorv3.chain.restore.RecordDigest;
 import dev.mirrorv3.chain.restore.RecordStats;
 import dev.mirrorv3.chain.restore.RestoreCut;
@@ -79,6 +80,7 @@ public record SnapshotRestorer(SnapshotReader reader, EnvelopeSettings settings,
         RecordStats stats = RecordStats.none();
         RecordDigest digest = new RecordDigest();
         try (CheckedSnapshot s = reader.open(partition, chosen, topic, tempDir)) {
+            ManifestTrail.read(reader.listing(partition)).checkObject(chosen, s.sha256(), s.sizeBytes()); // a snapshot changed in place
             for (BackupRecord r = s.next(); r != null; r = s.next()) {
                 types.check(r);
                 stats = stats.plus(r, RecordSizes.batchOfOne(r));

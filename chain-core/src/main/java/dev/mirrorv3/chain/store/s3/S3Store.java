@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.StoreRequests;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -43,21 +44,31 @@ public final class S3Store implements Store {
     private final S3Client writer;
     private final S3Client reader;
     private final ConditionalPut put;
+    private final StoreRequests requests;
     private final Optional<RetentionCheckedDelete> deletes;
     private final List<S3Client> clients = new ArrayList<>();
 
     /** @param name the destination name (the chain directory under the prefix) */
     public S3Store(S3Settings settings, String name) {
-        this(settings, name, List.of());
+        this(settings, name, new StoreRequests(), List.of());
     }
 
-    /** @param interceptors added to both clients (request counting in tests, metrics) */
-    public S3Store(S3Settings settings, String name, List<ExecutionInterceptor> interceptors) {
+    /** @param requests where every request of both clients is counted */
+    public S3Store(S3Settings settings, String name, StoreRequests requests) {
+        this(settings, name, requests, List.of());
+    }
+
+    /** @param interceptors added to both clients (request counting in tests), after the one that counts into {@code requests} */
+    public S3Store(S3Settings settings, String name, StoreRequests requests, List<ExecutionInterceptor> interceptors) {
         this.settings = settings;
         this.chainKey = settings.prefix().isEmpty() ? name : settings.prefix() + "/" + name;
+        this.requests = requests;
+        List<ExecutionInterceptor> all = new ArrayList<>();
+        all.add(new RequestCounting(requests));
+        all.addAll(interceptors);
         Map<S3Identity, S3Client> byIdentity = new IdentityHashMap<>(); // one client per identity (prune opens one)
         Function<S3Identity, S3Client> client = id -> byIdentity.computeIfAbsent(id, i -> {
-            S3Client c = S3Clients.create(settings, i, interceptors);
+            S3Client c = S3Clients.create(settings, i, all);
             clients.add(c);
             return c;
         });
@@ -65,6 +76,11 @@ public final class S3Store implements Store {
         this.reader = client.apply(settings.read());
         this.put = new ConditionalPut(settings, writer, reader, this::readKey);
         this.deletes = settings.prune().map(p -> new RetentionCheckedDelete(settings, client.apply(p), Clock.systemUTC()));
+    }
+
+    @Override
+    public StoreRequests requests() {
+        return requests;
     }
 
     private String partitionKey(int partition) {
@@ -86,22 +102,7 @@ public final class S3Store implements Store {
     }
 
     private List<String> listUnder(String prefix, String where) {
-        List<String> names = new ArrayList<>();
-        String token = null;
-        do {
-            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix);
-            if (token != null) {
-                req.continuationToken(token);
-            }
-            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
-            for (S3Object o : page.contents()) {
-                String n = o.key().substring(prefix.length());
-                if (!TemporaryFiles.isTemporary(n)) {
-                    names.add(n);
-                }
-            }
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (token != null);
+        List<String> names = new ArrayList<>(listFromUnder(prefix, where, "", Integer.MAX_VALUE));
         names.sort(null); // S3 lists in UTF-8 binary order; ours are ASCII, but keep the contract explicit
         return names;
     }
@@ -112,18 +113,22 @@ public final class S3Store implements Store {
      */
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
-        String prefix = partitionKey(partition);
+        return listFromUnder(partitionKey(partition), location(partition), startAt, max);
+    }
+
+    private List<String> listFromUnder(String prefix, String where, String startAt, int max) {
         List<String> names = new ArrayList<>();
         String startAfter = startAt.isEmpty() ? null : prefix + predecessor(startAt);
         String token = null;
         do {
-            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix).maxKeys(max);
+            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix)
+                    .maxKeys(Math.min(max, 1000)); // a page holds at most 1000 keys
             if (token != null) {
                 req.continuationToken(token);
             } else if (startAfter != null) {
                 req.startAfter(startAfter);
             }
-            ListObjectsV2Response page = read("ListObjectsV2 " + location(partition), () -> reader.listObjectsV2(req.build()));
+            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
             for (S3Object o : page.contents()) {
                 String n = o.key().substring(prefix.length());
                 if (n.compareTo(startAt) >= 0 && !TemporaryFiles.isTemporary(n) && names.size() < max) {
@@ -241,6 +246,11 @@ public final class S3Store implements Store {
     @Override
     public List<String> listBeside(String dir) {
         return listUnder(besideKey(dir), besideLocation(dir));
+    }
+
+    @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return listFromUnder(besideKey(dir), besideLocation(dir), startAt, max);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.mirrorv3.chain.store.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +61,7 @@ class S3CreateHeadersTest {
         S3Identity admin = new S3Identity("write", "admin", "admin-secret-value");
         S3Settings settings = S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, prefix, true, admin, admin)
                 .withCallTimeout(Duration.ofSeconds(10));
-        return new S3Store(retention.map(settings::withObjectLock).orElse(settings), "m", List.of(puts));
+        return new S3Store(retention.map(settings::withObjectLock).orElse(settings), "m", new StoreRequests(), List.of(puts));
     }
 
     @ParameterizedTest(name = "AWS_REQUEST_CHECKSUM_CALCULATION={0}")

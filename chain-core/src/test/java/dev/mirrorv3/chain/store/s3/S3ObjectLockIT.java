@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.testsupport.s3.S3MockServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ class S3ObjectLockIT {
     }
 
     private S3Store store(S3Settings settings) {
-        return new S3Store(settings, "orders", List.of(puts));
+        return new S3Store(settings, "orders", new StoreRequests(), List.of(puts));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -163,8 +164,14 @@ class S3ObjectLockIT {
                     e -> assertThat(e.mode()).isEqualTo("COMPLIANCE"));
             assertThatThrownBy(() -> store.deleteBeside(RecordedPuts.META_DIR, RecordedPuts.META_OBJECT))
                     .isInstanceOf(ObjectLockedException.class).hasMessageContaining("/_meta/topic/" + RecordedPuts.META_OBJECT);
+            long deletesBefore = store.requests().count(StoreRequests.Operation.DELETE, StoreRequests.Outcome.OK);
+            long headsBefore = store.requests().count(StoreRequests.Operation.HEAD);
             store.delete(0, unlocked);
             assertThat(store.list(0)).containsExactly(governance, compliance, ending);
+            assertThat(store.requests().count(StoreRequests.Operation.DELETE, StoreRequests.Outcome.OK))
+                    .as("the store request metric: the DeleteObject").isEqualTo(deletesBefore + 1);
+            assertThat(store.requests().count(StoreRequests.Operation.HEAD)).as("and the GetObjectRetention before it")
+                    .isEqualTo(headsBefore + 1);
             assertThat(store.listBeside(RecordedPuts.META_DIR)).containsExactly(RecordedPuts.META_OBJECT);
 
             Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))

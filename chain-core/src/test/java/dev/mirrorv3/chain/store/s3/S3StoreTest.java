@@ -11,9 +11,11 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -138,7 +140,7 @@ class S3StoreTest {
             }
         };
         try (S3Store store = new S3Store(settings("streamed", new S3Identity("write", WRITER_ID, WRITER_SECRET),
-                new S3Identity("read", READER_ID, READER_SECRET)), "m", List.of(probe))) {
+                new S3Identity("read", READER_ID, READER_SECRET)), "m", new StoreRequests(), List.of(probe))) {
             store.createFrom(0, name(0, 9), other, false); // warms the client up
             long before = usedHeapAfterGc();
             store.createFrom(0, name(10, 19), file, false);
@@ -260,8 +262,7 @@ class S3StoreTest {
         try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.endpoint());
              S3Store store = leastPrivilegeStore(proxy.endpoint(), prefix, "m")) {
             ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
-                    Clock.systemUTC(), ChainValidator.validate(store.location(0), List.of(), EnvelopeFormat.PARQUET,
-                            OptionalLong.empty()), 0);
+                    Clock.systemUTC(), ChainHead.empty(store.location(0)), 0);
             writer.append(record(0));
             writer.flush(FlushTrigger.RECORDS);
 
@@ -308,7 +309,7 @@ class S3StoreTest {
             Chain chain = ChainValidator.validate(store.location(0), names, EnvelopeFormat.PARQUET, OptionalLong.empty());
             assertThat(chain.nextOffset()).hasValue(n * 10L);
             ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(10, 1 << 20, 60_000),
-                    Clock.systemUTC(), chain, n * 10L);
+                    Clock.systemUTC(), new ChainHead(chain.location(), Optional.empty(), chain.objects()), n * 10L);
             writer.append(new BackupRecord("t", 0, n * 10L, 1L, TimestampType.CREATE_TIME, null, bytes("v"), List.of()));
             server.resetCalls();
             writer.flush(FlushTrigger.RECORDS);

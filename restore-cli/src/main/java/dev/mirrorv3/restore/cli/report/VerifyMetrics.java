@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli.report;
 
 import dev.mirrorv3.chain.restore.VerifiedPartition;
+import dev.mirrorv3.chain.store.StoreRequests;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,7 +61,31 @@ final class VerifyMetrics {
         topics.forEach(t -> success(t).keySet().forEach(p -> sample(s, "mirror_v3_backup_last_verify_timestamp_seconds", t, p, time)));
         header(s, "mirror_v3_backup_verify_success", "1 if the verify run found the partition's backup restorable, else 0");
         topics.forEach(t -> success(t).forEach((p, ok) -> sample(s, "mirror_v3_backup_verify_success", t, p, ok ? "1" : "0")));
+        storeRequests(s, topics);
         return s.toString();
+    }
+
+    /**
+     * Each topic's run's requests to the backup store, as the connectors export them (mirror_v3_store_requests_total); a
+     * topic whose run failed before it opened its backup has none.
+     */
+    private static void storeRequests(StringBuilder s, List<Topic> topics) {
+        String name = "mirror_v3_store_requests_total";
+        s.append("# HELP ").append(name).append(" Requests this run made to the backup store, by operation and outcome\n");
+        s.append("# TYPE ").append(name).append(" counter\n");
+        for (Topic t : topics) {
+            if (t.evidence() == null) {
+                continue;
+            }
+            StoreRequests requests = t.evidence().backup().requests();
+            for (StoreRequests.Operation op : StoreRequests.Operation.values()) {
+                for (StoreRequests.Outcome outcome : StoreRequests.Outcome.values()) {
+                    s.append(name).append("{mirror=\"").append(label(t.connector())).append("\",topic=\"").append(label(t.topic()))
+                            .append("\",operation=\"").append(op.label()).append("\",outcome=\"").append(outcome.label())
+                            .append("\"} ").append(requests.count(op, outcome)).append('\n');
+                }
+            }
+        }
     }
 
     /** Per partition whether it verified; a run without evidence is one failed entry without a partition (the null key). */

@@ -3,9 +3,9 @@ package dev.mirrorv3.restore.cli.status;
 import static dev.mirrorv3.restore.cli.status.StatusRow.Column.number;
 import static dev.mirrorv3.restore.cli.status.StatusRow.Column.text;
 
-import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.read.ChainReader;
@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeSet;
 
 /**
@@ -126,10 +125,10 @@ final class BlobSinkStatus extends SinkStatus<BlobSinkConfig> {
             Long snapshotTo = null;
             try {
                 if (snapshots == null) {
-                    Chain chain = chains.listChain(p, OptionalLong.empty());
+                    ChainHead chain = chains.head(p); // from the newest manifest on: as cheap for a chain of years as of days
                     return new BackupEnd(chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L, null, null, null);
                 }
-                Optional<ObjectName> newest = snapshots.list(p).newest();
+                Optional<ObjectName> newest = snapshots.head(p).last();
                 next = newest.map(o -> o.to() + 1).orElse(0L);
                 if (newest.isEmpty()) {
                     return new BackupEnd(next, null, null, null);

@@ -2,11 +2,11 @@ package dev.mirrorv3.restore.cli.decrypt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.ChainWriter;
@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +62,7 @@ public class DecryptTest {
         long next = 0;
         String[] phases = {null, "k1", "k2", null};
         for (int i = 0; i < phases.length; i++) {
-            Chain chain = new ChainReader(store, TestBackups.SETTINGS, ring).listChain(0, OptionalLong.empty());
+            ChainHead chain = new ChainReader(store, TestBackups.SETTINGS, ring).head(0);
             ChainWriter w = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(TestBackups.SETTINGS,
                     new ObjectEncryption(ring, phases[i])),
                     new FlushPolicy(100, 1 << 24, 60_000), Clock.systemUTC(), chain, next);

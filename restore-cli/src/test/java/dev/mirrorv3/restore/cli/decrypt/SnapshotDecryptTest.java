@@ -2,12 +2,12 @@ package dev.mirrorv3.restore.cli.decrypt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.snapshot.TakenStamps;
@@ -65,7 +65,7 @@ class SnapshotDecryptTest {
         long offset = 0;
         String[] keyIds = {null, "k1"};
         for (String keyId : keyIds) {
-            SnapshotChain chain = SnapshotChain.validate(store.location(0), store.list(0));
+            ChainHead chain = new SnapshotReader(store, TestBackups.SETTINGS, ring).head(0);
             SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
                     new ParquetCodec(TestBackups.SETTINGS, new ObjectEncryption(ring, keyId)),
                     new SnapshotReader(store, TestBackups.SETTINGS, ring),

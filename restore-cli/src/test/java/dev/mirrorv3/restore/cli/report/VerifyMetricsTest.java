@@ -21,8 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code --metrics-file} read back by promtool's parser, and {@code --pushgateway} against an in-test HTTP server. */
 class VerifyMetricsTest {
     /** One line of the text exposition format 0.0.4: HELP, TYPE, or a sample with labels. */
-    private static final Pattern LINE = Pattern.compile("# HELP [a-z0-9_]+ .+|# TYPE [a-z0-9_]+ gauge"
-            + "|[a-z0-9_]+\\{connector=\"(?:[^\"\\\\]|\\\\.)*\",topic=\"[^\"]*\",partition=\"[0-9]+\"} -?[0-9.]+");
+    private static final Pattern LINE = Pattern.compile("# HELP [a-z0-9_]+ .+|# TYPE [a-z0-9_]+ (gauge|counter)"
+            + "|[a-z0-9_]+\\{connector=\"(?:[^\"\\\\]|\\\\.)*\",topic=\"[^\"]*\",partition=\"[0-9]+\"} -?[0-9.]+"
+            + "|mirror_v3_store_requests_total\\{mirror=\"[^\"]*\",topic=\"[^\"]*\",operation=\"[A-Z]+\",outcome=\"[a-z]+\"} [0-9]+");
 
     @TempDir
     Path dir;
@@ -88,7 +89,8 @@ class VerifyMetricsTest {
             assertThat(request[1]).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
             assertThat(request[2]).contains(
                     "mirror_v3_backup_verify_success{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 1\n",
-                    "mirror_v3_backup_verified_offset{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 199\n");
+                    "mirror_v3_backup_verified_offset{connector=\"orders-backup\",topic=\"orders\",partition=\"1\"} 199\n",
+                    "mirror_v3_store_requests_total{mirror=\"orders-backup\",topic=\"orders\",operation=\"GET\",outcome=\"ok\"} ");
 
             server.removeContext("/");
             server.createContext("/", exchange -> {

@@ -2,13 +2,13 @@ package dev.mirrorv3.restore.cli.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -132,7 +131,7 @@ class RestoreFlagMatrixIT {
                             new ParquetCodec(TestBackups.SETTINGS, encryption),
                             new SnapshotReader(store, TestBackups.SETTINGS, ring),
                             new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
-                            SnapshotChain.validate(store.location(p), List.of()), 0, dir.resolve("spill"));
+                            ChainHead.empty(store.location(p)), 0, dir.resolve("spill"));
                     for (BackupRecord r : records) {
                         w.append(r);
                         if (r.offset() == FIRST_SNAPSHOT_TO || r.offset() == RECORDS - 1) {
@@ -142,7 +141,7 @@ class RestoreFlagMatrixIT {
                 } else {
                     ChainWriter w = new ChainWriter(store, p, EnvelopeCodecs.forSettings(TestBackups.SETTINGS, encryption),
                             new FlushPolicy(20, 1 << 24, 60_000), Clock.systemUTC(),
-                            new ChainReader(store, TestBackups.SETTINGS, ring).listChain(p, OptionalLong.empty()), 0);
+                            new ChainReader(store, TestBackups.SETTINGS, ring).head(p), 0);
                     for (BackupRecord r : records) {
                         w.append(r);
                         if (w.sizeTrigger().isPresent()) {

@@ -2,13 +2,13 @@ package dev.mirrorv3.restore.cli.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
@@ -95,7 +95,7 @@ class RestoreSnapshotIT {
         SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
-                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
+                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -178,7 +178,7 @@ class RestoreSnapshotIT {
         SnapshotWriter w = new SnapshotWriter(store, "kv-enc", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, new ObjectEncryption(ring, "k1")), new SnapshotReader(store, SETTINGS, ring),
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 16 * 1024),
-                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
+                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv-enc", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -243,7 +243,7 @@ class RestoreSnapshotIT {
         SnapshotWriter w = new SnapshotWriter(store, "kv-pit", 0, new SnapshotWriter.Settings(SETTINGS,
                 new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
-                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
+                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
         List<String> snapshots = new ArrayList<>();
         Map<String, String> atOlder = new TreeMap<>();
         Map<String, String> state = new TreeMap<>();

@@ -3,12 +3,12 @@ package dev.mirrorv3.restore.cli.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
@@ -54,7 +54,7 @@ class SnapshotUntilTimestampTest {
         SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
                 new ParquetCodec(TestBackups.SETTINGS), new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
                 new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
-                SnapshotChain.validate(store.location(0), List.of()), 0, dir.resolve("spill"));
+                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
         w.append(record(0, 1_000, "k1", "v1"));
         w.append(record(1, 1_001, "k2", "v2"));
         ObjectName both = w.flush(FlushTrigger.TIME).orElseThrow().name();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
@@ -148,7 +147,7 @@ class StatusIT {
             SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(TestBackups.SETTINGS,
                     new ParquetCodec(TestBackups.SETTINGS), new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()),
                     new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
-                    SnapshotChain.validate(store.location(0), store.list(0)), next, dir.resolve("spill"));
+                    new SnapshotReader(store, TestBackups.SETTINGS, KeyRing.empty()).head(0), next, dir.resolve("spill"));
             for (long o = next; o < next + 100; o++) {
                 byte[] value = s == 1 && o >= 193 ? null : new byte[] {1}; // keys 33..39 deleted in the second snapshot
                 w.append(new BackupRecord("kv", 0, o, TestBackups.BASE_TS + o, TimestampType.CREATE_TIME,

@@ -1,0 +1,176 @@
+package dev.mirrorv3.chain.manifest;
+
+import dev.mirrorv3.chain.Chain;
+import dev.mirrorv3.chain.ChainValidator;
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.SnapshotChain;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The one way a partition's chain is listed (docs/design.md, "Manifests"): every reader and writer of objects and
+ * manifests goes through it. A writer opens the chain from its newest manifest and lists only the objects after the last
+ * one it covers ({@link #head}: one listing of the manifests, one read, one short listing of objects, whatever the
+ * chain's length); a reader that needs every object lists them all ({@link #chain}, {@link #snapshots}) and, to check
+ * them, reads the manifests ({@link ManifestTrail}).
+ */
+public final class ChainListing {
+    private final Store store;
+    private final int partition;
+    private final Manifest.Kind kind;
+    private final String location;
+    private final String dir;
+
+    public ChainListing(Store store, int partition, Manifest.Kind kind) {
+        this.store = store;
+        this.partition = partition;
+        this.kind = kind;
+        this.location = store.location(partition);
+        this.dir = ManifestName.dir(partition);
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public Manifest.Kind kind() {
+        return kind;
+    }
+
+    /** The partition's location, for messages. */
+    public String location() {
+        return location;
+    }
+
+    /** Where a manifest of this partition is, for messages. */
+    public String manifestLocation(String name) {
+        return store.besideLocation(dir) + "/" + name;
+    }
+
+    /** Every name in the partition's directory: a full listing, as long as the chain. */
+    public List<String> names() {
+        return store.list(partition);
+    }
+
+    /** At most {@code max} names from {@code startAt} on: one request for a short tail, whatever the chain's length. */
+    public List<String> namesFrom(String startAt, int max) {
+        return store.listFrom(partition, startAt, max);
+    }
+
+    /** Every object, validated as a chain (a full listing). */
+    public Chain chain(EnvelopeFormat format, OptionalLong requiredStart) {
+        return ChainValidator.validate(location, names(), format, requiredStart);
+    }
+
+    /** Every snapshot, validated as a series (a full listing). */
+    public SnapshotChain snapshots() {
+        return SnapshotChain.validate(location, names());
+    }
+
+    /**
+     * The chain's end: the newest manifest and the objects after its last one, validated. Without manifests, every
+     * object (a chain written before manifests is listed whole once; its writer then gives it one).
+     *
+     * @throws ManifestException if the newest manifest's last object is gone
+     */
+    public ChainHead head(EnvelopeFormat format) {
+        return head(newest(), format);
+    }
+
+    /**
+     * As {@link #head(EnvelopeFormat)}, from a newest manifest the caller knows (a writer's periodic check: the one it
+     * wrote or found).
+     */
+    public ChainHead head(Optional<StoredManifest> newest, EnvelopeFormat format) {
+        if (newest.isEmpty()) {
+            return new ChainHead(location, newest, validate(names(), format));
+        }
+        ObjectName last = newest.get().manifest().last();
+        List<ObjectName> listed = validate(namesFrom(ObjectName.pad(last.from()), Integer.MAX_VALUE), format);
+        if (!listed.isEmpty() && listed.get(0).equals(last)) {
+            return new ChainHead(location, newest, listed.subList(1, listed.size()));
+        }
+        if (kind == Manifest.Kind.SNAPSHOTS && !listed.isEmpty() && listed.get(0).from() > last.to()) {
+            return new ChainHead(location, newest, listed); // an older snapshot removed: the series allows gaps below its newest
+        }
+        throw new ManifestException(location + "/" + last + " is the last object that the newest manifest "
+                + manifestLocation(newest.get().name().fileName()) + " records, and it is gone (the chain now "
+                + (listed.isEmpty() ? "holds nothing from there on" : "continues with " + listed.get(0)) + "): restore the object"
+                + " from a copy; to start the backup over, move the partition's directory and its manifests ("
+                + store.besideLocation(dir) + ") away");
+    }
+
+    private List<ObjectName> validate(List<String> names, EnvelopeFormat format) {
+        return kind == Manifest.Kind.CHAIN
+                ? ChainValidator.validate(location, names, format, OptionalLong.empty()).objects()
+                : SnapshotChain.validate(location, names).objects();
+    }
+
+    /**
+     * The names of the partition's manifests, in order (a listing of its manifests' directory).
+     *
+     * @throws ManifestException naming a file there that is not a manifest
+     */
+    public List<ManifestName> manifestNames() {
+        List<ManifestName> names = new ArrayList<>();
+        for (String n : store.listBeside(dir)) {
+            names.add(ManifestName.parse(n).orElseThrow(() -> new ManifestException(manifestLocation(n) + " is not a manifest"
+                    + " (<from>-<to>.json, 20-digit offsets): move it out of the manifests' directory")));
+        }
+        return names;
+    }
+
+    /** At most {@code max} manifest names from {@code startAt} on (the newest is still the newest: one request). */
+    public List<String> manifestNamesFrom(String startAt, int max) {
+        return store.listBesideFrom(dir, startAt, max);
+    }
+
+    /** The newest manifest; empty when the partition has none. */
+    public Optional<StoredManifest> newest() {
+        List<ManifestName> names = manifestNames();
+        return names.isEmpty() ? Optional.empty() : Optional.of(read(names.get(names.size() - 1)));
+    }
+
+    /**
+     * Reads one manifest and checks that it is this partition's, of this kind, and covers what its name says.
+     *
+     * @throws ManifestException if it is gone or is not such a manifest
+     */
+    public StoredManifest read(ManifestName name) {
+        String where = manifestLocation(name.fileName());
+        byte[] bytes;
+        try {
+            bytes = store.readBeside(dir, name.fileName());
+        } catch (ObjectMissingException e) {
+            throw new ManifestException(where + " is gone");
+        }
+        Manifest m = ManifestCodec.decode(bytes, where);
+        if (m.partition() != partition || m.kind() != kind || !m.range().equals(name)) {
+            throw new ManifestException(where + " is not this partition's manifest: it says partition " + m.partition() + ", "
+                    + m.kind().label() + ", offsets " + m.range().from() + "-" + m.range().to() + ": it was changed or moved here"
+                    + " after it was written; restore it from a copy");
+        }
+        return new StoredManifest(name, m, ManifestCodec.sha256(bytes));
+    }
+
+    /**
+     * Creates a manifest with the objects' no-overwrite commit; {@code reissue}: a name holding exactly these bytes is
+     * this commit, landed in an earlier attempt.
+     */
+    public void create(ManifestName name, byte[] bytes, boolean reissue) {
+        if (reissue) {
+            store.recommitBeside(dir, name.fileName(), bytes);
+        } else {
+            store.createBeside(dir, name.fileName(), bytes);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.mirrorv3.chain.write;
+
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreRequests;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A store that passes every call to another: a base for tests that fail or watch some of them. */
+public class DelegatingStore implements Store {
+    private final Store d;
+
+    public DelegatingStore(Store d) {
+        this.d = d;
+    }
+
+    @Override
+    public StoreRequests requests() {
+        return d.requests();
+    }
+
+    @Override
+    public String location(int partition) {
+        return d.location(partition);
+    }
+
+    @Override
+    public String besideLocation(String dir) {
+        return d.besideLocation(dir);
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return d.listBeside(dir);
+    }
+
+    @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return d.listBesideFrom(dir, startAt, max);
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return d.readBeside(dir, name);
+    }
+
+    @Override
+    public void createBeside(String dir, String name, byte[] data) {
+        d.createBeside(dir, name, data);
+    }
+
+    @Override
+    public void recommitBeside(String dir, String name, byte[] data) {
+        d.recommitBeside(dir, name, data);
+    }
+
+    @Override
+    public List<String> list(int partition) {
+        return d.list(partition);
+    }
+
+    @Override
+    public List<String> listFrom(int partition, String startAt, int max) {
+        return d.listFrom(partition, startAt, max);
+    }
+
+    @Override
+    public boolean exists(int partition, String name) {
+        return d.exists(partition, name);
+    }
+
+    @Override
+    public byte[] read(int partition, String name) {
+        return d.read(partition, name);
+    }
+
+    @Override
+    public void create(int partition, String name, byte[] data) {
+        d.create(partition, name, data);
+    }
+
+    @Override
+    public void recommit(int partition, String name, byte[] data) {
+        d.recommit(partition, name, data);
+    }
+
+    @Override
+    public long size(int partition, String name) {
+        return d.size(partition, name);
+    }
+
+    @Override
+    public byte[] readRange(int partition, String name, long offset, int length) {
+        return d.readRange(partition, name, offset, length);
+    }
+
+    @Override
+    public void readTo(int partition, String name, Path target) {
+        d.readTo(partition, name, target);
+    }
+
+    @Override
+    public void createFrom(int partition, String name, Path file, boolean reissue) {
+        d.createFrom(partition, name, file, reissue);
+    }
+
+    @Override
+    public int removeTemporaryFilesBeside(String dir) {
+        return d.removeTemporaryFilesBeside(dir);
+    }
+
+    @Override
+    public int removeTemporaryFiles(int partition) {
+        return d.removeTemporaryFiles(partition);
+    }
+
+    @Override
+    public List<Integer> partitions() {
+        return d.partitions();
+    }
+
+    @Override
+    public void close() {
+        d.close();
+    }
+}
