@@ -126,6 +126,9 @@ class BlobSinkTeeIT {
                     + "\",partition=\"7\",topic=\"" + topic + "\"}");
             assertThat(series.get("mirror_v3_destination_lag_offsets{destination=\"" + d + "\",mirror=\"" + topic
                     + "\",partition=\"7\",topic=\"" + topic + "\"}")).as("caught up: no destination trails").isZero();
+            assertThat(series.get("mirror_v3_store_requests_total{destination=\"" + d + "\",mirror=\"" + topic
+                    + "\",operation=\"PUT\",outcome=\"ok\",topic=\"" + topic + "\"}"))
+                    .as("the objects and manifests " + d + "'s store took, counted under its name").isPositive();
         }
         cluster.delete(topic);
     }
