@@ -49,11 +49,6 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,7 +76,7 @@ class ChainSourceFollowIT {
 
     @BeforeAll
     static void start() {
-        captureLogs();
+        ChainSourceTestSupport.captureLogs(logs);
         s3 = S3TestServer.start(S3_ID, S3_SECRET);
         s3.createBucket(BUCKET);
         cluster = ConnectTestCluster.start(1);
@@ -541,15 +536,5 @@ class ChainSourceFollowIT {
                 return true;
             }
         });
-    }
-
-    private static void captureLogs() {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("chain-source-it").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
     }
 }
