@@ -49,6 +49,11 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,7 +61,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chain source on one worker: following a backup the real blob sink writes at the same time, handing over from a
+ * The chain source on one worker: following a backup the real blob sink writes at the same time (also one destination
+ * of a blob sink writing two), handing over from a
  * one-shot restore, every refusal (each one isolates its backup partition, named by its gauge and its failure note on
  * the target; ChainSourceIsolationIT: the other partitions go on), a store outage, an empty backup waited for and a
  * missing one refused.
@@ -76,7 +82,7 @@ class ChainSourceFollowIT {
 
     @BeforeAll
     static void start() {
-        ChainSourceTestSupport.captureLogs(logs);
+        captureLogs();
         s3 = S3TestServer.start(S3_ID, S3_SECRET);
         s3.createBucket(BUCKET);
         cluster = ConnectTestCluster.start(1);
@@ -129,6 +135,74 @@ class ChainSourceFollowIT {
         assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
         cluster.delete("orders-follow");
         cluster.delete("orders-backup");
+    }
+
+    /** The blob sink writing {@code topic} to a filesystem (local) and to S3Proxy (offsite), each under its own name. */
+    private static Map<String, String> teeSinkConfig(String topic) {
+        Map<String, String> c = sinkConfig(topic, root, "unused", cluster.bootstrapServers());
+        c.remove("filesystem.root");
+        c.remove("destination.name");
+        c.put("destinations", "local,offsite");
+        c.put("destinations.local.filesystem.root", root.resolve("local").toString());
+        c.put("destinations.local.destination.name", topic + "-local");
+        c.put("destinations.offsite.destination.type", "s3");
+        c.put("destinations.offsite.destination.name", topic + "-offsite");
+        c.put("destinations.offsite.s3.endpoint", s3.endpoint().toString());
+        c.put("destinations.offsite.s3.region", "us-east-1");
+        c.put("destinations.offsite.s3.bucket", BUCKET);
+        c.put("destinations.offsite.s3.prefix", "dr");
+        c.put("destinations.offsite.s3.path.style.access", "true");
+        for (String role : List.of("write", "read")) {
+            c.put("destinations.offsite.s3." + role + ".access.key.id", S3_ID);
+            c.put("destinations.offsite.s3." + role + ".secret.access.key", S3_SECRET);
+        }
+        c.put("destinations.offsite.encryption", "none");
+        c.put("destinations.offsite.flush.max.time.ms", "700");
+        return c;
+    }
+
+    @Test
+    void followsTheOffsiteDestinationOfATeeWhileTheSinkWritesBoth() throws Exception {
+        String topic = "tee";
+        createTopic(cluster.bootstrapServers(), topic, 2);
+        createTopic(cluster.bootstrapServers(), "tee-standby", 2);
+        Map<String, String> sink = teeSinkConfig(topic);
+        cluster.deploy("tee-backup", sink);
+        produce(cluster.bootstrapServers(), topic, 2, 1000, 1);
+
+        Map<String, String> source = sourceConfig(topic, root, "unused", "tee-standby", "preserve", cluster.bootstrapServers());
+        source.remove("filesystem.root");
+        source.remove("destination.name");
+        sink.forEach((k, v) -> {
+            if (k.startsWith("destinations")) {
+                source.put(k, v);
+            }
+        });
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), source)).get("destination"))
+                .as("Connect's validate: a tee without destination").singleElement().asString()
+                .contains("several destinations [local, offsite]");
+
+        source.put("destination", "offsite");
+        int mark = logs.getBuffer().length();
+        cluster.deploy("tee-follow", source);
+        produce(cluster.bootstrapServers(), topic, 2, 1000, 2);
+        Awaitility.await("the standby holds every record of the topic").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> highWatermark(cluster.bootstrapServers(), "tee-standby", 0) == 2000
+                        && highWatermark(cluster.bootstrapServers(), "tee-standby", 1) == 2000);
+        assertThat(Files.isDirectory(root.resolve("local").resolve("tee-local").resolve("0"))).as("the sink writes both").isTrue();
+        String followed = logs.getBuffer().substring(mark);
+        assertThat(followed).as("the task reads the offsite destination's chains")
+                .contains("following backup s3://" + BUCKET + "/dr/tee-offsite/0")
+                .contains("following backup s3://" + BUCKET + "/dr/tee-offsite/1")
+                .doesNotContain("tee-local");
+        var expected = consumeAll(cluster.bootstrapServers(), topic);
+        var actual = consumeAll(cluster.bootstrapServers(), "tee-standby");
+        for (int p = 0; p < 2; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+        assertThat(cluster.taskState("tee-follow")).isEqualTo("RUNNING");
+        cluster.delete("tee-follow");
+        cluster.delete("tee-backup");
     }
 
     @Test
@@ -536,5 +610,15 @@ class ChainSourceFollowIT {
                 return true;
             }
         });
+    }
+
+    private static void captureLogs() {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        Configuration config = ctx.getConfiguration();
+        WriterAppender appender = WriterAppender.newBuilder().setName("chain-source-it").setTarget(logs)
+                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n").build()).build();
+        appender.start();
+        config.getRootLogger().addAppender(appender, null, null);
+        ctx.updateLoggers();
     }
 }

@@ -13,7 +13,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.TestRecords;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,11 +35,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the chain source's integration tests: configs, backups written directly, topics, comparisons. */
@@ -255,16 +249,5 @@ final class ChainSourceTestSupport {
             }
         });
         return out;
-    }
-
-    /** Adds every log line of this JVM (the workers' included) to {@code logs}. */
-    static void captureLogs(StringWriter logs) {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("chain-source-it-" + System.identityHashCode(logs)).setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
     }
 }
