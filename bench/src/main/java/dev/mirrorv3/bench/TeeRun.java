@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.quickstart.BlobSinkSettings;
+import dev.mirrorv3.quickstart.ConnectorStatus;
 import dev.mirrorv3.quickstart.TopicOffsets;
 import dev.mirrorv3.quickstart.Usage;
 import dev.mirrorv3.quickstart.WaitCaughtUp;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -81,7 +83,7 @@ public final class TeeRun {
             for (TimedDeploy r : runs) {
                 r.deploy();
             }
-            boolean done = runs.get(0).awaitDone(() -> committed.stream().allMatch(CommittedOffsets::done), 50);
+            boolean done = awaitCommitted(label, args[1], runs, committed);
             double seconds = (System.nanoTime() - start) / 1e9;
             if (!done) {
                 fail(label, runs, String.format(Locale.ROOT, "not caught up after %.0f s: %s", seconds,
@@ -101,6 +103,33 @@ public final class TeeRun {
             }
         } finally {
             copies.forEach(c -> c.store().close());
+        }
+    }
+
+    /** Polls every group's commits every 50 ms; false when a connector FAILED or the timeout passed. */
+    private static boolean awaitCommitted(String label, String connectUrl, List<TimedDeploy> runs, List<CommittedOffsets> committed)
+            throws Exception {
+        int[] polls = {0};
+        try {
+            return runs.get(0).awaitDone(() -> {
+                if (++polls[0] % 20 == 0) {
+                    failedOther(connectUrl, runs); // the first one's status is awaitDone's own
+                }
+                return committed.stream().allMatch(CommittedOffsets::done);
+            }, 50);
+        } catch (IllegalStateException e) {
+            System.err.println(label + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** A connector but the first that FAILED ends the run (said on standard error), as a timeout does. */
+    private static void failedOther(String connectUrl, List<TimedDeploy> runs) throws Exception {
+        for (TimedDeploy r : runs.subList(1, runs.size())) {
+            Optional<String> failed = ConnectorStatus.failure(connectUrl, r.name());
+            if (failed.isPresent()) {
+                throw new IllegalStateException(failed.get());
+            }
         }
     }
 
