@@ -1,9 +1,8 @@
 package dev.mirrorv3.chain.manifest;
 
+import dev.mirrorv3.chain.FutureReads;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,28 +32,11 @@ final class ManifestReads {
             names.forEach(n -> reads.add(pool.submit(() -> listing.read(n))));
             List<StoredManifest> read = new ArrayList<>(names.size());
             for (Future<StoredManifest> f : reads) {
-                read.add(take(f));
+                read.add(FutureReads.take(f, "the manifests of " + listing.location()));
             }
             return read;
         } finally {
             pool.shutdownNow(); // after a failure, the reads not taken are dropped
-        }
-    }
-
-    private static StoredManifest take(Future<StoredManifest> f) {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while reading the manifests of " + f);
         }
     }
 }

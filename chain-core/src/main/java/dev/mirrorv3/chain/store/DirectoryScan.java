@@ -35,7 +35,7 @@ final class DirectoryScan {
             for (Path p : entries) {
                 String n = p.getFileName().toString();
                 if (!TemporaryFiles.isTemporary(n)) {
-                    if (n.compareTo(startAt) >= 0) {
+                    if (max > 0 && n.compareTo(startAt) >= 0) {
                         names.add(n);
                     }
                 } else if (removeTemporary && Files.deleteIfExists(p)) {
