@@ -13,7 +13,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * own ({@code delegate}). Parquet's own ZSTD compressor writes each page through a {@code ZstdOutputStream} into a
  * buffer of the page size (1 MiB) allocated per writer: the stream has a finalizer, which keeps the buffer reachable
  * until the finalizer thread runs it, so a task that writes thousands of small objects (one per partition and flush)
- * held hundreds of those buffers alive after a full collection (docs/blob-sink.md, "Many partitions").
+ * held hundreds of those buffers alive after a full collection (docs/decisions.md, "Blob sink").
  */
 final class ZstdFrameCodecFactory implements CompressionCodecFactory {
     private final CompressionCodecFactory delegate;
