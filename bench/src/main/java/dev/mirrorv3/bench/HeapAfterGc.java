@@ -21,8 +21,10 @@ import javax.management.openmbean.CompositeData;
 /**
  * The heap a JVM holds after its collections, from the collector's own figures: every garbage collection notification
  * (through JMX) carries each memory pool's usage after that collection, and the heap after it is the sum over the heap
- * pools. The peak of those sums over a run bounds what the run kept alive from above without counting the garbage
- * that was not collected yet (a sample of the used heap counts it). The collectors' counters are read at the start and
+ * pools. The peak of those sums over a run bounds what the run kept alive from above, with less garbage than a sample of
+ * the used heap counts, but not none: after a young collection the old generation still holds what was promoted and
+ * died since its last collection, so the figure grows with the heap and the run's length (the many-partitions bench
+ * forces full collections for its live-heap goal instead). The collectors' counters are read at the start and
  * the end, so that a run in which no collection happened, or one whose notifications were not all seen, is known: its
  * figure is then not a measure of anything.
  */

@@ -13,6 +13,7 @@ import org.apache.parquet.crypto.FileDecryptionProperties;
 import org.apache.parquet.crypto.FileEncryptionProperties;
 import org.apache.parquet.crypto.ParquetCipher;
 import org.apache.parquet.crypto.ParquetCryptoRuntimeException;
+import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -209,6 +210,7 @@ public final class ParquetCodec implements EnvelopeCodec {
         }
         return builder
                 .withConf(conf)
+                .withCodecFactory(new ZstdFrameCodecFactory(new CodecFactory(conf, ParquetWriter.DEFAULT_PAGE_SIZE), ZSTD_LEVEL))
                 .withCompressionCodec(codecName(settings.compression()))
                 .withRowGroupSize(rowGroupBytes)
                 .withExtraMetaData(extraMetadata)

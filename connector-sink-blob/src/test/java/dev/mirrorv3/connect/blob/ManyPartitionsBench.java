@@ -41,9 +41,12 @@ import org.apache.kafka.common.TopicPartition;
  * from the store's listing (object names), or the run fails.
  *
  * <p>Besides records/s of both ({@code RESULT many-r<n> ...}, {@code RESULT few-r<n> ...}), each run reports as
- * {@code FIGURE} lines, for the script's goal checks: the heap after GC (the collectors' own figures: every
- * collection's notification carries each pool's usage after it, summed over the heap pools: live data, not garbage),
- * its peak while the run lasted, and the collections seen against those the collectors counted; the threads, their
+ * {@code FIGURE} lines, for the script's goal checks: the live heap, the heap after a full collection forced every
+ * 2 s while the run lasts ({@link LiveHeap}), at its peak; the heap after each collection the run made by itself (the
+ * collectors' notifications, summed over the heap pools), its peak, and the collections seen against those the
+ * collectors counted: for the record only, since after a young collection the old generation still holds its garbage
+ * (what was promoted and died since the last full or mixed collection), so that peak bounds the live heap loosely
+ * from above and grows with the heap's size; the threads, their
  * peak (sampled every 250 ms) over those before the deploy (the broker and the worker share this JVM, so the heap
  * includes theirs and the threads are counted as the task adds them); and as
  * {@code MEASURE} lines, for the record: how long opening every partition (the deploy until each partition's series
@@ -129,18 +132,20 @@ public final class ManyPartitionsBench {
         int baseThreads = ManagementFactory.getThreadMXBean().getThreadCount();
         Threads threads = Threads.start();
         AfterGc afterGc = new AfterGc();
+        LiveHeap live = LiveHeap.start();
         long start = System.nanoTime();
         cluster.deploy(name, config(kind, round));
         double openSeconds = await(name + ": every partition open", () -> series(name).size() == kind.partitions(), start);
         double seconds = await(name + ": the group committed every partition's end", () -> committedAll(name, ends), start);
         threads.stop();
+        live.stop();
         afterGc.close();
         requireChainsEndAt(round, ends);
         String prefix = round.startsWith("w") ? "WARMUP" : "RESULT";
         System.out.printf("%s %s %d %.3f %.0f%n", prefix, name, records, seconds, records / seconds);
         System.out.printf("FIGURE %s heap-after-gc-peak-mib %d baseline-mib %d collections-seen %d collections-counted %d threads-peak %d"
-                + " threads-baseline %d%n", name, afterGc.peak.get() >> 20, baseHeap >> 20, afterGc.seen.get(), afterGc.counted,
-                threads.peak.get(), baseThreads);
+                + " threads-baseline %d live-heap-peak-mib %d live-samples %d%n", name, afterGc.peak.get() >> 20, baseHeap >> 20,
+                afterGc.seen.get(), afterGc.counted, threads.peak.get(), baseThreads, live.peak.get() >> 20, live.samples.get());
         System.out.printf("MEASURE %s: open all %d partitions %.1f s%n", name, kind.partitions(), openSeconds);
         if (idleWindow && kind.name().equals("many")) {
             idleListings(kind);
@@ -346,6 +351,49 @@ public final class ManyPartitionsBench {
                     // never added to this one
                 }
             }
+        }
+    }
+
+    /**
+     * The live heap while a run lasts: every 2 s a full collection (System.gc(), a stop-the-world full collection with
+     * G1 unless -XX:+ExplicitGCInvokesConcurrent), then each heap pool's usage after it, summed: what the run keeps
+     * alive at that moment, the broker's and worker's included, without garbage. The peak over the samples; a run
+     * shorter than 2 s has none (its figure is then not a measure).
+     */
+    private static final class LiveHeap implements Runnable {
+        final AtomicLong peak = new AtomicLong();
+        final AtomicLong samples = new AtomicLong();
+        private volatile boolean running = true;
+        private Thread thread;
+
+        static LiveHeap start() {
+            LiveHeap s = new LiveHeap();
+            s.thread = new Thread(s, "bench-live-heap");
+            s.thread.setDaemon(true);
+            s.thread.start();
+            return s;
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (running) {
+                    Thread.sleep(2_000);
+                    if (running) {
+                        System.gc();
+                        peak.accumulateAndGet(heapAfterGc(), Math::max);
+                        samples.incrementAndGet();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            thread.interrupt();
+            thread.join();
         }
     }
 
