@@ -66,9 +66,18 @@ public final class ChainListing {
         return store.listFrom(partition, startAt, max);
     }
 
-    /** Every object, validated as a chain (a full listing). */
+    /**
+     * Every object, validated as a chain (a full listing).
+     *
+     * @param requiredStart where the chain must start (or before), as restore's {@code --chain-start} asks; empty: the
+     *     chain must start where {@link ChainStart} allows (0 or its recorded start)
+     */
     public Chain chain(EnvelopeFormat format, OptionalLong requiredStart) {
-        return ChainValidator.validate(location, names(), format, requiredStart);
+        Chain chain = ChainValidator.validate(location, names(), format, requiredStart);
+        if (requiredStart.isEmpty()) {
+            chain.first().ifPresent(first -> checkStart(first, Optional.empty(), true));
+        }
+        return chain;
     }
 
     /** Every snapshot, validated as a series (a full listing). */
@@ -83,7 +92,24 @@ public final class ChainListing {
      * @throws ManifestException if the newest manifest's last object is gone
      */
     public ChainHead head(EnvelopeFormat format) {
-        return head(newest(), format);
+        ChainHead head = head(newest(), format);
+        if (kind == Manifest.Kind.CHAIN) {
+            Optional<ObjectName> first = head.manifest().isEmpty() ? head.after().stream().findFirst()
+                    : namesFrom("", 1).stream().findFirst().flatMap(ObjectName::parse);
+            first.ifPresent(f -> checkStart(f, head.manifest(), false));
+        }
+        return head;
+    }
+
+    /**
+     * Applies {@link ChainStart}'s rule to the chain's first object, with the newest manifest if the caller read it
+     * ({@code readNewest}: read it here).
+     */
+    private void checkStart(ObjectName first, Optional<StoredManifest> newest, boolean readNewest) {
+        if (first.from() == 0) {
+            return; // the rule's first case needs no request
+        }
+        ChainStart.check(location, first, ChainStart.recorded(store, partition, readNewest ? newest() : newest));
     }
 
     /**

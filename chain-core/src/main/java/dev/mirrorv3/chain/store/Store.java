@@ -110,12 +110,13 @@ public interface Store extends AutoCloseable {
 
     /**
      * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, or a partition's
-     * manifests {@code _manifest/<partition>}, so it can never be a partition directory nor leave the backup's directory.
+     * manifests {@code _manifest/<partition>} or its start records {@code _start/<partition>}, so it can never be a
+     * partition directory nor leave the backup's directory.
      */
     static String requireBesideDir(String dir) {
-        if (dir == null || !(dir.matches("_meta(/[a-z][a-z0-9_-]*)*") || dir.matches("_manifest/\\d{1,9}"))) {
-            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind> or"
-                    + " _manifest/<partition>)");
+        if (dir == null || !(dir.matches("_meta(/[a-z][a-z0-9_-]*)*") || dir.matches("_(manifest|start)/\\d{1,9}"))) {
+            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind>,"
+                    + " _manifest/<partition> or _start/<partition>)");
         }
         return dir;
     }

@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.Store;
@@ -57,7 +58,7 @@ final class FollowedChain {
      * @param nextFrom where the backup ends at least when the chain is empty
      */
     Chain listFromStart(long nextFrom) {
-        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        Chain chain = reader.listChain(partition, ChainStart.required(chainStart));
         seen = !chain.isEmpty();
         backupEnd.listed(chain, nextFrom);
         return chain;

@@ -57,6 +57,28 @@ class FollowerTest {
         store.create(0, ObjectName.plain(from, to, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(records));
     }
 
+    @Test
+    void aChainShortenedByHandIsRefusedWithTheOneStartRulesMessage() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("starts at offset 100 (00000000000000000100-00000000000000000199.ndjson), not at 0 nor at its"
+                        + " recorded start");
+    }
+
+    @Test
+    void aChainPrunedToItsRecordedStartIsFollowed() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        dev.mirrorv3.chain.manifest.ChainStart.record(store, 0, 100);
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        Follower f = follower(OffsetMode.RENUMBER);
+        f.resume(0);
+        assertThat(f.next()).first().extracting(r -> r.record().offset()).isEqualTo(100L);
+    }
+
     private static BackupRecord record(long o) {
         return new BackupRecord("t", 0, o, 1000 + o, TimestampType.CREATE_TIME, ("k" + o).getBytes(StandardCharsets.UTF_8),
                 ("v" + o).getBytes(StandardCharsets.UTF_8), List.of(new RecordHeader("h", null)));
