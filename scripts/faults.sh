@@ -2,7 +2,8 @@
 # ./torture's fault bookkeeping: signals that count only when they landed, the faults each scenario's schedule plans,
 # the checks that a fault hit what it was aimed at, and the task history that the final RUNNING check cannot see.
 # Sourced by ./torture (docs/reliability.md, "What is counted and checked"); tested by quickstart-tools TortureFaultsTest.
-# Nothing here starts a process or talks to Kafka: the callers pass pids, log files and status records.
+# Nothing here starts a process (but the no-op behind s3_upload_caught's pause) or talks to Kafka: the callers pass pids, log
+# files and status records.
 
 FAULTS=0      # faults of the current scenario that landed
 FAULT_MISS="" # why the last attempt at a fault missed (set by fault_missed)
@@ -142,10 +143,38 @@ sidecar_applied() {
         <<<"$1" 2>/dev/null || echo "0 0"
 }
 
-# s3_commit_cut_off <worker log> <from line> <chain name> <kill ms>: the first retry of an object's commit (the blob
-# sink's "transient failure writing <partition>: paused ... re-issuing the commit ... <operation> <location>") for a
-# location of that chain that the worker logged from that line on, within 3 s of the kill of S3Proxy (epoch ms): a
-# commit in flight when S3Proxy died fails at once. Prints "<partition>: <operation> <location>", nothing when none.
+# s3_upload_caught <pid> <chain dir> <timeout s>: watches S3Proxy's filesystem backend for an object's PUT in progress
+# (the "<partition>/<object>.parquet-<uuid>" file it writes the body to before the rename) and freezes S3Proxy (SIGSTOP)
+# the moment one appears; if the upload is still there once the process is stopped, S3Proxy is frozen in the middle of
+# that PUT: prints its path relative to the chain dir ("<partition>/<object>.parquet-<uuid>") and returns 0. An upload
+# renamed in between is let go (SIGCONT) and the watch goes on. 1, S3Proxy running, when none was caught in time. The
+# watch is a shell glob (no process per look), with a 1 ms pause: an upload lasts a few milliseconds.
+s3_upload_caught() {
+    local pid="$1" dir="$2" deadline=$((SECONDS + $3)) uploads pause
+    exec {pause}<> <(:)
+    while [ $SECONDS -lt $deadline ]; do
+        uploads=("$dir"/[0-9]*/*.parquet-????????-????-????-????-????????????)
+        if [ -e "${uploads[0]}" ]; then
+            kill -STOP "$pid" 2>/dev/null || break
+            fault_until 100 fault_stopped "$pid" || { kill -CONT "$pid" 2>/dev/null; break; }
+            if [ -e "${uploads[0]}" ]; then
+                exec {pause}>&-
+                echo "${uploads[0]#"$dir"/}"
+                return 0
+            fi
+            kill -CONT "$pid" 2>/dev/null || true
+        fi
+        read -r -t 0.001 -u "$pause" || true
+    done
+    exec {pause}>&-
+    return 1
+}
+
+# s3_commit_cut_off <worker log> <from line> <chain name> <kill ms> <object>: the retry of that object's commit (the blob
+# sink's "transient failure writing <partition>: paused ... re-issuing the commit ... PutObject s3://.../<chain>/<object>",
+# <object> as "<partition>/<name>.parquet") that the worker logged from that line on, within 3 s of the kill of S3Proxy
+# (epoch ms): a PUT cut off by the kill fails at once. Prints "<partition>: PutObject <location>", nothing when none.
+# A retry of another commit (one refused after the kill, or a listing's) is not evidence that the kill cut this one off.
 s3_commit_cut_off() {
     local line ts ms
     while IFS= read -r line; do
@@ -153,9 +182,16 @@ s3_commit_cut_off() {
         ms="$(date -d "$ts" +%s%3N 2>/dev/null)" || continue
         if [ "$ms" -ge $(($4 - 1000)) ] && [ "$ms" -le $(($4 + 3000)) ]; then
             printf '%s: %s\n' "$(sed 's/.*transient failure writing \([^:]*\):.*/\1/' <<<"$line")" \
-                "$(grep -oE "[A-Za-z0-9]+ s3://[^ ]*/$3/[^ ]*" <<<"$line" | head -1 | sed 's/:$//')"
+                "$(grep -oE "PutObject s3://[^ ]*/$3/$5" <<<"$line" | head -1)"
             return 0
         fi
     done < <(tail -n +"$2" "$1" 2>/dev/null | grep -F "transient failure writing" | grep -F "re-issuing the commit" \
-        | grep -F "/$3/" | head -20)
+        | grep -F "PutObject s3://" | grep -F "/$3/$5" | head -20)
+}
+
+# s3_commits_retried <worker log> <from line> <chain name>: the objects whose commits the worker retried from that line
+# on, as "<operation> <location>" lines: what a miss names when the retry seen was not of the PUT that was cut off.
+s3_commits_retried() {
+    tail -n +"$2" "$1" 2>/dev/null | grep -F "transient failure writing" | grep -F "re-issuing the commit" \
+        | grep -oE "[A-Za-z0-9]+ s3://[^ ]*/$3/[^ ]*" | sed 's/:$//' | sort -u
 }

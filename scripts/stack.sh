@@ -27,10 +27,10 @@ STACK_BUNDLE_DIR="$STACK_REPO/bundle/target/$STACK_BUNDLE_NAME/$STACK_BUNDLE_NAM
 # What an operator installs: the zip, a component archive (manifest.json, lib/, etc/, doc/, assets/)
 STACK_BUNDLE_ZIP="$STACK_REPO/bundle/target/$STACK_BUNDLE_NAME.zip"
 STACK_CONNECT_FILE_DIR="$STACK_TOOLS_TARGET/plugins/connect-file"
-# Modules the stack needs: the bundle (and what it is built from) and quickstart-tools. A change under their
-# src/main or in a pom since the last build triggers `mvn package` for them.
-# STACK_EXTRA_MODULES (e.g. "bench") and STACK_EXTRA_ARTIFACTS are added by callers that need more.
-STACK_BUILD_MODULES="chain-core kafka-support connector-sink-blob connector-source-chain connector-sink-kafka bundle quickstart-tools"
+# The stack runs the bundle and quickstart-tools, and what callers add in STACK_EXTRA_MODULES (e.g. "bench"); the
+# modules they are built from are derived from the reactor (stack_build_modules), so that a change in any of them
+# triggers `mvn package`. STACK_EXTRA_ARTIFACTS are more files the caller needs built.
+STACK_ROOT_MODULES="bundle quickstart-tools"
 
 stack_log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*"; }
 stack_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -43,26 +43,81 @@ stack_artifacts() {
          "$STACK_TOOLS_TARGET/tools.classpath" "$STACK_CONNECT_FILE_DIR/connect-file-4.3.1.jar" ${STACK_EXTRA_ARTIFACTS:-}
 }
 
-# Prints why a build is needed and returns 0, or returns 1 when the artifacts are up to date.
+# stack_pom <pom>: its elements as "self <artifactId>" (the module's own, outside <parent>) and "dep <groupId>
+# <artifactId> <scope>" lines (scope "compile" when none is given), comments removed. Plain awk, so that the quickstart
+# needs no XML tool.
+stack_pom() {
+    awk '{ s = s $0 " " } END {
+        while ((i = index(s, "<!--")) > 0) { j = index(substr(s, i), "-->"); s = substr(s, 1, i - 1) (j ? substr(s, i + j + 2) : "") }
+        own = s; sub(/<parent>.*<\/parent>/, "", own); sub(/<dependencies>.*/, "", own)
+        if (match(own, /<artifactId>[^<]*<\/artifactId>/)) print "self", substr(own, RSTART + 12, RLENGTH - 25)
+        while ((i = index(s, "<dependency>")) > 0) {
+            s = substr(s, i + 12); d = substr(s, 1, index(s, "</dependency>"))
+            g = ""; a = ""; sc = "compile"
+            if (match(d, /<groupId>[^<]*<\/groupId>/)) g = substr(d, RSTART + 9, RLENGTH - 19)
+            if (match(d, /<artifactId>[^<]*<\/artifactId>/)) a = substr(d, RSTART + 12, RLENGTH - 25)
+            if (match(d, /<scope>[^<]*<\/scope>/)) sc = substr(d, RSTART + 7, RLENGTH - 15)
+            print "dep", g, a, sc
+        } }' "$1"
+}
+
+# stack_build_modules [module...]: the reactor modules (directories) that the given ones (default: STACK_ROOT_MODULES
+# and STACK_EXTRA_MODULES) are built from: themselves and, transitively, every module of the root pom's <modules> they
+# depend on in a scope other than test (test-support or config-docs do not end up in a jar the stack runs).
+stack_build_modules() {
+    local group m kind g a sc queue=() seen=" "
+    declare -A dir_of deps_of
+    group="$(awk '{ s = s $0 " " } END { sub(/<parent>.*<\/parent>/, "", s); sub(/<modules>.*/, "", s)
+        if (match(s, /<groupId>[^<]*<\/groupId>/)) print substr(s, RSTART + 9, RLENGTH - 19) }' "$STACK_REPO/pom.xml")"
+    for m in $(sed -n 's|.*<module>\([^<]*\)</module>.*|\1|p' "$STACK_REPO/pom.xml"); do
+        while read -r kind g a sc; do
+            case "$kind" in
+                self) dir_of[$g]="$m" ;;
+                dep) if { [ "$g" = "$group" ] || [ "$g" = '${project.groupId}' ]; } && [ "$sc" != test ]; then
+                         deps_of[$m]="${deps_of[$m]:-} $a"
+                     fi ;;
+            esac
+        done < <(stack_pom "$STACK_REPO/$m/pom.xml")
+    done
+    queue=(${@:-$STACK_ROOT_MODULES ${STACK_EXTRA_MODULES:-}})
+    while [ "${#queue[@]}" -gt 0 ]; do
+        m="${queue[0]}"; queue=("${queue[@]:1}")
+        case "$seen" in *" $m "*) continue ;; esac
+        seen="$seen$m "
+        echo "$m"
+        for a in ${deps_of[$m]:-}; do
+            if [ -z "${dir_of[$a]:-}" ]; then echo "$m/pom.xml depends on $a, which no module of the root pom builds" >&2; return 1; fi
+            queue+=("${dir_of[$a]}")
+        done
+    done
+}
+
+# Prints why a build is needed and returns 0, or returns 1 when the artifacts are up to date: an artifact is missing,
+# or the root pom, or a pom or a file under src/ (but src/test) of a module the stack is built from, is newer than the
+# oldest artifact (or than the last build's stamp).
 stack_build_needed() {
-    local a oldest="" stamp="$STACK_TOOLS_TARGET/stack-build.stamp" sources=() m newer
+    local a oldest="" stamp="$STACK_TOOLS_TARGET/stack-build.stamp" sources=() modules m d newer
     for a in $(stack_artifacts); do
         [ -e "$a" ] || { echo "$a is missing"; return 0; }
         if [ -z "$oldest" ] || [ "$a" -ot "$oldest" ]; then oldest="$a"; fi
     done
     # Maven does not rewrite a jar whose content did not change; the stamp records the last build we ran.
     if [ -e "$stamp" ] && [ "$stamp" -nt "$oldest" ]; then oldest="$stamp"; fi
+    modules="$(stack_build_modules)" || { echo "the modules the stack is built from could not be derived from the poms (above)"; return 0; }
     sources=("$STACK_REPO/pom.xml")
-    for m in $STACK_BUILD_MODULES ${STACK_EXTRA_MODULES:-}; do
+    for m in $modules; do
         sources+=("$STACK_REPO/$m/pom.xml")
-        [ -d "$STACK_REPO/$m/src/main" ] && sources+=("$STACK_REPO/$m/src/main")
+        for d in "$STACK_REPO/$m"/src/*; do
+            [ -d "$d" ] && [ "${d##*/}" != test ] && sources+=("$d")
+        done
     done
     newer="$(find "${sources[@]}" -type f -newer "$oldest" -print -quit)"
     [ -n "$newer" ] && { echo "${newer#"$STACK_REPO"/} changed since the last build"; return 0; }
     return 1
 }
 
-# stack_build [force]: builds the bundle and quickstart-tools (never `mvn install`) when needed.
+# stack_build [force]: builds the bundle, quickstart-tools and STACK_EXTRA_MODULES with what they are built from (-am;
+# never `mvn install`) when stack_build_needed says so.
 stack_build() {
     local why pl="bundle,quickstart-tools" m
     for m in ${STACK_EXTRA_MODULES:-}; do pl="$pl,$m"; done

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.management.MBeanServerConnection;
 
 /**
- * Samples a worker through JMX during a timed run: its heap every 50 ms (the peak), and with {@code --profile} the
- * sink task thread's stack every 20 ms (a simple sampling profiler: the most frequent top frames and the most frequent
- * frames anywhere on the stack).
+ * Samples a worker through JMX during a timed run: its used heap every 50 ms (the peak; garbage not yet collected
+ * included, so it bounds the live heap only loosely: {@link HeapAfterGc} has the collector's after-GC figures), and
+ * with {@code --profile} the sink task thread's stack every 20 ms (a simple sampling profiler: the most frequent top
+ * frames and the most frequent frames anywhere on the stack).
  */
 final class HeapSampler {
     private final MemoryMXBean memory;

@@ -10,8 +10,8 @@ import java.util.Map;
 import javax.management.MBeanServerConnection;
 
 /**
- * Done when the store's listing shows every record ({@link ListingVerdict}); the metric is read first, so that an
- * honest metric can only be at or behind the listing taken after it.
+ * Done when the store's listing shows every record and every partition's metric, read first, is not ahead of it
+ * ({@link ListingVerdict}): an honest metric can only be at or behind the listing taken after it.
  */
 final class ListedChain implements SinkCheck, AutoCloseable {
     private final Store store;
@@ -21,6 +21,7 @@ final class ListedChain implements SinkCheck, AutoCloseable {
     private Map<Integer, Long> lastMetric = Map.of();
     private Map<Integer, Long> lastListed = Map.of();
     private String problem = "no listing yet";
+    private String unchecked = "";
     private long comparisons;
 
     private ListedChain(Store store, ChainReader reader, VerifiedOffsets metric, TopicRange range) {
@@ -67,6 +68,7 @@ final class ListedChain implements SinkCheck, AutoCloseable {
         problem = "";
         comparisons++;
         ListingVerdict v = ListingVerdict.judge(claimed, listed, range.highWatermarks());
+        unchecked = v.unchecked().isEmpty() ? "" : "; no destination-offset-verified metric for partition(s) " + v.unchecked();
         if (v.metricAhead().isPresent()) {
             throw new MetricAheadException(v.metricAhead().get() + " (metric " + claimed + ", listing " + listed + ")");
         }
@@ -77,12 +79,12 @@ final class ListedChain implements SinkCheck, AutoCloseable {
     public String lag() {
         return "the store's listing: chain next offsets " + lastListed + (problem.isEmpty() ? "" : " (" + problem + ")")
                 + "; destination-offset-verified " + lastMetric + " (from the worker's JMX; none means the task registered"
-                + " no metrics); high watermarks " + range.highWatermarks();
+                + " no metrics)" + unchecked + "; high watermarks " + range.highWatermarks();
     }
 
     String summary() {
-        return "done by the store's listing (chain next offsets " + lastListed + "); destination-offset-verified at that"
-                + " moment " + lastMetric + ", never ahead of the listing in " + comparisons + " polls";
+        return "the store's listing shows every record (chain next offsets " + lastListed + "); destination-offset-verified"
+                + " then " + lastMetric + ", held against the listing in " + comparisons + " looks and never ahead of it";
     }
 
     @Override

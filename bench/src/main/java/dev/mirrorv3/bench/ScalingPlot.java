@@ -25,7 +25,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 public final class ScalingPlot {
     static final List<String> COLUMNS = List.of("partitions", "value_bytes", "records", "blob_records_per_s",
-            "file_records_per_s", "ratio", "blob_mb_per_s", "file_mb_per_s", "blob_peak_heap_mib", "buffer_max_bytes");
+            "file_records_per_s", "ratio", "blob_mb_per_s", "file_mb_per_s", "blob_heap_after_gc_mib", "buffer_max_bytes");
 
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd)};
 

@@ -3,93 +3,141 @@ package dev.mirrorv3.bench;
 import dev.mirrorv3.quickstart.TopicOffsets;
 import dev.mirrorv3.quickstart.Usage;
 import java.nio.file.Path;
+import java.util.Locale;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 /**
- * One timed sink run against a running worker: deploys a connector (PUT /connectors/name/config), and measures
- * the time from the deploy until every record of the topic is in the destination:
+ * One timed sink run against a running worker: deploys a connector (PUT /connectors/name/config) and measures the
+ * time from the deploy until the connector's group has committed every partition's high watermark
+ * ({@link CommittedOffsets}: the same condition, read the same way, for every sink). Then the destination must hold
+ * every record, read independently of the product:
  * <ul>
- *   <li>blob sink: a listing of the store (not the product's metric) shows every partition's chain ending at its high
- *       watermark ({@link ListingVerdict}); the product's {@code destination-offset-verified} metric (through the
- *       worker's JMX), read just before each listing, must not claim more than that listing shows, or the run fails
- *       (a metric running ahead of durability would otherwise stop the clock early). Listing the store every 50 ms is
- *       load on it during the timed window (S3Proxy above all), the price of a clock that does not trust the
- *       product;</li>
- *   <li>FileStreamSink: its output file holds one line per record (it writes each line straight to the file, unbuffered;
- *       its offset commits are not waited for, as the blob sink's are not).</li>
+ *   <li>blob: a listing of the store shows every partition's chain ending at its high watermark, with the product's
+ *       {@code destination-offset-verified} metric of every partition read before it and not ahead of it
+ *       ({@link ListedChain}); the metric is also held against a listing every 10th poll during the run, and a
+ *       metric ahead of the store fails the run;</li>
+ *   <li>file: FileStreamSink's file holds one line per record;</li>
+ *   <li>discard: the discard sink's count file counts every record.</li>
  * </ul>
- * Both are polled every 50 ms. Meanwhile it samples the worker's heap through JMX every 50 ms, and with
- * {@code --profile} the sink task thread's stack ({@link HeapSampler}). Deletes the connector at the end.
+ * A destination that does not hold every record within 5 s of the commit fails the run (the commit ran ahead of it).
+ * The committed offsets are polled every 50 ms. Meanwhile the worker's heap is read through JMX: the peak of the heap
+ * after each collection ({@link HeapAfterGc}, the collector's own figures), and the peak used heap sampled every 50 ms
+ * (garbage included), and with {@code --profile} the sink task thread's stack ({@link HeapSampler}). Deletes the
+ * connector at the end.
  *
- * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <peak heap MiB>} for the script's summary.
+ * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
+ * <collections seen> <collections counted>} for the script's summary.
  *
- * <p>Usage: {@code SinkRun <label> <blob|file> <connect-url> <connector-config.json> <bootstrap> <topic> <jmx host:port>
- * <timeout s> [--profile]}
+ * <p>Usage: {@code SinkRun <label> <blob|file|discard> <connect-url> <connector-config.json> <bootstrap> <topic>
+ * <jmx host:port> <timeout s> [--profile]}
  */
 public final class SinkRun {
     private SinkRun() {
     }
 
     public static void main(String[] args) throws Exception {
-        Usage.atLeast(args, 8, "SinkRun <label> <blob|file> <connect-url> <config.json> <bootstrap> <topic> <jmx host:port>"
+        Usage.atLeast(args, 8, "SinkRun <label> <blob|file|discard> <connect-url> <config.json> <bootstrap> <topic> <jmx host:port>"
                 + " <timeout s> [--profile]");
         String label = args[0];
-        boolean blob = args[1].equals("blob");
         Path configFile = Path.of(args[3]);
         String topic = args[5];
-        boolean profile = args.length > 8 && args[8].equals("--profile");
         TimedDeploy run = new TimedDeploy(label, args[2], configFile, Long.parseLong(args[7]));
         try (TopicOffsets offsets = new TopicOffsets(args[4]);
              JMXConnector jmxc = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + args[6] + "/jmxrmi"))) {
             TopicRange range = TopicRange.of(offsets, topic);
             MBeanServerConnection mbs = jmxc.getMBeanServerConnection();
-            HeapSampler sampler = new HeapSampler(mbs, run.name(), profile);
-            SinkCheck check = blob ? ListedChain.open(mbs, configFile, run.name(), topic, range)
-                    : new FileLines(Path.of((String) run.setting("file")), range.records());
-            sampler.start();
-            run.deploy();
-            boolean done = awaitDone(label, run, check, sampler);
-            double seconds = run.seconds();
-            sampler.stop();
-            if (!done) {
-                run.delete();
-                System.err.printf("%s: not caught up after %.0f s: %s%n", label, seconds, check.lag());
-                System.exit(1);
+            HeapSampler sampler = new HeapSampler(mbs, run.name(), args.length > 8 && args[8].equals("--profile"));
+            SinkCheck destination = destination(args[1], mbs, configFile, run, topic, range);
+            CommittedOffsets committed = new CommittedOffsets(offsets, run.name(), topic, range.highWatermarks());
+            double seconds;
+            try (HeapAfterGc afterGc = HeapAfterGc.listen(mbs)) {
+                sampler.start();
+                run.deploy();
+                boolean done = awaitCommitted(label, run, committed, destination, sampler);
+                seconds = run.seconds();
+                sampler.stop();
+                if (!done) {
+                    fail(label, run, String.format(Locale.ROOT, "not caught up after %.0f s: %s; %s", seconds, committed.lag(),
+                            destination.lag()));
+                }
+                awaitDestination(label, run, destination);
+                afterGc.close();
+                report(label, range.records(), seconds, sampler, afterGc, destination);
             }
-            if (check instanceof ListedChain listed) {
+            if (destination instanceof ListedChain listed) {
                 listed.close();
             }
             run.delete();
-            report(label, range.records(), seconds, sampler, check);
         }
     }
 
-    /** Polls the check every 50 ms; a metric ahead of the store's listing fails the run at once. */
-    private static boolean awaitDone(String label, TimedDeploy run, SinkCheck check, HeapSampler sampler) throws Exception {
+    private static SinkCheck destination(String kind, MBeanServerConnection mbs, Path configFile, TimedDeploy run, String topic,
+                                         TopicRange range) throws Exception {
+        return switch (kind) {
+            case "blob" -> ListedChain.open(mbs, configFile, run.name(), topic, range);
+            case "file" -> new FileLines(Path.of((String) run.setting("file")), range.records());
+            case "discard" -> new DiscardCount(Path.of((String) run.setting("count.file")), range.records());
+            default -> throw new IllegalArgumentException("unknown sink kind " + kind + ": blob, file or discard");
+        };
+    }
+
+    /** Polls the group's commits every 50 ms; a blob sink's metric ahead of its store's listing fails the run at once. */
+    private static boolean awaitCommitted(String label, TimedDeploy run, CommittedOffsets committed, SinkCheck destination,
+                                          HeapSampler sampler) throws Exception {
+        int[] polls = {0};
         try {
-            return run.awaitDone(check, 50);
+            return run.awaitDone(() -> {
+                if (destination instanceof ListedChain && ++polls[0] % 10 == 0) {
+                    destination.done();
+                }
+                return committed.done();
+            }, 50);
         } catch (MetricAheadException e) {
             sampler.abandon();
-            run.delete();
-            System.err.printf("%s: the product's metric ran ahead of the store after %.2f s: %s%n", label, run.seconds(),
-                    e.getMessage());
-            System.exit(1);
+            fail(label, run, String.format(Locale.ROOT, "the product's metric ran ahead of the store after %.2f s: %s", run.seconds(),
+                    e.getMessage()));
             return false;
         }
     }
 
-    private static void report(String label, long records, double seconds, HeapSampler sampler, SinkCheck check) {
-        System.out.printf("%s: %,d records in %.2f s = %,.0f records/s; worker heap peak %.0f MiB (%.0f MiB before the run)%n",
-                label, records, seconds, records / seconds, sampler.peakMiB(), sampler.baselineMiB());
-        if (check instanceof ListedChain listed) {
+    /** The destination holds every record once the group has committed them, or the run fails. */
+    private static void awaitDestination(String label, TimedDeploy run, SinkCheck destination) throws Exception {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        try {
+            while (!destination.done()) {
+                if (System.nanoTime() > deadline) {
+                    fail(label, run, "the group committed every record, but 5 s later the destination does not hold them: "
+                            + destination.lag());
+                }
+                Thread.sleep(50);
+            }
+        } catch (MetricAheadException e) {
+            fail(label, run, "the product's metric ran ahead of the store: " + e.getMessage());
+        }
+    }
+
+    private static void fail(String label, TimedDeploy run, String why) throws Exception {
+        run.delete();
+        System.err.println(label + ": " + why);
+        System.exit(1);
+    }
+
+    private static void report(String label, long records, double seconds, HeapSampler sampler, HeapAfterGc afterGc,
+                               SinkCheck destination) {
+        System.out.printf(Locale.ROOT, "%s: %,d records in %.2f s = %,.0f records/s; worker heap after GC peak %.0f MiB (%d of %d"
+                + " collections seen), used heap peak %.0f MiB (garbage included; %.0f MiB after a full GC before the run)%n", label,
+                records, seconds, records / seconds, afterGc.peakMiB(), afterGc.seen(), afterGc.counted(), sampler.peakMiB(),
+                sampler.baselineMiB());
+        if (destination instanceof ListedChain listed) {
             System.out.println(label + ": " + listed.summary());
         }
         if (sampler.profiling()) {
             sampler.printProfile(label);
         }
-        System.out.printf("RESULT %s %d %.3f %.0f %.0f%n", label, records, seconds, records / seconds, sampler.peakMiB());
+        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d%n", label, records, seconds, records / seconds,
+                afterGc.peakMiB(), sampler.peakMiB(), afterGc.seen(), afterGc.counted());
     }
 }

@@ -25,7 +25,7 @@ class BenchLibTest {
     @Test
     void aRatioWhoseRoundsDisagreeMoreThanTheStatedSpreadIsWithheld() throws Exception {
         // per round 1.00, 1.50, 2.00: a spread of 67 % of the median; the median ratio (1.50) must not be printed
-        Result r = summary(results("base", 100, 100, 100, "product", 100, 150, 200), "base product", "ratio product/base|product|base");
+        Result r = summary(results("base", 100, 100, 100, "product", 100, 150, 200), "base product", "-|product|base|ratio product/base");
 
         assertThat(r.status).isEqualTo(3);
         assertThat(r.out).contains("ratio product/base: WITHHELD: the per-round ratios 1.00 1.50 2.00 disagree by 67%")
@@ -35,10 +35,10 @@ class BenchLibTest {
     @Test
     void aRatioIsPairedPerRoundSoThatAMachineGettingSlowerForBothDoesNotHideIt() throws Exception {
         // both runs halve their rate in round 2 (the machine got busy); per round the ratio stays 1.10, 1.05, 1.07
-        Result r = summary(results("base", 200, 100, 150, "product", 220, 105, 160), "base product", "ratio product/base|product|base");
+        Result r = summary(results("base", 200, 100, 150, "product", 220, 105, 160), "base product", "-|product|base|ratio product/base");
 
         assertThat(r.status).isZero();
-        assertThat(r.out).containsPattern("base +150 +6\\.67 +67% +200 100 150")
+        assertThat(r.out).containsPattern("base +150 +- +6\\.67 +67% +200 100 150")
                 .contains("ratio product/base: 1.07 (medians; per round: 1.10 1.05 1.07, spread 5%, allowed 30%)");
     }
 
@@ -47,8 +47,8 @@ class BenchLibTest {
         Result records = summary(results("base", 100, 100, 100), "base", "");
         Result requests = summary(results("base", 100, 100, 100), "base", "", "BENCH_UNIT=req BENCH_UNIT_LONG=requests");
 
-        assertThat(records.out).containsPattern("median rec/s +median s +spread +records/s of each round");
-        assertThat(requests.out).containsPattern("median req/s +median s +spread +requests/s of each round")
+        assertThat(records.out).containsPattern("median rec/s +MB/s +median s +spread +records/s of each round");
+        assertThat(requests.out).containsPattern("median req/s +MB/s +median s +spread +requests/s of each round")
                 .doesNotContain("rec/s");
     }
 
@@ -67,7 +67,7 @@ class BenchLibTest {
 
     @Test
     void theAllowedSpreadIsStatedAndCanBeChanged() throws Exception {
-        Result r = summary(results("base", 100, 100, 100, "product", 100, 110, 120), "base product", "ratio|product|base",
+        Result r = summary(results("base", 100, 100, 100, "product", 100, 110, 120), "base product", "-|product|base|ratio",
                 "BENCH_MAX_SPREAD=10");
 
         assertThat(r.status).isEqualTo(3);
@@ -76,7 +76,7 @@ class BenchLibTest {
 
     @Test
     void fewerThanThreeRoundsAreFlaggedAsNotAResult() throws Exception {
-        Result r = summary(results("base", 100, "product", 150), "base product", "ratio|product|base");
+        Result r = summary(results("base", 100, "product", 150), "base product", "-|product|base|ratio");
 
         assertThat(r.status).isEqualTo(3);
         assertThat(r.out).contains("ratio: 1.50 -- NOT A RESULT: 1 paired round(s), at least 3 are needed");
@@ -127,37 +127,44 @@ class BenchLibTest {
         // medians 125,000 and 80,000 records/s (ratio 1.56), 128.0 and 81.9 MB/s of 1 KiB values; heap: the highest;
         // 1 partition x 100 B has no FileStreamSink run and is left out
         assertThat(r.out).isEqualTo("partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,"
-                + "file_mb_per_s,blob_peak_heap_mib,buffer_max_bytes\n8,1024,100000,125000,80000,1.56,128.0,81.9,420,268435456\n");
+                + "file_mb_per_s,blob_heap_after_gc_mib,buffer_max_bytes\n8,1024,100000,125000,80000,1.56,128.0,81.9,420,268435456\n");
         Path csv = Files.writeString(dir.resolve("scaling.csv"), r.out);
         assertThat(bash("bench_markdown_table '" + csv + "'").out).endsWith(
                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n| 8 | 1 KiB | 100000 | 125000 | 80000 | 1.56 | 128.0 | 81.9 | 420 |\n");
     }
 
     @Test
-    void aHeapPeakOverTheGoalFailsTheScalingRun() throws Exception {
-        // buffer.max.bytes 256 MiB: goal 456 MiB; measured in a 912 MiB heap, a peak of 600 MiB is over it
-        Path csv = scalingCsv(600);
+    void theHeapGoalIsTheBlobRunsHeapAfterGcAboveBufferMaxBytesWithFileStreamSinkAsTheControl() throws Exception {
+        // buffer.max.bytes 256 MiB; the blob runs on 100 partitions: 300 and 420 MiB after GC, every collection seen
+        Path results = Files.write(dir.resolve("results.txt"), List.of(
+                "RESULT blob-100p-100B-r1 1000 1.0 1000 300 700 12 12",
+                "RESULT blob-100p-1024B-r1 1000 1.0 1000 420 800 9 9",
+                "RESULT file-100p-100B-r1 1000 1.0 1000 120 500 10 10",
+                "RESULT blob-8p-100B-r1 1000 1.0 1000 900 950 3 3"));
 
-        Result r = bash("bench_heap_verdict '" + csv + "' 100 912");
+        Result r = bash("bench_heap_check '" + results + "' 100 268435456 912");
 
-        assertThat(r.status).isEqualTo(1);
-        assertThat(r.out).isEqualTo("  peak heap, blob sink with 100 busy partitions, 100 B values: 600 MiB (buffer.max.bytes 256 MiB;"
-                + " goal <= 456 MiB; worker -Xmx 912 MiB): NOT met\n");
-        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 912")).satisfies(met -> {
-            assertThat(met.status).isZero();
-            assertThat(met.out).endsWith("worker -Xmx 912 MiB): met\n");
-        });
+        assertThat(r.out).isEqualTo("heap-after-gc|164|heap after GC, blob sink with 100 busy partitions, less buffer.max.bytes (256 MiB);"
+                + " worker -Xmx 912 MiB; FileStreamSink on the same worker (the control): 120 MiB after GC; the blob runs: 420 MiB after"
+                + " GC|\n");
     }
 
     @Test
-    void aHeapAtTheGoalCannotMeasureItAndIsNotAResult() throws Exception {
-        // -Xmx = the goal: the peak can never pass it, whatever the connector holds
-        Result r = bash("bench_heap_verdict '" + scalingCsv(449) + "' 100 456");
+    void aHeapThatCannotExceedTheGoalOrARunWithoutEveryCollectionSeenIsNotAResult() throws Exception {
+        Path results = Files.write(dir.resolve("results.txt"), List.of("RESULT blob-100p-100B-r1 1000 1.0 1000 300 700 12 12"));
+        Path missed = Files.write(dir.resolve("missed.txt"), List.of("RESULT blob-100p-100B-r1 1000 1.0 1000 300 700 10 12"));
+        Path none = Files.write(dir.resolve("none.txt"), List.of("RESULT blob-100p-100B-r1 1000 1.0 1000 300 700 0 0"));
 
-        assertThat(r.status).isEqualTo(3);
-        assertThat(r.out).contains("NOT A RESULT: the heap is under twice the goal, so the peak could not exceed it;"
-                + " set BENCH_CONNECT_HEAP to at least 912m").doesNotContain(": met");
-        assertThat(bash("bench_heap_verdict '" + scalingCsv(449) + "' 32 912").status).isEqualTo(3);
+        // -Xmx = the goal: the heap can never pass it, whatever the connector holds
+        assertThat(bash("bench_heap_check '" + results + "' 100 268435456 456").out)
+                .endsWith("|the heap is under twice buffer.max.bytes + 200 MiB, so it could not exceed the goal; set BENCH_CONNECT_HEAP"
+                        + " to at least 912m\n");
+        assertThat(bash("bench_heap_check '" + missed + "' 100 268435456 912").out)
+                .endsWith("|the sampler missed collections during blob-100p-100B-r1\n");
+        assertThat(bash("bench_heap_check '" + none + "' 100 268435456 912").out)
+                .endsWith("|no collection during blob-100p-100B-r1: the heap after GC was not measured\n");
+        assertThat(bash("bench_heap_check '" + results + "' 32 268435456 912").out).startsWith("heap-after-gc|-|")
+                .endsWith("|no blob run on 32 partitions\n");
     }
 
     @Test
@@ -168,7 +175,7 @@ class BenchLibTest {
 
     @Test
     void thePoolTakesEveryRoundOfEveryRecordedRunNoneLeftOut() throws Exception {
-        // run 1 alone would read 1.00; run 2 (0.80, 0.70, 0.90) is pooled with it, not withheld
+        // run 1 alone would read 1.00; run 2 (0.80, 0.70, 0.90) is pooled with it, not left out (a spread of 32 %)
         Path a = Files.write(dir.resolve("runs-a.txt"), List.of(
                 "RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=3",
                 "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 1000",
@@ -185,46 +192,80 @@ class BenchLibTest {
                 "RUN 1 2026-12-04T10:00:00Z BENCH_ROUNDS=1",
                 "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 950"));
 
-        Result r = bash("bench_pool 'bootstrap sidecar / consumer perf tool|sidecar|consumer-perf' '" + a + "' '" + b + "'");
+        Result r = bash("BENCH_MAX_SPREAD=40 bench_pool 'sidecar-bootstrap|sidecar|consumer-perf|bootstrap sidecar / consumer perf tool' '"
+                + a + "' '" + b + "'");
 
-        assertThat(r.status).isZero();
-        assertThat(r.out).contains("bootstrap sidecar / consumer perf tool, pooled over 3 run(s), 7 round(s), none left out:"
-                + " median of the per-round ratios 0.95 (quartiles 0.85-1.00, range 0.70-1.00); sidecar median 950 records/s")
+        assertThat(r.out).contains("bootstrap sidecar / consumer perf tool (goal >= 0.9), pooled over 3 run(s), 7 round(s), none left out:"
+                + " median of the per-round ratios 0.95 (quartiles 0.85-1.00, range 0.70-1.00, spread 32%, allowed 40%); sidecar median 950"
+                + " records/s: met")
                 .contains("RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=3: 1.00 (3 round(s)), exit 0")
                 .contains("RUN 2 2026-12-03T11:00:00Z BENCH_ROUNDS=3: 0.80 (3 round(s)), exit 3")
                 .contains("RUN 1 2026-12-04T10:00:00Z BENCH_ROUNDS=1: 0.95 (1 round(s)), no END line (killed?)");
-        assertThat(bash("bench_pool 'x|sidecar|nothing' '" + a + "'").status).isEqualTo(3);
+        assertThat(r.status).isZero();
+        assertThat(bash("bench_pool '-|sidecar|nothing|x' '" + a + "'").status).isEqualTo(3);
+    }
+
+    @Test
+    void aPooledRatioWhoseRoundsDisagreeMoreThanTheStatedSpreadIsWithheld() throws Exception {
+        // the two runs of bench/cache-sidecar/run of the published pooled 0.90: per round 0.75 to 1.12, a spread of 42 %
+        Path runs = Path.of("results/cache-sidecar-runs.txt").toAbsolutePath();
+
+        Result r = bash("bench_pool 'sidecar-bootstrap|sidecar|consumer-perf|ratio sidecar / consumer perf tool' '" + runs + "'");
+
+        assertThat(r.out).contains("ratio sidecar / consumer perf tool (goal >= 0.9), pooled over 2 run(s), 6 round(s), none left out:"
+                + " WITHHELD: the per-round ratios 0.88 0.79 0.92 0.75 1.12 1.05 disagree by 42%")
+                .doesNotContain("median of the per-round ratios 0.90");
+        assertThat(r.status).isEqualTo(3);
     }
 
     @Test
     void theCacheSidecarBenchPoolsRecordedRunsWithoutRunningAnything() throws Exception {
         Path runs = Files.write(dir.resolve("cache-sidecar-runs.txt"), List.of(
                 "RUN 1 2026-12-03T10:00:00Z BENCH_ROUNDS=1",
-                "RESULT consumer-perf-r1 1000 1.0 1000", "RESULT sidecar-r1 1000 1.0 800",
+                "RESULT consumer-perf-wall-r1 1000 1.0 1000", "RESULT sidecar-wall-r1 1000 1.0 800",
                 "RESULT get-sidecar-r1 1000 1.0 50000 90 2000", "RESULT get-bare-r1 1000 1.0 40000 80 1500",
                 "END 1 exit 3"));
 
         Result r = bash("bash cache-sidecar/run --pool '" + runs + "'");
 
-        assertThat(r.status).isZero();
-        assertThat(r.out).contains("ratio sidecar bootstrap / consumer perf tool fetch.nMsg.sec (goal >= 0.9), pooled over 1 run(s),"
-                        + " 1 round(s), none left out: median of the per-round ratios 0.80")
-                .contains("ratio GET raw sidecar / bare Undertow server, pooled over 1 run(s), 1 round(s), none left out: median of"
-                        + " the per-round ratios 1.25 (quartiles 1.25-1.25, range 1.25-1.25); get-sidecar median 50000 requests/s")
+        assertThat(r.out).contains("ratio sidecar bootstrap / consumer perf tool, process start to ready / to exit (goal >= 0.9),"
+                        + " pooled over 1 run(s), 1 round(s), none left out: 0.80 -- NOT A RESULT: 1 paired round(s), at least 3 are"
+                        + " needed")
+                .contains("ratio GET raw sidecar / bare Undertow server, pooled over 1 run(s), 1 round(s), none left out: 1.25 -- NOT A"
+                        + " RESULT")
                 .doesNotContain("building");
+        assertThat(r.status).isEqualTo(3);
+    }
+
+    @Test
+    void theCommandOfARunHoldsTheSettingsThatChangeWhatItMeasures() throws Exception {
+        Result r = bash("export BENCH_KEYS=1000 BENCH_BROKER_PORT=1 BENCH_RESULTS_DIR=/x JAVA_OPTS='-Xmx1g -Xms1g'; "
+                + "bench_command \"$BENCH_REPO/bench/run-restore-bench\" --rounds 5 --sizes '100 1024'");
+
+        assertThat(r.out).isEqualTo("BENCH_KEYS=1000 JAVA_OPTS=-Xmx1g\\ -Xms1g bench/run-restore-bench --rounds 5 --sizes 100\\ 1024\n");
+    }
+
+    @Test
+    void aRunThatStopsBeforeItsSummaryIsRecordedWithWhatItMeasured() throws Exception {
+        Path results = Files.write(dir.resolve("results.txt"), List.of("WARMUP blob-1p-100B-w1 1000 2.0 500",
+                "RESULT blob-1p-100B-r1 1000 1.0 1000"));
+
+        // as the benches call it: first in the EXIT trap, where a bare 'return' would return the status the script exits with
+        Result r = bash("BENCH_RESULTS_DIR='" + dir + "'; bench_start blob-sink \"$BENCH_REPO/bench/run-blob-sink-bench\" --rounds 3;"
+                + " BENCH_RESULTS_FILE='" + results + "'; BENCH_ROUNDS_ASKED=3; trap 'bench_on_exit $?; bench_on_exit 130' EXIT; exit 130");
+
+        assertThat(r.out).contains("recorded in " + dir.resolve("blob-sink.jsonl"));
+        List<String> runs = Files.readAllLines(dir.resolve("blob-sink.jsonl"));
+        assertThat(runs).hasSize(1);
+        assertThat(runs.get(0)).contains("\"bench\":\"blob-sink\"", "\"command\":\"bench/run-blob-sink-bench --rounds 3\"",
+                "\"exitStatus\":130", "\"failure\":\"stopped with exit status 130 before its summary", "\"name\":\"blob-1p-100B\"",
+                "\"rounds\":3", "\"warmup\":[{\"name\":\"blob-1p-100B\"");
     }
 
     @Test
     void theLoadAverageLineSaysWhen() throws Exception {
         assertThat(bash("bench_load start").out)
                 .matches("load average at start: [0-9.]+ [0-9.]+ [0-9.]+ \\(1, 5, 15 min; [0-9]+ cores\\)\n");
-    }
-
-    private Path scalingCsv(int blobPeakHeapMib) throws IOException {
-        return Files.write(dir.resolve("scaling.csv"), List.of(
-                "partitions,value_bytes,records,blob_records_per_s,file_records_per_s,ratio,blob_mb_per_s,file_mb_per_s,"
-                        + "blob_peak_heap_mib,buffer_max_bytes",
-                "100,100,3000000,300000,400000,0.75,30.0,40.0," + blobPeakHeapMib + ",268435456"));
     }
 
     private Path results(Object... runsAndRates) throws IOException {
@@ -249,8 +290,11 @@ class BenchLibTest {
     }
 
     private Result bash(String script) throws Exception {
-        Process p = new ProcessBuilder("bash", "-c", "set -euo pipefail; source '" + LIB + "'; " + script)
-                .redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "set -euo pipefail; source '" + LIB + "'; " + script)
+                .redirectErrorStream(true);
+        // the Java side of bench/lib.sh (dev.mirrorv3.bench.results) from this test's classpath, not a build of its own
+        pb.environment().put("BENCH_CP", System.getProperty("java.class.path"));
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("bash finished").isTrue();
         return new Result(p.exitValue(), out);

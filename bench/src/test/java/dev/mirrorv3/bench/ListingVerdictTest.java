@@ -3,7 +3,6 @@ package dev.mirrorv3.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The blob sink bench's clock stops on the store's listing; the product's metric is held against it. */
@@ -20,9 +19,19 @@ class ListingVerdictTest {
     }
 
     @Test
-    void theRunIsDoneWhenTheListingReachesEveryHighWatermarkWhateverTheMetricSays() {
-        assertThat(ListingVerdict.judge(Map.of(), Map.of(0, 1000L, 1, 500L), HW)).isEqualTo(new ListingVerdict(true, Optional.empty()));
+    void theRunIsDoneWhenTheListingReachesEveryHighWatermarkAndNoMetricIsAhead() {
         assertThat(ListingVerdict.judge(Map.of(0, 900L, 1, 500L), Map.of(0, 1000L, 1, 500L), HW).done()).isTrue();
+    }
+
+    @Test
+    void aPartitionWithoutAMetricIsNotDoneSoThatNeverAheadCannotHoldVacuously() {
+        // the listing shows every record, but partition 1 has no metric: nothing was held against the listing there
+        ListingVerdict v = ListingVerdict.judge(Map.of(0, 1000L), Map.of(0, 1000L, 1, 500L), HW);
+
+        assertThat(v.done()).isFalse();
+        assertThat(v.metricAhead()).isEmpty();
+        assertThat(v.unchecked()).containsExactly(1);
+        assertThat(ListingVerdict.judge(Map.of(), Map.of(0, 1000L, 1, 500L), HW).done()).isFalse();
     }
 
     @Test

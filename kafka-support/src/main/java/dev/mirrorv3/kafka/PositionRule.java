@@ -120,7 +120,8 @@ public final class PositionRule {
         if (destinationNext.isEmpty() || recordedId.isEmpty() || recordedId.equals(currentId)) {
             return;
         }
-        throw new PositionException("source topic " + source.topic() + " was deleted and created again: " + destination.describe()
+        throw PositionException.ofTopic(source.topic(), "source topic " + source.topic() + " was deleted and created again: "
+                + destination.describe()
                 + " (next offset " + destinationNext.getAsLong() + ") holds a copy of the topic with id " + recordedId + ", and "
                 + source.topic() + " now has id " + currentId + ", another topic of the same name. Nothing of the new topic was"
                 + " written for " + source + ". " + destination.whenRecreated());

@@ -11,6 +11,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * The identity of topics (Kafka's topic id, KIP-516): a topic deleted and created again under the same name gets a new
@@ -26,12 +28,34 @@ public final class TopicIds {
      * @throws KafkaException the admin call's failure, as Kafka classifies it ({@link Failures} decides transient or fatal)
      */
     public static Map<String, String> read(Admin admin, Collection<String> topics, Duration timeout) {
+        return read(admin, topics, timeout, false);
+    }
+
+    /**
+     * As {@link #read}, leaving out the topics that do not exist (one request for all of them).
+     *
+     * @throws KafkaException the admin call's failure other than a missing topic
+     */
+    public static Map<String, String> readExisting(Admin admin, Collection<String> topics, Duration timeout) {
+        return read(admin, topics, timeout, true);
+    }
+
+    private static Map<String, String> read(Admin admin, Collection<String> topics, Duration timeout, boolean existing) {
         try {
-            Map<String, TopicDescription> described = admin.describeTopics(topics,
-                    new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).allTopicNames()
-                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics,
+                    new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.toMillis() + 1000);
             Map<String, String> ids = new TreeMap<>();
-            described.forEach((topic, d) -> ids.put(topic, d.topicId() == null ? "" : d.topicId().toString()));
+            for (Map.Entry<String, KafkaFuture<TopicDescription>> f : described.entrySet()) {
+                try {
+                    TopicDescription d = f.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    ids.put(f.getKey(), d.topicId() == null ? "" : d.topicId().toString());
+                } catch (ExecutionException e) {
+                    if (!existing || !(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                        throw e;
+                    }
+                }
+            }
             return ids;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -129,24 +129,50 @@ class TortureFaultsTest {
     }
 
     @Test
-    void aCommitRetriedRightAfterTheKillIsEvidenceOfARequestInFlight() throws Exception {
+    void onlyTheRetryOfTheCommitWhosePutWasCutOffIsEvidence() throws Exception {
+        String object = "2/00000000000000003810-00000000000000004521.parquet";
         String commit = "[2026-12-03 10:43:59,712] WARN transient failure writing s3-topic-2: paused, keeping its 129 buffered"
                 + " record(s) and re-issuing the commit in 1000 ms (attempt 1), the other partitions go on: cannot reach S3 to"
-                + " PutObject s3://b/torture/s3-backup/2/00000000000000003810-00000000000000004521.parquet: Unable to execute"
-                + " HTTP request: Connection refused (SDK Attempt Count: 3)";
+                + " PutObject s3://b/torture/s3-backup/" + object + ": Unable to execute HTTP request: Connection refused"
+                + " (SDK Attempt Count: 3)";
+        String other = "[2026-12-03 10:43:59,720] WARN transient failure writing s3-topic-1: paused, keeping its 12 buffered"
+                + " record(s) and re-issuing the commit in 1000 ms (attempt 1), the other partitions go on: cannot reach S3 to"
+                + " PutObject s3://b/torture/s3-backup/1/00000000000000000000-00000000000000000099.parquet: Connection refused";
+        String listing = "[2026-12-03 10:43:59,750] WARN transient failure writing s3-topic-0: paused, keeping its 5 buffered"
+                + " record(s) and re-issuing the commit in 1000 ms (attempt 1), the other partitions go on: cannot reach S3 to"
+                + " ListObjectsV2 s3://b/torture/s3-backup/0/: Connection refused";
         String task = "[2026-12-03 10:43:59,800] WARN transient failure, keeping 46552 buffered bytes and retrying in 1000 ms"
                 + " (attempt 1): cannot reach S3 to ListObjectsV2 s3://b/torture/s3-backup/2: Connection refused";
-        String out = bash("log=\"$TMP/connect.log\"; printf '%s\\n' '" + commit + "' '" + task + "' > \"$log\";"
+        String out = bash("log=\"$TMP/connect.log\"; printf '%s\\n' '" + other + "' '" + listing + "' '" + commit + "' '" + task
+                + "' > \"$log\";"
                 + " kill=$(date -d '2026-12-03 10:43:59.500' +%s%3N);"
-                + " s3_commit_cut_off \"$log\" 1 s3-backup $kill;"
-                + " echo \"[$(s3_commit_cut_off \"$log\" 2 s3-backup $kill)]\";" // the task-level retry is no commit's
-                + " echo \"[$(s3_commit_cut_off \"$log\" 1 other-backup $kill)]\";"
-                + " echo \"[$(s3_commit_cut_off \"$log\" 1 s3-backup $((kill - 4000)))]\";"
-                + " echo \"[$(s3_commit_cut_off \"$log\" 1 s3-backup $((kill + 2000)))]\"");
+                + " s3_commit_cut_off \"$log\" 1 s3-backup $kill " + object + ";"
+                + " echo \"[$(s3_commit_cut_off \"$log\" 4 s3-backup $kill " + object + ")]\";" // the task-level retry is no commit's
+                + " echo \"[$(s3_commit_cut_off \"$log\" 1 s3-backup $kill 0/00000000000000000000-00000000000000000099.parquet)]\";"
+                + " echo \"[$(s3_commit_cut_off \"$log\" 1 other-backup $kill " + object + ")]\";"
+                + " echo \"[$(s3_commit_cut_off \"$log\" 1 s3-backup $((kill - 4000)) " + object + ")]\";"
+                + " echo \"[$(s3_commit_cut_off \"$log\" 1 s3-backup $((kill + 2000)) " + object + ")]\";"
+                + " s3_commits_retried \"$log\" 1 s3-backup");
 
-        assertThat(out).isEqualTo("s3-topic-2: PutObject"
-                + " s3://b/torture/s3-backup/2/00000000000000003810-00000000000000004521.parquet\n"
-                + "[]\n[]\n[]\n[]\n");
+        assertThat(out).isEqualTo("s3-topic-2: PutObject s3://b/torture/s3-backup/" + object + "\n"
+                + "[]\n[]\n[]\n[]\n[]\n"
+                + "ListObjectsV2 s3://b/torture/s3-backup/0/\n"
+                + "PutObject s3://b/torture/s3-backup/1/00000000000000000000-00000000000000000099.parquet\n"
+                + "PutObject s3://b/torture/s3-backup/" + object + "\n");
+    }
+
+    @Test
+    void s3proxyIsFrozenInTheMiddleOfAnUploadOnlyWhileTheUploadIsThere() throws Exception {
+        String upload = "1/00000000000000000000-00000000000000000099.parquet-0f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b";
+        // a process in place of S3Proxy; an upload of an object appears after a moment (and one of a meta object, ignored)
+        String out = bash("mkdir -p \"$TMP/chain/1\" \"$TMP/chain/_meta\"; sleep 60 & p=$!; disown $p;"
+                + " touch \"$TMP/chain/_meta/id-0f8e3c1a-2b4d-4e6f-8a9b-0c1d2e3f4a5b\";"
+                + " (sleep 0.5; touch \"$TMP/chain/" + upload + "\") &"
+                + " if u=$(s3_upload_caught $p \"$TMP/chain\" 10); then echo \"caught $u, state $(fault_proc_state $p)\"; fi;"
+                + " kill -CONT $p; rm \"$TMP/chain/" + upload + "\";"
+                + " s3_upload_caught $p \"$TMP/chain\" 1 || echo \"none within 1 s, state $(fault_proc_state $p)\"; kill -KILL $p");
+
+        assertThat(out).isEqualTo("caught " + upload + ", state T\nnone within 1 s, state S\n");
     }
 
     private static String pidIn(String out) {

@@ -5,9 +5,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import javax.management.AttributeNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
@@ -170,6 +175,71 @@ public final class ConnectTestCluster extends PerClassResource {
         } catch (JMException e) {
             throw new IllegalStateException("cannot read the sink task metrics of " + connector + " task " + task, e);
         }
+    }
+
+    /**
+     * The value of a task's {@code partition-failed} series for one partition (mirror_v3_partition_failed): 1 while the
+     * partition is failed and isolated, 0 when no worker of this JVM exports it.
+     */
+    public long partitionFailedGauge(String connector, String topic, int partition) {
+        try {
+            MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+            for (ObjectName n : jmx.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"), null)) {
+                if (topic.equals(n.getKeyProperty("topic")) && Integer.toString(partition).equals(n.getKeyProperty("partition"))) {
+                    try {
+                        return ((Number) jmx.getAttribute(n, "partition-failed")).longValue();
+                    } catch (AttributeNotFoundException e) {
+                        continue; // the partition's other series
+                    }
+                }
+            }
+            return 0;
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot read the plugin metrics of " + connector, e);
+        }
+    }
+
+    /** The metadata of the offset a sink connector's consumer group (connect-{@code connector}) committed for the partition, or null. */
+    public String committedOffsetMetadata(String connector, String topic, int partition) {
+        try (Admin admin = kafka().createAdminClient()) {
+            OffsetAndMetadata o = admin.listConsumerGroupOffsets("connect-" + connector).partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS).get(new TopicPartition(topic, partition));
+            return o == null ? null : o.metadata();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the committed offsets of connect-" + connector, e);
+        }
+    }
+
+    /**
+     * Waits until a sink connector's task holds the partition as failed and isolated: its partition-failed series is 1
+     * and the offset its group committed for it carries the failure (what {@code mirror-v3 status} shows). Returns that
+     * offset's metadata ("mirror-v3: partition FAILED since …: reason"). Fails at once if the task fails instead.
+     */
+    public String awaitPartitionFailed(String connector, String topic, int partition, Duration timeout) {
+        return awaitPartitionFailed(connector, topic, partition, timeout, false);
+    }
+
+    /**
+     * As {@link #awaitPartitionFailed(String, String, int, Duration)}; with {@code taskMayFailFirst} a task that FAILED
+     * meanwhile (e.g. in Connect's own rebalance, before the connector restarts it) is waited out instead.
+     */
+    public String awaitPartitionFailed(String connector, String topic, int partition, Duration timeout, boolean taskMayFailFirst) {
+        String[] metadata = new String[1];
+        Awaitility.await(connector + " isolates " + topic + "-" + partition).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("the task of " + connector + " failed", () -> {
+                    String trace = taskMayFailFirst ? null : failureTrace(connector);
+                    if (trace != null) {
+                        throw new AssertionError("the task of " + connector + " FAILED instead of isolating " + topic + "-" + partition
+                                + ": " + trace.lines().filter(l -> l.startsWith("Caused by: ")).reduce((x, y) -> y)
+                                .orElse(trace.lines().findFirst().orElse("")));
+                    }
+                })
+                .until(() -> {
+                    metadata[0] = committedOffsetMetadata(connector, topic, partition);
+                    return partitionFailedGauge(connector, topic, partition) == 1 && metadata[0] != null
+                            && metadata[0].contains("partition FAILED");
+                });
+        return metadata[0];
     }
 
     public void delete(String name) {

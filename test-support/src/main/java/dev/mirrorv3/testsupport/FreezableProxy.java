@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * its socket buffers when it wakes up; {@link #thaw(Duration)} delivers what closed connections sent a little later
  * than the rest (a server that handles them last, or appends them before it can count them as committed). A server that cannot be reached
  * resets the client's connection (as a refused connection would). The target is resolved per connection, so a server restarted on another
- * port is followed.
+ * port is followed. {@link #heldRequests()} counts what clients sent while it was frozen, so that a test can check that
+ * its freeze held something (its premise) before it checks the outcome.
  */
 public final class FreezableProxy implements AutoCloseable {
     private static final byte[] EOF = new byte[0];
@@ -46,6 +47,7 @@ public final class FreezableProxy implements AutoCloseable {
     private boolean frozen; // guarded by gate
     private long closedHeldUntilNanos = System.nanoTime(); // guarded by gate
     private volatile boolean closed;
+    private final AtomicInteger heldRequests = new AtomicInteger();
 
     private FreezableProxy(Supplier<InetSocketAddress> target) throws IOException {
         this.target = target;
@@ -64,6 +66,14 @@ public final class FreezableProxy implements AutoCloseable {
 
     public int port() {
         return server.getLocalPort();
+    }
+
+    /**
+     * How many times a connection had bytes for the server (a request, or a part of one, that a frozen server would have
+     * left unread) held until a thaw: each freeze counts every connection it held something of, once; since the start.
+     */
+    public int heldRequests() {
+        return heldRequests.get();
     }
 
     /** Stops forwarding in both directions; connections stay open and new ones are accepted. */
@@ -116,13 +126,16 @@ public final class FreezableProxy implements AutoCloseable {
                 closeQuietly(upstream);
             }
         };
-        pump(client, upstream, done);
-        pump(upstream, client, done);
+        pump(client, upstream, done, heldRequests);
+        pump(upstream, client, done, new AtomicInteger());
     }
 
-    /** Copies one direction: a reader that always takes what arrives, a writer that waits while frozen. */
-    private void pump(Socket from, Socket to, Runnable done) {
-        BlockingQueue<byte[]> held = new LinkedBlockingQueue<>();
+    /**
+     * Copies one direction: a reader that always takes what arrives, a writer that waits while frozen; {@code held} counts
+     * the waits.
+     */
+    private void pump(Socket from, Socket to, Runnable done, AtomicInteger held) {
+        BlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
         AtomicBoolean ended = new AtomicBoolean(); // the sender closed its side
         threads.execute(() -> {
             byte[] buffer = new byte[64 * 1024];
@@ -130,20 +143,20 @@ public final class FreezableProxy implements AutoCloseable {
                 InputStream in = from.getInputStream(); // not closed here: that would close the socket
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    held.add(Arrays.copyOf(buffer, n));
+                    queue.add(Arrays.copyOf(buffer, n));
                 }
             } catch (IOException e) {
                 // a reset or our own close: deliver what arrived before it
             }
             ended.set(true);
-            held.add(EOF);
+            queue.add(EOF);
         });
         threads.execute(() -> {
             boolean broken = false;
             try {
                 OutputStream out = to.getOutputStream();
-                for (byte[] chunk = held.take(); chunk != EOF; chunk = held.take()) {
-                    awaitThawed(ended);
+                for (byte[] chunk = queue.take(); chunk != EOF; chunk = queue.take()) {
+                    awaitThawed(ended, held);
                     if (!broken) {
                         try {
                             out.write(chunk);
@@ -153,7 +166,7 @@ public final class FreezableProxy implements AutoCloseable {
                         }
                     }
                 }
-                awaitThawed(ended);
+                awaitThawed(ended, new AtomicInteger());
                 to.shutdownOutput();
             } catch (IOException e) {
                 // the receiver is gone
@@ -165,11 +178,20 @@ public final class FreezableProxy implements AutoCloseable {
         });
     }
 
-    private void awaitThawed(AtomicBoolean senderEnded) throws InterruptedException {
+    /**
+     * Waits while frozen (and what closed connections sent, until its delay passed); a wait for a thaw counts in
+     * {@code held} as it starts.
+     */
+    private void awaitThawed(AtomicBoolean senderEnded, AtomicInteger held) throws InterruptedException {
+        boolean counted = false;
         synchronized (gate) {
             while (!closed) {
                 long closedWaitMs = TimeUnit.NANOSECONDS.toMillis(closedHeldUntilNanos - System.nanoTime());
                 if (frozen) {
+                    if (!counted) {
+                        held.incrementAndGet();
+                        counted = true;
+                    }
                     gate.wait();
                 } else if (senderEnded.get() && closedWaitMs > 0) {
                     gate.wait(closedWaitMs);

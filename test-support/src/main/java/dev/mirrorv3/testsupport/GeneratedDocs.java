@@ -42,10 +42,21 @@ public final class GeneratedDocs {
      * @return the committed section (before any rewrite), for further checks
      */
     public static String checkSection(Path page, String start, String end, String generated, String what) throws IOException {
+        return checkSection(page, start, end, generated, what + " reference", "-DupdateReadme=true (see this test's doc)");
+    }
+
+    /**
+     * As {@link #checkSection(Path, String, String, String, String)}, the failure naming the command that regenerates the
+     * section.
+     *
+     * @param regenerate the command, e.g. {@code mvn ... -DupdateReadme=true}
+     */
+    public static String checkSection(Path page, String start, String end, String generated, String what, String regenerate)
+            throws IOException {
         String text = Files.readString(page, StandardCharsets.UTF_8);
         int from = text.indexOf(start);
         int to = text.indexOf(end);
-        assertThat(from).as(page + " has the " + what + " reference markers").isNotNegative();
+        assertThat(from).as(page + " has the " + what + " markers " + start).isNotNegative();
         assertThat(to).isGreaterThan(from);
         String expected = "\n" + generated;
         String current = text.substring(from + start.length(), to);
@@ -53,8 +64,7 @@ public final class GeneratedDocs {
             Files.writeString(page, text.substring(0, from + start.length()) + expected + text.substring(to), StandardCharsets.UTF_8);
             return current;
         }
-        assertThat(current).as(page + ": the " + what + " reference; regenerate with -DupdateReadme=true (see this test's doc)")
-                .isEqualTo(expected);
+        assertThat(current).as(page + ": the " + what + " is not the generated one; regenerate it with " + regenerate).isEqualTo(expected);
         return current;
     }
 

@@ -61,6 +61,11 @@ public final class ObservabilityFiles {
             "mirror_v3_notify_delivered_total", "mirror_v3_notify_skipped_total", "mirror_v3_notify_failed_total",
             "mirror_v3_notify_retries_total", "mirror_v3_notify_batches_total", "mirror_v3_notify_keys_total");
     /**
+     * Series a worker exports only while something is wrong (a partition failed and isolated): checked against a scrape
+     * of a worker holding a failed partition by the blob sink's BlobSinkIsolationIT, not against a healthy one.
+     */
+    public static final List<String> FAILURE_SERIES = List.of("mirror_v3_partition_failed");
+    /**
      * Series no program exports: the operator declares them in Prometheus (docs/operations.md: "Scheduled verification"
      * declares each backup whose verification must report).
      */
@@ -184,6 +189,11 @@ public final class ObservabilityFiles {
     /** Whether a group sync exports the series ({@link #GROUP_SYNC_SERIES}). */
     public static boolean groupSyncSeries(String name) {
         return GROUP_SYNC_SERIES.stream().anyMatch(name::startsWith);
+    }
+
+    /** Whether a worker exports the series only while a partition is failed ({@link #FAILURE_SERIES}). */
+    public static boolean failureSeries(String name) {
+        return FAILURE_SERIES.contains(name);
     }
 
     /** Whether the verify run exports the series ({@link #VERIFY_SERIES}). */

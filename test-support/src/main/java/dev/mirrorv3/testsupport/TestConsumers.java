@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -45,6 +48,17 @@ public final class TestConsumers {
         });
         consumer.commitSync(Map.of(tp, new OffsetAndMetadata(committed)));
         return consumer;
+    }
+
+    /** The committed offsets of {@code group} on the partitions of {@code topic}, by partition (none: empty). */
+    public static Map<Integer, Long> committed(Admin admin, String group, String topic) throws Exception {
+        Map<Integer, Long> offsets = new TreeMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
+            if (tp.topic().equals(topic) && o != null) {
+                offsets.put(tp.partition(), o.offset());
+            }
+        });
+        return offsets;
     }
 
     private static Map<String, Object> byteArrayConsumer(String bootstrap, String group) {

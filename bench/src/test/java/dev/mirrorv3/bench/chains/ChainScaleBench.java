@@ -34,12 +34,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Start-up and listing cost of long chains (docs/performance.md, "Chains over years"): for each store (filesystem,
  * S3Proxy), chain length and variant (a plugin directory: today's main without manifests, this version with them), a
  * chain is synthesised ({@link ChainSynth}), a blob sink is deployed on a topic that holds one record more, and the bench
- * measures the time from the deploy to that record's object in the store (start-up), the store's LIST requests until then
- * and over an idle window (the periodic check), the per-flush requests of ten more records, and the listing a verify pass
- * makes before it reads objects. LIST requests come from the connector's own metric (mirror_v3_store_requests_total,
+ * measures the time from the deploy to that record's object in the store (start-up), the store's LIST requests until then,
+ * the requests over a steady window of one record (one flush) per check interval, so that every periodic check runs, and
+ * over a burst of ten flushes (the summary tells a flush's requests from a check's with the two), and the listing a
+ * verify pass makes before it reads objects. LIST requests come from the connector's own metric (mirror_v3_store_requests_total,
  * this version only) and, on S3, from the server's count minus the bench's own listings. Prints one RESULT line per run.
  *
- * <p>Usage: {@code ChainScaleBench <sizes,...> <stores,...> <rounds> <idle seconds> <fs root> <out file> <variant>=<plugin dir>...}
+ * <p>Usage: {@code ChainScaleBench <sizes,...> <stores,...> <rounds> <window seconds> <fs root> <out file> <variant>=<plugin dir>...}
  */
 public final class ChainScaleBench {
     static final long CHECK_INTERVAL_MS = 2000;
@@ -51,16 +52,16 @@ public final class ChainScaleBench {
 
     private final List<Integer> sizes;
     private final List<String> stores;
-    private final int idleSeconds;
+    private final int windowSeconds;
     private final Path fsRoot;
     private final List<String> out = new ArrayList<>();
     private S3TestServer server;
     private ConnectTestCluster cluster;
 
-    private ChainScaleBench(List<Integer> sizes, List<String> stores, int idleSeconds, Path fsRoot) {
+    private ChainScaleBench(List<Integer> sizes, List<String> stores, int windowSeconds, Path fsRoot) {
         this.sizes = sizes;
         this.stores = stores;
-        this.idleSeconds = idleSeconds;
+        this.windowSeconds = windowSeconds;
         this.fsRoot = fsRoot;
     }
 
@@ -128,45 +129,49 @@ public final class ChainScaleBench {
             long startServer = server == null || !"s3".equals(storeKind) ? -1
                     : serverLists() - serverLists - (own.count(Operation.LIST) - ownLists);
 
-            Counts idle = counts(storeKind, topic);
-            Thread.sleep(timed ? idleSeconds * 1000L : 0);
-            Counts idleEnd = counts(storeKind, topic);
+            // Steady state: one record per check interval, so that every periodic check runs (an idle partition is not
+            // checked at all); the window's requests are its flushes' and its checks', told apart by the summary with
+            // the burst of flushes below.
+            Counts steady = counts(storeKind, topic);
+            long steadyOwn = own.count(Operation.LIST);
+            long next = size + 1;
+            t = System.nanoTime();
+            while (timed && seconds(t) < windowSeconds) {
+                long due = System.nanoTime() + CHECK_INTERVAL_MS * 1_000_000;
+                produce(topic, next, 1);
+                awaitObject(store, topic, next++);
+                Thread.sleep(Math.max(0, (due - System.nanoTime()) / 1_000_000));
+            }
+            double steadySeconds = timed ? seconds(t) : 0;
+            long steadyFlushes = next - (size + 1);
+            Counts steadyEnd = counts(storeKind, topic).lessOwnLists(own.count(Operation.LIST) - steadyOwn);
 
             Counts flowStart = counts(storeKind, topic);
             long flowOwn = own.count(Operation.LIST);
             t = System.nanoTime();
             for (int i = 0; i < FLUSHES; i++) {
-                produce(topic, size + 1 + i, 1);
-                awaitObject(store, topic, size + 1 + i);
+                produce(topic, next, 1);
+                awaitObject(store, topic, next++);
             }
             double flowSeconds = seconds(t);
             Counts flowEnd = counts(storeKind, topic).lessOwnLists(own.count(Operation.LIST) - flowOwn);
             cluster.delete(topic);
-            Counts idleDelta = idleEnd.minus(idle);
+            Counts steadyDelta = steadyEnd.minus(steady);
             Counts flowDelta = flowEnd.minus(flowStart);
             String line = String.format(java.util.Locale.ROOT, "RESULT chains %s %s %d r%d startup_s=%.3f start_lists_metric=%d"
-                            + " start_lists_server=%d idle_s=%d idle_lists_metric=%d idle_gets_metric=%d idle_lists_server=%d"
-                            + " flush_lists_metric=%s flush_puts_metric=%s flush_lists_server=%s flush_puts_server=%s"
+                            + " start_lists_server=%d steady_s=%.1f steady_flushes=%d steady_lists_metric=%d steady_gets_metric=%d"
+                            + " steady_puts_metric=%d steady_lists_server=%d flow_s=%.2f flow_flushes=%d flow_lists_metric=%d"
+                            + " flow_puts_metric=%d flow_lists_server=%d flow_puts_server=%d"
                             + " verify_listing_s=%.3f verify_listing_lists=%d verify_listing_gets=%d synth_s=%.1f",
-                    variant, storeKind, size, round, startup, startMetric, startServer, idleSeconds, idleDelta.metricLists,
-                    idleDelta.metricGets, idleDelta.serverLists,
-                    perFlush(flowDelta.metricLists, idleDelta.metricLists, flowSeconds), perFlush(flowDelta.metricPuts, 0, flowSeconds),
-                    perFlush(flowDelta.serverLists, idleDelta.serverLists, flowSeconds),
-                    perFlush(flowDelta.serverPuts, 0, flowSeconds), verify[0], (long) verify[1], (long) verify[2], synth);
+                    variant, storeKind, size, round, startup, startMetric, startServer, steadySeconds, steadyFlushes,
+                    steadyDelta.metricLists, steadyDelta.metricGets, steadyDelta.metricPuts, steadyDelta.serverLists, flowSeconds,
+                    FLUSHES, flowDelta.metricLists, flowDelta.metricPuts, flowDelta.serverLists, flowDelta.serverPuts, verify[0],
+                    (long) verify[1], (long) verify[2], synth);
             if (timed) {
                 System.out.println(line);
                 out.add(line);
             }
         }
-    }
-
-    /** Requests per flush: the run's count less what the periodic check made at the idle rate meanwhile. */
-    private String perFlush(long delta, long idleDelta, double seconds) {
-        if (delta < 0) {
-            return "-1";
-        }
-        double checks = idleDelta * seconds / idleSeconds;
-        return String.format(java.util.Locale.ROOT, "%.2f", Math.max(0, delta - checks) / FLUSHES);
     }
 
     /** Requests counted so far: by the connector's metric (-1 without it) and by the S3 server (-1 when not on S3). */
@@ -248,8 +253,8 @@ public final class ChainScaleBench {
             return new FilesystemStore(fsRoot, topic, requests);
         }
         S3Identity id = new S3Identity("read", ID, SECRET);
-        return new S3Store(new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, "bench", true, id, id,
-                Duration.ofSeconds(30)), topic, requests);
+        return new S3Store(S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, "bench", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(30)), topic, requests);
     }
 
     private Map<String, String> config(String storeKind, String topic) {

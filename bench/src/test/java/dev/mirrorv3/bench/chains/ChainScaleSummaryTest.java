@@ -15,26 +15,32 @@ class ChainScaleSummaryTest {
     @TempDir
     Path dir;
 
-    private static String line(String variant, String store, int size, int round, double startup, long startLists, long idleLists,
-            long idleGets, String flushLists, String flushPuts) {
+    /**
+     * A run's line: {@code checkLists} LIST per periodic check, 2 LIST and 1 PUT per flush; a steady window of 20 s (10
+     * checks) with 10 flushes, a burst of 10 flushes too quick for a check; {@code steadyGets} GETs in the window.
+     */
+    private static String line(String variant, String store, int size, int round, double startup, long startLists, long checkLists,
+            long steadyGets) {
         boolean metric = variant.equals("change");
+        long steadyLists = 10 * 2 + 10 * checkLists;
         return "RESULT chains " + variant + " " + store + " " + size + " r" + round + " startup_s=" + startup
-                + " start_lists_metric=" + (metric ? startLists : -1) + " start_lists_server=" + startLists + " idle_s=20"
-                + " idle_lists_metric=" + (metric ? idleLists : -1) + " idle_gets_metric=" + (metric ? idleGets : -1)
-                + " idle_lists_server=" + idleLists + " flush_lists_metric=" + (metric ? flushLists : "-1") + " flush_puts_metric="
-                + (metric ? flushPuts : "-1") + " flush_lists_server=" + flushLists + " flush_puts_server=" + flushPuts
-                + " verify_listing_s=0.5 verify_listing_lists=" + (size / 1000 + 1) + " verify_listing_gets=0 synth_s=1.0";
+                + " start_lists_metric=" + (metric ? startLists : -1) + " start_lists_server=" + startLists + " steady_s=20.0"
+                + " steady_flushes=10 steady_lists_metric=" + (metric ? steadyLists : -1) + " steady_gets_metric="
+                + (metric ? steadyGets : -1) + " steady_puts_metric=" + (metric ? 10 : -1) + " steady_lists_server=" + steadyLists
+                + " flow_s=0.00 flow_flushes=10 flow_lists_metric=" + (metric ? 20 : -1) + " flow_puts_metric=" + (metric ? 10 : -1)
+                + " flow_lists_server=20 flow_puts_server=10 verify_listing_s=0.5 verify_listing_lists=" + (size / 1000 + 1)
+                + " verify_listing_gets=0 synth_s=1.0";
     }
 
     @Test
     void printsMediansRatiosFlatnessAndTheHourlyCostFromTheMeasuredRequests() throws Exception {
         Path results = dir.resolve("results.txt");
         Files.write(results, List.of(
-                line("baseline-abc", "s3", 1000, 1, 2.0, 2, 10, 0, "2.00", "1.00"),
-                line("baseline-abc", "s3", 10000, 1, 4.0, 11, 100, 0, "2.00", "1.00"),
-                line("change", "s3", 1000, 1, 2.0, 3, 30, 10, "2.00", "1.00"),
-                line("change", "s3", 1000, 2, 4.0, 3, 30, 10, "2.00", "1.00"),
-                line("change", "s3", 10000, 1, 2.4, 3, 30, 10, "2.00", "1.00"),
+                line("baseline-abc", "s3", 1000, 1, 2.0, 2, 1, 0),
+                line("baseline-abc", "s3", 10000, 1, 4.0, 11, 10, 0),
+                line("change", "s3", 1000, 1, 2.0, 3, 3, 10),
+                line("change", "s3", 1000, 2, 4.0, 3, 3, 10),
+                line("change", "s3", 10000, 1, 2.4, 3, 3, 10),
                 "not a result line"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream previous = System.out;
@@ -47,10 +53,13 @@ class ChainScaleSummaryTest {
         String text = out.toString(StandardCharsets.UTF_8);
         // change at 1000: median of 2.0 and 4.0 = 3.0, against main's 2.0
         assertThat(text).contains("s3       1000  |    2.00 /    3.00 /  1.50 |", "s3      10000  |    4.00 /    2.40 /  0.60 |");
-        // per check: 10 idle checks (20 s at 2 s): main 1.00 and 10.00 LIST, new 3.00
+        // per check, told from the flushes of the steady window by the burst: main 1.00 and 10.00 LIST, new 3.00
         assertThat(text).contains("|       1.00 /       3.00 |", "|      10.00 /       3.00 |");
-        assertThat(text).contains("flat s3 1000 -> 10000: start-up 0.80, LIST at start 1.00, LIST per check 1.00 (goal <= 2 each; main:"
-                + " 2.00, 5.50, 10.00)");
+        // LIST per hour in the steady window: new 50 x 180 at both lengths, main 30 x 180 and 120 x 180
+        assertThat(text).contains("flat s3 1000 -> 10000: start-up 0.80, LIST at start 1.00, LIST per hour 1.00 (goal listing-flat; main:"
+                + " 2.00, 5.50, 4.00)");
+        assertThat(text).contains("CHECK listing-flat|1.00|S3Proxy, s3 1000 -> 10000: the largest of start-up 0.80, LIST at start 1.00"
+                + " and LIST per hour 1.00 (one flush per 2000 ms)|a run from 1000 to 10000 objects: the goal spans 1,000 to 1,000,000");
         // one flush a minute: main 60 x 2 + 60 checks x 10 = 720 LIST, 60 PUT; new 60 x 2 + 60 x 3 + 1/24 manifests
         assertThat(text).containsPattern("60 +10000 \\|     720     60     0    0.00390 \\|     300     60    60    0.00182");
     }

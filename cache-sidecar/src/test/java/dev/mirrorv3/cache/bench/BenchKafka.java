@@ -11,7 +11,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * For bench/cache-sidecar: starts a broker, writes {@code N} records (key {@code key-<i>}, a ~100-byte JSON value)
- * to topic {@code bench}, prints {@code BOOTSTRAP=<servers>}, and runs until its standard input closes.
+ * to topic {@code bench}, prints {@code PAYLOAD=<bytes>} (the keys' and values' bytes it wrote, every key once: what a
+ * cache of the topic holds, counted here rather than by the sidecar) and {@code BOOTSTRAP=<servers>}, and runs until
+ * its standard input closes.
  */
 public final class BenchKafka {
 
@@ -23,6 +25,7 @@ public final class BenchKafka {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("log.segment.bytes", String.valueOf(256 << 20)))) {
             kafka.createTopic("bench", 1);
             long t0 = System.nanoTime();
+            long payload = 0;
             Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                     ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
                     ProducerConfig.COMPRESSION_TYPE_CONFIG, "none", ProducerConfig.ACKS_CONFIG, "1");
@@ -32,11 +35,14 @@ public final class BenchKafka {
                 for (int i = 0; i < n; i++) {
                     byte[] v = ("{\"id\":" + i + ",\"name\":\"user-" + i + "\",\"pad\":\"" + pad + "\"}")
                             .getBytes(StandardCharsets.UTF_8);
-                    p.send(new ProducerRecord<>("bench", 0, ("key-" + i).getBytes(StandardCharsets.UTF_8), v));
+                    byte[] k = ("key-" + i).getBytes(StandardCharsets.UTF_8);
+                    payload += k.length + v.length;
+                    p.send(new ProducerRecord<>("bench", 0, k, v));
                 }
                 p.flush();
             }
             System.out.printf("LOADED=%d records in %.1f s%n", n, (System.nanoTime() - t0) / 1e9);
+            System.out.println("PAYLOAD=" + payload);
             System.out.println("BOOTSTRAP=" + kafka.bootstrapServers());
             System.out.flush();
             try {

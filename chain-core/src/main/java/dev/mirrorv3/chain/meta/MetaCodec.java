@@ -16,9 +16,12 @@ import java.util.TreeMap;
  * <pre>
  * {"format_version":1,"kind":"topic","time_ms":…,"topic":"orders","topic_id":"…","partitions":3,
  *  "replication_factor":3,"configs":{"cleanup.policy":"compact",…}}
- * {"format_version":1,"kind":"groups","time_ms":…,"topic":"orders","chain_next_offsets":{"0":1200,…},
+ * {"format_version":1,"kind":"groups","time_ms":…,"topic":"orders","topic_id":"…","chain_next_offsets":{"0":1200,…},
  *  "groups":{"billing":{"0":{"offset":1180,"metadata":""},…},…}}
  * </pre>
+ *
+ * A group snapshot's {@code topic_id} was added without a new format version: a snapshot without it (written before)
+ * reads as one of an unknown topic id, and a reader that does not know the field ignores it.
  */
 public final class MetaCodec {
     public static final int FORMAT_VERSION = 1;
@@ -41,6 +44,9 @@ public final class MetaCodec {
 
     public static byte[] encode(GroupSnapshot s) {
         ObjectNode n = header(GROUPS, s.timeMs(), s.topic());
+        if (!s.topicId().isEmpty()) {
+            n.put("topic_id", s.topicId());
+        }
         ObjectNode next = n.putObject("chain_next_offsets");
         s.chainNextOffsets().forEach((p, o) -> next.put(Integer.toString(p), o));
         ObjectNode groups = n.putObject("groups");
@@ -79,7 +85,8 @@ public final class MetaCodec {
                                 .path("metadata").asText(""))));
                 groups.put(g.getKey(), offsets);
             }
-            return new GroupSnapshot(required(n, "time_ms", where).asLong(), required(n, "topic", where).asText(), next, groups);
+            return new GroupSnapshot(required(n, "time_ms", where).asLong(), required(n, "topic", where).asText(),
+                    n.path("topic_id").asText(""), next, groups);
         } catch (IllegalArgumentException e) {
             throw new MetaFormatException(where + " is not a valid consumer-group snapshot: " + e.getMessage(), e);
         }

@@ -1,6 +1,6 @@
 package dev.mirrorv3.chain.meta;
 
-import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.Store;
 import java.util.List;
@@ -23,6 +23,20 @@ public final class MetaSnapshots {
 
     /** A snapshot read back, with where it was read from (restore says which one it used). */
     public record Stored<T>(String location, MetaName name, T snapshot) {
+    }
+
+    /**
+     * The group snapshot a restore of this backup takes ({@link #groupsOfBackup}).
+     *
+     * @param backupTopicId the id of the topic the backup holds (its newest topic snapshot's), empty when it recorded none
+     * @param chosen the newest snapshot of that topic the rule accepts, if any
+     * @param skipped the snapshots newer than the chosen one that the rule accepts but that are of another topic id
+     *     (the topic was deleted and created again), newest first
+     */
+    public record GroupChoice(String backupTopicId, Optional<Stored<GroupSnapshot>> chosen, List<Stored<GroupSnapshot>> skipped) {
+        public GroupChoice {
+            skipped = List.copyOf(skipped);
+        }
     }
 
     private final Store store;
@@ -73,22 +87,47 @@ public final class MetaSnapshots {
     }
 
     /**
-     * The newest group snapshot whose time and content the rule accepts (a point-in-time restore's cut): names are
-     * filtered by time first, then snapshots are read newest first until one is accepted.
+     * The newest group snapshot whose time and content the rule accepts and whose offsets belong to the topic this
+     * backup holds: the topic id of the newest topic snapshot, which the blob sink records before it writes and never
+     * replaces while the backup holds records (docs/design.md, rules 4 and 6). A snapshot of another topic id is passed
+     * over (its positions are another topic's of the same name); one that records no id (written before ids were
+     * recorded), or any when the backup recorded no id, is taken as the backup's.
      */
-    public Optional<Stored<GroupSnapshot>> newestGroups(LongPredicate time, Predicate<GroupSnapshot> accept) {
+    public GroupChoice groupsOfBackup(LongPredicate time, Predicate<GroupSnapshot> accept) {
+        String backupId = newestTopic().map(t -> t.snapshot().topicId()).orElse("");
+        List<Stored<GroupSnapshot>> skipped = new java.util.ArrayList<>();
         List<MetaName> names = names(GROUPS_DIR);
         for (int i = names.size() - 1; i >= 0; i--) {
             MetaName name = names.get(i);
             if (time.test(name.timeMs())) {
                 String where = store.besideLocation(GROUPS_DIR) + "/" + name.fileName();
                 GroupSnapshot s = MetaCodec.decodeGroups(plain(GROUPS_DIR, name, where), where);
-                if (accept.test(s)) {
-                    return Optional.of(new Stored<>(where, name, s));
+                if (!accept.test(s)) {
+                    continue;
                 }
+                Stored<GroupSnapshot> stored = new Stored<>(where, name, s);
+                if (backupId.isEmpty() || s.topicId().isEmpty() || s.topicId().equals(backupId)) {
+                    return new GroupChoice(backupId, Optional.of(stored), skipped);
+                }
+                skipped.add(stored);
             }
         }
-        return Optional.empty();
+        return new GroupChoice(backupId, Optional.empty(), skipped);
+    }
+
+    /**
+     * The newest topic snapshot, read again only when the newest name differs from {@code known}'s: a writer's look at
+     * the store every pass costs a listing.
+     *
+     * @param known what the caller read last time, or null
+     */
+    public Optional<Stored<TopicSnapshot>> newestTopic(Stored<TopicSnapshot> known) {
+        return newestUnlessKnown(TOPIC_DIR, known, MetaCodec::decodeTopic);
+    }
+
+    /** As {@link #newestTopic(Stored)}, for consumer-group snapshots. */
+    public Optional<Stored<GroupSnapshot>> newestGroups(Stored<GroupSnapshot> known) {
+        return newestUnlessKnown(GROUPS_DIR, known, MetaCodec::decodeGroups);
     }
 
     /**
@@ -115,8 +154,19 @@ public final class MetaSnapshots {
         return store.listBeside(dir).stream().map(MetaName::parse).flatMap(Optional::stream).sorted().toList();
     }
 
-    private <T> Optional<Stored<T>> newest(String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
+    private <T> Optional<Stored<T>> newestUnlessKnown(String dir, Stored<T> known, BiFunction<byte[], String, T> decode) {
         List<MetaName> names = names(dir);
+        if (known != null && !names.isEmpty() && names.get(names.size() - 1).equals(known.name())) {
+            return Optional.of(known);
+        }
+        return newest(names, dir, t -> true, decode);
+    }
+
+    private <T> Optional<Stored<T>> newest(String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
+        return newest(names(dir), dir, time, decode);
+    }
+
+    private <T> Optional<Stored<T>> newest(List<MetaName> names, String dir, LongPredicate time, BiFunction<byte[], String, T> decode) {
         for (int i = names.size() - 1; i >= 0; i--) {
             MetaName name = names.get(i);
             if (time.test(name.timeMs())) {
@@ -132,10 +182,8 @@ public final class MetaSnapshots {
         if (!name.encrypted()) {
             return data;
         }
-        byte[] key = encryption.keys().key(name.keyId()).orElseThrow(() -> new KeysDirException(where
-                + " is encrypted with key id " + name.keyId() + ", which is missing from " + encryption.keys().source()
-                + ": put the key file " + name.keyId() + " back into the keys dir (encryption.keys.dir, or --keys-dir for"
-                + " the mirror-v3 command line)"));
+        byte[] key = encryption.keys().key(name.keyId())
+                .orElseThrow(() -> MissingKeysException.ofObject(where, name.keyId(), encryption.keys().source()));
         return MetaEncryption.open(key, aad(dir, name), data, where);
     }
 

@@ -24,7 +24,7 @@ import java.util.List;
  * file and fsyncs the directory, so a committed object survives a crash and is never overwritten. A re-issued
  * commit that meets exactly its own bytes at the name (the link landed, then the delete or the fsync failed)
  * makes them durable and succeeds. Each operation counts in {@link #requests()} under S3's names: a directory read is a
- * LIST, a file read a GET, a stat a HEAD, a commit a PUT, a removed temporary file a DELETE.
+ * LIST, a file read a GET, a stat a HEAD, a commit a PUT, a removal (an object, a temporary file) a DELETE.
  */
 public final class FilesystemStore implements Store {
     /** Makes a directory's entries durable; a seam so that tests can see (or fail) each directory fsync. */
@@ -34,6 +34,7 @@ public final class FilesystemStore implements Store {
     }
 
     private final Path chainRoot;
+    private final DirectorySync directorySync;
     private final LinkedCommit commits;
     private final StoreRequests requests;
 
@@ -53,6 +54,7 @@ public final class FilesystemStore implements Store {
 
     private FilesystemStore(Path root, String name, DirectorySync directorySync, StoreRequests requests) {
         this.chainRoot = root.resolve(name);
+        this.directorySync = directorySync;
         this.commits = new LinkedCommit(directorySync);
         this.requests = requests;
     }
@@ -244,35 +246,25 @@ public final class FilesystemStore implements Store {
         }
     }
 
+    /** Removes the file and makes its removal durable ({@link FileRemovals#delete}). */
+    @Override
+    public void delete(int partition, String name) {
+        FileRemovals.delete(partitionDir(partition), name, directorySync, requests);
+    }
+
+    @Override
+    public void deleteBeside(String dir, String name) {
+        FileRemovals.delete(besideDir(dir), name, directorySync, requests);
+    }
+
     @Override
     public int removeTemporaryFiles(int partition) {
-        return removeTemporaryFilesIn(partitionDir(partition));
+        return FileRemovals.temporaryFiles(partitionDir(partition), requests);
     }
 
     @Override
     public int removeTemporaryFilesBeside(String dir) {
-        return removeTemporaryFilesIn(besideDir(dir));
-    }
-
-    private int removeTemporaryFilesIn(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            requests.record(Operation.LIST, Outcome.OK);
-            return 0;
-        }
-        int removed = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                if (TemporaryFiles.isTemporary(p.getFileName().toString()) && Files.deleteIfExists(p)) {
-                    requests.record(Operation.DELETE, Outcome.OK);
-                    removed++;
-                }
-            }
-        } catch (IOException e) {
-            requests.record(Operation.LIST, Outcome.FAILED);
-            throw transientFailure("clean temporary files in " + dir, e);
-        }
-        requests.record(Operation.LIST, Outcome.OK);
-        return removed;
+        return FileRemovals.temporaryFiles(besideDir(dir), requests);
     }
 
     @Override

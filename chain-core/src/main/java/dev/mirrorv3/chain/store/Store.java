@@ -100,6 +100,21 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * Removes an object of the partition's chain ({@code mirror-v3 prune}; nothing else deletes). An object already gone
+     * is no error: a second run after an interrupted one deletes what is left.
+     *
+     * @throws ObjectLockedException if the object is under an Object Lock retention that has not ended: it stays
+     */
+    default void delete(int partition, String name) {
+        throw new UnsupportedOperationException("this store does not delete");
+    }
+
+    /** As {@link #delete}, for an object in a directory beside the partition directories ({@link #requireBesideDir}). */
+    default void deleteBeside(String dir, String name) {
+        throw new UnsupportedOperationException("this store does not delete");
+    }
+
+    /**
      * Removes the temporary files an earlier writer left in a directory beside the partition directories (a writer
      * killed before its commit); returns how many. Stores whose commit leaves nothing behind (an S3 PUT is atomic) keep
      * this default.

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.store.s3.NewObjectRetention;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
@@ -34,6 +35,10 @@ public final class StoreFactory {
     public static final String S3_WRITE_SECRET_ACCESS_KEY = "s3.write.secret.access.key";
     public static final String S3_READ_ACCESS_KEY_ID = "s3.read.access.key.id";
     public static final String S3_READ_SECRET_ACCESS_KEY = "s3.read.secret.access.key";
+    public static final String S3_PRUNE_ACCESS_KEY_ID = "s3.prune.access.key.id";
+    public static final String S3_PRUNE_SECRET_ACCESS_KEY = "s3.prune.secret.access.key";
+    public static final String S3_OBJECT_LOCK_MODE = "s3.object.lock.mode";
+    public static final String S3_OBJECT_LOCK_RETAIN_DAYS = "s3.object.lock.retain.days";
 
     private StoreFactory() {
     }
@@ -70,15 +75,44 @@ public final class StoreFactory {
         }
     }
 
+    /**
+     * Opens the store of one backup for {@code mirror-v3 prune}: on S3 every request is signed with the prune identity
+     * ({@link S3Settings#pruneOnly()}), which is the only one allowed to delete; a filesystem store as {@link #open}.
+     *
+     * @throws IllegalArgumentException naming the setting when the settings do not describe a store, or an S3 store has
+     *     no prune identity
+     */
+    public static Store openForPrune(Map<String, String> settings, String destinationName) {
+        if ("s3".equals(settings.getOrDefault(DESTINATION_TYPE, "filesystem").trim())) {
+            return new S3Store(s3Settings(settings).pruneOnly(), destinationName);
+        }
+        return open(settings, destinationName);
+    }
+
     /** An S3 destination's settings (keys and defaults of the blob sink's {@code s3.*} settings). */
     public static S3Settings s3Settings(Map<String, String> settings) {
         String endpoint = settings.getOrDefault(S3_ENDPOINT, "").trim();
-        return new S3Settings(endpoint.isEmpty() ? Optional.empty() : Optional.of(URI.create(endpoint)),
+        S3Settings s3 = S3Settings.of(endpoint.isEmpty() ? Optional.empty() : Optional.of(URI.create(endpoint)),
                 settings.getOrDefault(S3_REGION, "").trim(), settings.getOrDefault(S3_BUCKET, "").trim(),
                 settings.getOrDefault(S3_PREFIX, ""), Boolean.parseBoolean(settings.getOrDefault(S3_PATH_STYLE, "false").trim()),
                 new S3Identity("write", secret(settings, S3_WRITE_ACCESS_KEY_ID), secret(settings, S3_WRITE_SECRET_ACCESS_KEY)),
-                new S3Identity("read", secret(settings, S3_READ_ACCESS_KEY_ID), secret(settings, S3_READ_SECRET_ACCESS_KEY)),
-                S3Settings.DEFAULT_CALL_TIMEOUT);
+                new S3Identity("read", secret(settings, S3_READ_ACCESS_KEY_ID), secret(settings, S3_READ_SECRET_ACCESS_KEY)));
+        if (!secret(settings, S3_PRUNE_ACCESS_KEY_ID).isEmpty()) {
+            s3 = s3.withPrune(new S3Identity("prune", secret(settings, S3_PRUNE_ACCESS_KEY_ID),
+                    secret(settings, S3_PRUNE_SECRET_ACCESS_KEY)));
+        }
+        String lockMode = settings.getOrDefault(S3_OBJECT_LOCK_MODE, "").trim();
+        return lockMode.isEmpty() ? s3 : s3.withObjectLock(NewObjectRetention.of(lockMode, retainDays(settings)));
+    }
+
+    private static int retainDays(Map<String, String> settings) {
+        String days = settings.getOrDefault(S3_OBJECT_LOCK_RETAIN_DAYS, "").trim();
+        try {
+            return Integer.parseInt(days);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(S3_OBJECT_LOCK_RETAIN_DAYS + " must be a number of days (at least 1) with "
+                    + S3_OBJECT_LOCK_MODE + " (found '" + days + "')", e);
+        }
     }
 
     private static String secret(Map<String, String> settings, String key) {

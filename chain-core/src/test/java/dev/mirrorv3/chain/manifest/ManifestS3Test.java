@@ -41,8 +41,8 @@ class ManifestS3Test {
 
     private static S3Store store(String prefix, StoreRequests requests) {
         S3Identity id = new S3Identity("admin", "admin", "admin-secret-value");
-        return new S3Store(new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, prefix, true, id, id,
-                Duration.ofSeconds(10)), "m", requests);
+        return new S3Store(S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, prefix, true, id, id)
+                .withCallTimeout(Duration.ofSeconds(10)), "m", requests);
     }
 
     /** A chain of {@code n} objects put straight into the bucket, with manifests written by a keeper when asked. */

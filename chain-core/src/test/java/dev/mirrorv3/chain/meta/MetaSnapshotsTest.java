@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.crypto.KeyRing;
-import dev.mirrorv3.chain.crypto.KeysDirException;
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
@@ -138,7 +138,7 @@ class MetaSnapshotsTest {
         assertThat(reader.newestTopic().orElseThrow().snapshot()).isEqualTo(topic(1_000, "-1"));
 
         MetaSnapshots withoutA = new MetaSnapshots(store, ObjectEncryption.readOnly(KeyRing.of("keys dir /k", Map.of("b", KEY_B))));
-        assertThatThrownBy(withoutA::newestGroups).isInstanceOf(KeysDirException.class)
+        assertThatThrownBy(withoutA::newestGroups).isInstanceOf(MissingKeysException.class)
                 .hasMessageContaining("encrypted with key id a, which is missing from keys dir /k");
         MetaSnapshots wrongA = new MetaSnapshots(store, ObjectEncryption.readOnly(KeyRing.of("k", Map.of("a", KEY_B))));
         assertThatThrownBy(wrongA::newestGroups).isInstanceOf(MetaFormatException.class).hasMessageContaining("fails authentication");
@@ -163,5 +163,73 @@ class MetaSnapshotsTest {
         assertThatThrownBy(() -> store.listBeside("0")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.listBeside("_meta/../../x")).isInstanceOf(IllegalArgumentException.class);
         assertThat(store.listBeside(MetaSnapshots.TOPIC_DIR)).isEmpty();
+    }
+
+    @Test
+    void aGroupSnapshotRecordsItsTopicIdAndOneWrittenBeforeIdsReadsWithNone() {
+        GroupSnapshot withId = new GroupSnapshot(10, "orders", "AbCdEfGhIjKlMnOpQrStUv", Map.of(0, 5L), Map.of());
+        String json = new String(MetaCodec.encode(withId), StandardCharsets.UTF_8);
+        assertThat(json).contains("\"topic\":\"orders\",\"topic_id\":\"AbCdEfGhIjKlMnOpQrStUv\",");
+        assertThat(MetaCodec.decodeGroups(MetaCodec.encode(withId), "x")).isEqualTo(withId);
+        // As written before group snapshots recorded an id: still read, with none.
+        String before = "{\"format_version\":1,\"kind\":\"groups\",\"time_ms\":10,\"topic\":\"orders\",\"chain_next_offsets\":{\"0\":5},"
+                + "\"groups\":{\"billing\":{\"0\":{\"offset\":3,\"metadata\":\"\"}}}}";
+        GroupSnapshot read = MetaCodec.decodeGroups(before.getBytes(StandardCharsets.UTF_8), "x");
+        assertThat(read.topicId()).isEmpty();
+        assertThat(read.groups()).isEqualTo(Map.of("billing", Map.of(0, new CommittedOffset(3, ""))));
+        assertThat(new String(MetaCodec.encode(read), StandardCharsets.UTF_8)).doesNotContain("topic_id");
+    }
+
+    /** Restore's choice: the newest group snapshot of the backup's topic id, passing over newer ones of another id. */
+    @Test
+    void theBackupsGroupSnapshotIsTheNewestOfItsTopicIdAndTheOthersAreNamedAsSkipped() {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        assertThat(meta.groupsOfBackup(t -> true, g -> true)).isEqualTo(new MetaSnapshots.GroupChoice("", java.util.Optional.empty(),
+                java.util.List.of()));
+        meta.writeGroups(withId(1_000, ""));
+        meta.writeGroups(withId(2_000, "old-id"));
+        meta.writeGroups(withId(3_000, "new-id"));
+        meta.writeGroups(withId(4_000, "new-id"));
+
+        MetaSnapshots.GroupChoice noId = meta.groupsOfBackup(t -> true, g -> true);
+        assertThat(noId.chosen().orElseThrow().snapshot().timeMs()).as("a backup that recorded no id: the newest").isEqualTo(4_000);
+
+        meta.writeTopic(new TopicSnapshot(500, "orders", "old-id", 3, 1, Map.of()));
+        MetaSnapshots.GroupChoice choice = meta.groupsOfBackup(t -> true, g -> true);
+        assertThat(choice.backupTopicId()).isEqualTo("old-id");
+        assertThat(choice.chosen().orElseThrow().snapshot().timeMs()).isEqualTo(2_000);
+        assertThat(choice.skipped()).extracting(s -> s.snapshot().timeMs()).containsExactly(4_000L, 3_000L);
+        assertThat(choice.skipped().get(0).location()).isEqualTo(meta.location(MetaSnapshots.GROUPS_DIR) + "/"
+                + new MetaName(4_000, null).fileName());
+
+        MetaSnapshots.GroupChoice atCut = meta.groupsOfBackup(t -> t <= 3_500, g -> g.timeMs() != 2_000);
+        assertThat(atCut.chosen().orElseThrow().snapshot().timeMs()).as("one without an id is taken as the backup's").isEqualTo(1_000);
+        assertThat(atCut.skipped()).extracting(s -> s.snapshot().timeMs()).containsExactly(3_000L);
+
+        MetaSnapshots.GroupChoice none = meta.groupsOfBackup(t -> t >= 3_000, g -> true);
+        assertThat(none.chosen()).isEmpty();
+        assertThat(none.skipped()).hasSize(2);
+    }
+
+    /** A writer looks at the newest snapshot every pass: it lists, and reads again only what another writer added. */
+    @Test
+    void theNewestIsReadAgainOnlyWhenItsNameChanged() {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        assertThat(meta.newestGroups((MetaSnapshots.Stored<GroupSnapshot>) null)).isEmpty();
+        meta.writeGroups(groups(1_000, 5));
+        MetaSnapshots.Stored<GroupSnapshot> first = meta.newestGroups((MetaSnapshots.Stored<GroupSnapshot>) null).orElseThrow();
+        // What the caller holds is taken as it is when the newest name is its name.
+        MetaSnapshots.Stored<GroupSnapshot> held = new MetaSnapshots.Stored<>(first.location(), first.name(), groups(1_000, 77));
+        assertThat(meta.newestGroups(held)).containsSame(held);
+        meta.writeGroups(groups(2_000, 6));
+        assertThat(meta.newestGroups(held).orElseThrow().snapshot()).isEqualTo(groups(2_000, 6));
+        meta.writeTopic(topic(1, "-1"));
+        assertThat(meta.newestTopic((MetaSnapshots.Stored<TopicSnapshot>) null).orElseThrow().snapshot()).isEqualTo(topic(1, "-1"));
+    }
+
+    private static GroupSnapshot withId(long time, String topicId) {
+        return new GroupSnapshot(time, "orders", topicId, Map.of(0, 10L), Map.of("g", Map.of(0, new CommittedOffset(time / 1000, ""))));
     }
 }

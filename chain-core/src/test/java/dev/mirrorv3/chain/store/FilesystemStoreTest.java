@@ -90,4 +90,46 @@ class FilesystemStoreTest {
                 .isInstanceOf(ObjectExistsException.class);
         assertThat(store.list(0)).containsExactly("a");
     }
+
+    /** prune's delete: the file goes and its removal is made durable; a second delete of it is no error. */
+    @Test
+    void aDeleteRemovesTheObjectDurablyAndIsIdempotent() {
+        List<Path> fsynced = new ArrayList<>();
+        FilesystemStore store = new FilesystemStore(root, "m", fsynced::add);
+        store.create(0, "a", "one".getBytes(UTF_8));
+        store.create(0, "b", "two".getBytes(UTF_8));
+        store.createBeside("_meta/topic", "t1.json", "{}".getBytes(UTF_8));
+        fsynced.clear();
+
+        store.delete(0, "a");
+        store.deleteBeside("_meta/topic", "t1.json");
+        assertThat(store.list(0)).containsExactly("b");
+        assertThat(store.listBeside("_meta/topic")).isEmpty();
+        assertThat(fsynced).as("each removal made durable").containsExactly(root.resolve("m/0"), root.resolve("m/_meta/topic"));
+
+        fsynced.clear();
+        store.delete(0, "a"); // a second run after an interrupted one
+        store.delete(7, "never-there");
+        assertThat(fsynced).as("nothing removed, nothing to make durable").isEmpty();
+        assertThatThrownBy(() -> store.deleteBeside("../escape", "x")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** The store request metric counts removals as S3's DELETE: an object (prune's) and a temporary file alike. */
+    @Test
+    void everyRemovalCountsAsADelete() throws IOException {
+        StoreRequests requests = new StoreRequests();
+        FilesystemStore store = new FilesystemStore(root, "m", requests);
+        store.create(0, "a", "one".getBytes(UTF_8));
+        store.createBeside("_meta/topic", "t1.json", "{}".getBytes(UTF_8));
+        Files.writeString(root.resolve("m/0").resolve(dev.mirrorv3.chain.TemporaryFiles.temporaryNameFor("b")), "half");
+
+        store.delete(0, "a");
+        store.deleteBeside("_meta/topic", "t1.json");
+        store.delete(0, "a"); // gone already: as S3's DeleteObject of a missing key, done
+        assertThat(store.removeTemporaryFiles(0)).isEqualTo(1);
+
+        assertThat(requests.count(StoreRequests.Operation.DELETE, StoreRequests.Outcome.OK)).isEqualTo(4);
+        assertThat(requests.count(StoreRequests.Operation.DELETE)).isEqualTo(4);
+        assertThat(requests.count(StoreRequests.Operation.PUT, StoreRequests.Outcome.OK)).isEqualTo(2);
+    }
 }

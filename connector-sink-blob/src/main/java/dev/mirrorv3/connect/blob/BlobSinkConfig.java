@@ -98,11 +98,11 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     public static final String CHAIN_CHECK_INTERVAL_MS = "chain.check.interval.ms";
     static final String CHAIN_CHECK_INTERVAL_MS_DOC = """
-            How often each partition's chain is checked against what this task wrote \
-            (catches a second writer or a manual change between flushes): the objects after its newest manifest are \
-            listed and one manifest's objects probed (every object within a pass over the \
-            manifests), at a cost that does not grow with the chain. Every flush also checks the chain's tail, at O(1) \
-            cost.""";
+            How often the chain of each partition that committed an object since its last check is checked \
+            against what this task wrote (catches a second writer or a manual change between flushes): the objects after \
+            its newest manifest are listed and one manifest's objects probed (every object within a pass over the \
+            manifests), at a cost that does not grow with the chain; an idle partition costs no request. Every flush also \
+            checks the chain's tail first, at O(1) cost.""";
 
     public static final String SOURCE_LAG_INTERVAL_MS = "source.lag.interval.ms";
     static final String SOURCE_LAG_INTERVAL_MS_DOC = """

@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.store.StoreException;
+import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
@@ -60,11 +61,15 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         // every key and one snapshot-sized object per flush (COMPACTION_DOC says so in the settings reference).
     }
 
-    /** One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s. */
+    /**
+     * One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s; then,
+     * with s3.object.lock.mode, whether the bucket has Object Lock.
+     */
     private void checkS3Access() {
         BlobSinkConfig parsed = parsed();
-        if (parsed == null) {
-            return;
+        if (parsed == null || hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_MODE)
+                || hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_RETAIN_DAYS)) {
+            return; // the settings' own errors are reported; the store is tried once they are fixed
         }
         S3Settings settings = parsed.s3Settings().withCallTimeout(java.time.Duration.ofSeconds(5));
         // The chain prefix of the (first) topic, since a least-privilege policy may allow listing under it only.
@@ -72,6 +77,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         String name = parsed.destinationName(props.getOrDefault("name", "blob-sink"), topic);
         try (S3Store store = new S3Store(settings, name)) {
             store.checkReadAccess();
+            checkObjectLock(store, settings);
         } catch (S3AccessException e) {
             String key = switch (e.problem()) {
                 case NO_BUCKET -> StoreConfigFragment.S3_BUCKET;
@@ -84,6 +90,24 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
             error(aws ? StoreConfigFragment.S3_REGION : StoreConfigFragment.S3_ENDPOINT,
                     "cannot reach " + settings.describe() + ": " + ReachFailure.describe(e) + " (one ListObjectsV2 within 5 s;"
                             + " check s3.endpoint, s3.region and the network to it)");
+        }
+    }
+
+    /**
+     * With a retention per object (s3.object.lock.mode), the bucket must have Object Lock enabled: one
+     * GetObjectLockConfiguration with the read identity (s3:GetBucketObjectLockConfiguration). Every answer but a transient
+     * one is the retention's error.
+     */
+    private void checkObjectLock(S3Store store, S3Settings settings) {
+        if (settings.objectLock().isEmpty()) {
+            return;
+        }
+        try {
+            store.checkObjectLockEnabled();
+        } catch (TransientStoreException e) {
+            throw e;
+        } catch (StoreException e) {
+            error(StoreConfigFragment.S3_OBJECT_LOCK_MODE, e.getMessage());
         }
     }
 

@@ -3,11 +3,14 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -27,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * snapshots). The chain is the position: {@code open} seeks to its end, {@code preCommit} reports only durable offsets,
  * {@code close} flushes; the open, pause, retry and commit skeleton is {@link PositionedSinkTask}'s.
  * Transient failures keep the buffers and ask Connect to re-deliver after a growing {@code context.timeout}
- * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); everything else fails the task with a
- * message that says what to do.
+ * (Connect's WorkerSinkTask re-delivers the batch after a RetriableException); a failure that belongs to one partition
+ * (its chain, its position, one of its records) isolates that partition ({@link PositionedSinkTask#isolate}); anything
+ * else fails the task with a message that says what to do.
  * A chain's objects are encoded and committed on chain-core's FlushPipeline threads (flush.threads); a commit's outcome
  * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
  * docs/blob-sink.md, "Pipelined flush").
@@ -63,6 +67,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     @Override
     public void start(Map<String, String> props) {
+        BlobSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new BlobSinkConfig(props);
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());
@@ -73,6 +78,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
         stores = new TaskStores(t -> createStore(config, config.destinationName(connectorName, t)),
                 t -> metrics.storeRequests(t, () -> stores.requests(t)));
+        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         ObjectEncryption encryption;
         try {
             encryption = config.encryption();
@@ -85,14 +91,17 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                         .schedule(config.metadataIntervalMs(), config.groupsIntervalMs())
                 : null;
         background = new BackgroundPasses(config, connectorName, sourceOffsets, metrics, metaSnapshotter, stores);
-        BackupIdentity identity = new BackupIdentity(stores::forTopic, encryption, sourceOffsets.admin(), config.adminTimeout(), clock);
+        KeysDirWatch keys = new KeysDirWatch(encryption, config::encryption);
+        IdentityChecks identity = new IdentityChecks(new BackupIdentity(stores::forTopic, keys, sourceOffsets.admin(),
+                config.adminTimeout(), clock), new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()));
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics, background.durableOffsets());
-        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), encryption, config.flushPolicy(), sourceOffsets,
+        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), keys, config.flushPolicy(), sourceOffsets,
                 identity, clock);
+        SourceTopicCheck beforeCommits = identity.running();
         opener = config.snapshots()
-                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()))
-                : writers.chains(new PartitionOpener(opening));
+                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()), beforeCommits)
+                : writers.chains(new PartitionOpener(opening), beforeCommits);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
                 config.destinationType(), config.snapshots() ? " (compaction=log: snapshots, spill dir "
@@ -117,7 +126,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
     @Override
-    protected Map<TopicPartition, OpenWriter<?>> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<OpenWriter<?>> resolve(List<TopicPartition> partitions) {
         return opener.open(partitions);
     }
 
@@ -140,16 +149,19 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
     protected void write(Collection<SinkRecord> records) {
         long now;
         try {
-            writers.takeFinishedAndThrow();
+            writers.takeFinished();
+            isolateFailed();
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.originalTopic(), r.originalKafkaPartition());
-                if (!repositioned(tp) && writers.takes(tp, r.originalKafkaOffset())) {
-                    writers.append(tp, RecordConversion.toBackup(r)); // else not ours, not positioned yet, or a re-delivery
+                if (!repositioned(tp) && writers.takes(tp, r.originalKafkaOffset())) { // else not ours, not positioned yet, failed,
+                    append(tp, r);                                                  // or a re-delivery
                 }
             }
+            isolateFailed();
             now = clock.millis();
             writers.flushDue(now);
             writers.checkChainsIfDue(now);
+            isolateFailed();
             heartbeatIfDue(now);
             writeRetry.succeeded();
         } catch (RuntimeException e) {
@@ -167,6 +179,28 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
         pollWithin(Math.min(writers.msUntilNextTimer(now), msUntilHeartbeat(now)));
     }
 
+    /** Converts and appends one record; a record that cannot be converted isolates its partition. */
+    private void append(TopicPartition tp, SinkRecord r) {
+        BackupRecord record;
+        try {
+            record = RecordConversion.toBackup(r);
+        } catch (RuntimeException e) {
+            isolate(tp, e);
+            return;
+        }
+        writers.append(tp, record);
+    }
+
+    /** Isolates the partitions the write path dropped for a failure of their own (or fails the task). */
+    private void isolateFailed() {
+        writers.takeFailures().forEach(this::isolate);
+    }
+
+    @Override
+    protected OptionalLong dropPartition(TopicPartition tp) {
+        return writers.drop(tp);
+    }
+
     @Override
     protected void heartbeat() {
         writers.logHeartbeat();
@@ -178,8 +212,9 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
     }
 
     /**
-     * Flushes each partition's buffer, after the commit it has running; a fatal failure of one is recorded and thrown
-     * once all are closed. The other partitions' commits keep running.
+     * Flushes each partition's buffer, after the commit it has running; a failure that fails the task is recorded and
+     * thrown once all are closed, one of the partition's own only logged (whoever opens it next checks it again). The
+     * other partitions' commits keep running.
      */
     @Override
     protected void closePositioned(Collection<TopicPartition> partitions) {
@@ -188,7 +223,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
             try {
                 writers.close(tp);
             } catch (RuntimeException e) {
-                if (Failures.isTransient(e)) {
+                if (Failures.isTransient(e) || isolates(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
                 } else {

@@ -1,6 +1,8 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.PerPartition;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,28 +30,42 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
         this.nextOffset = nextOffset;
     }
 
+    /**
+     * Opens each partition on its own: one whose destination cannot be read back, whose backup is another topic's or
+     * whose position the rule refuses fails alone (its failure is returned), the others open. A transient failure is
+     * thrown, and all are opened again after the backoff.
+     */
     @Override
-    public final Map<TopicPartition, W> open(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, D> destinations = new HashMap<>();
+    public final PerPartition<W> open(Collection<TopicPartition> partitions) {
+        PerPartition<D> destinations = new PerPartition<>();
         for (TopicPartition tp : partitions) {
-            Store store = settings.storeForTopic().apply(tp.topic());
-            PositionInputs.removeTemporaryFiles(store, tp);
-            destinations.put(tp, readBack(store, tp));
+            destinations.attempt(tp, () -> {
+                Store store = settings.storeForTopic().apply(tp.topic());
+                PositionInputs.removeTemporaryFiles(store, tp);
+                try {
+                    return readBack(store, tp);
+                } catch (MissingKeysException e) {
+                    if (!settings.encryption().reload(e.missing())) {
+                        throw e; // clears by itself once the key file is there: tried again after a backoff
+                    }
+                    return readBack(store, tp);
+                }
+            });
         }
         Map<TopicPartition, OptionalLong> nexts = new HashMap<>();
-        destinations.forEach((tp, d) -> nexts.put(tp, nextOffset.apply(d)));
-        settings.identity().verify(nexts); // before anything is written: a chain continues only from its own topic
-        PositionInputs source = PositionInputs.read(settings.sourceOffsets(), partitions);
-
-        Map<TopicPartition, W> writers = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Store store = settings.storeForTopic().apply(tp.topic());
-            D destination = destinations.get(tp);
-            String location = store.location(tp.partition());
-            long next = source.next(tp, location, nextOffset.apply(destination));
-            writers.put(tp, continueAt(store, tp, destination, next, source));
+        destinations.results().forEach((tp, d) -> nexts.put(tp, nextOffset.apply(d)));
+        // Before anything is written: a chain continues only from its own topic (a failure is each of that topic's
+        // partitions'), and its records are checked again before each commit.
+        settings.identity().opened(nexts, destinations, tp -> settings.storeForTopic().apply(tp.topic()).location(tp.partition()));
+        if (destinations.results().isEmpty()) {
+            return destinations.map((tp, d) -> null);
         }
-        return writers;
+        PositionInputs source = PositionInputs.read(settings.sourceOffsets(), destinations.results().keySet());
+        return destinations.map((tp, destination) -> {
+            Store store = settings.storeForTopic().apply(tp.topic());
+            long next = source.next(tp, store.location(tp.partition()), nextOffset.apply(destination));
+            return continueAt(store, tp, destination, next, source);
+        });
     }
 
     /** Lists and validates the partition's destination and reads its newest object back: a bad one stops the task here. */

@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.Failures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * partition whose manifest is due ({@link ManifestKeeper#due}) and that no commit or retry holds, and when a partition
  * closes. A manifest only records objects that are durable already, so a transient failure to write one loses nothing:
  * it is logged and tried again after retry.backoff.max.ms, the same bytes, while the partition goes on; anything else
- * (another writer's manifest) fails the task. Task thread only.
+ * (another writer's manifest) is the partition's failure, which the task isolates (partition.failure). Task thread only.
  */
 final class ManifestWrites {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
@@ -27,12 +28,20 @@ final class ManifestWrites {
         this.retryAfterMs = retryAfterMs;
     }
 
-    /** Writes the manifests due now of the partitions that are neither committing nor waiting for a commit's retry. */
-    void writeDue(Collection<OpenWriter<?>> open, long now) {
+    /**
+     * Writes the manifests due now of the partitions that are neither committing nor waiting for a commit's retry.
+     *
+     * @param failed told of each partition whose manifest failed for a reason that is not transient
+     */
+    void writeDue(Collection<OpenWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
         for (OpenWriter<?> w : open) {
             ManifestKeeper manifests = w.writer().manifests();
             if (!w.busy() && now >= retryAt.getOrDefault(w.partition(), 0L) && manifests.due(now)) {
-                write(w, now);
+                try {
+                    write(w, now);
+                } catch (RuntimeException e) {
+                    failed.accept(w.partition(), e);
+                }
             }
         }
     }

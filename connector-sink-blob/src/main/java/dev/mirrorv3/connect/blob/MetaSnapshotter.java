@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.MetaSnapshots.Stored;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
@@ -15,15 +16,17 @@ import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.kafka.meta.TopicMetadata;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +35,15 @@ import org.slf4j.LoggerFactory;
  * Snapshots the backed-up topics' metadata and their consumer groups' committed offsets beside the chains
  * ({@link MetaSnapshots}), on a thread of its own so that a slow source cluster or store never stalls {@code put()}.
  * The blob sink runs one task, which owns the one snapshotter: every backed-up partition is covered once. A snapshot is
- * written only when it differs from the newest one in the store (read back once per topic, so a restarted task does
- * not write a duplicate). Group snapshots carry the chains' durable next offsets the task reported; a partition not open
- * now (closed while the task stops or rebalances, or another connector's of the same destination) keeps what the newest
- * snapshot holds for it ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. A failed pass is
- * logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
+ * written only when it differs from the newest one in the store, looked at again at every pass (a listing; the newest is
+ * read again only when another writer added one), and is named after it: another connector sharing the destination
+ * ({@code partitions=}) may have written a newer one meanwhile, carrying this task's partitions as it read them.
+ * Group snapshots carry the chains' durable next offsets the task reported; a partition not open now (closed while the
+ * task stops or rebalances, or another connector's of the same destination) keeps what the newest snapshot holds for it
+ * ({@link GroupSnapshot#carryingForward}), so the newest never loses a partition. Group offsets are recorded with the id
+ * of the topic they belong to, and only when that is the topic the backup holds (its newest topic snapshot's id,
+ * {@link BackupIdentity}): a topic deleted, or deleted and created again, leaves the newest group snapshot as it is. A
+ * failed pass is logged (once until one succeeds) and tried again at the next interval: snapshots never fail the backup.
  */
 final class MetaSnapshotter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetaSnapshotter.class);
@@ -51,8 +58,11 @@ final class MetaSnapshotter implements AutoCloseable {
     private final Consumer<RuntimeException> recreated;
     private final DurableOffsets durableNext = new DurableOffsets();
     private final Map<String, MetaSnapshots> snapshots = new HashMap<>();
-    private final Map<String, TopicSnapshot> lastTopic = new HashMap<>();
-    private final Map<String, GroupSnapshot> lastGroups = new HashMap<>();
+    /** Each topic's newest snapshots in the store, as last looked at. */
+    private final Map<String, Stored<TopicSnapshot>> newestTopic = new HashMap<>();
+    private final Map<String, Stored<GroupSnapshot>> newestGroups = new HashMap<>();
+    /** Why a topic's group offsets were not snapshotted at the last pass (logged when it changes). */
+    private final Map<String, String> groupsNotTaken = new HashMap<>();
     private final BackgroundTimer timer = new BackgroundTimer("mirror-v3-meta-snapshots");
     private final BackgroundTimer.Streak topicPasses = new BackgroundTimer.Streak(log, "topic metadata snapshots are taken again");
     private final BackgroundTimer.Streak groupPasses = new BackgroundTimer.Streak(log, "consumer-group snapshots are taken again");
@@ -113,18 +123,22 @@ final class MetaSnapshotter implements AutoCloseable {
     }
 
     private Set<String> topics() {
-        Set<String> topics = new java.util.TreeSet<>();
-        durableNext.partitions().forEach(tp -> topics.add(tp.topic()));
+        return topics(durableNext.partitions());
+    }
+
+    private static Set<String> topics(Set<TopicPartition> partitions) {
+        Set<String> topics = new TreeSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
         return topics;
     }
 
     /** One pass over the backed-up topics' metadata; returns the snapshots written. */
     synchronized List<MetaName> snapshotTopics() throws Exception {
-        List<MetaName> written = new java.util.ArrayList<>();
+        List<MetaName> written = new ArrayList<>();
         for (String topic : topics()) {
-            TopicSnapshot now = TopicMetadata.read(admin, topic, clock.millis(), timeout);
             MetaSnapshots meta = snapshots(topic);
-            TopicSnapshot last = lastTopic.computeIfAbsent(topic, t -> meta.newestTopic().map(MetaSnapshots.Stored::snapshot).orElse(null));
+            TopicSnapshot last = newest(newestTopic, topic, meta::newestTopic);
+            TopicSnapshot now = TopicMetadata.read(admin, topic, after(last == null ? null : last.timeMs()), timeout);
             if (last != null && !last.topicId().isEmpty() && !now.topicId().isEmpty() && !now.topicId().equals(last.topicId())) {
                 // Never written: the newest snapshot's id is the backup's identity (BackupIdentity), and it must stay the old topic's.
                 recreated.accept(new PositionException("source topic " + topic + " was deleted and created again while it was backed"
@@ -135,7 +149,7 @@ final class MetaSnapshotter implements AutoCloseable {
             }
             if (!now.sameMetadataAs(last)) {
                 MetaName name = meta.writeTopic(now);
-                lastTopic.put(topic, now);
+                newestTopic.put(topic, new Stored<>(meta.location(MetaSnapshots.TOPIC_DIR) + "/" + name.fileName(), name, now));
                 written.add(name);
                 log.info("topic metadata of {} written to {}/{}", topic, meta.location(MetaSnapshots.TOPIC_DIR), name);
             }
@@ -152,45 +166,79 @@ final class MetaSnapshotter implements AutoCloseable {
         if (next.isEmpty()) {
             return List.of();
         }
+        Set<String> topics = topics(next.keySet());
         List<String> groups = committed.listGroups().stream().filter(selection::selected).toList();
-        Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = committed.read(groups, next::containsKey);
+        CommittedOffsets.ByTopic read = committed.readByTopic(groups, topics, next::containsKey);
         long time = clock.millis();
-        Map<String, Map<String, Map<Integer, CommittedOffset>>> byTopic = new TreeMap<>();
-        offsets.forEach((group, perPartition) -> perPartition.forEach((tp, o) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>())
-                .computeIfAbsent(group, g -> new TreeMap<>()).put(tp.partition(), new CommittedOffset(o.offset(), o.metadata()))));
-        List<MetaName> written = new java.util.ArrayList<>();
-        for (String topic : topics()) {
-            Map<Integer, Long> chainNext = new TreeMap<>();
-            next.forEach((tp, o) -> {
-                if (tp.topic().equals(topic)) {
-                    chainNext.put(tp.partition(), o);
-                }
-            });
-            GroupSnapshot open = new GroupSnapshot(time, topic, chainNext, byTopic.getOrDefault(topic, Map.of()));
+        List<MetaName> written = new ArrayList<>();
+        for (String topic : topics) {
             MetaSnapshots meta = snapshots(topic);
-            GroupSnapshot last = lastGroups.computeIfAbsent(topic, t -> newestStored(meta));
-            // Partitions closed since (a task stopping closes them one by one) keep their last known offsets.
-            GroupSnapshot now = open.carryingForward(last);
-            if (!now.sameOffsetsAs(last)) {
-                // Another connector may share the destination (partitions=): its partitions come from the newest stored.
-                GroupSnapshot stored = newestStored(meta);
-                now = open.carryingForward(stored).carryingForward(last);
-                if (now.sameOffsetsAs(stored)) {
-                    lastGroups.put(topic, now);
-                    continue;
-                }
-                MetaName name = meta.writeGroups(now);
-                lastGroups.put(topic, now);
-                written.add(name);
-                log.info("offsets of {} consumer group(s) on {} written to {}/{}", now.groups().size(), topic,
-                        meta.location(MetaSnapshots.GROUPS_DIR), name);
+            Optional<GroupSnapshot> open = backupsOffsets(topic, meta, read, next, time);
+            if (open.isEmpty()) {
+                continue;
             }
+            // The newest in the store, whoever wrote it: partitions closed since, or another connector's, keep its offsets.
+            GroupSnapshot newest = newest(newestGroups, topic, meta::newestGroups);
+            GroupSnapshot now = open.get().carryingForward(newest);
+            if (now.sameOffsetsAs(newest)) {
+                continue;
+            }
+            now = now.at(Math.max(time, after(newest == null ? null : newest.timeMs())));
+            MetaName name = meta.writeGroups(now);
+            newestGroups.put(topic, new Stored<>(meta.location(MetaSnapshots.GROUPS_DIR) + "/" + name.fileName(), name, now));
+            written.add(name);
+            log.info("offsets of {} consumer group(s) on {} (topic id {}) written to {}/{}", now.groups().size(), topic, now.topicId(),
+                    meta.location(MetaSnapshots.GROUPS_DIR), name);
         }
         return written;
     }
 
-    private static GroupSnapshot newestStored(MetaSnapshots meta) {
-        return meta.newestGroups().map(MetaSnapshots.Stored::snapshot).orElse(null);
+    /**
+     * The offsets read on the topic's open partitions as a snapshot of the topic the backup holds; empty, and logged when
+     * the reason changes, when they are not that topic's (it was deleted, or deleted and created again).
+     */
+    private Optional<GroupSnapshot> backupsOffsets(String topic, MetaSnapshots meta, CommittedOffsets.ByTopic read,
+            Map<TopicPartition, Long> next, long time) {
+        CommittedOffsets.TopicOffsets offsets = read.offsets().get(topic);
+        String why = read.unattributed().get(topic);
+        if (offsets != null) {
+            TopicSnapshot recorded = newest(newestTopic, topic, meta::newestTopic);
+            String backupId = recorded == null ? "" : recorded.topicId();
+            if (!backupId.isEmpty() && !offsets.topicId().isEmpty() && !backupId.equals(offsets.topicId())) {
+                why = "topic " + topic + " was deleted and created again: it now has id " + offsets.topicId() + ", and the backup holds"
+                        + " the topic with id " + backupId;
+            }
+        }
+        if (why != null) {
+            if (!why.equals(groupsNotTaken.put(topic, why))) {
+                log.warn("consumer-group offsets on {} not snapshotted: {}; the offsets of its groups now are not the backup's, and its"
+                        + " newest group snapshot in {} stays the backup's", topic, why, meta.location(MetaSnapshots.GROUPS_DIR));
+            }
+            return Optional.empty();
+        }
+        groupsNotTaken.remove(topic);
+        Map<Integer, Long> chainNext = new TreeMap<>();
+        next.forEach((tp, o) -> {
+            if (tp.topic().equals(topic)) {
+                chainNext.put(tp.partition(), o);
+            }
+        });
+        Map<String, Map<Integer, CommittedOffset>> groups = new TreeMap<>();
+        offsets.groups().forEach((group, perPartition) -> perPartition.forEach((tp, o) -> groups
+                .computeIfAbsent(group, g -> new TreeMap<>()).put(tp.partition(), new CommittedOffset(o.offset(), o.metadata()))));
+        return Optional.of(new GroupSnapshot(time, topic, offsets.topicId(), chainNext, groups));
+    }
+
+    /** The newest snapshot of a kind in the store, read again only when its name changed since the last look. */
+    private static <T> T newest(Map<String, Stored<T>> known, String topic, Function<Stored<T>, Optional<Stored<T>>> look) {
+        Stored<T> s = known.compute(topic, (t, last) -> look.apply(last).orElse(null));
+        return s == null ? null : s.snapshot();
+    }
+
+    /** A time for a new snapshot: now, or just after the newest one when a writer's clock is behind (its name must sort last). */
+    private long after(Long newestTimeMs) {
+        long now = clock.millis();
+        return newestTimeMs == null ? now : Math.max(now, newestTimeMs + 1);
     }
 
     /** listConsumerGroupOffsets calls made so far. */

@@ -3,13 +3,18 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
+import dev.mirrorv3.kafka.SourceTopicCheck;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * One open partition's writer, bound to the strategy that commits its buffers when it was opened (the type keeps the
- * two matched: a pipeline only ever gets a chain). Owned by {@link PartitionWriters}; task thread only.
+ * two matched: a pipeline only ever gets a chain). Before its buffer is committed, whichever trigger and thread commit
+ * it, the source topic's id is checked by a look begun after the last record was appended ({@link SourceTopicCheck}):
+ * records of a topic deleted and created again under the running task never reach the chain. Owned by
+ * {@link PartitionWriters}; task thread only.
  *
  * @param <W> the writer
  */
@@ -17,12 +22,16 @@ final class OpenWriter<W extends PartitionWriter> {
     private final TopicPartition tp;
     private final W writer;
     private final CommitStrategy<? super W> commits;
+    private final SourceTopicCheck source;
     private long recordsSinceHeartbeat;
+    /** The check's stamp at the last append: a look begun after it covers every buffered record. */
+    private long appendedBy;
 
-    OpenWriter(TopicPartition tp, W writer, CommitStrategy<? super W> commits) {
+    OpenWriter(TopicPartition tp, W writer, CommitStrategy<? super W> commits, SourceTopicCheck source) {
         this.tp = tp;
         this.writer = writer;
         this.commits = commits;
+        this.source = source;
     }
 
     TopicPartition partition() {
@@ -36,10 +45,12 @@ final class OpenWriter<W extends PartitionWriter> {
     /** Appends; returns the payload bytes the task-wide buffer gains. */
     long append(BackupRecord record) {
         recordsSinceHeartbeat++;
+        appendedBy = source.stamp();
         return commits.append(writer, record);
     }
 
     void flush(FlushTrigger trigger) {
+        checkSource();
         commits.flush(tp, writer, trigger);
     }
 
@@ -61,7 +72,20 @@ final class OpenWriter<W extends PartitionWriter> {
     }
 
     void close() {
+        checkSource();
         commits.close(tp, writer);
+    }
+
+    /** The partition is given up: its records are no longer checked. */
+    void closed() {
+        source.forget(tp);
+    }
+
+    /** Before a commit: the buffered records' topic is still the one the chain holds (a frozen commit was checked when cut). */
+    private void checkSource() {
+        if (writer.bufferedRecords() > 0) {
+            source.check(Map.of(tp, writer.durableNext()), appendedBy);
+        }
     }
 
     /** Records appended since the last call (the heartbeat's count). */

@@ -1,6 +1,5 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -14,8 +13,9 @@ import java.util.function.Function;
  *
  * @param storeForTopic the store holding a topic's backup
  * @param sourceOffsets the source's log start and high watermarks, for the position rule
- * @param identity which source topic a backup holds, checked before anything is written
+ * @param identity which source topic a backup holds, checked before anything is written and before each commit
+ * @param encryption the task's encryption, its keys dir read again when a chain names a key id it lacks
  */
-record OpenerSettings(Function<String, Store> storeForTopic, EnvelopeSettings envelope, ObjectEncryption encryption,
-                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, BackupIdentity identity, Clock clock) {
+record OpenerSettings(Function<String, Store> storeForTopic, EnvelopeSettings envelope, KeysDirWatch encryption,
+                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, IdentityChecks identity, Clock clock) {
 }

@@ -24,7 +24,8 @@ final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
 
     @Override
     ChainHead readBack(Store store, TopicPartition tp) {
-        ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().keys()); // fails on missing key ids
+        // Finding the chain's end fails on missing key ids.
+        ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().get().keys());
         ChainHead chain = reader.head(tp.partition());
         // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
         chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
@@ -38,7 +39,7 @@ final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
                 chain.last().map(Object::toString).orElse("none"),
                 chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, source.logStart(tp),
                 source.highWatermark(tp));
-        return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption()),
+        return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption().get()),
                 settings.flushPolicy(), settings.clock(), chain, next);
     }
 }

@@ -7,15 +7,16 @@ import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushResult;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.PartitionWriter;
+import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.RetryPauses;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * task-wide cap, {@link BufferCap}), what becomes durable (metrics, {@link DurableOffsets}) and when each partition
  * is written or listed. Each writer is bound, when opened, to the {@link CommitStrategy} that commits it: a chain to
  * chain-core's FlushPipeline ({@link PipelinedCommits}) unless flush.threads=0, a snapshot to the task thread
- * ({@link InlineCommits}); docs/architecture.md, "The write path". Called from the task thread only.
+ * ({@link InlineCommits}); docs/architecture.md, "The write path". A partition whose write, commit or chain check fails
+ * for a reason that is not transient is dropped at once (its buffer and frozen commit forgotten, its bytes given back
+ * to the cap) and its failure kept for the task ({@link #takeFailures}), which isolates it or fails. Called from the
+ * task thread only.
  */
 final class PartitionWriters {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
@@ -44,9 +48,11 @@ final class PartitionWriters {
     private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
-    private long nextChainCheckMs;
-    /** Partitions whose periodic chain check is due and waits for their running commit. */
-    private final Set<TopicPartition> chainChecksDue = new HashSet<>();
+    private final PeriodicChainChecks chainChecks;
+    /** Partitions dropped for a failure the task has not taken yet, with it. */
+    private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
+    /** The durable next offset of each partition dropped for a failure, until the task takes it ({@link #drop}). */
+    private final Map<TopicPartition, Long> droppedAt = new HashMap<>();
 
     PartitionWriters(BlobSinkConfig config, String connectorName, Clock clock, RetryPauses retryPauses, BlobSinkMetrics metrics,
                      DurableOffsets offsets) {
@@ -59,26 +65,27 @@ final class PartitionWriters {
         this.pipelined = new PipelinedCommits(config, connectorName, clock, retryPauses, metrics, this::durable);
         this.inline = new InlineCommits(clock, this::durable);
         this.manifests = new ManifestWrites(config.retryBackoffMaxMs());
-        this.nextChainCheckMs = clock.millis() + config.chainCheckIntervalMs();
+        this.chainChecks = new PeriodicChainChecks(config.chainCheckIntervalMs(), clock.millis());
     }
 
-    /** Chains, committed on the pipeline (on the task thread with flush.threads=0). */
-    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener) {
-        return config.flushThreads() > 0 ? bind(opener, pipelined) : bind(opener, inline);
+    /**
+     * Chains, committed on the pipeline (on the task thread with flush.threads=0).
+     *
+     * @param source checks before each commit that the records' topic is still the one the chain holds
+     */
+    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener, SourceTopicCheck source) {
+        return config.flushThreads() > 0 ? bind(opener, pipelined, source) : bind(opener, inline, source);
     }
 
     /** Snapshots, committed on the task thread. */
-    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener) {
-        return bind(opener, inline);
+    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener, SourceTopicCheck source) {
+        return bind(opener, inline, source);
     }
 
     private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener,
-                                                                                CommitStrategy<? super W> commits) {
-        return partitions -> {
-            Map<TopicPartition, OpenWriter<?>> bound = new HashMap<>();
-            opener.open(partitions).forEach((tp, w) -> bound.put(tp, new OpenWriter<>(tp, w, commits)));
-            return bound;
-        };
+                                                                                CommitStrategy<? super W> commits,
+                                                                                SourceTopicCheck source) {
+        return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, commits, source));
     }
 
     /** Takes a positioned partition's writer; returns the offset its records continue from. */
@@ -101,52 +108,124 @@ final class PartitionWriters {
         return w != null && offset >= w.writer().expectedNext();
     }
 
-    /** Appends to an open partition once the cap leaves room, and starts writing its buffer if a size trigger trips. */
+    /**
+     * Appends to an open partition once the cap leaves room, and starts writing its buffer if a size trigger trips. A
+     * failure that is not transient drops the partition (the task takes it); a transient one is thrown.
+     */
     void append(TopicPartition tp, BackupRecord record) {
         makeRoomFor(record.payloadBytes());
         OpenWriter<?> w = open.get(tp);
+        if (w == null) {
+            return; // dropped while room was made
+        }
         addBuffered(w.append(record));
-        w.writer().sizeTrigger().ifPresent(w::flush);
+        w.writer().sizeTrigger().ifPresent(t -> flush(w, t));
+        dropFailed();
     }
 
-    /** Takes the finished commits: successes count as durable; throws the first failure that fails the task. */
-    void takeFinishedAndThrow() {
-        pipelined.takeFinishedAndThrow();
+    /** Takes the finished commits: successes count as durable, a failure drops its partition. */
+    void takeFinished() {
+        takePipelineFailures();
+        dropFailed();
     }
 
-    /**
-     * The end of a put(): starts the buffers that are due, then takes the finished commits (throws a failure), then writes
-     * the manifests that are due.
-     */
+    /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
         for (OpenWriter<?> w : open.values()) {
-            w.dueAfterPut(now).ifPresent(w::flush);
+            w.dueAfterPut(now).ifPresent(t -> flush(w, t));
         }
-        pipelined.takeFinishedAndThrow();
-        manifests.writeDue(open.values(), now);
+        takeFinished();
+        manifests.writeDue(open.values(), now, this::failed);
+        dropFailed();
     }
 
     /**
-     * The periodic chain check, per partition between its commits: a store may list an upload in progress (S3Proxy's
-     * filesystem backend lists {@code <name>-<uuid>}; S3 never does), the check compares the listing with this task's
-     * last commit, and a commit waiting for its retry has met an outage that a listing would only meet again, outside
-     * the retry's backoff.
+     * The partitions dropped for a failure that is not transient since the last call, with it: the task isolates each
+     * (or fails). Their writers are gone already.
+     */
+    Map<TopicPartition, RuntimeException> takeFailures() {
+        Map<TopicPartition, RuntimeException> taken = new LinkedHashMap<>(failures);
+        failures.clear();
+        return taken;
+    }
+
+    /**
+     * Drops a partition the task isolates: its running commit is waited for, its buffer and frozen commit are forgotten
+     * (their bytes given back to the cap). Returns its durable next offset (also of one dropped already for its own
+     * failure); empty if it was not open.
+     */
+    OptionalLong drop(TopicPartition tp) {
+        Long at = droppedAt.remove(tp);
+        if (at != null) {
+            return OptionalLong.of(at);
+        }
+        OpenWriter<?> w = open.get(tp);
+        if (w == null) {
+            return OptionalLong.empty();
+        }
+        if (w.running() || w.retryAt().isPresent()) {
+            pipelined.forget(tp);
+        }
+        long durable = w.writer().durableNext();
+        addBuffered(-w.writer().bufferedBytes());
+        w.writer().discardBuffer();
+        open.remove(tp);
+        w.closed();
+        chainChecks.forget(tp);
+        manifests.closed(tp);
+        metrics.closed(tp);
+        offsets.closed(tp);
+        return OptionalLong.of(durable);
+    }
+
+    /** Writes or starts writing {@code w}'s buffer; a failure that is not transient is kept, a transient one thrown. */
+    private void flush(OpenWriter<?> w, FlushTrigger trigger) {
+        try {
+            w.flush(trigger);
+        } catch (RuntimeException e) {
+            failed(w.partition(), e);
+        }
+    }
+
+    /** Keeps a partition's failure for the task, unless it is transient (thrown: the batch is delivered again). */
+    private void failed(TopicPartition tp, RuntimeException e) {
+        if (Failures.isTransient(e)) {
+            throw e;
+        }
+        failures.putIfAbsent(tp, e);
+    }
+
+    private void takePipelineFailures() {
+        pipelined.takeFinishedFailures().forEach(this::failed);
+    }
+
+    /** Drops the partitions that failed, outside any loop over the open writers. */
+    private void dropFailed() {
+        for (TopicPartition tp : List.copyOf(failures.keySet())) {
+            if (open.containsKey(tp)) {
+                drop(tp).ifPresent(next -> droppedAt.put(tp, next));
+            }
+        }
+    }
+
+    /**
+     * The periodic chain check ({@link PeriodicChainChecks}), per partition between its commits: a store may list an
+     * upload in progress (S3Proxy's filesystem backend lists {@code <name>-<uuid>}; S3 never does), the check compares
+     * the listing with this task's last commit, and a commit waiting for its retry has met an outage that a listing would
+     * only meet again, outside the retry's backoff.
      */
     void checkChainsIfDue(long now) {
-        if (now >= nextChainCheckMs) {
-            chainChecksDue.addAll(open.keySet());
-            nextChainCheckMs = now + config.chainCheckIntervalMs();
-        }
-        chainChecksDue.removeIf(tp -> {
+        chainChecks.runDue(now, tp -> open.get(tp) == null || !open.get(tp).busy(), tp -> {
             OpenWriter<?> w = open.get(tp);
-            if (w != null && w.busy()) {
-                return false;
-            }
             if (w != null) {
-                w.writer().periodicCheck(format);
+                try {
+                    w.writer().periodicCheck(format);
+                } catch (RuntimeException e) {
+                    failed(tp, e);
+                }
             }
-            return true;
         });
+        dropFailed();
     }
 
     /**
@@ -156,7 +235,7 @@ final class PartitionWriters {
      * retry.backoff.initial.ms later.
      */
     long msUntilNextTimer(long now) {
-        long delay = nextChainCheckMs - now;
+        long delay = chainChecks.msUntilNext(now);
         if (pipelined.busy()) {
             delay = Math.min(delay, OUTCOME_POLL_MS);
         }
@@ -174,11 +253,6 @@ final class PartitionWriters {
 
     long bufferedBytes() {
         return bufferedBytes;
-    }
-
-    /** Takes the finished commits before partitions close; their failures are thrown by the next put(). */
-    void takeFinished() {
-        pipelined.takeFinished(null);
     }
 
     /**
@@ -202,7 +276,10 @@ final class PartitionWriters {
             throw e;
         } finally {
             open.remove(tp);
+            w.closed();
+            chainChecks.forget(tp);
             manifests.closed(tp);
+            failures.remove(tp);
             metrics.closed(tp);
             offsets.closed(tp);
         }
@@ -232,13 +309,14 @@ final class PartitionWriters {
                     metrics.bufferedBytes(bufferedBytes);
                     continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
                 }
-                largest.flush(FlushTrigger.BUFFER_CAP);
+                flush(largest, FlushTrigger.BUFFER_CAP);
             } else {
                 long now = clock.millis();
                 waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;
                 pipelined.awaitRoom(now, waitUntil);
             }
-            pipelined.takeFinishedAndThrow();
+            takePipelineFailures();
+            dropFailed(); // a failed partition's buffer is room too
         }
     }
 
@@ -256,6 +334,7 @@ final class PartitionWriters {
     /** An object is durable: only now do its offsets reach the metrics and the metadata snapshots (preCommit reads the writer). */
     private void durable(TopicPartition tp, FlushResult r) {
         long next = r.name().to() + 1;
+        chainChecks.wrote(tp);
         addBuffered(-r.payloadBytes());
         metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
         offsets.durable(tp, next);

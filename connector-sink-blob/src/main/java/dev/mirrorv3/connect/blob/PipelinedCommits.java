@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * The commit strategy of chains on chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
  * chain's next commit, takes the finished ones on the task thread (a success is reported as {@link Durable}), pauses a
  * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
- * partitions go on, keeps the other failures until the task throws them, and waits on the pipeline when the buffer cap
- * is reached (re-issuing the frozen commits whose retry comes due meanwhile). Called from the task thread only.
+ * partitions go on, keeps the other failures for {@link PartitionWriters} (which isolates the partition or fails the
+ * task), and waits on the pipeline when the buffer cap is reached (re-issuing the frozen commits whose retry comes due
+ * meanwhile). Called from the task thread only.
  */
 final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
@@ -39,7 +40,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     private final RetryPauses retryPauses;
     private final BlobSinkMetrics metrics;
     private final Durable durable;
-    /** Failed commits that fail the task, taken but not thrown yet (taken while closing others): thrown from the next put(). */
+    /** Failed commits that are not transient, taken and not yet handed to {@link PartitionWriters}. */
     private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
     /** Partitions whose commit failed transiently: paused, their frozen commit re-issued at the time given. */
     private final Map<TopicPartition, Long> retryAt = new HashMap<>();
@@ -105,16 +106,18 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
         return pipeline.runningBytes();
     }
 
-    /** Takes the finished commits, then throws the first failure that fails the task. */
-    void takeFinishedAndThrow() {
+    /** Takes the finished commits, then hands over the failures that are not transient, by partition. */
+    Map<TopicPartition, RuntimeException> takeFinishedFailures() {
         takeFinished(null);
-        throwFailure();
+        Map<TopicPartition, RuntimeException> taken = new LinkedHashMap<>(failures);
+        failures.clear();
+        return taken;
     }
 
     /**
      * Takes the pipeline's finished commits: successes count as durable (and resume a partition paused for a retry); a
      * transient failure pauses its partition until its frozen commit is re-issued after a backoff of its own; other
-     * failures are kept for {@link #throwFailure}. Returns the failure of {@code closing}'s commit instead, for the
+     * failures are kept for {@link #takeFinishedFailures}. Returns the failure of {@code closing}'s commit instead, for the
      * close that waits for it.
      */
     RuntimeException takeFinished(TopicPartition closing) {
@@ -151,13 +154,22 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
         });
     }
 
-    /** Throws the first taken failure that fails the task. */
-    void throwFailure() {
-        if (!failures.isEmpty()) {
-            RuntimeException first = failures.values().iterator().next();
-            failures.clear();
-            throw first;
+    /**
+     * The partition failed and is dropped: waits for its running commit (bounded by the store's timeouts, as a close),
+     * takes what finished (a success still counts as durable) and forgets its failure, its retry and its frozen commit.
+     */
+    void forget(TopicPartition tp) {
+        try {
+            pipeline.awaitIdle(tp, Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while waiting for the commit of " + tp, e);
         }
+        takeFinished(tp);
+        failures.remove(tp);
+        retryAt.remove(tp);
+        retries.remove(tp);
+        chains.remove(tp);
     }
 
     /**

@@ -47,13 +47,13 @@ final class SnapshotOpener extends DestinationOpener<ChainHead, SnapshotWriter> 
                         + " (source log start {}, high watermark {})", tp, store.location(tp.partition()), chain.describe(),
                 chain.last().map(Object::toString).orElse("none"), next, source.logStart(tp), source.highWatermark(tp));
         SnapshotWriter.Settings writing = new SnapshotWriter.Settings(settings.envelope(),
-                new ParquetCodec(settings.envelope(), settings.encryption()), reader(store), settings.flushPolicy(), settings.clock(),
+                new ParquetCodec(settings.envelope(), settings.encryption().get()), reader(store), settings.flushPolicy(), settings.clock(),
                 memoryCapBytes);
         return new SnapshotWriter(store, tp.topic(), tp.partition(), writing, chain, next, partitionSpillDir(tp));
     }
 
     private SnapshotReader reader(Store store) {
-        return new SnapshotReader(store, settings.envelope(), settings.encryption().keys());
+        return new SnapshotReader(store, settings.envelope(), settings.encryption().get().keys());
     }
 
     private Path partitionSpillDir(TopicPartition tp) {

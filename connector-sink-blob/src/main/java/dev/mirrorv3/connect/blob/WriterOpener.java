@@ -1,7 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.kafka.PerPartition;
 import java.util.Collection;
-import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -11,5 +11,6 @@ import org.apache.kafka.common.TopicPartition;
  * @param <W> what an opened partition is
  */
 interface WriterOpener<W> {
-    Map<TopicPartition, W> open(Collection<TopicPartition> partitions);
+    /** Each partition's writer, or why it cannot be opened; a transient failure is thrown (all are retried). */
+    PerPartition<W> open(Collection<TopicPartition> partitions);
 }

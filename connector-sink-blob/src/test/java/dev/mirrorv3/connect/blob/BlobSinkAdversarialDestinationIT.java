@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A destination that someone else has touched, on the filesystem and on S3: each change has the
- * outcome the failure table of docs/operations.md gives it, an error naming the object, or, for our own temporary files, ignore-and-clean.
+ * outcome the failure table of docs/operations.md gives it, its partition isolated with an error naming the object (the
+ * task stays RUNNING; docs/operations.md, "A failed partition"), or, for our own temporary files, ignore-and-clean.
  */
 class BlobSinkAdversarialDestinationIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -70,11 +71,13 @@ class BlobSinkAdversarialDestinationIT {
         return name;
     }
 
+    /** Deploys the connector and returns why it isolated the partition (its committed offset's note); the task runs on. */
     private static String deployAndAwaitFailure(TestDestination d, String name) {
         cluster.deploy(name, config(d));
-        String trace = cluster.awaitTaskFailure(name, WAIT);
+        String note = cluster.awaitPartitionFailed(name, TOPIC, 0, WAIT);
+        assertThat(cluster.taskState(name)).isEqualTo("RUNNING");
         cluster.delete(name);
-        return trace;
+        return note;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -141,8 +144,8 @@ class BlobSinkAdversarialDestinationIT {
         byte[] theirs = d.read(name, 0, name(0, 9));
         d.put(name, 0, squatter, theirs);
         produceVaried(cluster.bootstrapServers(), TOPIC, 1, 10, 11);
-        String trace = cluster.awaitTaskFailure(name, WAIT);
-        assertThat(trace).contains(d.location(name, 0, squatter));
+        String note = cluster.awaitPartitionFailed(name, TOPIC, 0, WAIT);
+        assertThat(note).contains(d.location(name, 0, squatter));
         assertThat(d.read(name, 0, squatter)).as("the squatter's object is untouched").isEqualTo(theirs);
         cluster.delete(name);
     }

@@ -6,16 +6,24 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.FastRecreation;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.awaitility.Awaitility;
@@ -24,7 +32,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Lost positions, a destination ahead of its source (on the filesystem and on S3), and validate()'s refusals. */
+/**
+ * Lost positions, a destination ahead of its source, a re-created source topic (on the filesystem and on S3), and
+ * validate()'s refusals. Each condition is the partition's: it is isolated, named in its committed offset (what
+ * mirror-v3 status shows), and nothing is written (BlobSinkIsolationIT: the other partitions go on).
+ */
 class BlobSinkPositionIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
@@ -47,7 +59,7 @@ class BlobSinkPositionIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void lostPositionOfAStoppedConnectorFailsTheTask(TestDestination d) throws Exception {
+    void lostPositionOfAStoppedConnectorIsolatesThePartition(TestDestination d) throws Exception {
         String topic = "lost-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
@@ -59,8 +71,8 @@ class BlobSinkPositionIT {
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 2);
         deleteRecordsBefore(topic, 150);
         cluster.deploy(topic, config);
-        String trace = cluster.awaitTaskFailure(topic, WAIT);
-        assertThat(trace).contains("lost position for " + topic + "-0", "ends at next offset 100", "now starts at 150",
+        String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
+        assertThat(note).contains("lost position for " + topic + "-0", "ends at next offset 100", "now starts at 150",
                 "removed offsets 100-149", "set destination.name to a new name");
         assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).as("no silent jump: nothing written").hasValue(100);
         cluster.delete(topic);
@@ -68,7 +80,7 @@ class BlobSinkPositionIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void retentionOvertakingAPausedConnectorFailsTheTask(TestDestination d) throws Exception {
+    void retentionOvertakingAPausedConnectorIsNeverASilentJump(TestDestination d) throws Exception {
         String topic = "overtaken-" + d;
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 1);
@@ -80,19 +92,15 @@ class BlobSinkPositionIT {
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 2);
         deleteRecordsBefore(topic, 90);
         cluster.connect().resumeConnector(topic);
-        // The consumer finds its position out of range (auto.offset.reset=none) and Connect fails the task;
-        // the restarted task then names the lost range. Either way: never a silent jump.
+        // The consumer finds its position out of range (auto.offset.reset=none) and Connect fails the task (its own
+        // failure, in its poll); the restarted task then names the lost range and isolates the partition. Either way:
+        // never a silent jump.
         String trace = cluster.awaitTaskFailure(topic, WAIT);
         assertThat(trace).containsAnyOf("out of range", "OffsetOutOfRange", "lost position");
         cluster.connect().restartTask(topic, 0);
         // The worker's status store may show the failure from before the restart for a moment (it is read back from
-        // the status topic), and the restarted task fails within a poll: wait for a failure other than the first one.
-        String[] restarted = new String[1];
-        Awaitility.await("the restarted task of " + topic + " failed").atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-            restarted[0] = cluster.failureTrace(topic);
-            return restarted[0] != null && !restarted[0].equals(trace);
-        });
-        String afterRestart = restarted[0];
+        // the status topic): that one is waited out.
+        String afterRestart = cluster.awaitPartitionFailed(topic, topic, 0, WAIT, true);
         assertThat(afterRestart).contains("lost position for " + topic + "-0", "ends at next offset 50", "now starts at 90");
         assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).hasValue(50);
         cluster.delete(topic);
@@ -112,9 +120,9 @@ class BlobSinkPositionIT {
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 10, 2);
         cluster.deploy(topic, config);
-        String trace = cluster.awaitTaskFailure(topic, WAIT);
+        String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         // The topic id tells first (PositionRule.checkIdentity); offsets alone would say "the destination is ahead".
-        assertThat(trace).contains("source topic " + topic + " was deleted and created again", "(next offset 100) holds a copy");
+        assertThat(note).contains("source topic " + topic + " was deleted and created again", "(next offset 100) holds a copy");
         cluster.delete(topic);
     }
 
@@ -137,10 +145,9 @@ class BlobSinkPositionIT {
         cluster.kafka().createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
-        Awaitility.await("the task of " + topic + " failed or wrote more").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> cluster.failureTrace(topic) != null || chain(d.stores(), topic, 0, PARQUET).nextOffset().orElse(0) > 100);
+        String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).as("nothing of the new topic is written").hasValue(100);
-        assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
+        assertThat(note).contains("source topic " + topic + " was deleted and created again",
                 "(next offset 100) holds a copy of the topic with id", "new destination.name", "Nothing of the new topic was written");
         cluster.delete(topic);
     }
@@ -149,10 +156,11 @@ class BlobSinkPositionIT {
      * The operator's sequence with the connector running: the topic deleted, created again and filled past the backup's
      * end. The task's consumer may fail first in Connect's rebalance (the group's offsets went with the topic:
      * NoOffsetForPartitionException); the partition watch sees the new topic id and restarts the task, whose open()
-     * names the re-created topic. Filesystem only: the store plays no part in how the re-creation is noticed.
+     * names the re-created topic and isolates its partitions. Filesystem only: the store plays no part in how the
+     * re-creation is noticed.
      */
     @Test
-    void aTopicRecreatedUnderARunningConnectorFailsTheTaskNamingIt() throws Exception {
+    void aTopicRecreatedUnderARunningConnectorIsolatesItsPartitionsNamingIt() throws Exception {
         TestDestination d = destinations.filesystem();
         String topic = "recreated-running";
         cluster.kafka().createTopic(topic, 3);
@@ -165,12 +173,75 @@ class BlobSinkPositionIT {
         Thread.sleep(3000); // an operator's pause: the task's consumer sees the topic gone
         cluster.kafka().createTopic(topic, 3);
         produceVaried(cluster.bootstrapServers(), topic, 3, 300, 2);
-        Awaitility.await("the task of " + topic + " failed naming the re-created topic").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .until(() -> String.valueOf(cluster.failureTrace(topic)).contains("was deleted and created again"));
-        assertThat(cluster.failureTrace(topic)).contains("source topic " + topic + " was deleted and created again",
-                "new destination.name");
+        for (int p = 0; p < 3; p++) {
+            assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT, true)).contains("source topic " + topic
+                    + " was deleted and created again", "new destination.name");
+        }
         for (int p = 0; p < 3; p++) {
             assertThat(chain(d.stores(), topic, p, PARQUET).nextOffset()).as("partition %d: nothing of the new topic", p).hasValue(100);
+        }
+        cluster.delete(topic);
+    }
+
+    /**
+     * The topic deleted and created again within a second under a running task while records flow, the new topic at
+     * once longer than the old one. The task is in a slow put() meanwhile (held by the test), so its consumer fetches
+     * nothing between the two topics and keeps its positions (no rebalance: the partition count is unchanged): its next
+     * fetches return the new topic's records as the old one's next. Not one of them may reach the old chain. The
+     * partition watch, which would restart the task on its own timer, looks only every 10 minutes here: the task's own
+     * check before an object's commit is what is tested. The re-created topic is the condition of each of its
+     * partitions: both are isolated, the task stays RUNNING. Filesystem only: the store plays no part in it.
+     */
+    @Test
+    void aTopicRecreatedWithinASecondUnderARunningTaskNeverReachesTheChain() throws Exception {
+        TestDestination d = destinations.filesystem();
+        String topic = "recreated-fast";
+        int partitions = 2;
+        cluster.kafka().createTopic(topic, partitions);
+        Faults faults = Faults.forDestination(topic);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Admin source = cluster.kafka().createAdminClient();
+             FastRecreation feed = FastRecreation.start(cluster.bootstrapServers(), source, topic, partitions, 200)) {
+            Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+            config.put("connector.class", FaultInjectingBlobSinkConnector.class.getName());
+            config.put("partitions.watch.interval.ms", "600000");
+            config.put("flush.max.time.ms", "300");
+            cluster.deploy(topic, config);
+            awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L, 1, 100L), WAIT);
+            faults.holdNextPut.set(release);
+            assertThat(faults.putHeld.await(30, TimeUnit.SECONDS)).as("premise: a put() with records is held").isTrue();
+            FastRecreation.Recreated r = feed.recreate(1000);
+            release.countDown();
+            assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
+            assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
+
+            Awaitility.await("the partitions of " + topic + " isolated, the task failed or the chain past the old topic's end")
+                    .atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> cluster.failureTrace(topic) != null
+                            || cluster.partitionFailedGauge(topic, topic, 0) == 1 && cluster.partitionFailedGauge(topic, topic, 1) == 1
+                            || chain(d.stores(), topic, 0, PARQUET).nextOffset().orElse(0) > r.oldEnd().get(0)
+                            || chain(d.stores(), topic, 1, PARQUET).nextOffset().orElse(0) > r.oldEnd().get(1));
+            for (int p = 0; p < partitions; p++) {
+                List<BackupRecord> chain = BlobSinkTestSupport.readChain(d.stores(), topic, topic, p, PARQUET);
+                assertThat(chain).as("premise: partition %d was backed up while records flowed", p).isNotEmpty();
+                for (BackupRecord b : chain) {
+                    String at = "backup of " + topic + "-" + p + " offset " + b.offset();
+                    assertThat(b.headers()).as(at + ": a record of the old topic")
+                            .contains(new RecordHeader(FastRecreation.HEADER, "old".getBytes(StandardCharsets.UTF_8)));
+                    ProducerRecord<byte[], byte[]> old = feed.oldRecord(p, b.offset());
+                    assertThat(old).as(at + ": the old topic had a record there").isNotNull();
+                    assertThat(b.key()).as(at + " key").isEqualTo(old.key());
+                    assertThat(b.value()).as(at + " value").isEqualTo(old.value());
+                }
+            }
+            for (int p = 0; p < partitions; p++) {
+                assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT)).as("partition %d's failure", p)
+                        .contains("source topic " + topic + " was deleted and created again",
+                                "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
+                                "Nothing of the new topic was written");
+            }
+            assertThat(cluster.taskState(topic)).as("the task goes on").isEqualTo("RUNNING");
+        } finally {
+            release.countDown();
         }
         cluster.delete(topic);
     }

@@ -13,18 +13,21 @@ import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.FreezableProxy;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -48,6 +51,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -58,7 +63,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * write-only and a read-only identity. Secrets reach the connector through Connect's FileConfigProvider, as the
  * docs/blob-sink.md recommends; a test then greps the logs and the REST API's answers for them. Also: a lost PutObject reply,
  * every attempt's reply lost, a store without conditional writes, a 20 s outage, a 6 s outage of 12 busy partitions under
- * a small buffer.max.bytes, validate() and wrong or swapped identities. The spine's
+ * a small buffer.max.bytes (S3 stopped, and S3 frozen as by SIGSTOP), validate() and wrong or swapped identities. The spine's
  * scenarios (round trip, restart, holes, adversarial objects, lost position, destination ahead) run on S3 in their own classes,
  * parameterized over {@link TestDestinations}; the 5,000-object chain is {@code S3StoreTest}'s.
  */
@@ -95,8 +100,8 @@ class BlobSinkS3IT {
         admin = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
         S3Identity adminIdentity = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-        S3Settings adminSettings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, PREFIX, true,
-                adminIdentity, adminIdentity, Duration.ofSeconds(10));
+        S3Settings adminSettings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, PREFIX, true,
+                adminIdentity, adminIdentity).withCallTimeout(Duration.ofSeconds(10));
         stores = name -> new S3Store(adminSettings, name);
         secretsFile = dir.resolve("s3.properties");
         Files.writeString(secretsFile, "write.access.key.id=" + WRITER_ID + "\nwrite.secret.access.key=" + WRITER_SECRET
@@ -123,7 +128,7 @@ class BlobSinkS3IT {
         LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
         Configuration config = ctx.getConfiguration();
         WriterAppender appender = WriterAppender.newBuilder().setName("s3-it-capture").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n%ex").build()).build();
+                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %X{connector.context}%m%n%ex").build()).build();
         appender.start();
         config.getRootLogger().addAppender(appender, null, null);
         ctx.updateLoggers();
@@ -279,9 +284,30 @@ class BlobSinkS3IT {
         cluster.delete("s3-outage");
     }
 
-    @Test
-    void anOutageWithManyBusyPartitionsAndASmallBufferCapKeepsTheTaskRunningAndLosesNothing() throws Exception {
-        String topic = "s3-outage-busy";
+    /** How S3 goes away in the busy-partitions outage. */
+    enum Outage {
+        /** Stopped: connections are refused, every request fails at once and its commit is retried. */
+        STOPPED,
+        /**
+         * Frozen, as a SIGSTOP freezes an S3 server process: connections are accepted and requests hang unanswered (no
+         * error, no refusal) until the thaw, then are served. The in-process S3 server cannot be sent SIGSTOP, so the task
+         * reaches it through a {@link FreezableProxy}, which holds every byte in both directions while frozen and delivers
+         * them at the thaw, as the woken process reads its sockets; the held requests are counted ({@link
+         * FreezableProxy#heldRequests()}). Commits hang (30 s attempt timeout), so it is the cap that holds flushes back.
+         */
+        FROZEN
+    }
+
+    /**
+     * 12 partitions at up to 3,000 records/s, a 32 KiB cap, S3 away for 6 s once every partition has an object. The
+     * premise first: during the outage the cap or a retry held flushes back (the task logged its transient failures), and
+     * when frozen, requests were held unanswered and the server served none of the connector's calls until the thaw.
+     * Then the result: the task RUNNING in every status sample, every record backed up exactly once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Outage.class)
+    void anOutageWithManyBusyPartitionsAndASmallBufferCapKeepsTheTaskRunningAndLosesNothing(Outage outage) throws Exception {
+        String topic = "s3-outage-busy-" + outage.name().toLowerCase(Locale.ROOT);
         int partitions = 12;
         cluster.kafka().createTopic(topic, partitions);
         Map<String, String> config = s3Config(topic);
@@ -289,70 +315,170 @@ class BlobSinkS3IT {
         config.put("flush.max.time.ms", "500");
         config.put("retry.backoff.initial.ms", "250");
         config.put("retry.backoff.max.ms", "1000");
-        config.put("buffer.max.bytes", "32768"); // about 300 records: partitions waiting for their retry fill it
-        cluster.deploy(topic, config);
-        cluster.awaitRunning(topic, WAIT);
-
-        Set<String> states = ConcurrentHashMap.newKeySet();
-        AtomicReference<String> failure = new AtomicReference<>();
-        AtomicBoolean running = new AtomicBoolean(true);
-        Thread watcher = new Thread(() -> {
-            while (running.get()) {
-                try {
-                    states.add(cluster.taskState(topic));
-                    String trace = cluster.failureTrace(topic);
-                    if (trace != null) {
-                        failure.compareAndSet(null, trace);
-                    }
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    // the REST API busy: the next sample
-                }
+        config.put("buffer.max.bytes", "32768"); // about 300 records: partitions waiting for their commit or retry fill it
+        try (FreezableProxy proxy = FreezableProxy.start(() -> new InetSocketAddress("127.0.0.1", s3.port()))) {
+            if (outage == Outage.FROZEN) {
+                config.put("s3.endpoint", "http://127.0.0.1:" + proxy.port());
             }
-        });
-        watcher.start();
-        AtomicInteger produced = new AtomicInteger();
-        Thread producing = new Thread(() -> {
-            Random random = new Random(61);
-            try (KafkaProducer<byte[], byte[]> producer = BlobSinkTestSupport.producer(cluster.bootstrapServers())) {
-                for (int i = 0; running.get(); i++) { // up to about 3,000 records/s over the 12 partitions
-                    for (int p = 0; p < partitions; p++) {
-                        producer.send(BlobSinkTestSupport.variedRecord(topic, p, i, random));
-                    }
-                    produced.addAndGet(partitions);
-                    if (i % 10 == 9) {
-                        producer.flush();
-                        Thread.sleep(40);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        producing.start();
-        try {
-            Thread.sleep(2_000);
-            s3.stop();
+            cluster.deploy(topic, config);
+            cluster.awaitRunning(topic, WAIT);
+            StatusSampler states = StatusSampler.start(topic);
+            AtomicBoolean producing = new AtomicBoolean(true);
+            AtomicInteger produced = new AtomicInteger();
+            Thread producer = new Thread(() -> produceBusy(topic, partitions, producing, produced));
+            producer.start();
+            String duringOutage;
             try {
-                Thread.sleep(6_000); // six times retry.backoff.max.ms, records flowing
+                // The outage must meet flushes: every partition positioned and written to once (an outage while the
+                // task still positions its partitions holds back the positioning, not a flush).
+                Map<Integer, Long> once = new HashMap<>();
+                for (int p = 0; p < partitions; p++) {
+                    once.put(p, 1L);
+                }
+                awaitChainNext(cluster, stores, topic, PARQUET, once, WAIT);
+                int logFrom = logs.getBuffer().length();
+                if (outage == Outage.FROZEN) {
+                    freezeFor6s(proxy, s3.watch(PREFIX + topic + "/"));
+                } else {
+                    s3.stop();
+                    try {
+                        Thread.sleep(6_000); // six times retry.backoff.max.ms, records flowing
+                    } finally {
+                        s3.restart();
+                    }
+                }
+                duringOutage = logs.getBuffer().substring(logFrom);
+                Thread.sleep(2_000);
             } finally {
-                s3.restart();
+                producing.set(false);
+                producer.join();
+                states.stop();
             }
-            Thread.sleep(2_000);
+            assertAFlushWasHeldBack(topic, duringOutage);
+            assertThat(states.failure()).as("the task's failure during the outage").isNull();
+            assertThat(states.samples()).as("task status samples through the outage (every 100 ms)").isGreaterThan(50);
+            assertThat(states.states()).as("the task's states through the outage (sampled every 100 ms)").containsExactly("RUNNING");
+            assertBackupComplete(topic, topic, partitions);
+            assertThat(cluster.taskState(topic)).as("after it").isEqualTo("RUNNING");
+            System.out.printf("S3 %s for 6 s with %d busy partitions and a 32 KiB buffer cap: %d records backed up exactly once%n",
+                    outage.name().toLowerCase(Locale.ROOT), partitions, produced.get());
         } finally {
-            running.set(false);
-            producing.join();
-            watcher.join();
+            cluster.delete(topic);
         }
-        assertThat(failure.get()).as("the task's failure during the outage").isNull();
-        assertThat(states).as("the task's states through the outage (sampled every 100 ms)").containsExactly("RUNNING");
-        assertBackupComplete(topic, topic, partitions);
-        assertThat(cluster.taskState(topic)).as("after it").isEqualTo("RUNNING");
-        System.out.printf("S3 outage of 6 s with %d busy partitions and a 32 KiB buffer cap: %d records backed up exactly once%n",
-                partitions, produced.get());
-        cluster.delete(topic);
+    }
+
+    /**
+     * Freezes the proxy for 6 s and checks that the freeze held: requests were sent to the frozen server and held
+     * unanswered, and the server served no call on the connector's keys from shortly after the freeze (a request already
+     * past the proxy then may still arrive) to the thaw.
+     */
+    private static void freezeFor6s(FreezableProxy proxy, AtomicInteger connectorCalls) throws InterruptedException {
+        int heldBefore = proxy.heldRequests();
+        proxy.freeze();
+        int served;
+        int servedAtThaw;
+        int held;
+        try {
+            Thread.sleep(200);
+            served = connectorCalls.get();
+            Thread.sleep(5_800);
+            servedAtThaw = connectorCalls.get();
+            held = proxy.heldRequests() - heldBefore;
+        } finally {
+            proxy.thaw();
+        }
+        System.out.printf("S3 frozen for 6 s: %d request(s) held unanswered, %d call(s) on the connector's keys served while frozen%n",
+                held, servedAtThaw - served);
+        assertThat(held).as("requests sent to the frozen S3 server and held unanswered until the thaw").isPositive();
+        assertThat(servedAtThaw).as("calls on the connector's keys the S3 server served while frozen").isEqualTo(served);
+    }
+
+    /**
+     * During the outage the connector's task held flushes back: the cap made a record wait for room past
+     * retry.backoff.max.ms, a commit failed and waits for its retry, or the task's write failed and its batch is delivered
+     * again after a pause (the task's lines carry Connect's connector context, {@code [<name>|task-0]}).
+     */
+    private static void assertAFlushWasHeldBack(String connector, String duringOutage) {
+        List<String> retries = duringOutage.lines().filter(l -> l.contains("[" + connector + "|task-0]"))
+                .filter(l -> l.contains("transient failure")).toList();
+        long capWaits = retries.stream().filter(l -> l.contains("buffer.max.bytes (32768) is reached")).count();
+        long commitRetries = retries.stream().filter(l -> l.contains("transient failure writing " + connector + "-")).count();
+        System.out.printf("held back during the outage: %d wait(s) for room under the cap past retry.backoff.max.ms, %d commit"
+                + " retry(ies), %d other retry(ies) of the task's write%n", capWaits, commitRetries,
+                retries.size() - capWaits - commitRetries);
+        assertThat(retries).as("flushes held back during the outage by the cap or a retry (the task's transient failures)")
+                .isNotEmpty();
+    }
+
+    /** Up to about 3,000 records/s over the partitions until {@code producing} turns false. */
+    private static void produceBusy(String topic, int partitions, AtomicBoolean producing, AtomicInteger produced) {
+        Random random = new Random(61);
+        try (KafkaProducer<byte[], byte[]> producer = BlobSinkTestSupport.producer(cluster.bootstrapServers())) {
+            for (int i = 0; producing.get(); i++) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(BlobSinkTestSupport.variedRecord(topic, p, i, random));
+                }
+                produced.addAndGet(partitions);
+                if (i % 10 == 9) {
+                    producer.flush();
+                    Thread.sleep(40);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The task's status read every 100 ms from another thread: the states seen, how many reads answered, the first failure. */
+    private static final class StatusSampler {
+        private final Set<String> states = ConcurrentHashMap.newKeySet();
+        private final AtomicInteger samples = new AtomicInteger();
+        private final AtomicReference<String> failure = new AtomicReference<>();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread thread;
+
+        private StatusSampler(String connector) {
+            thread = new Thread(() -> {
+                while (running.get()) {
+                    try {
+                        states.add(cluster.taskState(connector));
+                        samples.incrementAndGet();
+                        String trace = cluster.failureTrace(connector);
+                        if (trace != null) {
+                            failure.compareAndSet(null, trace);
+                        }
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (RuntimeException e) {
+                        // the REST API busy: the next sample
+                    }
+                }
+            });
+        }
+
+        static StatusSampler start(String connector) {
+            StatusSampler sampler = new StatusSampler(connector);
+            sampler.thread.start();
+            return sampler;
+        }
+
+        void stop() throws InterruptedException {
+            running.set(false);
+            thread.join();
+        }
+
+        Set<String> states() {
+            return states;
+        }
+
+        int samples() {
+            return samples.get();
+        }
+
+        String failure() {
+            return failure.get();
+        }
     }
 
     @Test

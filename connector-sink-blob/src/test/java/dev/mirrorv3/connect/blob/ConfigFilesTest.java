@@ -112,7 +112,8 @@ class ConfigFilesTest {
             assertThat(metricNames((String) rule.get("expr"))).as("metrics of " + rule.get("alert")).isNotEmpty()
                     .isSubsetOf(exportedNames());
         }
-        assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3DestinationFailing", "MirrorV3FlushOverdue",
+        assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3PartitionFailed", "MirrorV3DestinationFailing",
+                "MirrorV3FlushOverdue",
                 "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified",
                 "MirrorV3BackupNeverVerified", "MirrorV3GroupSyncBehind", "MirrorV3CacheNotReady", "MirrorV3CacheStuck",
                 "MirrorV3CacheOverBudget", "MirrorV3NotifyFailing");

@@ -32,6 +32,22 @@ public class FaultInjectingBlobSinkConnector extends BlobSinkConnector {
             }
         }
 
+        /** Holds one put() when the test asks for it: Connect's consumer is not polled meanwhile, as during any slow put(). */
+        @Override
+        protected void write(java.util.Collection<org.apache.kafka.connect.sink.SinkRecord> records) {
+            Faults faults = Faults.forDestination(name);
+            java.util.concurrent.CountDownLatch hold = records.isEmpty() ? null : faults.holdNextPut.getAndSet(null);
+            if (hold != null) {
+                faults.putHeld.countDown();
+                try {
+                    hold.await(2, java.util.concurrent.TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            super.write(records);
+        }
+
         @Override
         protected dev.mirrorv3.chain.store.Store createStore(BlobSinkConfig config, String destinationName) {
             return new FaultInjectingStore(super.createStore(config, destinationName), Faults.forDestination(destinationName));

@@ -172,6 +172,10 @@ final class FaultInjectingStore implements Store {
             }
             throw new TransientStoreException("injected fault: the writer of " + name + " was lost", new IOException("injected"));
         }
+        Runnable overtaken = faults.beforeNextSnapshotWrite.getAndSet(null);
+        if (overtaken != null) {
+            overtaken.run();
+        }
         delegate.createBeside(dir, name, data);
     }
 

@@ -39,6 +39,11 @@ public final class Faults {
     public final java.util.concurrent.atomic.AtomicBoolean failManifestCreates = new java.util.concurrent.atomic.AtomicBoolean();
     /** Counts down when a snapshot write has been killed. */
     public final CountDownLatch snapshotWriteKilled = new CountDownLatch(1);
+    /**
+     * When set, runs once before the next metadata snapshot write lands: a slow commit that another writer of the same
+     * destination overtakes (its writer read the store before, and commits after).
+     */
+    public final AtomicReference<Runnable> beforeNextSnapshotWrite = new AtomicReference<>();
 
     /**
      * Per partition: its next create waits, before its commit, until the latch opens (a slow or hung write of one
@@ -63,6 +68,11 @@ public final class Faults {
     /** The partitions of each close() of the task, when it started, and again when it returned. */
     public final BlockingQueue<Set<Integer>> closeStarted = new LinkedBlockingQueue<>();
     public final BlockingQueue<Set<Integer>> closeEnded = new LinkedBlockingQueue<>();
+
+    /** When set, the task's next put() waits until the latch opens before it takes its records (a slow put()). */
+    public final AtomicReference<CountDownLatch> holdNextPut = new AtomicReference<>();
+    /** Counts down when a put() is held. */
+    public final CountDownLatch putHeld = new CountDownLatch(1);
 
     public static Faults forDestination(String name) {
         return BY_DESTINATION.computeIfAbsent(name, n -> new Faults());

@@ -2,15 +2,20 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.MutableClock;
+import dev.mirrorv3.testsupport.TestConsumers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,12 +34,16 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The blob sink's metadata snapshots against a real broker: topic configs, thousands of groups, exclude wins. */
+/**
+ * The blob sink's metadata snapshots against a real broker: topic configs, thousands of groups, exclude wins, two
+ * connectors sharing a destination, a topic deleted and created again.
+ */
 class MetaSnapshotterIT {
     private static final int GROUPS = 2_000;
     private static KafkaTestBroker broker;
@@ -204,6 +213,131 @@ class MetaSnapshotterIT {
             a.durableOffsets().closed(new TopicPartition("orders", 1));
             assertThat(a.snapshotGroups()).as("nothing open: nothing written").isEmpty();
         }
+    }
+
+    /**
+     * Two connectors share a destination with {@code partitions=} (A backs up 0 and 1, B 2), each merging the other's
+     * partitions into its snapshots. B's snapshot can be the newest and still carry A's older offsets: its clock is
+     * ahead of A's, or it read the store before A's commit landed and committed after it. The newest snapshot must get
+     * A's newest offsets again although A's groups did not move since A's own last write.
+     */
+    @Test
+    void theNewestSnapshotHoldsEveryConnectorsNewestOffsetsAfterAnotherOneCarriedOlderOnes() throws Exception {
+        FilesystemStore store = new FilesystemStore(root, "orders");
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        Faults race = new Faults();
+        MutableClock clockA = new MutableClock();
+        MutableClock clockB = new MutableClock();
+        clockB.advance(60_000); // B's worker's clock a minute ahead of A's
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter a = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of("stale-.*", "",
+                        List.of()), Duration.ofSeconds(30), clockA, e -> { });
+                MetaSnapshotter b = new MetaSnapshotter(admin, t -> new FaultInjectingStore(store, race), ObjectEncryption.none(),
+                        GroupSelection.of("stale-.*", "", List.of()), Duration.ofSeconds(30), clockB, e -> { })) {
+            a.durableOffsets().durable(new TopicPartition("orders", 0), 10);
+            a.durableOffsets().durable(new TopicPartition("orders", 1), 11);
+            b.durableOffsets().durable(new TopicPartition("orders", 2), 12);
+            commit(admin, "stale-g", Map.of(0, 3L, 1, 4L, 2, 5L));
+            assertThat(a.snapshotGroups()).hasSize(1);
+            assertThat(b.snapshotGroups()).hasSize(1);
+            assertThat(newestOffsets(meta, "stale-g")).isEqualTo(offsets(Map.of(0, 3L, 1, 4L, 2, 5L)));
+
+            // A's group moves on 0: A writes, and B's snapshot, named a minute later with A's 3 on 0, must not stay the newest.
+            commit(admin, "stale-g", Map.of(0, 6L));
+            clockA.advance(1_000);
+            a.snapshotGroups();
+            clockA.advance(1_000);
+            a.snapshotGroups(); // A's groups did not move since
+            assertThat(newestOffsets(meta, "stale-g")).as("the newest after a writer whose clock is behind")
+                    .isEqualTo(offsets(Map.of(0, 6L, 1, 4L, 2, 5L)));
+
+            // B reads the store, A writes its group's move on 0 meanwhile, then B's snapshot lands with A's older offset.
+            commit(admin, "stale-g", Map.of(0, 8L, 2, 9L));
+            race.beforeNextSnapshotWrite.set(() -> {
+                try {
+                    assertThat(a.snapshotGroups()).hasSize(1);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            clockA.advance(1_000);
+            clockB.advance(1_000);
+            assertThat(b.snapshotGroups()).hasSize(1);
+            assertThat(race.beforeNextSnapshotWrite.get()).as("premise: A wrote while B's write was in flight").isNull();
+            assertThat(newestOffsets(meta, "stale-g")).as("premise: the newest, B's, carries A's older offset on 0")
+                    .isEqualTo(offsets(Map.of(0, 6L, 1, 4L, 2, 9L)));
+            clockA.advance(1_000);
+            a.snapshotGroups(); // A's groups did not move since its own last write
+            assertThat(newestOffsets(meta, "stale-g")).isEqualTo(offsets(Map.of(0, 8L, 1, 4L, 2, 9L)));
+            clockA.advance(1_000);
+            clockB.advance(1_000);
+            assertThat(a.snapshotGroups()).as("nothing moved").isEmpty();
+            assertThat(b.snapshotGroups()).as("nothing moved").isEmpty();
+        }
+    }
+
+    /**
+     * The source topic deleted and created again under a running backup: while it is gone its groups' offsets are gone
+     * too, and afterwards the groups' offsets are the new topic's. Neither may become the backup's newest group
+     * snapshot: it keeps the old topic's positions, recorded with the old topic's id.
+     */
+    @Test
+    void aTopicDeletedAndCreatedAgainNeitherDropsNorReplacesTheBackupsGroupPositions() throws Exception {
+        String topic = "reborn";
+        broker.createTopic(topic, 2, Map.of());
+        FilesystemStore store = new FilesystemStore(root, topic);
+        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        MetaName good;
+        String oldId;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+                MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of("reborn-.*", "",
+                        List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
+            oldId = topicId(admin, topic);
+            meta.writeTopic(new TopicSnapshot(1_000, topic, oldId, 2, 1, Map.of())); // recorded when the task opened the partitions
+            s.durableOffsets().durable(new TopicPartition(topic, 0), 50);
+            s.durableOffsets().durable(new TopicPartition(topic, 1), 10);
+            commit(admin, "reborn-app", topic, Map.of(0, 40L, 1, 7L));
+            assertThat(s.snapshotGroups()).hasSize(1);
+            good = meta.groupNames().get(0);
+
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            Awaitility.await("the group's offsets went with the topic").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> TestConsumers.committed(admin, "reborn-app", topic).isEmpty()
+                            && !admin.listTopics().names().get().contains(topic));
+            assertThat(s.snapshotGroups()).as("the topic is gone: its groups are not dropped from the newest snapshot").isEmpty();
+
+            Awaitility.await("the topic created again").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> {
+                        broker.createTopic(topic, 2, Map.of());
+                        return true;
+                    });
+            assertThat(topicId(admin, topic)).as("premise: another topic of the same name").isNotEqualTo(oldId);
+            commit(admin, "reborn-app", topic, Map.of(0, 3L));
+            assertThat(TestConsumers.committed(admin, "reborn-app", topic)).as("premise").isEqualTo(Map.of(0, 3L));
+            assertThat(s.snapshotGroups()).as("the new topic's positions are not the backup's").isEmpty();
+        }
+        assertThat(meta.groupNames()).containsExactly(good);
+        assertThat(meta.newestGroups().orElseThrow().snapshot().groups()).isEqualTo(Map.of("reborn-app", offsets(Map.of(0, 40L, 1, 7L))));
+        assertThat(json(store, good).path("topic_id").asText()).as("recorded with the topic they belong to").isEqualTo(oldId);
+    }
+
+    private static String topicId(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId().toString();
+    }
+
+    private static Map<Integer, CommittedOffset> newestOffsets(MetaSnapshots meta, String group) {
+        return meta.newestGroups().orElseThrow().snapshot().groups().get(group);
+    }
+
+    /** A group snapshot's JSON as stored. */
+    private static JsonNode json(FilesystemStore store, MetaName name) throws Exception {
+        return new ObjectMapper().readTree(store.readBeside(MetaSnapshots.GROUPS_DIR, name.fileName()));
+    }
+
+    private static void commit(Admin admin, String group, String topic, Map<Integer, Long> offsets) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> o = new java.util.HashMap<>();
+        offsets.forEach((p, c) -> o.put(new TopicPartition(topic, p), new OffsetAndMetadata(c)));
+        admin.alterConsumerGroupOffsets(group, o).all().get(30, TimeUnit.SECONDS);
     }
 
     private static void commit(Admin admin, String group, Map<Integer, Long> offsets) throws Exception {

@@ -163,8 +163,8 @@ abstract class TestDestination {
             admin = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                     .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
             S3Identity all = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-            adminSettings = new S3Settings(Optional.of(server.endpoint()), "us-east-1", BUCKET, PREFIX, true, all, all,
-                    Duration.ofSeconds(10));
+            adminSettings = S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, PREFIX, true, all, all)
+                    .withCallTimeout(Duration.ofSeconds(10));
         }
 
         @Override
@@ -202,6 +202,11 @@ abstract class TestDestination {
         @Override
         void delete(String name, int partition, String object) {
             admin.deleteObject(r -> r.bucket(BUCKET).key(key(name, partition, object)));
+        }
+
+        /** Requests the server answered for {@code method} ({@code list}, {@code getBlob}, {@code putBlob}) so far. */
+        int calls(String method) {
+            return server.calls(method);
         }
 
         /** Not {@code close()}: JUnit closes AutoCloseable arguments of a parameterized test after each invocation. */

@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PartitionException;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
@@ -16,13 +17,23 @@ import org.apache.kafka.connect.errors.ConnectException;
  */
 final class Deliveries {
     private final FatalFailure fatal;
+    /** partition.failure=partition: a record at another offset isolates its partition instead of failing the task. */
+    private final boolean isolate;
+    /** Set when a delivery landed at another offset since the last recovery (with {@link #isolate}). */
+    private volatile boolean misplaced;
     /** The first transient delivery failure since the last recovery. */
     private final AtomicReference<Throwable> transientFailure = new AtomicReference<>();
     /** Set when the destination holds what this task did not write: nothing more may be sent, not even on close. */
     private volatile boolean destinationCorrupted;
 
-    Deliveries(FatalFailure fatal) {
+    Deliveries(FatalFailure fatal, boolean isolate) {
         this.fatal = fatal;
+        this.isolate = isolate;
+    }
+
+    /** Whether a delivery landed at another offset since the last recovery: the producer is aborted, a recovery isolates it. */
+    boolean misplaced() {
+        return misplaced;
     }
 
     /** The check of one record sent through {@code producer} for {@code mirror}'s source offset {@code sentFor}. */
@@ -43,6 +54,7 @@ final class Deliveries {
     /** A recovery ended: the next failure starts the next one. */
     void recovered() {
         transientFailure.set(null);
+        misplaced = false;
     }
 
     boolean destinationCorrupted() {
@@ -65,11 +77,20 @@ final class Deliveries {
         }
         mirror.failed = true;
         if (e == null) {
-            destinationCorrupted = true;
-            fatal.record(new ConnectException("destination " + mirror.destination + " stored the record of " + mirror.source
-                    + " offset " + sentFor + " at offset " + md.offset() + ": another writer on the destination topic (a second"
-                    + " connector, a zombie task of this one, a producer), or a record lost or duplicated. "
-                    + DestinationRecovery.RECREATE));
+            String m = "destination " + mirror.destination + " stored the record of " + mirror.source + " offset " + sentFor
+                    + " at offset " + md.offset() + ": another writer on the destination topic (a second connector, a zombie task"
+                    + " of this one, a producer), or a record lost or duplicated. " + DestinationRecovery.RECREATE;
+            if (isolate) {
+                // Its partition only: the abort below keeps anything queued behind it off every partition, and the recovery
+                // that follows isolates this one before it rewinds the others.
+                if (mirror.corruption == null) {
+                    mirror.corruption = new PartitionException(m);
+                }
+                misplaced = true;
+            } else {
+                destinationCorrupted = true;
+                fatal.record(new ConnectException(m));
+            }
         } else if (producer.aborted()) {
             return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
         } else if (Failures.isTransient(e)) {

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PartitionException;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * SETTLING, BACKING_OFF --proceed() when due--> read again, as from ABORTED
  * REWOUND --proceed() when due, or at once when a wait was already spent--> FLOWING (partitions resumed)
  * </pre>
+ * A delivery that landed at another offset (another writer on that destination partition) aborts the producer as a
+ * failed one does; with partition.failure=partition the recovery that follows isolates that partition (and any other
+ * whose high watermark no longer matches what this task wrote) before it rewinds the rest, so the one shared producer's
+ * abort-on-first-failure still keeps every record off a wrong offset (docs/kafka-sink.md, "A failed partition").
  * Everything runs on the task thread except the delivery callbacks (the producer's I/O thread), which only record.
  * What the recovery does to the Connect consumer goes through {@link Control}, so this class is tested without Connect.
  */
@@ -73,6 +78,9 @@ final class DestinationRecovery {
 
         /** One more retry after a transient failure (the restarts metric). */
         void retried();
+
+        /** Takes {@code source} out for a failure of its own (its destination holds another writer's record), or fails the task. */
+        void isolate(TopicPartition source, RuntimeException failure);
     }
 
     /**
@@ -80,8 +88,9 @@ final class DestinationRecovery {
      *
      * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
      * @param closeSettleMs          how long closing partitions during a recovery waits for the destination to settle
+     * @param isolate                partition.failure=partition: another writer on a destination partition isolates it
      */
-    record Settings(Clock clock, Backoff backoff, String destinationDescription, long closeSettleMs) {
+    record Settings(Clock clock, Backoff backoff, String destinationDescription, long closeSettleMs, boolean isolate) {
     }
 
     private final Clock clock;
@@ -95,6 +104,7 @@ final class DestinationRecovery {
     /** What {@link #drain} waits for after an abort. */
     private final SettleBeforeClose closeSettle;
     private final Deliveries deliveries;
+    private final boolean isolate;
 
     /** The producer in use; a fresh one after every recovery. */
     private AbortableProducer current;
@@ -122,7 +132,8 @@ final class DestinationRecovery {
         this.backoff = settings.backoff();
         this.destinationDescription = settings.destinationDescription();
         this.closeSettle = new SettleBeforeClose(destinationHighWatermarks, destinationDescription, settings.closeSettleMs());
-        this.deliveries = new Deliveries(fatal);
+        this.deliveries = new Deliveries(fatal, settings.isolate());
+        this.isolate = settings.isolate();
         this.current = new AbortableProducer(producers.get());
     }
 
@@ -134,9 +145,12 @@ final class DestinationRecovery {
         return state != State.FLOWING;
     }
 
-    /** Whether a delivery failed transiently since the last recovery: the rest of the batch must not be sent. */
+    /**
+     * Whether a delivery failed transiently, or landed at another offset, since the last recovery: the rest of the batch
+     * must not be sent.
+     */
     boolean deliveryFailed() {
-        return deliveries.transientFailure() != null;
+        return deliveries.transientFailure() != null || deliveries.misplaced();
     }
 
     /**
@@ -207,27 +221,22 @@ final class DestinationRecovery {
      * high watermarks must read the same twice, {@link #SETTLE_MS} apart, first: some of those records may still land
      * (always in send order, at their own offsets: the aborted producer neither re-sends nor bumps its epoch). Then
      * backs off once, unless a backoff was already waited. A transient failure of these steps backs off and tries
-     * again; the destination holding what this task did not write fails the task.
+     * again; a destination partition holding what this task did not write is isolated, or fails the task.
      */
     private void attempt() {
         try {
             current.abortAndAwait();
             fatal.throwIfSet();
-            List<Mirror> all = List.copyOf(mirrors.get());
+            for (Mirror m : List.copyOf(mirrors.get())) {
+                if (m.corruption != null) {
+                    control.isolate(m.source, m.corruption); // every callback has run: none is marked later
+                }
+            }
+            List<Mirror> all = new ArrayList<>(mirrors.get());
             Map<TopicPartition, Long> hwms = destinationHighWatermarks.apply(all.stream()
                     .map(m -> new Pair(m.source, m.destination)).toList());
-            boolean lostInFlight = false;
-            for (Mirror m : all) {
-                long h = hwms.get(m.destination);
-                long acked = m.acked.get();
-                if (h < acked || h > m.expected || (!m.failed && h != acked)) {
-                    deliveries.corrupted();
-                    throw fatal.fail(new ConnectException("destination " + m.destination + " has high watermark " + h + " after a"
-                            + " transient failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for "
-                            + m.source + ": another writer on the destination, or records lost by the destination. " + RECREATE));
-                }
-                lostInFlight |= m.failed;
-            }
+            all.removeIf(m -> !matches(m, hwms.get(m.destination)));
+            boolean lostInFlight = all.stream().anyMatch(m -> m.failed);
             if (lostInFlight && !hwms.equals(settling)) {
                 settling = hwms;
                 state = State.SETTLING;
@@ -266,6 +275,28 @@ final class DestinationRecovery {
         nextAttemptMs = clock.millis() + delay;
         control.pollWithin(delay);
         log.warn("retrying the destination {} in {} ms (attempt {})", destinationDescription, delay, backoff.attempts());
+    }
+
+    /**
+     * Whether the destination's high watermark {@code h} is one this task's deliveries explain: between what was
+     * acknowledged and what was sent, and exactly what was acknowledged unless records were lost in flight. Anything else
+     * is another writer (or records lost by the destination): that partition is isolated (partition.failure=partition),
+     * or the task fails.
+     */
+    private boolean matches(Mirror m, long h) {
+        long acked = m.acked.get();
+        if (h >= acked && h <= m.expected && (m.failed || h == acked)) {
+            return true;
+        }
+        RuntimeException held = new PartitionException("destination " + m.destination + " has high watermark " + h + " after a"
+                + " transient failure, and this task had " + acked + " acknowledged and " + m.expected + " sent for " + m.source
+                + ": another writer on the destination, or records lost by the destination. " + RECREATE);
+        if (!isolate) {
+            deliveries.corrupted();
+            throw fatal.fail(held);
+        }
+        control.isolate(m.source, held);
+        return false;
     }
 
     /**

@@ -14,12 +14,14 @@ import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The KafkaSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
@@ -51,6 +53,17 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
             reads several topics. The topic must exist with at least the source's partitions: the sink never creates topics. \
             When a source topic grows while the connector runs, the connector adds the same partitions to its destination \
             topic (see partitions.watch.interval.ms).""";
+
+    public static final String IDENTITY_TOPIC = "destination.identity.topic";
+    public static final String IDENTITY_TOPIC_DEFAULT = "__mirror-v3.source-ids";
+    static final String IDENTITY_TOPIC_DOC = """
+            The topic on the destination cluster that keeps which source topic (by its topic id) each \
+            destination topic is a copy of, so that a source topic deleted and created again under the same name is never \
+            continued into the old copy, however long the connector was stopped: one record per destination topic, kept for \
+            good (cleanup.policy=compact; a topic whose records could expire is refused). The connector creates it when it \
+            is missing (1 partition, the cluster's default replication factor), which needs Create on it; the destination \
+            clients need Describe, DescribeConfigs, Read and Write on it. Connectors writing to one destination cluster may \
+            share it.""";
 
     public static final String TIMESTAMP_MODE = "timestamp.mode";
     public static final String TIMESTAMP_SOURCE = "source";
@@ -156,7 +169,9 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
                     Setting.of(TIMESTAMP_MODE, Type.STRING, TIMESTAMP_SOURCE, Importance.MEDIUM, Width.SHORT, "Timestamp mode",
                             TIMESTAMP_MODE_DOC)
                             .withValidator(ConfigDef.CaseInsensitiveValidString.in(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))
-                            .withRecommender(ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION))),
+                            .withRecommender(ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION)),
+                    Setting.of(IDENTITY_TOPIC, Type.STRING, IDENTITY_TOPIC_DEFAULT, Importance.LOW, Width.MEDIUM, "Identity topic",
+                            IDENTITY_TOPIC_DOC).withValidator(new ConfigDef.NonEmptyString())),
             StoreConfigFragment.valueTypes(GROUP_DESTINATION,
                     Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC)),
             SECURITY,
@@ -234,6 +249,22 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
         c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         c.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        return c;
+    }
+
+    /** The destination topic that keeps which source topic each destination topic copies. */
+    public String identityTopic() {
+        return getString(IDENTITY_TOPIC).trim();
+    }
+
+    /** A consumer of the destination cluster without a group (it reads the identity topic whole): bootstrap and security. */
+    public Map<String, Object> destinationConsumerConfig(String clientId) {
+        Map<String, Object> c = destinationCommon();
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return c;
     }
 

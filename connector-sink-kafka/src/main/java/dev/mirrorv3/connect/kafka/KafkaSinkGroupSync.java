@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.connect.connector.ConnectorContext;
 
 /**
  * The Kafka sink's consumer-group sync (groups.sync): one per connector, run by the connector (not a task) on its own
  * thread with its own admin clients, so it never slows put() and runs once however many tasks there are. The origin is
- * the source cluster; the standby is the destination, whose partitions carry the same offsets.
+ * the source cluster; the standby is the destination, whose partitions carry the same offsets. A source topic deleted
+ * and created again is left out ({@link RecreatedTopicGate}): its offsets belong to another topic.
  */
 final class KafkaSinkGroupSync implements AutoCloseable {
     private final RunningGroupSync running;
@@ -35,8 +35,13 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         Admin destination = Admin.create(config.destinationAdminConfig("mirror-v3-kafka-sink-groups-destination-" + name));
         // The connector's own group positions the connector, not an application.
         String ownGroup = props.getOrDefault("consumer.override.group.id", "connect-" + name);
+        SourceIdentity identity = new SourceIdentity(source, destination,
+                IdentityTopic.of(config, destination, "mirror-v3-kafka-sink-groups-identity-" + name), SourceIdentity.legacyGroupId(name),
+                config.destinationBootstrap(), config.adminTimeout());
+        RecreatedTopicGate gate = new RecreatedTopicGate(source, destination, identity, config::destinationTopic, name,
+                config.adminTimeout());
         GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
-                config::destinationTopic),
+                config::destinationTopic, gate),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),
                 null, new GroupOffsetSync.Settings(name, config.adminTimeout(), clock));
         GroupSyncMetrics metrics = new GroupSyncMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), name), sync,
@@ -45,13 +50,8 @@ final class KafkaSinkGroupSync implements AutoCloseable {
                 () -> source.close(Duration.ofSeconds(5)), () -> destination.close(Duration.ofSeconds(5))));
     }
 
-    /** The source topics the connector mirrors: its {@code topics}, or those {@code topics.regex} matches. */
+    /** The source topics the connector mirrors: its {@code topics} (topics.regex is refused at start). */
     static Predicate<String> mirrored(Map<String, String> props) {
-        String regex = props.getOrDefault("topics.regex", "");
-        if (!regex.isBlank()) {
-            Pattern p = Pattern.compile(regex);
-            return t -> p.matcher(t).matches();
-        }
         Set<String> topics = Set.copyOf(TopicsSetting.listed(props));
         return topics::contains;
     }

@@ -3,8 +3,14 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
 import dev.mirrorv3.kafka.Backoff;
+import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionException;
+import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.PositionException;
+import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
@@ -13,11 +19,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,17 +33,17 @@ import org.slf4j.LoggerFactory;
  * Copies source partitions to the same-numbered partitions of a destination topic with the same offsets.
  * The destination's high watermark is the position: {@code open()} seeks the source there. Records stream through one
  * idempotent producer (acks=all, many in flight); every delivery must land at its source offset, else the task fails
- * naming both offsets. The first failed delivery aborts the producer, so nothing queued behind it reaches the
- * destination; a transient failure then re-reads the high watermark until it is stable, rewinds the consumer there,
- * drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient failures"). That recovery is
+ * naming both offsets (with partition.failure=partition: isolates that partition, as a hole or a record that cannot be
+ * converted does; {@link PositionedSinkTask#isolate}). The first failed delivery aborts the producer, so nothing queued
+ * behind it reaches the destination; a transient failure then re-reads the high watermark until it is stable, rewinds
+ * the consumer there, drops the rest of the batch and backs off; the task stays RUNNING (docs/kafka-sink.md, "Transient
+ * failures"). That recovery is
  * {@link DestinationRecovery}'s; the open, pause, retry and commit skeleton is {@link PositionedSinkTask}'s; this class
  * says how a partition is positioned, how a batch is sent and what is durable.
  */
 public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private static final Logger log = LoggerFactory.getLogger(KafkaSinkTask.class);
     private static final long IN_FLIGHT_POLL_MS = DestinationRecovery.IN_FLIGHT_POLL_MS;
-    /** How often the record of which source topic each partition copies is written again (offsets.retention.minutes is days). */
-    private static final long IDENTITY_REFRESH_MS = 3_600_000L;
 
     private KafkaSinkConfig config;
     private String connectorName;
@@ -46,7 +53,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     private MirrorPositions positions;
     private KafkaSinkMetrics metrics;
     private DestinationRecords conversion;
-    private long nextIdentityRefreshMs;
+    private SourceChecks sources;
 
     private final Map<TopicPartition, Mirror> mirrors = new HashMap<>();
 
@@ -65,21 +72,28 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     @Override
     public void start(Map<String, String> props) {
+        KafkaSinkConfig.FRAGMENTS.refuseAtStart(props); // a stored config never went through validate()
         config = new KafkaSinkConfig(props);
         connectorName = props.getOrDefault("name", "kafka-sink");
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig("mirror-v3-kafka-sink-source-" + connectorName), config.adminTimeout());
         destinationOffsets = new LogOffsets(config.destinationAdminConfig("mirror-v3-kafka-sink-destination-" + connectorName),
                 config.adminTimeout());
-        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(),
-                SourceIdentity.groupId(connectorName));
-        nextIdentityRefreshMs = clock.millis() + IDENTITY_REFRESH_MS;
+        SourceIdentity identity = new SourceIdentity(sourceOffsets.admin(), destinationOffsets.admin(),
+                IdentityTopic.of(config, destinationOffsets.admin(), "mirror-v3-kafka-sink-identity-" + connectorName),
+                SourceIdentity.legacyGroupId(connectorName), config.destinationBootstrap(), config.adminTimeout());
+        positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(), identity);
+        sources = new SourceChecks(new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()),
+                new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), this::retried), context::timeout,
+                clock.millis());
         conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
+        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         recovery = new DestinationRecovery(() -> createProducer(config.producerConfig(producerClientId())),
                 positions::destinationHighWatermarks, mirrors::values, new RecoveryControl(), fatalFailure(),
                 new DestinationRecovery.Settings(clock, new Backoff(config.retryBackoffInitialMs(), config.retryBackoffMaxMs()),
-                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis())); // well inside Connect's rebalance timeout
+                        config.destinationBootstrap(), 2 * config.adminTimeout().toMillis(), // well inside Connect's rebalance timeout
+                        config.partitionFailure() == FailureVerdict.Isolation.PARTITION));
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
         log.info("Kafka sink task of {} started: destination {}, timestamps from the {}", connectorName, config.destinationBootstrap(),
@@ -101,7 +115,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     /** Each partition's destination high watermark, checked against the source's log (see {@code PositionRule}). */
     @Override
-    protected Map<TopicPartition, Position> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<Position> resolve(List<TopicPartition> partitions) {
         return resolvePositions(partitions.stream().map(this::pair).toList());
     }
 
@@ -110,6 +124,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         Pair p = pair(source);
         Mirror m = new Mirror(source, p.destination(), pos.next(), pos.sourceHighWatermark());
         mirrors.put(source, m);
+        sources.positioned(source, pos.sourceTopicId(), p.destination());
         metrics.opened(source, m.acked::get, m.records::get, m.bytes::get, () -> m.sourceHwm);
         log.info("starting mirror {}: destination {} on {}, position from the destination's high watermark, resolved next offset {}"
                 + " (source log start {}, high watermark {})", source, p.destination(), config.destinationBootstrap(), pos.next(),
@@ -138,7 +153,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
     }
 
     /** Where each pair continues; tests override this to make positioning fail. */
-    protected Map<TopicPartition, Position> resolvePositions(List<Pair> pairs) {
+    protected PerPartition<Position> resolvePositions(List<Pair> pairs) {
         return positions.resolve(pairs);
     }
 
@@ -148,6 +163,7 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
 
     @Override
     protected void write(Collection<SinkRecord> records) {
+        checkSources(records);
         boolean failed = false;
         for (SinkRecord r : records) {
             if (fatalFailure().isSet()) {
@@ -167,12 +183,19 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 continue; // a re-delivery of a record already sent
             }
             if (offset > m.expected) {
-                throw fatal(new ConnectException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
+                isolate(tp, new PartitionException("the source has an offset hole at " + m.expected + " in " + tp + " (the next record"
                         + " is at offset " + offset + "; compaction, a transaction marker or an aborted record): a Kafka destination"
                         + " cannot reproduce it, and " + m.destination + " stays complete up to offset " + (m.expected - 1) + ". Back"
                         + " such topics up to a blob destination instead"));
+                continue;
             }
-            ProducerRecord<byte[], byte[]> pr = conversion.toProducerRecord(r, m);
+            ProducerRecord<byte[], byte[]> pr;
+            try {
+                pr = conversion.toProducerRecord(r, m);
+            } catch (RuntimeException e) {
+                isolate(tp, e); // a record that cannot be converted
+                continue;
+            }
             beforeSend(tp, offset);
             if (!recovery.send(pr, m, offset, DestinationRecords.payloadBytes(pr))) {
                 failed = true; // recover (or fail) below
@@ -191,17 +214,28 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
         long now = clock.millis();
         heartbeatIfDue(now);
-        refreshIdentityIfDue(now);
-        pollWithin(inFlight() ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
+        // Every hour: a source topic re-created meanwhile isolates its partitions (or fails the task).
+        sources.lookIfDue(now, mirrors.values().stream().collect(Collectors.toMap(m -> m.source, m -> m.expected))).forEach(this::isolate);
+        boolean inFlight = mirrors.values().stream().anyMatch(m -> m.acked.get() < m.expected);
+        pollWithin(inFlight ? IN_FLIGHT_POLL_MS : msUntilHeartbeat(now));
     }
 
-    private boolean inFlight() {
-        for (Mirror m : mirrors.values()) {
-            if (m.acked.get() < m.expected) {
-                return true;
-            }
+    /**
+     * Before a batch is sent, its source topics must still be those the destination topics copy: records fetched from
+     * a topic deleted and created again (the consumer may keep its positions across that) are never sent; every
+     * partition of such a topic is isolated (its mirror dropped, so the loop skips its records) or the task fails.
+     */
+    private void checkSources(Collection<SinkRecord> records) {
+        Map<TopicPartition, PositionException> recreated;
+        try {
+            recreated = sources.beforeSending(records, tp -> mirrors.containsKey(tp) && !repositioned(tp)
+                    ? OptionalLong.of(mirrors.get(tp).expected) : OptionalLong.empty());
+        } catch (RetriableException e) {
+            throw e; // the batch is delivered again after the backoff
+        } catch (RuntimeException e) {
+            throw fatal(e);
         }
-        return false;
+        recreated.forEach(this::isolate);
     }
 
     /** Maps what a recovery does to the source consumer onto Connect's context. */
@@ -230,6 +264,11 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         public void retried() {
             metrics.restart();
         }
+
+        @Override
+        public void isolate(TopicPartition source, RuntimeException failure) {
+            KafkaSinkTask.this.isolate(source, failure);
+        }
     }
 
     // --- heartbeat, commits, shutdown ------------------------------------------------------------------------------
@@ -256,26 +295,19 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
         }
     }
 
-    /** Records again which source topic each partition copies; a failure is only logged (the next hour tries again). */
-    private void refreshIdentityIfDue(long now) {
-        if (now < nextIdentityRefreshMs || mirrors.isEmpty()) {
-            return;
-        }
-        nextIdentityRefreshMs = now + IDENTITY_REFRESH_MS;
-        Map<TopicPartition, Long> acked = new HashMap<>();
-        mirrors.forEach((tp, m) -> acked.put(tp, m.acked.get()));
-        try {
-            positions.refreshIdentity(mirrors.keySet().stream().map(this::pair).toList(), acked);
-        } catch (RuntimeException e) {
-            log.warn("cannot record again which source topics {} copies (consumer group {} on {}): {}", connectorName,
-                    SourceIdentity.groupId(connectorName), config.destinationBootstrap(), Failures.describe(e));
-        }
-    }
-
     /** What the destination acknowledged at its source offsets. */
     @Override
     protected OptionalLong durableNext(TopicPartition tp) {
         Mirror m = mirrors.get(tp);
+        return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
+    }
+
+    /** Forgets a failed partition's mirror: records of it still in flight land at their own offsets or fail. */
+    @Override
+    protected OptionalLong dropPartition(TopicPartition tp) {
+        Mirror m = mirrors.remove(tp);
+        sources.closed(tp);
+        metrics.closed(tp);
         return m == null ? OptionalLong.empty() : OptionalLong.of(m.acked.get());
     }
 
@@ -285,8 +317,12 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
             recovery.drain(); // the next owner of these partitions reads the destination's high watermark
         }
         for (TopicPartition tp : partitions) {
-            mirrors.remove(tp);
+            Mirror m = mirrors.remove(tp);
+            sources.closed(tp);
             metrics.closed(tp);
+            if (m != null && m.corruption != null) {
+                log.error("closing {} whose destination holds a record of another writer: {}", tp, Failures.describe(m.corruption));
+            }
         }
         if (mirrors.isEmpty() && recovery != null) {
             recovery.abandon();

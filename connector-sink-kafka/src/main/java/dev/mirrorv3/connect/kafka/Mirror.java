@@ -15,6 +15,8 @@ final class Mirror {
     final AtomicLong bytes = new AtomicLong();
     /** Set by the first failed delivery: the destination may hold less than was sent. */
     volatile boolean failed;
+    /** Set when a delivery landed at another offset (another writer): the partition is isolated by the next recovery. */
+    volatile RuntimeException corruption;
     volatile long sourceHwm;
     long sinceHeartbeat;
 

@@ -1,12 +1,14 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -23,7 +25,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * Where a Kafka → Kafka copy with preserved offsets continues (docs/kafka-sink.md): the destination partition's high watermark,
  * checked against the source partition's log start and high watermark by {@link PositionRule}, and the destination's
  * record of which source topic it copies ({@link SourceIdentity}). Connect-free: the sink task asks it in
- * {@code open()} and again after a transient destination failure.
+ * {@code open()}.
  */
 public final class MirrorPositions {
     private final LogOffsets source;
@@ -34,55 +36,62 @@ public final class MirrorPositions {
 
     /**
      * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     * @param identityGroup the destination's consumer group that keeps which source topic each partition copies
-     *                      ({@link SourceIdentity#groupId})
+     * @param identity which source topic each destination topic copies, kept on the destination cluster
      */
     public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
-                           String identityGroup) {
+                           SourceIdentity identity) {
         this.source = source;
         this.destination = destination;
         this.destinationDescription = destinationDescription;
         this.timeout = timeout;
-        this.identity = new SourceIdentity(source.admin(), destination.admin(), identityGroup, destinationDescription, timeout);
+        this.identity = identity;
     }
 
     /** One source partition and the destination partition it is copied to. */
     public record Pair(TopicPartition source, TopicPartition destination) {
     }
 
-    /** Where a pair continues ({@code next}, the destination's high watermark) and the source's log at that moment. */
-    public record Position(long next, long sourceLogStart, long sourceHighWatermark) {
+    /**
+     * Where a pair continues ({@code next}, the destination's high watermark), the source's log at that moment, and the
+     * id of the source topic it continues from (empty: the cluster gave none).
+     */
+    public record Position(long next, long sourceLogStart, long sourceHighWatermark, String sourceTopicId) {
     }
 
     /**
      * The next offset of each pair (= the destination's high watermark), after checking that the destination topics
-     * exist with enough partitions and that the position is inside the source's log.
-     *
-     * @throws PositionException what is wrong and what to do
+     * exist with enough partitions and that the position is inside the source's log. Each source partition on its own:
+     * one whose destination is missing, another topic's copy or out of the rule gets its {@link PositionException}
+     * (with what to do), the others their position; a transient failure is thrown.
      */
-    public Map<TopicPartition, Position> resolve(Collection<Pair> pairs) {
-        checkDestinationTopics(pairs);
-        Map<TopicPartition, Long> destinationHwms = destinationHighWatermarks(pairs);
-        identity.verify(pairs, destinationHwms); // before the offsets: a destination ahead of a re-created source is named as such
-        Map<TopicPartition, Long> logStarts = source.logStartOffsets(pairs.stream().map(Pair::source).toList());
-        Map<TopicPartition, Long> sourceHwms = source.highWatermarks(pairs.stream().map(Pair::source).toList());
-        Map<TopicPartition, Position> next = new LinkedHashMap<>();
-        for (Pair p : pairs) {
-            long h = destinationHwms.get(p.destination());
-            long logStart = logStarts.get(p.source());
-            long hwm = sourceHwms.get(p.source());
-            long at = PositionRule.check(p.source(), new PositionRule.KafkaTopic(p.destination()), OptionalLong.of(h), logStart, hwm);
-            next.put(p.source(), new Position(at, logStart, hwm));
+    public PerPartition<Position> resolve(Collection<Pair> pairs) {
+        PerPartition<Position> out = new PerPartition<>();
+        Map<String, TopicDescription> destinations = new HashMap<>();
+        List<Pair> present = checkDestinationTopics(pairs, destinations, out);
+        if (present.isEmpty()) {
+            return out;
         }
-        return next;
-    }
-
-    /**
-     * Records again which source topic each pair copies, with the next offsets acknowledged ({@code next}, by source
-     * partition), so that the record outlives the destination's offsets.retention.minutes while the copy runs.
-     */
-    public void refreshIdentity(Collection<Pair> pairs, Map<TopicPartition, Long> next) {
-        identity.refresh(pairs, next);
+        List<TopicPartition> all = new ArrayList<>();
+        destinations.values().forEach(d -> d.partitions().forEach(p -> all.add(new TopicPartition(d.name(), p.partition()))));
+        Map<TopicPartition, Long> destinationHwms = destination.highWatermarks(all);
+        // Before the offsets: a destination ahead of a re-created source is named as such.
+        Map<String, String> ids = identity.verify(present, destinations, destinationHwms, out);
+        List<Pair> checked = present.stream().filter(p -> !out.failed(p.source())).toList();
+        if (checked.isEmpty()) {
+            return out;
+        }
+        Map<TopicPartition, Long> logStarts = source.logStartOffsets(checked.stream().map(Pair::source).toList());
+        Map<TopicPartition, Long> sourceHwms = source.highWatermarks(checked.stream().map(Pair::source).toList());
+        for (Pair p : checked) {
+            out.attempt(p.source(), () -> {
+                long logStart = logStarts.get(p.source());
+                long hwm = sourceHwms.get(p.source());
+                long at = PositionRule.check(p.source(), new PositionRule.KafkaTopic(p.destination()),
+                        OptionalLong.of(destinationHwms.get(p.destination())), logStart, hwm);
+                return new Position(at, logStart, hwm, ids.getOrDefault(p.source().topic(), ""));
+            });
+        }
+        return out;
     }
 
     /** Each pair's destination high watermark (the offset the next delivered record must get). */
@@ -90,42 +99,58 @@ public final class MirrorPositions {
         return destination.highWatermarks(pairs.stream().map(Pair::destination).toList());
     }
 
-    private void checkDestinationTopics(Collection<Pair> pairs) {
+    /**
+     * The pairs whose destination partition exists, their destination topics described in {@code described} (each id and
+     * partitions); each other pair fails in {@code out}.
+     */
+    private List<Pair> checkDestinationTopics(Collection<Pair> pairs, Map<String, TopicDescription> described,
+                                              PerPartition<Position> out) {
         Map<String, Integer> needed = new HashMap<>();
         for (Pair p : pairs) {
             needed.merge(p.destination().topic(), p.destination().partition() + 1, Math::max);
         }
-        Set<String> topics = new TreeSet<>(needed.keySet());
-        Map<String, TopicDescription> described = new HashMap<>();
-        for (String topic : topics) {
-            try {
-                described.put(topic, destination.admin().describeTopics(Set.of(topic)).allTopicNames()
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new org.apache.kafka.common.errors.InterruptException(e);
-            } catch (TimeoutException e) {
-                throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
-                        + destinationDescription + " timed out after " + timeout, e);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
-                            + ": the Kafka sink never creates topics; create it with at least " + needed.get(topic) + " partitions"
-                            + " (the source's), the cleanup.policy and retention it should have, then restart the task");
+        List<Pair> present = new ArrayList<>();
+        for (String topic : new TreeSet<>(needed.keySet())) {
+            List<Pair> ofTopic = pairs.stream().filter(p -> p.destination().topic().equals(topic)).toList();
+            List<TopicPartition> sources = ofTopic.stream().map(Pair::source).toList();
+            out.attemptAll(sources, () -> described.put(topic, describe(topic, needed.get(topic))));
+            for (Pair p : ofTopic) {
+                if (out.failed(p.source())) {
+                    continue;
                 }
-                if (e.getCause() instanceof KafkaException ke) {
-                    throw ke;
+                int has = described.get(topic).partitions().size();
+                if (p.destination().partition() >= has) {
+                    out.fail(p.source(), new PositionException("destination topic " + topic + " on " + destinationDescription + " has "
+                            + has + " partitions, and source partition " + p.source() + " is copied to the same-numbered"
+                            + " partition: add partitions to the destination topic (at least the source's), then restart the task"));
+                } else {
+                    present.add(p);
                 }
-                throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
             }
         }
-        for (Map.Entry<String, Integer> e : needed.entrySet()) {
-            int has = described.get(e.getKey()).partitions().size();
-            if (has < e.getValue()) {
-                throw new PositionException("destination topic " + e.getKey() + " on " + destinationDescription + " has " + has
-                        + " partitions, and source partition " + (e.getValue() - 1) + " is copied to the same-numbered partition:"
-                        + " add partitions to the destination topic (at least the source's), then restart the task");
+        return present;
+    }
+
+    private TopicDescription describe(String topic, int needed) {
+        try {
+            return destination.admin().describeTopics(Set.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.apache.kafka.common.errors.InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
+                    + destinationDescription + " timed out after " + timeout, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
+                        + ": the Kafka sink never creates topics; create it with at least " + needed + " partitions"
+                        + " (the source's), the cleanup.policy and retention it should have, then restart the task");
             }
+            if (e.getCause() instanceof KafkaException ke) {
+                throw ke;
+            }
+            throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
         }
     }
 }

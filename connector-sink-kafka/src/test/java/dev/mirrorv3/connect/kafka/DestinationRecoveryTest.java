@@ -46,7 +46,8 @@ class DestinationRecoveryTest {
     private final RecordingControl control = new RecordingControl();
     private final FatalFailure fatal = new FatalFailure();
     private final DestinationRecovery recovery = new DestinationRecovery(this::newProducer, this::readHighWatermarks,
-            mirrors::values, control, fatal, new DestinationRecovery.Settings(clock, new Backoff(100, 800), "destination:9092", 10_000));
+            mirrors::values, control, fatal, new DestinationRecovery.Settings(clock, new Backoff(100, 800), "destination:9092", 10_000,
+            false));
 
     private Producer<byte[], byte[]> newProducer() {
         MockProducer<byte[], byte[]> p = new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
@@ -316,8 +317,79 @@ class DestinationRecoveryTest {
         assertThat(reads.get()).as("the destination is not read: the task fails").isZero();
     }
 
-    /** The consumer as the recovery leaves it: the paused partitions, the rewinds, the last poll timeout. */
-    private static final class RecordingControl implements DestinationRecovery.Control {
+    // --- partition.failure=partition -------------------------------------------------------------------------------------
+
+    private static final TopicPartition SOURCE1 = new TopicPartition("orders", 1);
+    private static final TopicPartition DESTINATION1 = new TopicPartition("orders-copy", 1);
+
+    private DestinationRecovery isolating() {
+        return new DestinationRecovery(this::newProducer, this::readHighWatermarks, mirrors::values, control, fatal,
+                new DestinationRecovery.Settings(clock, new Backoff(100, 800), "destination:9092", 10_000, true));
+    }
+
+    /**
+     * Another producer wrote into one destination partition: the delivery that lands at the wrong offset aborts the one
+     * shared producer (so nothing queued behind it lands anywhere, on any partition), and the recovery isolates that
+     * partition, then settles and rewinds the others to their destination's high watermarks and goes on with a fresh
+     * producer; the task does not fail.
+     */
+    @Test
+    void aDeliveryAtAnotherOffsetIsolatesItsPartitionAndTheOthersGoOnThroughAFreshProducer() {
+        DestinationRecovery isolating = isolating();
+        Mirror m0 = open(7);
+        Mirror m1 = new Mirror(SOURCE1, DESTINATION1, 3, 3);
+        mirrors.put(SOURCE1, m1);
+        for (Mirror m : List.of(m0, m1, m1)) {
+            assertThat(isolating.send(new ProducerRecord<>(m.destination.topic(), m.destination.partition(), null, new byte[] {1}), m,
+                    m.expected, 1)).isTrue();
+            m.expected++;
+        }
+        MockProducer<byte[], byte[]> first = producer();
+        first.completeNext(); // orders-0's record lands at 0, not 7: another writer
+        assertThat(first.closed()).as("the shared producer is aborted at once").isTrue();
+        first.errorNext(new TimeoutException("failed by the abort"));
+        first.errorNext(new TimeoutException("failed by the abort"));
+        assertThat(isolating.deliveryFailed()).as("the rest of the batch is not sent").isTrue();
+
+        destinationHwms.put(DESTINATION1, 3L);
+        isolating.start();
+        assertThat(control.isolated).as("that partition only").containsOnlyKeys(SOURCE);
+        assertThat(control.isolated.get(SOURCE)).contains("stored the record of orders-0 offset 7 at offset 0",
+                "another writer on the destination topic");
+        assertThat(fatal.isSet()).as("the task goes on").isFalse();
+        assertThat(isolating.state()).as("orders-1 lost records in flight: it settles first").isEqualTo(State.SETTLING);
+        clock.advance(DestinationRecovery.SETTLE_MS);
+        isolating.proceed();
+        clock.advance(800);
+        isolating.proceed();
+        assertThat(isolating.state()).isEqualTo(State.FLOWING);
+        assertThat(control.rewinds).as("the others continue at their destination's high watermark").isEqualTo(Map.of(SOURCE1, 3L));
+        assertThat(control.paused).as("resumed; the isolated one is the task's to keep paused").doesNotContain(SOURCE1);
+        assertThat(isolating.send(new ProducerRecord<>(DESTINATION1.topic(), 1, null, new byte[] {1}), m1, 3, 1)).isTrue();
+        assertThat(producer()).as("through a fresh producer").isNotSameAs(first);
+    }
+
+    @Test
+    void aDestinationHighWatermarkThisTaskCannotExplainIsolatesThatPartitionAfterATransientFailure() {
+        DestinationRecovery isolating = isolating();
+        Mirror m0 = open(0);
+        Mirror m1 = new Mirror(SOURCE1, DESTINATION1, 0, 0);
+        mirrors.put(SOURCE1, m1);
+        isolating.send(new ProducerRecord<>(DESTINATION.topic(), 0, null, new byte[] {1}), m0, 0, 1);
+        m0.expected++;
+        producer().errorNext(new TimeoutException("injected: request timed out"));
+        destinationHwms.put(DESTINATION, 0L);
+        destinationHwms.put(DESTINATION1, 4L); // orders-1 sent nothing, and its destination grew: another writer
+        isolating.start();
+        assertThat(control.isolated).containsOnlyKeys(SOURCE1);
+        assertThat(control.isolated.get(SOURCE1)).contains("destination orders-copy-1 has high watermark 4",
+                "0 acknowledged and 0 sent for orders-1");
+        assertThat(fatal.isSet()).isFalse();
+    }
+
+    /** The consumer as the recovery leaves it: the paused partitions, the rewinds, the last poll timeout, the isolated partitions. */
+    private final class RecordingControl implements DestinationRecovery.Control {
+        final Map<TopicPartition, String> isolated = new LinkedHashMap<>();
         final Set<TopicPartition> paused = new LinkedHashSet<>();
         final Map<TopicPartition, Long> rewinds = new HashMap<>();
         long lastPoll = -1;
@@ -346,6 +418,14 @@ class DestinationRecoveryTest {
         @Override
         public void retried() {
             retries++;
+        }
+
+        /** As the task does: the partition's mirror goes, it stays paused. */
+        @Override
+        public void isolate(TopicPartition source, RuntimeException failure) {
+            isolated.put(source, failure.getMessage());
+            mirrors.remove(source);
+            paused.add(source);
         }
     }
 }

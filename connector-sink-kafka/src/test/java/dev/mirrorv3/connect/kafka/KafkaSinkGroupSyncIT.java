@@ -7,6 +7,7 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.lang.management.ManagementFactory;
@@ -105,6 +106,62 @@ class KafkaSinkGroupSyncIT {
         }
         cluster.awaitRunning(name, WAIT);
         cluster.delete(name);
+    }
+
+    /**
+     * A source topic deleted and created again: its new consumers' small offsets belong to another topic of the same
+     * name and must never move the standby's groups back, while a reset of a group on a topic that was not re-created
+     * still moves its standby group as designed. The group sync says why it leaves the topic out, naming both ids.
+     */
+    @Test
+    void aRecreatedSourceTopicNeverMovesItsGroupsOnTheDestination() throws Exception {
+        String name = "group-sync-recreated";
+        String kept = "gs-kept";
+        String recreated = "gs-recreated";
+        TopicPartition keptSource = new TopicPartition(kept, 0);
+        TopicPartition recreatedSource = new TopicPartition(recreated, 0);
+        TopicPartition keptCopy = new TopicPartition(kept + "-copy", 0);
+        TopicPartition recreatedCopy = new TopicPartition(recreated + "-copy", 0);
+        for (String t : List.of(kept, recreated)) {
+            cluster.kafka().createTopic(t, 1);
+            destination.createTopic(t + "-copy", 1);
+            produceVaried(cluster.bootstrapServers(), t, 1, 100, 3);
+        }
+        try (Admin source = cluster.kafka().createAdminClient(); LogCapture logs = LogCapture.attach()) {
+            commit(source, "app-r", Map.of(recreatedSource, 80L));
+            commit(source, "app-k", Map.of(keptSource, 60L));
+            Map<String, String> config = sinkConfig(kept + "," + recreated, cluster.bootstrapServers(), destination.bootstrapServers());
+            config.put("destination.topic", "${topic}-copy");
+            config.put("groups.sync", "true");
+            config.put("groups.interval.ms", "300");
+            cluster.deploy(name, config);
+            awaitDestination(cluster, name, destination.admin(), recreatedCopy.topic(), Map.of(0, 100L), WAIT);
+            awaitGroup("app-r", Map.of(recreatedCopy, 80L));
+            commit(source, "app-r", Map.of(recreatedSource, 30L)); // a reset on the same topic moves the standby back
+            awaitGroup("app-r", Map.of(recreatedCopy, 30L));
+            awaitGroup("app-k", Map.of(keptCopy, 60L));
+
+            String oldId = topicId(source, recreated);
+            cluster.kafka().deleteTopic(recreated);
+            cluster.kafka().createTopic(recreated, 1);
+            produceVaried(cluster.bootstrapServers(), recreated, 1, 10, 4);
+            String newId = topicId(source, recreated);
+            assertThat(newId).as("premise: the topic was created again").isNotEqualTo(oldId);
+            commit(source, "app-r", Map.of(recreatedSource, 5L)); // a consumer of the new topic
+            commit(source, "app-k", Map.of(keptSource, 70L));
+            awaitGroup("app-k", Map.of(keptCopy, 70L)); // premise: a pass read both commits
+
+            assertThat(offsets("app-r")).as("the re-created topic's offsets never reach the standby")
+                    .isEqualTo(Map.of(recreatedCopy, 30L));
+            assertThat(logs.lines()).as("the group sync says why, naming both ids").anySatisfy(line -> assertThat(line)
+                    .contains("source topic " + recreated + " was deleted and created again", "holds a copy of the topic with id "
+                            + oldId, recreated + " now has id " + newId, "consumer group offsets"));
+        }
+        cluster.delete(name);
+    }
+
+    private static String topicId(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId().toString();
     }
 
     private static void commit(Admin admin, String group, Map<TopicPartition, Long> offsets) throws Exception {

@@ -15,9 +15,8 @@ import dev.mirrorv3.testsupport.TestConsumers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,24 +70,28 @@ class KafkaSinkRebalanceInRecoveryIT {
         // Eager: the intruder's join revokes every partition of the task (close() of all of them), then assigns two back.
         config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
 
-        Set<String> states = ConcurrentHashMap.newKeySet();
+        List<Sample> samples = new CopyOnWriteArrayList<>();
+        long frozenAt;
+        long thawedAt;
+        long copiedAt;
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (LogCapture log = LogCapture.attach();
              Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));
              SteadySource feed = new SteadySource(cluster.bootstrapServers(), TOPIC, PARTITIONS, 100, 21)) {
             cluster.deploy(TOPIC, config);
             cluster.awaitRunning(TOPIC, Duration.ofSeconds(60));
-            sampler.scheduleAtFixedRate(() -> sample(states), 0, 100, TimeUnit.MILLISECONDS);
+            sampler.scheduleAtFixedRate(() -> sample(samples), 0, 100, TimeUnit.MILLISECONDS);
             awaitDestinationAtLeast(cluster, TOPIC, destination.admin(), TOPIC, Map.of(0, 200L, 1, 200L, 2, 200L), Duration.ofSeconds(60));
 
             destination.proxy().freeze();
+            frozenAt = System.currentTimeMillis();
             Awaitility.await("a delivery times out and the recovery starts").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100)).until(() -> contains(log.lines(), RECOVERY_STARTED));
 
             Configurator.setLevel(WORKER_SINK_TASK, Level.DEBUG); // its "Partitions revoked" line
             try (KafkaConsumer<byte[], byte[]> intruder = TestConsumers.intruder(cluster.bootstrapServers(), TOPIC, "connect-" + TOPIC,
                     RangeAssignor.class)) {
-                joinAndThawWhileTheTaskWaits(intruder, log);
+                thawedAt = joinAndThawWhileTheTaskWaits(intruder, log);
                 // The task copies the partitions it got back while the intruder keeps the others: its first deliveries
                 // after the late append must land at their source offsets.
                 Map<Integer, Long> expected = new TreeMap<>();
@@ -103,21 +106,22 @@ class KafkaSinkRebalanceInRecoveryIT {
 
             // The intruder has left: the task owns every partition again and catches up with the steady source.
             awaitExactCopyOfSteadySource(cluster, TOPIC, source, feed, destination, TOPIC, PARTITIONS);
+            copiedAt = System.currentTimeMillis();
         } finally {
             destination.proxy().thaw(); // when the test failed before it did
             sampler.shutdownNow();
         }
         assertThat(cluster.taskState(TOPIC)).isEqualTo("RUNNING");
-        assertThat(states).as("task states sampled every 100 ms").doesNotContain("FAILED");
+        assertStatusSampledThroughout(samples, frozenAt, thawedAt, copiedAt);
         cluster.delete(TOPIC);
     }
 
     /**
      * Keeps the intruder polling until the rebalance it started has completed; thaws the destination
      * {@link #THAW_AFTER_REVOKE_MS} after the worker revoked the task's partitions, while the task waits on the
-     * destination, and checks the premise: records lost in flight were appended after the thaw.
+     * destination, and checks the premise: records lost in flight were appended after the thaw. Returns when it thawed.
      */
-    private static void joinAndThawWhileTheTaskWaits(KafkaConsumer<byte[], byte[]> intruder, LogCapture log) {
+    private static long joinAndThawWhileTheTaskWaits(KafkaConsumer<byte[], byte[]> intruder, LogCapture log) {
         long deadline = System.currentTimeMillis() + 60_000;
         long revokedAt = 0;
         long thawedAt = 0;
@@ -143,6 +147,23 @@ class KafkaSinkRebalanceInRecoveryIT {
         System.out.printf("destination high watermarks at the thaw %s, %d ms later %s%n", atThaw, LATE_APPEND_SEEN_MS, lateAppendSeen);
         assertThat(total(lateAppendSeen)).as("records lost in flight appended after the thaw: %s, at the thaw %s", lateAppendSeen,
                 atThaw).isGreaterThan(total(atThaw));
+        return thawedAt;
+    }
+
+    /**
+     * "No FAILED" means something only when the task's status was read while it could have failed: in the recovery (from
+     * the freeze to the thaw, the revocation inside it) and after it until the copy was exact. A sampler whose every
+     * read failed (the REST API busy) or that never ran leaves no sample, and an empty set contains no FAILED either.
+     */
+    private static void assertStatusSampledThroughout(List<Sample> samples, long frozenAt, long thawedAt, long copiedAt) {
+        List<Sample> inRecovery = samples.stream().filter(s -> s.atMs() >= frozenAt && s.atMs() <= thawedAt).toList();
+        List<Sample> afterIt = samples.stream().filter(s -> s.atMs() > thawedAt && s.atMs() <= copiedAt).toList();
+        System.out.printf("task status samples: %d in the recovery (%d ms), %d after it until the copy was exact (%d ms)%n",
+                inRecovery.size(), thawedAt - frozenAt, afterIt.size(), copiedAt - thawedAt);
+        assertThat(inRecovery).as("task status samples from the freeze to the thaw (%d ms)", thawedAt - frozenAt).isNotEmpty();
+        assertThat(afterIt).as("task status samples from the thaw until the copy was exact (%d ms)", copiedAt - thawedAt)
+                .isNotEmpty();
+        assertThat(samples).as("task states sampled every 100 ms").extracting(Sample::state).doesNotContain("FAILED");
     }
 
     /** The worker revoked the task's partitions after the recovery started and before it ended. */
@@ -154,10 +175,16 @@ class KafkaSinkRebalanceInRecoveryIT {
         assertThat(between).as("log between the recovery's start and the revocation").noneMatch(l -> l.contains(RECOVERY_ENDED));
     }
 
-    private static void sample(Set<String> states) {
+    /** One read of the task's status, and when it was taken. */
+    private record Sample(long atMs, String state) {
+    }
+
+    private static void sample(List<Sample> samples) {
         try {
             String state = cluster.taskState(TOPIC);
-            if (states.add(state) && "FAILED".equals(state)) {
+            boolean firstFailure = "FAILED".equals(state) && samples.stream().noneMatch(s -> "FAILED".equals(s.state()));
+            samples.add(new Sample(System.currentTimeMillis(), state));
+            if (firstFailure) {
                 System.out.println("task FAILED: " + cluster.failureTrace(TOPIC));
             }
         } catch (RuntimeException e) {

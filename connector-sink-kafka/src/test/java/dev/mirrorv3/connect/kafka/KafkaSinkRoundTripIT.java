@@ -30,7 +30,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A byte-identical copy at the same offsets in both timestamp modes, and every refusal (a source
  * hole, a foreign record on the destination, a destination ahead of its source, an empty destination of a source that
- * starts above 0, a missing or too small destination topic), each with the message that says what to do.
+ * starts above 0, a missing or too small destination topic), each with the message that says what to do: each one is
+ * its partition's, which is isolated (its committed offset carries the message; KafkaSinkIsolationIT: the others go
+ * on), or with partition.failure=task fails the task.
  */
 class KafkaSinkRoundTripIT {
     private static final Duration WAIT = Duration.ofSeconds(120);
@@ -104,7 +106,7 @@ class KafkaSinkRoundTripIT {
     }
 
     @Test
-    void aValueThatIsNotJsonFailsTheTaskWithValuesTypeJson() throws Exception {
+    void aValueThatIsNotJsonIsolatesItsPartitionWithValuesTypeJson() throws Exception {
         String topic = "typed";
         cluster.kafka().createTopic(topic, 1);
         destination.createTopic(topic, 1);
@@ -117,15 +119,15 @@ class KafkaSinkRoundTripIT {
         Map<String, String> c = config(topic);
         c.put("values.type", "json");
         cluster.deploy("typed", c);
-        String trace = cluster.awaitTaskFailure("typed", WAIT);
-        assertThat(trace).contains("topic typed partition 0 offset 5").contains("values.type");
+        String note = cluster.awaitPartitionFailed("typed", topic, 0, WAIT);
+        assertThat(note).contains("topic typed partition 0 offset 5").contains("values.type");
         org.awaitility.Awaitility.await("copied up to the misfit").atMost(Duration.ofSeconds(30))
                 .until(() -> highWatermarks(destination.admin(), topic, 1).get(0) == 5L);
         cluster.delete("typed");
     }
 
     @Test
-    void anAbortedTransactionIsAHoleThatFailsTheTask() throws Exception {
+    void anAbortedTransactionIsAHoleThatIsolatesItsPartition() throws Exception {
         String topic = "holes";
         cluster.kafka().createTopic(topic, 1);
         destination.createTopic(topic, 1);
@@ -144,21 +146,24 @@ class KafkaSinkRoundTripIT {
         }
         produceVaried(cluster.bootstrapServers(), topic, 1, 1, 5); // the next record after the hole
         cluster.deploy("holes", config(topic));
-        String trace = cluster.awaitTaskFailure("holes", WAIT);
-        assertThat(trace).contains("the source has an offset hole at 10 in holes-0").contains("the next record is at offset 1")
+        String note = cluster.awaitPartitionFailed("holes", topic, 0, WAIT);
+        assertThat(note).contains("the source has an offset hole at 10 in holes-0").contains("the next record is at offset 1")
                 .contains("blob destination");
         org.awaitility.Awaitility.await("copied up to the hole").atMost(Duration.ofSeconds(30))
                 .until(() -> highWatermarks(destination.admin(), topic, 1).get(0) == 10L);
         cluster.delete("holes");
     }
 
+    /** With partition.failure=task, as before isolation (KafkaSinkIsolationIT: the partition is isolated by default). */
     @Test
-    void aForeignRecordOnTheDestinationFailsTheTaskNamingBothOffsets() throws Exception {
+    void withPartitionFailureTaskAForeignRecordOnTheDestinationFailsTheTaskNamingBothOffsets() throws Exception {
         String topic = "foreign";
         cluster.kafka().createTopic(topic, 1);
         destination.createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 6);
-        cluster.deploy("foreign", config(topic));
+        Map<String, String> c = config(topic);
+        c.put("partition.failure", "task");
+        cluster.deploy("foreign", c);
         awaitDestination(cluster, "foreign", destination.admin(), topic, Map.of(0, 100L), WAIT);
         try (KafkaProducer<byte[], byte[]> p = producer(destination.bootstrapServers())) {
             p.send(new ProducerRecord<>(topic, 0, null, "not from the source".getBytes())).get(30, TimeUnit.SECONDS); // offset 100
@@ -170,15 +175,15 @@ class KafkaSinkRoundTripIT {
     }
 
     @Test
-    void aDestinationAheadOfTheSourceFailsTheTask() throws Exception {
+    void aDestinationAheadOfTheSourceIsolatesItsPartition() throws Exception {
         String topic = "ahead";
         cluster.kafka().createTopic(topic, 1);
         destination.createTopic(topic, 1);
         produceVaried(cluster.bootstrapServers(), topic, 1, 10, 8);
         produceVaried(destination.bootstrapServers(), topic, 1, 20, 9);
         cluster.deploy("ahead", config(topic));
-        String trace = cluster.awaitTaskFailure("ahead", WAIT);
-        assertThat(trace).contains("the destination is ahead of the source").contains("ends at next offset 20")
+        String note = cluster.awaitPartitionFailed("ahead", topic, 0, WAIT);
+        assertThat(note).contains("the destination is ahead of the source").contains("ends at next offset 20")
                 .contains("the source's high watermark is 10");
         cluster.delete("ahead");
     }
@@ -193,14 +198,14 @@ class KafkaSinkRoundTripIT {
             admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(4))).all().get(30, TimeUnit.SECONDS);
         }
         cluster.deploy("truncated", config(topic));
-        String trace = cluster.awaitTaskFailure("truncated", WAIT);
-        assertThat(trace).contains("destination truncated-0 is empty").contains("starts at offset 4")
+        String note = cluster.awaitPartitionFailed("truncated", topic, 0, WAIT);
+        assertThat(note).contains("destination truncated-0 is empty").contains("starts at offset 4")
                 .contains("--offsets renumber");
         cluster.delete("truncated");
     }
 
     @Test
-    void aMissingDestinationTopicIsRefusedByValidateAndATooSmallOneByTheTask() {
+    void aMissingDestinationTopicIsRefusedByValidateAndATooSmallOneIsolatesThePartitionsItLacks() {
         String topic = "nowhere";
         cluster.kafka().createTopic(topic, 2);
         ConfigInfos infos = cluster.validate(KafkaSinkConnector.class.getName(), config(topic));
@@ -209,9 +214,11 @@ class KafkaSinkRoundTripIT {
         assertThat(errors).anyMatch(e -> e.contains("destination topic(s) nowhere do not exist") && e.contains("never creates topics"));
 
         destination.createTopic(topic, 1);
+        produceVaried(cluster.bootstrapServers(), topic, 2, 10, 11);
         cluster.deploy("nowhere", config(topic));
-        String trace = cluster.awaitTaskFailure("nowhere", WAIT);
-        assertThat(trace).contains("destination topic nowhere").contains("has 1 partitions").contains("add partitions");
+        String note = cluster.awaitPartitionFailed("nowhere", topic, 1, WAIT);
+        assertThat(note).contains("destination topic nowhere").contains("has 1 partitions").contains("add partitions");
+        awaitDestination(cluster, "nowhere", destination.admin(), topic, Map.of(0, 10L), WAIT); // partition 0 is copied
         cluster.delete("nowhere");
     }
 

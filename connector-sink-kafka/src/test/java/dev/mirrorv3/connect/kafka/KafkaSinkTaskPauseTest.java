@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.connect.kafka.MirrorPositions.Position;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
@@ -247,7 +248,7 @@ class KafkaSinkTaskPauseTest {
         }
 
         @Override
-        protected Map<TopicPartition, Position> resolvePositions(List<Pair> pairs) {
+        protected PerPartition<Position> resolvePositions(List<Pair> pairs) {
             if (failNextResolves.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 failed.incrementAndGet();
                 throw new TimeoutException("injected: destination unreachable");

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,6 +31,8 @@ import org.awaitility.Awaitility;
 /** Shared pieces of the Kafka sink's integration tests: configs, data, reading both topics back, comparing. */
 final class KafkaSinkTestSupport {
     static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    /** The destination cluster's topic that keeps which source topic each destination topic copies (the default name). */
+    static final String IDENTITY_TOPIC = "__mirror-v3.source-ids";
 
     private KafkaSinkTestSupport() {
     }
@@ -203,6 +206,57 @@ final class KafkaSinkTestSupport {
         } catch (Exception e) {
             throw new IllegalStateException("cannot list offsets of " + topic, e);
         }
+    }
+
+    /**
+     * Deletes the topic and creates it again with {@code partitions} (a new topic id), retrying the creation while the
+     * deletion is still under way, and waits until the cluster describes the new topic.
+     */
+    static void recreateTopic(Admin admin, String topic, int partitions) {
+        String before = topicId(admin, topic);
+        try {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot delete topic " + topic, e);
+        }
+        Awaitility.await("topic " + topic + " created again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .ignoreExceptions().until(() -> {
+                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    return true;
+                });
+        Awaitility.await("topic " + topic + " described with its new id").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() -> !topicId(admin, topic).equals(before));
+    }
+
+    /** The topic's id (Kafka's topic id) as text. */
+    static String topicId(Admin admin, String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId().toString();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe topic " + topic, e);
+        }
+    }
+
+    /** The values of the destination cluster's source-id records (the topic that keeps them), in order; none without it. */
+    static List<String> identityRecords(String bootstrap) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = consumer.listTopics().getOrDefault(IDENTITY_TOPIC, List.of()).stream()
+                    .map(pi -> new TopicPartition(IDENTITY_TOPIC, pi.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp)) && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> values.add(r.value() == null ? "" : new String(r.value(),
+                        java.nio.charset.StandardCharsets.UTF_8)));
+            }
+        }
+        return values;
     }
 
     /** The records of a topic: the sum of its partitions' high watermarks. */

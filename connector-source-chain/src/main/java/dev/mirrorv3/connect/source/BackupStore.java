@@ -27,6 +27,10 @@ final class BackupStore {
     static final String S3_WRITE_IDENTITY_DOC = """
             Not used: the chain source only lists and reads (the read identity). Accepted so \
             that the blob sink's config can be reused as it is.""";
+    static final String NOT_USED_BY_A_READER_DOC = """
+            Not used: the chain source neither writes nor deletes (the blob sink writes with the Object Lock \
+            retention, mirror-v3 prune deletes with the prune identity). Accepted so that the blob sink's config can be \
+            reused as it is; the same rules apply (set in pairs, with destination.type=s3 only).""";
     static final String ENCRYPTION_DOC = """
             The backup's encryption as the blob sink's config gives it: 'none' or empty (plain Parquet or \
             NDJSON objects) or 'parquet' (Parquet modular encryption). Either way each object is read with the key its name \
@@ -45,12 +49,18 @@ final class BackupStore {
 
     /** The store settings in {@code group} (and the S3 and Format groups), as a reader's. */
     static StoreConfigFragment fragment(String group) {
-        return new StoreConfigFragment(group, StoreConfigFragment.Access.READ, Map.of(
-                StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC, StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC,
-                StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC,
-                StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC, StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC,
-                StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC, StoreConfigFragment.ENCRYPTION_KEY_ID,
-                ENCRYPTION_KEY_ID_DOC));
+        return new StoreConfigFragment(group, StoreConfigFragment.Access.READ, Map.ofEntries(
+                Map.entry(StoreConfigFragment.DESTINATION_NAME, DESTINATION_NAME_DOC),
+                Map.entry(StoreConfigFragment.FILESYSTEM_ROOT, FILESYSTEM_ROOT_DOC),
+                Map.entry(StoreConfigFragment.S3_WRITE_ACCESS_KEY_ID, S3_WRITE_IDENTITY_DOC),
+                Map.entry(StoreConfigFragment.S3_WRITE_SECRET_ACCESS_KEY, S3_WRITE_IDENTITY_DOC),
+                Map.entry(StoreConfigFragment.S3_PRUNE_ACCESS_KEY_ID, NOT_USED_BY_A_READER_DOC),
+                Map.entry(StoreConfigFragment.S3_PRUNE_SECRET_ACCESS_KEY, NOT_USED_BY_A_READER_DOC),
+                Map.entry(StoreConfigFragment.S3_OBJECT_LOCK_MODE, NOT_USED_BY_A_READER_DOC),
+                Map.entry(StoreConfigFragment.S3_OBJECT_LOCK_RETAIN_DAYS, NOT_USED_BY_A_READER_DOC),
+                Map.entry(StoreConfigFragment.ENCRYPTION, ENCRYPTION_DOC),
+                Map.entry(StoreConfigFragment.ENCRYPTION_KEYS_DIR, ENCRYPTION_KEYS_DIR_DOC),
+                Map.entry(StoreConfigFragment.ENCRYPTION_KEY_ID, ENCRYPTION_KEY_ID_DOC)));
     }
 
     /** The backup's store under {@code destinationName}; the read identity stands in for an absent write identity. */

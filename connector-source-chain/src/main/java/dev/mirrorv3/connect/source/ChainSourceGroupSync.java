@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The chain source's consumer-group sync (groups.sync): the groups of the backup's newest group snapshot
  * ({@code _meta/groups/}, written by the blob sink; with until.timestamp/until.offset the newest one at or before the
- * cut, {@link RestoreCut#admitsGroupSnapshot}) committed on the target, each offset clamped into what the target
+ * cut, {@link RestoreCut#admitsGroupSnapshot}; never one of another topic of the same name,
+ * {@link MetaSnapshots#groupsOfBackup}) committed on the target, each offset clamped into what the target
  * holds: its log start up to its high watermark, i.e. what this connector has restored so far. With offsets=preserve
  * only: the restored records keep their offsets, so the backed-up positions mean the same on the target. One per
  * connector, on the connector's own thread and admin client, off the tasks' path.
@@ -77,6 +78,7 @@ final class ChainSourceGroupSync implements AutoCloseable {
         private final RestoreCut cut;
         volatile long snapshotTimeMs;
         private boolean toldNone;
+        private String toldSkipped;
 
         SnapshotOrigin(MetaSnapshots snapshots, ChainSourceConfig config, String name) {
             this.snapshots = snapshots;
@@ -87,9 +89,10 @@ final class ChainSourceGroupSync implements AutoCloseable {
 
         @Override
         public Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets(GroupSelection selection) {
-            Optional<MetaSnapshots.Stored<GroupSnapshot>> newest = cut.isNone() ? snapshots.newestGroups()
-                    : snapshots.newestGroups(t -> cut.untilTimestampMs() == null || t <= cut.untilTimestampMs(),
-                            g -> cut.admitsGroupSnapshot(g.timeMs(), g.chainNextOffsets()));
+            MetaSnapshots.GroupChoice choice = snapshots.groupsOfBackup(t -> cut.untilTimestampMs() == null || t <= cut.untilTimestampMs(),
+                    g -> cut.admitsGroupSnapshot(g.timeMs(), g.chainNextOffsets()));
+            tellSkipped(choice);
+            Optional<MetaSnapshots.Stored<GroupSnapshot>> newest = choice.chosen();
             if (newest.isEmpty()) {
                 if (!toldNone) {
                     log.info("{}: no consumer-group snapshot in {} yet{} (the blob sink writes them with groups snapshots on):"
@@ -124,6 +127,18 @@ final class ChainSourceGroupSync implements AutoCloseable {
             });
             snapshotTimeMs = s.timeMs();
             return out;
+        }
+
+        /** Snapshots of another topic of the same name than the backup's are never synced; said once per newest one. */
+        private void tellSkipped(MetaSnapshots.GroupChoice choice) {
+            if (!choice.skipped().isEmpty() && !choice.skipped().get(0).location().equals(toldSkipped)) {
+                MetaSnapshots.Stored<GroupSnapshot> g = choice.skipped().get(0);
+                log.warn("{}: not syncing consumer groups from {} and {} other newer snapshot(s): they record topic id {}, and the"
+                        + " backup holds the topic with id {} ({} was deleted and created again, and their positions are the new"
+                        + " topic's){}", name, g.location(), choice.skipped().size() - 1, g.snapshot().topicId(), choice.backupTopicId(),
+                        g.snapshot().topic(), choice.chosen().map(c -> "; syncing from " + c.location()).orElse(""));
+                toldSkipped = g.location();
+            }
         }
     }
 }

@@ -69,6 +69,11 @@ final class ChainSourceMetrics extends TaskMetrics {
             this.tp = tp;
         }
 
+        /** The backup partition (the backed-up topic and partition) these series are of. */
+        TopicPartition partition() {
+            return tp;
+        }
+
         /**
          * The follower is positioned: the target holds the backup up to {@code restoredNext} (exclusive), its last record
          * stamped {@code restoredTimestamp} (null: nothing restored yet, or no timestamp).

@@ -5,11 +5,15 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.restore.Follower;
 import dev.mirrorv3.chain.restore.RestoreCut;
+import dev.mirrorv3.chain.restore.StandbyCut;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionException;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.restore.RestoreCheckException;
+import dev.mirrorv3.kafka.restore.TargetIdentity;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import java.time.Clock;
@@ -32,8 +36,14 @@ import org.slf4j.LoggerFactory;
  * Follows the backup partitions assigned to it into the target topic. Each {@code poll()} returns the records of one
  * whole checked object (or what is left of it) of one partition, round-robin; the target's high watermark is read only
  * when a partition is (re)positioned, at start and after a transient failure. Every record's stored offset is checked in
- * {@link #commitRecord}; a mismatch fails the task from the next {@code poll()}, since Connect only logs exceptions
- * thrown in {@code commitRecord}.
+ * {@link #commitRecord}; a mismatch is acted on from the next {@code poll()}, since Connect only logs exceptions thrown
+ * in {@code commitRecord}. A failure that belongs to one backup partition (its chain, its target partition, a missing key
+ * id, a mismatch) isolates that partition with partition.failure=partition: it is not followed further, named by
+ * mirror_v3_partition_failed, in the log and in {@code mirror-v3 status} ({@link FailureNotes}), and one that can clear by
+ * itself is positioned again after its backoff; the other partitions go on. Anything else fails the task. The target
+ * topic's id is recorded at the first positioning and required at every positioning, once per {@code poll()} before
+ * records are handed out, and to explain a mismatch ({@link TargetIdentity}): a target deleted and created again is the
+ * condition of every partition of the task (they all write into it), so it fails the task, whatever partition.failure.
  */
 public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
@@ -41,17 +51,23 @@ public class ChainSourceTask extends SourceTask {
     static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
 
     private final Clock clock;
+    /** A mismatch of a record of no followed partition (fails the task). */
     private final AtomicReference<String> mismatch = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ChainSourceConfig config;
     private Store store;
     private LogOffsets targetOffsets;
     private TargetTail tail;
+    private TargetIdentity identity;
+    /** poll() calls, and the one whose identity check was made: one check per call, before any record is handed out. */
+    private long polls;
+    private long identityCheckedAt = -1;
     private List<PartitionFollow> follows = List.of();
     private ChainSourceMetrics metrics;
     private HeartbeatSchedule heartbeats;
     private int turn;
     private String name;
+    private FollowIsolation isolation;
 
     public ChainSourceTask() {
         this(Clock.systemUTC());
@@ -77,7 +93,9 @@ public class ChainSourceTask extends SourceTask {
         store = openStore(config);
         targetOffsets = new LogOffsets(config.targetClientConfig(), config.adminTimeout());
         tail = new TargetTail(config.targetClientConfig(), config.adminTimeout());
+        identity = new TargetIdentity(targetOffsets.admin(), config.targetTopic(), config.adminTimeout());
         metrics = new ChainSourceMetrics(context, name, config.pollIntervalMs());
+        isolation = new FollowIsolation(name, config, clock, targetOffsets.admin(), metrics);
         Store backup = store;
         metrics.storeRequests(config.sourceTopic(), () -> List.of(backup.requests()));
         List<PartitionFollow> fs = new ArrayList<>();
@@ -110,6 +128,7 @@ public class ChainSourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        polls++;
         throwIfMismatch();
         long now = clock.millis();
         if (heartbeats.due(now)) {
@@ -145,6 +164,9 @@ public class ChainSourceTask extends SourceTask {
                     return List.of();
                 }
                 position(f);
+            } else if (identityCheckedAt != polls) {
+                identity.check(); // the producer may have written into a topic created again since the last look
+                identityCheckedAt = polls;
             }
             List<Follower.Restored> batch = f.follower.next();
             f.succeeded();
@@ -157,8 +179,7 @@ public class ChainSourceTask extends SourceTask {
             return f.records(batch, config.originalOffsetHeader());
         } catch (RuntimeException e) {
             if (!f.failed(e, now, name)) {
-                throw new ConnectException(name + ": follow-restore of " + f.follower.location() + " into " + f.target + " stopped: "
-                        + Failures.describe(e), e);
+                isolation.isolate(f, e, follows);
             }
             return List.of();
         }
@@ -170,21 +191,52 @@ public class ChainSourceTask extends SourceTask {
      * keeps its place instead of re-reading the chain; any other h (records lost, another writer) positions it anew.
      */
     private void position(PartitionFollow f) {
+        identity.check(); // the first positioning records the target's id; later ones require it
         long h = targetOffsets.highWatermarks(List.of(f.target)).get(f.target);
         TargetTopic topic = TargetTopic.inspect(targetOffsets.admin(), f.target.topic(), config.adminTimeout());
         if (f.target.partition() >= topic.partitions()) {
-            throw new ConnectException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and backup partition "
-                    + f.backupPartition + " goes to partition " + f.target.partition() + ": add partitions or set partition.mapping");
+            throw new PartitionException("target topic " + topic.name() + " has " + topic.partitions() + " partitions, and backup"
+                    + " partition " + f.backupPartition + " goes to partition " + f.target.partition()
+                    + ": add partitions or set partition.mapping");
         }
         boolean kept = f.follower.isAt(h);
         Optional<BackupRecord> previous = f.follower.resume(h);
         if (previous.isPresent()) {
-            tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
+            try {
+                tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
+            } catch (RestoreCheckException e) {
+                throw new PartitionException(e.getMessage(), e); // this target partition's
+            }
         }
+        if (!kept) {
+            requireTargetInsideCut(f, h, topic.logAppendTime());
+        }
+        identity.check(); // h and the last record were read from the topic whose id was checked
+        identityCheckedAt = polls;
         f.positionedAt(clock.millis(), previous);
+        isolation.cleared(f);
         log.info("{}: {} resumes at target offset {} (the target's high watermark{}), {} backup offset {}", name, f.target, h,
                 previous.isPresent() ? "; its last record is the backup's offset " + previous.get().offset() : "",
                 kept ? "where it stopped: next object from" : "next object from", f.follower.nextChainOffset());
+    }
+
+    /**
+     * A timestamp cut with preserve: the placing checked the object holding the target's last record; every record the
+     * target holds must lie inside the cut, by the target's own timestamps (its time index), or on a LogAppendTime target,
+     * whose timestamps are not the backup's, by the backup's records before h.
+     */
+    private void requireTargetInsideCut(PartitionFollow f, long h, boolean logAppendTime) {
+        StandbyCut cut = f.follower.standbyCut();
+        if (h == 0 || !cut.uncheckedBeforeTail()) {
+            return;
+        }
+        if (logAppendTime) {
+            cut.requireBackupInsideBefore(h);
+            return;
+        }
+        tail.firstStampedAfter(f.target, cut.timestampMs()).filter(o -> o.offset() < h).ifPresent(o -> {
+            throw cut.targetPast(o.offset(), o.timestamp(), h);
+        });
     }
 
     /** Publishes the follower's view after a successful look at the backup (the newest record may take a read). */
@@ -205,15 +257,16 @@ public class ChainSourceTask extends SourceTask {
         if (f != null) {
             f.acknowledged(record, metadata != null);
         }
+        java.util.function.Consumer<String> mismatch = f != null ? f::mismatch : m -> this.mismatch.compareAndSet(null, m);
         if (metadata == null) {
-            mismatch.compareAndSet(null, "the record of backup offset " + backupOffset + " for " + record.topic() + "/"
+            mismatch.accept("the record of backup offset " + backupOffset + " for " + record.topic() + "/"
                     + record.kafkaPartition() + " target offset " + expected + " was not written (dropped by a transform or an error"
                     + " tolerance): the target now misses it; re-create the target topic and follow again");
             return;
         }
         long want = ((Number) expected).longValue();
         if (metadata.offset() != want) {
-            mismatch.compareAndSet(null, "target " + metadata.topic() + "/" + metadata.partition() + ": the record of backup offset "
+            mismatch.accept("target " + metadata.topic() + "/" + metadata.partition() + ": the record of backup offset "
                     + backupOffset + " was produced for offset " + want + ", and the broker stored it at offset " + metadata.offset()
                     + ": another writer on the partition (a second follower, a zombie task, a producer), or a worker with"
                     + " exactly.once.source.support=enabled, whose transaction markers take offsets (run this connector on a worker"
@@ -231,10 +284,19 @@ public class ChainSourceTask extends SourceTask {
         return null;
     }
 
+    /** Acts on the mismatches commitRecord saw: isolates each partition's (or fails the task with it). */
     private void throwIfMismatch() {
         String m = mismatch.get();
         if (m != null) {
-            throw new ConnectException(name + ": " + m);
+            throw new ConnectException(name + ": " + identity.explain(m));
+        }
+        for (PartitionFollow f : follows) {
+            String problem = f.takeMismatch();
+            if (problem != null) {
+                String explained = identity.explain(problem); // a re-created target is the likelier cause, and the task's
+                isolation.isolate(f, identity.recreated() ? new RestoreCheckException(explained)
+                        : new PartitionException(name + ": " + problem), follows);
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -43,6 +44,9 @@ final class PartitionFollow {
     private final Map<String, Object> sourcePartition;
     private final PartitionRetry retry;
     private final AtomicLong outstanding = new AtomicLong();
+    /** The first record the target did not store at its offset (set on the producer's thread), once. */
+    private final AtomicReference<String> mismatch = new AtomicReference<>();
+    private boolean mismatchTaken;
     private boolean positioned;
     private long notBefore;
     private long emptySince;
@@ -90,6 +94,35 @@ final class PartitionFollow {
                 previous.map(PartitionFollow::timestamp).orElse(null));
     }
 
+    /**
+     * The partition failed and is isolated: it is positioned anew, not before {@code retryAtMs} ({@code Long.MAX_VALUE}:
+     * only a restart of the task retries it).
+     */
+    void isolated(long retryAtMs) {
+        positioned = false;
+        notBefore = retryAtMs;
+    }
+
+    /** Records the first record the target did not store at its offset (the producer's thread). */
+    void mismatch(String problem) {
+        mismatch.compareAndSet(null, problem);
+    }
+
+    /** The mismatch recorded, once: null when there is none or it was taken already. */
+    String takeMismatch() {
+        String m = mismatch.get();
+        if (m == null || mismatchTaken) {
+            return null;
+        }
+        mismatchTaken = true;
+        return m;
+    }
+
+    /** The backup partition as the metrics and the failures name it (the backed-up topic and partition). */
+    TopicPartition backup() {
+        return metrics.partition();
+    }
+
     /** A look at the backup worked: the next failure backs off from the start. */
     void succeeded() {
         retry.succeeded();
@@ -97,7 +130,8 @@ final class PartitionFollow {
 
     /**
      * A failure while following: a transient one unpositions the partition (it resumes at the target's high watermark)
-     * and waits for the retry's delay; returns false for one that fails the task.
+     * and waits for the retry's delay; returns false for one that is not transient (the task isolates the partition or
+     * fails).
      */
     boolean failed(RuntimeException e, long now, String task) {
         return retry.retry(e, (delay, attempt, cause) -> {

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.source;
 
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.PARQUET;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.awaitPartitionFailed;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.consumeAll;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.createTopic;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.errors;
@@ -61,7 +62,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chain source on one worker: following a backup the real blob sink writes at the same time, handing over from a
- * one-shot restore, every refusal, a store outage, an empty backup waited for and a missing one refused.
+ * one-shot restore, every refusal (each one isolates its backup partition, named by its gauge and its failure note on
+ * the target; ChainSourceIsolationIT: the other partitions go on), a store outage, an empty backup waited for and a
+ * missing one refused.
  */
 class ChainSourceFollowIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -96,6 +99,11 @@ class ChainSourceFollowIT {
 
     private static String bootstrap() {
         return cluster.bootstrapServers();
+    }
+
+    /** Waits until connector {@code name} isolated backup partition t-0 (target {@code <name>-target}); its failure note. */
+    private static String failedPartition(String name) {
+        return awaitPartitionFailed(cluster, name, "t", 0, new TopicPartition(name + "-target", 0), WAIT);
     }
 
     @Test
@@ -243,7 +251,7 @@ class ChainSourceFollowIT {
             }
         }
         cluster.deploy("foreign", sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap()));
-        assertThat(cluster.awaitTaskFailure("foreign", WAIT)).contains("the target holds records that are not this backup's")
+        assertThat(failedPartition("foreign")).contains("the target holds records that are not this backup's")
                 .contains("foreign-target-0 offset 2").contains("the key differs");
         cluster.delete("foreign");
     }
@@ -259,7 +267,7 @@ class ChainSourceFollowIT {
             }
         }
         cluster.deploy("past", sourceConfig("t", root, "past", "past-target", "preserve", bootstrap()));
-        assertThat(cluster.awaitTaskFailure("past", WAIT)).contains("the target is past the backup").contains("holds 12 records")
+        assertThat(failedPartition("past")).contains("the target is past the backup").contains("holds 12 records")
                 .contains("the backup ends at offset 9");
         cluster.delete("past");
     }
@@ -277,7 +285,7 @@ class ChainSourceFollowIT {
             admin.deleteRecords(Map.of(new TopicPartition("retention-target", 0), RecordsToDelete.beforeOffset(10))).all().get();
         }
         cluster.deploy("retention", c);
-        assertThat(cluster.awaitTaskFailure("retention", WAIT)).contains("retention-target-0 offset 9) is no longer in the topic")
+        assertThat(failedPartition("retention")).contains("retention-target-0 offset 9) is no longer in the topic")
                 .contains("retention or compaction removed it");
         cluster.delete("retention");
     }
@@ -309,11 +317,11 @@ class ChainSourceFollowIT {
 
     /**
      * A cut set on a standby that has already followed past it (the documented use: freeze a standby before a bad deploy,
-     * set too late) is not reported as reached: the task fails, naming the first record after the cut that the target
-     * holds, and says what to do.
+     * set too late) is not reported as reached: the partition fails, naming the first record after the cut that the
+     * target holds, and says what to do.
      */
     @Test
-    void aCutTheStandbyIsAlreadyPastFailsTheTask() {
+    void aCutTheStandbyIsAlreadyPastFailsThePartition() {
         Store store = new FilesystemStore(root, "late-cut");
         writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
         writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
@@ -325,12 +333,47 @@ class ChainSourceFollowIT {
 
         config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 14).toString());
         cluster.deploy("late-cut", config);
-        assertThat(cluster.awaitTaskFailure("late-cut", WAIT))
+        assertThat(failedPartition("late-cut"))
                 .contains("the target holds records after the cut (offset 15 stamped "
                         + java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 15) + ")")
                 .contains("into a new topic", "delete and re-create the target topic");
         assertThat(highWatermark(bootstrap(), "late-cut-target", 0)).isEqualTo(20);
         cluster.delete("late-cut");
+    }
+
+    /**
+     * The cut is checked on every record the target holds, not only on the object holding its last record: a record
+     * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails (isolates)
+     * the partition as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's records before it).
+     */
+    @Test
+    void aTimestampCutIsCheckedOnEveryRecordTheTargetHoldsNotOnlyItsLastObject() throws Exception {
+        for (String type : List.of("CreateTime", "LogAppendTime")) {
+            String name = "early-late-" + type.toLowerCase(java.util.Locale.ROOT);
+            String target = name + "-target";
+            Store store = new FilesystemStore(root, name);
+            writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true).stream()
+                    .map(r -> r.offset() == 5 ? new dev.mirrorv3.chain.envelope.BackupRecord(r.topic(), r.partition(), 5,
+                            ChainSourceTestSupport.BASE_TS + 100, r.timestampType(), r.key(), r.value(), r.headers()) : r).toList());
+            writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true)); // stamped BASE_TS + offset: all before the cut
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+                admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(target, 1, (short) 1)
+                        .configs(Map.of("retention.ms", "-1", "message.timestamp.type", type)))).all().get();
+            }
+            Map<String, String> config = sourceConfig("t", root, name, target, "preserve", bootstrap());
+            cluster.deploy(name, config);
+            Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), target, 0) == 20);
+            cluster.delete(name);
+
+            config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 50).toString());
+            cluster.deploy(name, config);
+            assertThat(failedPartition(name)).as(type)
+                    .contains("the target holds records after the cut (offset 5 stamped "
+                            + java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 100) + ")")
+                    .contains("into a new topic", "delete and re-create the target topic");
+            assertThat(highWatermark(bootstrap(), target, 0)).isEqualTo(20);
+            cluster.delete(name);
+        }
     }
 
     @Test
@@ -341,7 +384,7 @@ class ChainSourceFollowIT {
         cluster.deploy("gap", sourceConfig("t", root, "gap", "gap-target", "renumber", bootstrap()));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "gap-target", 0) == 10);
         writeObject(store, 0, 20, 29, records("t", 0, 20, 29, o -> true));
-        assertThat(cluster.awaitTaskFailure("gap", WAIT)).contains("gap in the chain").contains("offsets 10-19 are in no object");
+        assertThat(failedPartition("gap")).contains("gap in the chain").contains("offsets 10-19 are in no object");
         assertThat(highWatermark(bootstrap(), "gap-target", 0)).isEqualTo(10);
         cluster.delete("gap");
     }
@@ -352,7 +395,7 @@ class ChainSourceFollowIT {
         writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> o != 5));
         createTopic(bootstrap(), "hole-target", 1);
         cluster.deploy("hole", sourceConfig("t", root, "hole", "hole-target", "preserve", bootstrap()));
-        assertThat(cluster.awaitTaskFailure("hole", WAIT)).contains("hole at offset 5").contains("offsets=renumber");
+        assertThat(failedPartition("hole")).contains("hole at offset 5").contains("offsets=renumber");
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "hole-target", 0) == 5);
         cluster.delete("hole");
     }
@@ -368,7 +411,7 @@ class ChainSourceFollowIT {
             p.send(new ProducerRecord<>("second-target", 0, null, "intruder".getBytes()));
         }
         writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
-        assertThat(cluster.awaitTaskFailure("second", WAIT)).contains("produced for offset 10, and the broker stored it at offset 11")
+        assertThat(failedPartition("second")).contains("produced for offset 10, and the broker stored it at offset 11")
                 .contains("another writer on the partition").contains("exactly.once.source.support");
         cluster.delete("second");
     }
@@ -376,7 +419,8 @@ class ChainSourceFollowIT {
     @Test
     void recoversFromAStoreOutageByItself() throws Exception {
         S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
-        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        S3Settings settings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(10));
         createTopic(bootstrap(), "outage-target", 1);
         try (S3Store store = new S3Store(settings, "outage")) {
             writeObject(store, 0, 0, 99, records("t", 0, 0, 99, o -> true));
@@ -415,7 +459,8 @@ class ChainSourceFollowIT {
         Awaitility.await("log lines while the prefix is empty").atMost(WAIT)
                 .until(() -> logsSince(logMark).split("dr/later is empty \\(no partition directories\\) for", -1).length > 2);
         S3Identity id = new S3Identity("read", S3_ID, S3_SECRET);
-        S3Settings settings = new S3Settings(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id, Duration.ofSeconds(10));
+        S3Settings settings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true, id, id)
+                .withCallTimeout(Duration.ofSeconds(10));
         try (S3Store store = new S3Store(settings, "later")) {
             writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
         }

@@ -10,6 +10,8 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.FailureNotes;
+import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,6 +35,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.Awaitility;
 
 /** Shared pieces of the chain source's integration tests: configs, backups written directly, topics, comparisons. */
 final class ChainSourceTestSupport {
@@ -211,6 +214,33 @@ final class ChainSourceTestSupport {
     }
 
     /** The error messages validate() reports per setting. */
+    /**
+     * Waits until the chain source isolates backup partition {@code topic}-{@code partition}: its partition-failed series
+     * is 1 and the failure notes on the target cluster (what mirror-v3 status shows) name target partition
+     * {@code target}. Returns the note; fails at once if the task fails instead.
+     */
+    static String awaitPartitionFailed(ConnectTestCluster cluster, String connector, String topic, int partition, TopicPartition target,
+                                       Duration timeout) {
+        String[] note = new String[1];
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            FailureNotes notes = new FailureNotes(admin, FailureNotes.groupId(connector), Duration.ofSeconds(10));
+            Awaitility.await(connector + " isolates " + topic + "-" + partition).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                    .failFast("the task of " + connector + " failed", () -> {
+                        String trace = cluster.failureTrace(connector);
+                        if (trace != null) {
+                            throw new AssertionError("the task of " + connector + " FAILED instead of isolating " + topic + "-"
+                                    + partition + ": " + trace.lines().filter(l -> l.startsWith("Caused by: ")).reduce((x, y) -> y)
+                                    .orElse(trace));
+                        }
+                    })
+                    .until(() -> {
+                        note[0] = notes.read().get(target);
+                        return cluster.partitionFailedGauge(connector, topic, partition) == 1 && note[0] != null;
+                    });
+        }
+        return note[0];
+    }
+
     static Map<String, List<String>> errors(org.apache.kafka.connect.runtime.rest.entities.ConfigInfos infos) {
         Map<String, List<String>> out = new TreeMap<>();
         infos.configs().forEach(ci -> {

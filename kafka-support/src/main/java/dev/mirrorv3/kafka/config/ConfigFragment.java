@@ -20,6 +20,15 @@ public interface ConfigFragment {
     default void validate(Map<String, String> props, ConnectorChecks checks, boolean offline) {
     }
 
+    /**
+     * At the connector's and the task's start: refuses what validate() refuses but Connect would still start (a config
+     * stored by an older version, or written to the config topic directly, never went through this validate()).
+     *
+     * @throws org.apache.kafka.common.config.ConfigException with validate()'s message
+     */
+    default void refuseAtStart(Map<String, String> props) {
+    }
+
     /** Settings of one group, with no rule across them. */
     static ConfigFragment settings(String group, Setting... settings) {
         List<Setting> rows = List.of(settings);

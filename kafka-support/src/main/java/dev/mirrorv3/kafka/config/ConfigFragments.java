@@ -45,6 +45,11 @@ public final class ConfigFragments {
         fragments.forEach(f -> f.validate(props, checks, offline));
     }
 
+    /** Every fragment's refusals at start ({@link ConfigFragment#refuseAtStart}), in definition order. */
+    public void refuseAtStart(Map<String, String> props) {
+        fragments.forEach(f -> f.refuseAtStart(props));
+    }
+
     /** Whether the store fragment's location settings are complete and well-formed; false without one. */
     boolean storeLocationComplete(Map<String, String> props, ConnectorChecks checks) {
         return fragments.stream().filter(StoreConfigFragment.class::isInstance).map(StoreConfigFragment.class::cast)

@@ -1,5 +1,6 @@
 package dev.mirrorv3.kafka.config;
 
+import dev.mirrorv3.kafka.FailureVerdict;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,8 @@ public final class ConnectorConfigFragment {
     public static final String RETRY_BACKOFF_INITIAL_MS = "retry.backoff.initial.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String PARTITIONS_WATCH_INTERVAL_MS = "partitions.watch.interval.ms";
+    public static final String PARTITION_FAILURE = "partition.failure";
+    public static final String PARTITION_RETRY_MAX_MS = "partition.retry.max.ms";
 
     static final String SOURCE_ADMIN_BOOTSTRAP_DOC = """
             Bootstrap servers of the source cluster, for the admin client that reads log-start \
@@ -43,6 +46,19 @@ public final class ConnectorConfigFragment {
     static final String RETRY_BACKOFF_MAX_MS_DOC = """
             Largest delay between retries of a transient failure; at least \
             retry.backoff.initial.ms.""";
+    static final long PARTITION_RETRY_MAX_MS_DEFAULT = 300_000L;
+    static final String PARTITION_FAILURE_DOC = """
+            What a failure that belongs to one partition does (another writer's object in its chain, a lost \
+            position, a destination ahead, a record that cannot be converted, a key id missing, a re-created source topic, \
+            a prefix the store refuses): 'partition' isolates it (that partition is paused, its buffer dropped, \
+            mirror_v3_partition_failed set to 1 and the reason logged and shown by mirror-v3 status; the task and the other \
+            partitions go on), 'task' fails the whole task with it. Failures of the task as a whole (credentials, \
+            configuration, every partition refused) fail the task either way (docs/operations.md, "A failed partition").""";
+    static final String PARTITION_RETRY_MAX_MS_DOC = """
+            Longest delay between two attempts to open again a partition isolated for a condition that can \
+            clear by itself (a key id not yet in the keys dir, a prefix the store refuses); the delay starts at \
+            retry.backoff.initial.ms and doubles. A partition isolated for a condition that needs an operator is retried by \
+            restarting the tasks.""";
 
     static final String PARTITIONS_WATCH_INTERVAL_MS_DOC = """
             How often the connector reads the partition counts of its topics \
@@ -84,13 +100,25 @@ public final class ConnectorConfigFragment {
                 .withValidator(ConfigValidators.nullOr(ConfigDef.Range.atLeast(ADMIN_TIMEOUT_MS_MIN))));
     }
 
-    /** retry.backoff.initial.ms and retry.backoff.max.ms in {@code group}, with their rule ({@link #validateRetryBackoff}). */
+    /**
+     * retry.backoff.initial.ms and retry.backoff.max.ms in {@code group}, with their rule ({@link #validateRetryBackoff}),
+     * then what a partition's failure does (partition.failure) and how often one that can clear by itself is retried
+     * (partition.retry.max.ms).
+     */
     public static ConfigFragment retryBackoff(String group, Map<String, String> docs) {
         List<Setting> rows = List.of(
                 Setting.of(RETRY_BACKOFF_INITIAL_MS, Type.LONG, RETRY_BACKOFF_INITIAL_MS_DEFAULT, Importance.LOW, Width.SHORT,
                         "Retry backoff initial (ms)", RETRY_BACKOFF_INITIAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs),
                 Setting.of(RETRY_BACKOFF_MAX_MS, Type.LONG, RETRY_BACKOFF_MAX_MS_DEFAULT, Importance.LOW, Width.SHORT,
-                        "Retry backoff max (ms)", RETRY_BACKOFF_MAX_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs));
+                        "Retry backoff max (ms)", RETRY_BACKOFF_MAX_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs),
+                Setting.of(PARTITION_FAILURE, Type.STRING, FailureVerdict.Isolation.PARTITION.configValue(), Importance.MEDIUM,
+                        Width.SHORT, "Partition failure", PARTITION_FAILURE_DOC)
+                        .withValidator(ConfigDef.CaseInsensitiveValidString.in(FailureVerdict.Isolation.PARTITION.configValue(),
+                                FailureVerdict.Isolation.TASK.configValue()))
+                        .withRecommender(ConfigRecommenders.fixed(FailureVerdict.Isolation.PARTITION.configValue(),
+                                FailureVerdict.Isolation.TASK.configValue())).docFrom(docs),
+                Setting.of(PARTITION_RETRY_MAX_MS, Type.LONG, PARTITION_RETRY_MAX_MS_DEFAULT, Importance.LOW, Width.SHORT,
+                        "Partition retry max (ms)", PARTITION_RETRY_MAX_MS_DOC).withValidator(ConfigDef.Range.atLeast(1)).docFrom(docs));
         return new ConfigFragment() {
             @Override
             public void define(SettingsTable table) {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.kafka.config;
 
+import dev.mirrorv3.kafka.FailureVerdict;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -26,6 +27,16 @@ public abstract class SharedConnectorConfig extends AbstractConfig {
     /** retry.backoff.max.ms, or the initial delay when that is larger ({@link ConnectorConfigFragment#retryBackoffMaxMs}). */
     public final long retryBackoffMaxMs() {
         return ConnectorConfigFragment.retryBackoffMaxMs(this);
+    }
+
+    /** partition.failure: isolate a partition's failure, or fail the task with it. */
+    public final FailureVerdict.Isolation partitionFailure() {
+        return FailureVerdict.Isolation.fromConfig(getString(ConnectorConfigFragment.PARTITION_FAILURE));
+    }
+
+    /** partition.retry.max.ms, at least the initial retry delay. */
+    public final long partitionRetryMaxMs() {
+        return Math.max(retryBackoffInitialMs(), getLong(ConnectorConfigFragment.PARTITION_RETRY_MAX_MS));
     }
 
     /** 0 when the heartbeat is off. */

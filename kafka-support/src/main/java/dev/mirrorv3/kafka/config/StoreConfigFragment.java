@@ -34,6 +34,10 @@ public final class StoreConfigFragment implements ConfigFragment {
     public static final String S3_WRITE_SECRET_ACCESS_KEY = StoreFactory.S3_WRITE_SECRET_ACCESS_KEY;
     public static final String S3_READ_ACCESS_KEY_ID = StoreFactory.S3_READ_ACCESS_KEY_ID;
     public static final String S3_READ_SECRET_ACCESS_KEY = StoreFactory.S3_READ_SECRET_ACCESS_KEY;
+    public static final String S3_PRUNE_ACCESS_KEY_ID = StoreFactory.S3_PRUNE_ACCESS_KEY_ID;
+    public static final String S3_PRUNE_SECRET_ACCESS_KEY = StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY;
+    public static final String S3_OBJECT_LOCK_MODE = StoreFactory.S3_OBJECT_LOCK_MODE;
+    public static final String S3_OBJECT_LOCK_RETAIN_DAYS = StoreFactory.S3_OBJECT_LOCK_RETAIN_DAYS;
     public static final String FORMAT = StoreFactory.FORMAT;
     public static final String COMPRESSION = StoreFactory.COMPRESSION;
     public static final String KEYS_TYPE = StoreFactory.KEYS_TYPE;
@@ -79,6 +83,26 @@ public final class StoreConfigFragment implements ConfigFragment {
             HeadObject (the bucket policy needs to allow it s3:ListBucket on the prefix and s3:GetObject); through a config \
             provider, as s3.write.access.key.id.""";
     static final String S3_READ_SECRET_ACCESS_KEY_DOC = "Secret access key of the read identity; through a config provider.";
+    static final String S3_PRUNE_ACCESS_KEY_ID_DOC = """
+            Access key id of the prune identity, the only one allowed to delete: mirror-v3 prune signs every \
+            request with it (ListObjectsV2, GetObject, GetObjectRetention, DeleteObject, and the PutObject with If-None-Match: * \
+            of a chain's recorded start), so the bucket policy allows it s3:ListBucket on the prefix, s3:GetObject, \
+            s3:GetObjectRetention, s3:DeleteObject and s3:PutObject, nothing else. The connectors never use it: set it where \
+            mirror-v3 prune reads this config, through a config provider resolved there, e.g. ${env:S3_PRUNE_ACCESS_KEY_ID} \
+            with the variable set only where prune runs (Connect leaves a reference it cannot resolve as it is).""";
+    static final String S3_PRUNE_SECRET_ACCESS_KEY_DOC = """
+            Secret access key of the prune identity; through a config provider, as s3.prune.access.key.id.""";
+    static final String S3_OBJECT_LOCK_MODE_DOC = """
+            The S3 Object Lock retention mode every new object is written with, with s3.object.lock.retain.days: \
+            'governance' (an identity allowed s3:BypassGovernanceRetention can still delete the object or shorten its \
+            retention) or 'compliance' (nobody can, not even the account's root user, until the retention ends). Empty: no \
+            retention of its own (a bucket's default retention still applies). The bucket must have Object Lock enabled \
+            (validate checks it with the read identity, which then needs s3:GetBucketObjectLockConfiguration) and the write \
+            identity needs s3:PutObjectRetention.""";
+    static final String S3_OBJECT_LOCK_RETAIN_DAYS_DOC = """
+            Days each new object is kept unchanged, from its PutObject (the worker's clock), with \
+            s3.object.lock.mode: until then no identity can overwrite or delete it, not even with the write identity's keys. \
+            Objects still under retention when mirror-v3 prune would remove them are skipped and reported.""";
     static final String ENCRYPTION_DOC = """
             Encryption of the objects' content; required with destination.type=s3, where it must be \
             written out. 'none': plain Parquet or NDJSON objects (use the bucket's server-side encryption if needed). \
@@ -138,8 +162,9 @@ public final class StoreConfigFragment implements ConfigFragment {
 
     /**
      * The rules of these settings beyond each one's own (validate(), and {@code mirror-v3 validate} with
-     * {@code offline}): the location (filesystem root, or S3 bucket, region, the identities the access needs, endpoint)
-     * and the encryption (keys dir, and the writer's key id and format). Errors go to {@code checks} per setting.
+     * {@code offline}): the location (filesystem root, or S3 bucket, region, the identities the access needs, endpoint),
+     * the encryption (keys dir, and the writer's key id and format), and the S3 settings that come in pairs (the Object
+     * Lock retention, the prune identity). Errors go to {@code checks} per setting.
      *
      * @param offline contact and read nothing (the root and the keys dir are the worker's)
      */
@@ -148,6 +173,7 @@ public final class StoreConfigFragment implements ConfigFragment {
         StoreValidator validator = new StoreValidator(props, checks, access, offline);
         validator.checkLocation();
         validator.checkEncryption();
+        validator.checkS3Pairs();
     }
 
     /**
@@ -204,7 +230,7 @@ public final class StoreConfigFragment implements ConfigFragment {
                     .withValidator(ConfigValidators.oneOf("zstd", "snappy", "uncompressed")).withDependents(FORMAT)
                     .withRecommender(ConfigRecommenders.compression()));
 
-    /** The S3 settings: shown only with destination.type=s3; empty by default (false for a flag). */
+    /** The S3 settings: shown only with destination.type=s3; empty by default (false for a flag, none for a number). */
     private static final List<Setting> S3_SETTINGS = List.of(
             s3(S3_ENDPOINT, Type.STRING, Importance.MEDIUM, Width.LONG, "S3 endpoint", S3_ENDPOINT_DOC),
             s3(S3_REGION, Type.STRING, Importance.HIGH, Width.SHORT, "S3 region", S3_REGION_DOC),
@@ -218,10 +244,19 @@ public final class StoreConfigFragment implements ConfigFragment {
             s3(S3_READ_ACCESS_KEY_ID, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 read identity: access key id",
                     S3_READ_ACCESS_KEY_ID_DOC),
             s3(S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 read identity: secret",
-                    S3_READ_SECRET_ACCESS_KEY_DOC));
+                    S3_READ_SECRET_ACCESS_KEY_DOC),
+            s3(S3_PRUNE_ACCESS_KEY_ID, Type.PASSWORD, Importance.LOW, Width.MEDIUM, "S3 prune identity: access key id",
+                    S3_PRUNE_ACCESS_KEY_ID_DOC),
+            s3(S3_PRUNE_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.LOW, Width.MEDIUM, "S3 prune identity: secret",
+                    S3_PRUNE_SECRET_ACCESS_KEY_DOC),
+            s3(S3_OBJECT_LOCK_MODE, Type.STRING, Importance.MEDIUM, Width.SHORT, "S3 Object Lock mode", S3_OBJECT_LOCK_MODE_DOC)
+                    .withValidator(ConfigValidators.oneOfOrEmpty("governance", "compliance")),
+            s3(S3_OBJECT_LOCK_RETAIN_DAYS, Type.INT, Importance.MEDIUM, Width.SHORT, "S3 Object Lock retention (days)",
+                    S3_OBJECT_LOCK_RETAIN_DAYS_DOC).withValidator(ConfigValidators.nullOr(ConfigDef.Range.atLeast(1))));
 
     private static Setting s3(String key, Type type, Importance importance, Width width, String display, String doc) {
-        return Setting.of(key, type, type == Type.BOOLEAN ? false : "", importance, width, display, doc).withDependents(DESTINATION_TYPE)
+        Object none = type == Type.BOOLEAN ? Boolean.FALSE : type == Type.INT ? null : "";
+        return Setting.of(key, type, none, importance, width, display, doc).withDependents(DESTINATION_TYPE)
                 .withRecommender(ConfigRecommenders.visibleForS3());
     }
 }

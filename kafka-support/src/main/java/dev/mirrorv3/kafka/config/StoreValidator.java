@@ -116,6 +116,43 @@ final class StoreValidator {
     }
 
     /**
+     * The S3 settings that come in pairs: the Object Lock retention (mode and days) and the prune identity (key id and
+     * secret). Each pair is set whole or not at all, and only with destination.type=s3.
+     */
+    void checkS3Pairs() {
+        if (checks.hasErrors(StoreConfigFragment.DESTINATION_TYPE)) {
+            return;
+        }
+        boolean s3 = StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(get(StoreConfigFragment.DESTINATION_TYPE));
+        pair(s3, "a filesystem has no Object Lock",
+                StoreConfigFragment.S3_OBJECT_LOCK_MODE, "governance (an identity allowed s3:BypassGovernanceRetention can still"
+                        + " delete the object or shorten its retention) or compliance (nobody can until it ends)",
+                StoreConfigFragment.S3_OBJECT_LOCK_RETAIN_DAYS, "the number of days each new object is kept unchanged (at least 1)");
+        pair(s3, "the prune identity signs S3 requests",
+                StoreConfigFragment.S3_PRUNE_ACCESS_KEY_ID, "the access key id of the prune identity (mirror-v3 prune only),"
+                        + " through a config provider, e.g. ${env:S3_PRUNE_ACCESS_KEY_ID}",
+                StoreConfigFragment.S3_PRUNE_SECRET_ACCESS_KEY, "the secret access key of the prune identity (mirror-v3 prune"
+                        + " only), through a config provider, e.g. ${env:S3_PRUNE_SECRET_ACCESS_KEY}");
+    }
+
+    /** Two settings set together or not at all (each error says what the missing one is), on S3 only. */
+    private void pair(boolean s3, String whyS3Only, String first, String firstIs, String second, String secondIs) {
+        boolean hasFirst = !get(first).isEmpty();
+        boolean hasSecond = !get(second).isEmpty();
+        if (!s3) {
+            for (String key : List.of(first, second)) {
+                if (!get(key).isEmpty()) {
+                    checks.error(key, "only with destination.type=s3: " + whyS3Only + "; remove it");
+                }
+            }
+        } else if (hasFirst && !hasSecond && !checks.hasErrors(second)) {
+            checks.error(second, "required with " + first + ": " + secondIs);
+        } else if (hasSecond && !hasFirst && !checks.hasErrors(first)) {
+            checks.error(first, "required with " + second + ": " + firstIs);
+        }
+    }
+
+    /**
      * encryption=parquet needs a keys dir that loads (its errors name the file that is wrong, never a key); the writer
      * also needs Parquet objects and a valid key id whose file is there. Which key ids a chain needs, the reader checks
      * when it lists the chain.

@@ -1,6 +1,7 @@
 package dev.mirrorv3.kafka.groups;
 
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.TopicIds;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -8,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,8 +44,32 @@ public final class CommittedOffsets {
         Map<String, KafkaFuture<Map<TopicPartition, OffsetAndMetadata>>> fetch(Map<String, ListConsumerGroupOffsetsSpec> request);
     }
 
+    /** The id of each of the topics that exists now; a topic that does not exist is absent ({@link TopicIds#readExisting}). */
+    interface Ids {
+        Map<String, String> read(Collection<String> topics) throws Exception;
+    }
+
+    /**
+     * The committed offsets on one topic, with the id of the topic they belong to.
+     *
+     * @param topicId the topic's id, empty when the cluster gives none
+     * @param groups each group's committed offsets on the topic's wanted partitions (a group with none there is absent)
+     */
+    public record TopicOffsets(String topicId, Map<String, Map<TopicPartition, OffsetAndMetadata>> groups) {
+    }
+
+    /**
+     * What {@link #readByTopic} read.
+     *
+     * @param offsets the offsets of each topic that could be told to belong to one topic id
+     * @param unattributed each other topic, with why its offsets could not
+     */
+    public record ByTopic(Map<String, TopicOffsets> offsets, Map<String, String> unattributed) {
+    }
+
     private final Admin admin;
     private final Fetch fetch;
+    private final Ids ids;
     private final Duration timeout;
     private final AtomicLong calls = new AtomicLong();
 
@@ -54,12 +81,13 @@ public final class CommittedOffsets {
             Map<String, KafkaFuture<Map<TopicPartition, OffsetAndMetadata>>> futures = new HashMap<>();
             request.keySet().forEach(g -> futures.put(g, r.partitionsToOffsetAndMetadata(g)));
             return futures;
-        }, timeout);
+        }, topics -> TopicIds.readExisting(admin, topics, timeout), timeout);
     }
 
-    CommittedOffsets(Admin admin, Fetch fetch, Duration timeout) {
+    CommittedOffsets(Admin admin, Fetch fetch, Ids ids, Duration timeout) {
         this.admin = admin;
         this.fetch = fetch;
+        this.ids = ids;
         this.timeout = timeout;
     }
 
@@ -104,6 +132,39 @@ public final class CommittedOffsets {
             }
         }
         return found;
+    }
+
+    /**
+     * The committed offsets of each group on the partitions of {@code topics} that {@code wanted} accepts, by topic, each
+     * topic's with the id of the topic they belong to. A group's offsets are kept by topic name, and a topic deleted and
+     * created again under the same name is another topic (the deleted one's offsets go with it; the ones committed since
+     * are the new one's), so the topics' ids are read before and after the offsets: a topic that did not exist at either
+     * time, or whose id changed in between, is left out with the reason, as its offsets cannot be told to belong to one
+     * topic.
+     *
+     * @throws Exception a transient failure: nothing is returned, try again later
+     */
+    public ByTopic readByTopic(Collection<String> groups, Collection<String> topics, Predicate<TopicPartition> wanted) throws Exception {
+        Map<String, String> before = ids.read(topics);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> read = read(groups, tp -> topics.contains(tp.topic()) && wanted.test(tp));
+        Map<String, String> after = ids.read(topics);
+        Map<String, Map<String, Map<TopicPartition, OffsetAndMetadata>>> byTopic = new TreeMap<>();
+        read.forEach((group, perPartition) -> perPartition.forEach((tp, o) -> byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>())
+                .computeIfAbsent(group, g -> new HashMap<>()).put(tp, o)));
+        Map<String, TopicOffsets> offsets = new TreeMap<>();
+        Map<String, String> unattributed = new TreeMap<>();
+        for (String topic : new TreeSet<>(topics)) {
+            String id = after.get(topic);
+            if (id == null || !before.containsKey(topic)) {
+                unattributed.put(topic, "topic " + topic + " does not exist (it was deleted)");
+            } else if (!id.equals(before.get(topic))) {
+                unattributed.put(topic, "topic " + topic + " was deleted and created again while its offsets were read (its id was "
+                        + before.get(topic) + ", and is " + id + ")");
+            } else {
+                offsets.put(topic, new TopicOffsets(id, byTopic.getOrDefault(topic, Map.of())));
+            }
+        }
+        return new ByTopic(offsets, unattributed);
     }
 
     private Map<TopicPartition, OffsetAndMetadata> offsets(String group, KafkaFuture<Map<TopicPartition, OffsetAndMetadata>> future)

@@ -110,6 +110,15 @@ public final class PluginMetricsRegistry implements AutoCloseable {
         }
     }
 
+    /** Removes one series of a partition, the others stay. */
+    public synchronized void remove(TopicPartition tp, String name) {
+        Map<String, MetricName> scope = names.get(tp);
+        MetricName mn = scope == null ? null : scope.remove(name);
+        if (mn != null) {
+            metrics.removeMetric(mn);
+        }
+    }
+
     /** Removes every series registered here (the task or connector stops). */
     @Override
     public synchronized void close() {

@@ -1,11 +1,13 @@
 package dev.mirrorv3.kafka.metrics;
 
 import dev.mirrorv3.chain.store.StoreRequests;
+import dev.mirrorv3.kafka.PartitionFailures;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The series every mirror-v3 task exports, whatever it copies: the transient failures it retried
@@ -13,7 +15,7 @@ import java.util.function.Supplier;
  * on the task's {@link PluginMetricsRegistry}, and the names of the sinks' shared per-partition series. A connector's
  * metrics class extends it with its own series.
  */
-public abstract class TaskMetrics extends RegistrySeries {
+public abstract class TaskMetrics extends RegistrySeries implements PartitionFailures.Listener {
     public static final String RESTARTS_TOTAL = "mirror-restarts-total";
     public static final String PAUSED_FOR_RETRY = "partitions-paused-for-retry";
     /** A sink's per-partition series, named alike in both sinks so that they map to the same {@code mirror_v3_*} series. */
@@ -23,6 +25,8 @@ public abstract class TaskMetrics extends RegistrySeries {
     public static final String SOURCE_LAG = "source-lag-offsets";
     /** The backup store's requests of the blob sink and the chain source, by operation and outcome. */
     public static final String STORE_REQUESTS_TOTAL = "store-requests-total";
+    /** 1 while a partition is failed and isolated (docs/operations.md, "A failed partition"); absent otherwise. */
+    public static final String PARTITION_FAILED = "partition-failed";
 
     private final AtomicLong restarts = new AtomicLong();
 
@@ -55,6 +59,21 @@ public abstract class TaskMetrics extends RegistrySeries {
                         () -> stores.get().stream().mapToLong(r -> r.count(op, outcome)).sum());
             }
         }
+    }
+
+    /**
+     * A partition failed and is isolated: its {@link #PARTITION_FAILED} series is 1 until it is positioned again or
+     * closed. Registered only then, so a healthy task exports no such series.
+     */
+    @Override
+    public void failed(TopicPartition tp) {
+        metrics.gauge(tp, PARTITION_FAILED, "1 while the partition is failed and isolated: paused, the task and the other"
+                + " partitions go on (the reason is in the task's log and in mirror-v3 status)", () -> 1);
+    }
+
+    @Override
+    public void cleared(TopicPartition tp) {
+        metrics.remove(tp, PARTITION_FAILED);
     }
 
     /** Counts one transient failure retried. */

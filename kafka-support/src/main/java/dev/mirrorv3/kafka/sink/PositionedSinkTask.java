@@ -1,9 +1,13 @@
 package dev.mirrorv3.kafka.sink;
 
+import dev.mirrorv3.kafka.FailureNote;
+import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.GroupOffsetSeeder;
 import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
+import dev.mirrorv3.kafka.PartitionFailures;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.RetryPauses;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * resolved from {@code put()} seeks the consumer, so the rest of that batch predates the seek and is skipped
  * ({@link #repositioned}). A failure that fails the task is recorded and thrown from the next {@code put()}: Connect
  * keeps an exception from {@code open()} until its consumer's poll returns, and that poll would fetch from the group's
- * offset first. A subclass says how to resolve a position, how to write records and what is durable.
+ * offset first. A partition's own failure ({@link FailureVerdict}) isolates it instead ({@link #isolate},
+ * {@link PartitionIsolation}; its note in {@code preCommit}'s metadata: {@link FailureNote}). A subclass says how to
+ * resolve a position, how to write records, what is durable and how it drops a partition.
  *
  * @param <P> what resolving a partition's position gives the subclass (a writer, a position)
  */
@@ -50,9 +56,11 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     private long pollCapMs = Long.MAX_VALUE;
     private HeartbeatSchedule heartbeats = new HeartbeatSchedule(0, 0);
     private long nextPositionAttemptMs;
+    private PartitionIsolation isolation;
 
     protected PositionedSinkTask(Clock clock) {
         this.clock = clock;
+        this.isolation = PartitionIsolation.none(clock, log);
     }
 
     @Override
@@ -74,6 +82,17 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     }
 
     /**
+     * Called from {@code start()} after {@link #startPositioning}: how a partition's failure is isolated (partition.failure,
+     * partition.retry.max.ms); {@code listener} hears when a partition fails and clears (the metrics).
+     */
+    protected final void startIsolation(FailureVerdict.Isolation mode, long retryMaxMs, String connectorName,
+                                        PartitionFailures.Listener listener) {
+        isolation = new PartitionIsolation(mode, new PartitionFailures(clock, Math.min(pollCapMs, retryMaxMs), retryMaxMs,
+                "POST /connectors/" + connectorName + "/restart?includeTasks=true restarts the connector's tasks, which open and"
+                        + " check their partitions again (docs/operations.md, \"A failed partition\")", log, listener));
+    }
+
+    /**
      * Commits the group's offsets where the chain or destination continues, before the consumer first joins the group
      * (Connect subscribes lazily, on the first poll); the connector restarts the tasks when a topic grows, so that new
      * partitions are seeded here too. A failure fails the task with what to do.
@@ -89,8 +108,11 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
 
     // --- what a subclass says -----------------------------------------------------------------------------------------
 
-    /** Where the partitions continue, for those it can tell; a transient failure leaves them all pending. */
-    protected abstract Map<TopicPartition, ? extends P> resolve(List<TopicPartition> partitions);
+    /**
+     * Where the partitions continue, for those it can tell, and why each other one cannot; a transient failure (thrown)
+     * leaves them all pending.
+     */
+    protected abstract PerPartition<? extends P> resolve(List<TopicPartition> partitions);
 
     /** Takes a resolved partition into use; returns the source offset to seek to. */
     protected abstract long positioned(TopicPartition tp, P position);
@@ -103,6 +125,12 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
 
     /** Gives up partitions: flushes or drains what is theirs. A failure that fails the task is recorded with {@link #fatal}. */
     protected abstract void closePositioned(Collection<TopicPartition> partitions);
+
+    /**
+     * Drops a positioned partition that failed: forgets its writer and what it holds (its buffered bytes given back),
+     * and returns the next offset durable at its destination.
+     */
+    protected abstract OptionalLong dropPartition(TopicPartition tp);
 
     /** Logs the heartbeat line of each partition. */
     protected abstract void heartbeat();
@@ -134,6 +162,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     @Override
     public final void open(Collection<TopicPartition> partitions) {
         Collection<TopicPartition> mine = toPosition(partitions);
+        isolation.assigned(mine);
         pending.addAll(mine);
         nextPositionAttemptMs = 0;
         try {
@@ -153,6 +182,9 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         if (continueRecovery()) {
             return;
         }
+        if (pending.addAll(isolation.dueForRetry(clock.millis()))) { // still paused: positioned anew, every check runs again
+            nextPositionAttemptMs = 0;
+        }
         try {
             positionPending(true);
             write(records);
@@ -164,12 +196,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     @Override
     public final Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
         Map<TopicPartition, OffsetAndMetadata> durable = new HashMap<>();
-        for (TopicPartition tp : currentOffsets.keySet()) {
-            OptionalLong next = durableNext(tp);
-            if (next.isPresent()) {
-                durable.put(tp, new OffsetAndMetadata(next.getAsLong()));
-            }
-        }
+        currentOffsets.forEach((tp, current) -> isolation.offset(tp, current, durableNext(tp)).ifPresent(o -> durable.put(tp, o)));
         return durable;
     }
 
@@ -180,6 +207,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         } finally {
             retryPauses.closed(partitions);
             pending.removeAll(partitions);
+            isolation.closed(partitions);
         }
         fatal.throwIfSet();
     }
@@ -194,7 +222,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
             return;
         }
         List<TopicPartition> batch = List.copyOf(pending);
-        Map<TopicPartition, ? extends P> resolved;
+        PerPartition<? extends P> resolved;
         try {
             resolved = resolve(batch);
         } catch (RuntimeException e) {
@@ -210,14 +238,16 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
             return;
         }
         positionRetry.succeeded();
+        resolved.failures().forEach(this::isolate);
         List<TopicPartition> done = new ArrayList<>();
         for (TopicPartition tp : batch) {
-            P position = resolved.get(tp);
-            if (position == null) {
-                continue;
+            P position = resolved.results().get(tp);
+            if (position == null || !pending.contains(tp)) {
+                continue; // not resolved, or isolated with its topic
             }
             long next = positioned(tp, position);
             pending.remove(tp);
+            isolation.positioned(tp);
             context.offset(tp, next);
             if (fromPut) {
                 repositioned.add(tp); // the rest of this batch predates the seek
@@ -238,6 +268,40 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
     }
 
     // --- for the subclass ---------------------------------------------------------------------------------------------
+
+    /**
+     * A non-transient failure while working on {@code tp} (docs/design.md section 8): a partition's (or its topic's)
+     * isolates it: paused, dropped ({@link #dropPartition}), recorded as failed; anything else, or the store refusing
+     * every partition, is thrown as the task's. From the task thread, outside a loop over partitions.
+     */
+    protected final void isolate(TopicPartition tp, RuntimeException e) {
+        FailureVerdict verdict = isolation.verdict(e);
+        if (verdict.kind() == FailureVerdict.Kind.TRANSIENT) {
+            throw e;
+        }
+        if (!verdict.isolates()) {
+            throw fatal(e);
+        }
+        for (TopicPartition a : isolation.affected(tp, verdict, pending::contains)) {
+            OptionalLong durable = pending.remove(a) ? OptionalLong.empty() : dropPartition(a);
+            context.pause(a);
+            retryPauses.closed(List.of(a)); // paused for its failure now, not for a retry
+            isolation.fail(a, verdict, e, durable);
+        }
+        isolation.escalation(verdict, e).ifPresent(f -> {
+            throw fatal(f);
+        });
+    }
+
+    /** Whether {@code e} would isolate its partition rather than fail the task. */
+    protected final boolean isolates(RuntimeException e) {
+        return isolation.verdict(e).isolates();
+    }
+
+    /** How many partitions are failed now. */
+    protected final int failedCount() {
+        return isolation.count();
+    }
 
     /** True when the partition was positioned from this {@code put()}: its records in this batch predate the seek. */
     protected final boolean repositioned(TopicPartition tp) {
@@ -265,6 +329,7 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
         if (!pending.isEmpty()) {
             delay = Math.min(delay, nextPositionAttemptMs - clock.millis());
         }
+        delay = Math.min(delay, isolation.msUntilNextRetry(clock.millis()));
         context.timeout(Math.max(1, delay));
     }
 

@@ -17,11 +17,12 @@ import org.apache.kafka.connect.sink.SinkConnector;
 import org.slf4j.Logger;
 
 /**
- * The connector side of a sink that watches its topics' partition counts (docs/architecture.md): parses the config to
- * fail fast on single-field errors, starts the {@link PartitionWatch} of the listed topics (not with topics.regex), gives
- * each task the counts and topic ids so that a change restarts the tasks, closes what it started in reverse order, and
- * answers config() and validate() from the connector's {@link ConnectorValidation}. A sink adds what it starts besides
- * ({@link #startConnector}), what a grown topic needs ({@link #growth}) and its number of tasks.
+ * The connector side of a sink that watches its topics' partition counts (docs/architecture.md): refuses at start what
+ * validate() refuses but a stored config may hold (topics.regex), parses the config to fail fast on single-field errors,
+ * starts the {@link PartitionWatch} of the listed topics, gives each task the counts and topic ids so that a change
+ * restarts the tasks, closes what it started in reverse order, and answers config() and validate() from the connector's
+ * {@link ConnectorValidation}. A sink adds what it starts besides ({@link #startConnector}), what a grown topic needs
+ * ({@link #growth}) and its number of tasks.
  *
  * @param <C> the connector's config
  */
@@ -45,14 +46,14 @@ public abstract class WatchedSinkConnector<C extends WatchedConnectorConfig> ext
 
     @Override
     public final void start(Map<String, String> props) {
+        validation.fragments().refuseAtStart(props); // a stored config never went through validate()
         this.props = new HashMap<>(props);
         C config = parse(props); // fail fast on single-field errors
         List<String> topics = TopicsSetting.listed(props);
         String name = props.getOrDefault("name", kind);
         startConnector(config, props, name);
         if (topics.isEmpty()) {
-            log.info("{}: partition counts are watched only with 'topics', not with topics.regex", name);
-            return;
+            return; // never with the sinks' rules (topics.regex is refused above), but nothing to watch
         }
         PartitionWatch.Growth growth = growth(config, name);
         watch = new PartitionWatch(Admin.create(config.sourceAdminConfig("mirror-v3-" + kind + "-watch-" + name)), topics,

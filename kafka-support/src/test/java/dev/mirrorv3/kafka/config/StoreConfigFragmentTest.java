@@ -118,6 +118,53 @@ class StoreConfigFragmentTest {
         assertThat(complete[0]).isFalse();
     }
 
+    /** Both connectors (a sink's config is reused by the chain source): the Object Lock retention and the prune identity. */
+    @Test
+    void theObjectLockRetentionAndThePruneIdentityComeInPairsAndOnS3Only() {
+        for (StoreConfigFragment.Access access : StoreConfigFragment.Access.values()) {
+            Map<String, String> s3 = props("destination.type", "s3", "s3.bucket", "b", "s3.region", "us-east-1",
+                    "s3.write.access.key.id", "w", "s3.write.secret.access.key", "ws", "s3.read.access.key.id", "r",
+                    "s3.read.secret.access.key", "rs", "encryption", "none");
+            Map<String, String> both = new HashMap<>(s3);
+            both.putAll(props("s3.object.lock.mode", "Compliance", "s3.object.lock.retain.days", "30",
+                    "s3.prune.access.key.id", "${env:S3_PRUNE_ACCESS_KEY_ID}", "s3.prune.secret.access.key", "ps"));
+            boolean[] complete = new boolean[1];
+            assertThat(errors(both, access, true, complete)).as(access.name()).isEmpty();
+            assertThat(complete[0]).as("the prune identity is no part of what the connector needs").isTrue();
+
+            Map<String, String> modeOnly = new HashMap<>(s3);
+            modeOnly.putAll(props("s3.object.lock.mode", "governance", "s3.prune.access.key.id", "p"));
+            assertThat(errors(modeOnly, access, true)).as(access.name()).containsOnlyKeys("s3.object.lock.retain.days",
+                    "s3.prune.secret.access.key");
+            assertThat(errors(modeOnly, access, true).get("s3.object.lock.retain.days")).singleElement().asString()
+                    .startsWith("required with s3.object.lock.mode: the number of days each new object is kept unchanged");
+            assertThat(errors(modeOnly, access, true).get("s3.prune.secret.access.key")).singleElement().asString()
+                    .startsWith("required with s3.prune.access.key.id: the secret access key of the prune identity");
+
+            Map<String, String> daysOnly = new HashMap<>(s3);
+            daysOnly.putAll(props("s3.object.lock.retain.days", "7", "s3.prune.secret.access.key", "ps"));
+            assertThat(errors(daysOnly, access, true)).as(access.name()).containsOnlyKeys("s3.object.lock.mode",
+                    "s3.prune.access.key.id");
+            assertThat(errors(daysOnly, access, true).get("s3.object.lock.mode")).singleElement().asString()
+                    .startsWith("required with s3.object.lock.retain.days: governance").contains("compliance");
+
+            Map<String, String> wrong = new HashMap<>(both);
+            wrong.putAll(props("s3.object.lock.mode", "legal-hold", "s3.object.lock.retain.days", "0"));
+            assertThat(errors(wrong, access, true)).as(access.name()).containsOnlyKeys("s3.object.lock.mode",
+                    "s3.object.lock.retain.days");
+
+            Map<String, String> filesystem = props("filesystem.root", "/var/backups", "s3.object.lock.mode", "governance",
+                    "s3.object.lock.retain.days", "30", "s3.prune.access.key.id", "p", "s3.prune.secret.access.key", "ps");
+            Map<String, List<String>> onFilesystem = errors(filesystem, access, true);
+            assertThat(onFilesystem).as(access.name()).containsOnlyKeys("s3.object.lock.mode", "s3.object.lock.retain.days",
+                    "s3.prune.access.key.id", "s3.prune.secret.access.key");
+            assertThat(onFilesystem.get("s3.object.lock.mode")).singleElement().asString()
+                    .isEqualTo("only with destination.type=s3: a filesystem has no Object Lock; remove it");
+            assertThat(onFilesystem.get("s3.prune.access.key.id")).singleElement().asString()
+                    .isEqualTo("only with destination.type=s3: the prune identity signs S3 requests; remove it");
+        }
+    }
+
     @Test
     void encryptionRulesForTheWriterAndTheReader() throws Exception {
         Path keys = Files.createDirectory(dir.resolve("keys"));

@@ -39,6 +39,8 @@ class CommittedOffsetsTest {
                 futures.put(e.getKey(), f);
             }
             return futures;
+        }, topics -> {
+            throw new AssertionError("no topic ids read");
         }, Duration.ofSeconds(5));
     }
 
@@ -78,5 +80,48 @@ class CommittedOffsetsTest {
         assertThatThrownBy(() -> reader(cluster, Map.of("a", new CoordinatorLoadInProgressException("loading")))
                 .read(List.of("a"), tp -> true))
                 .isInstanceOf(CoordinatorLoadInProgressException.class);
+    }
+
+    /** Reads the topic ids from {@code looks}, one map per read, in order (before the offsets, then after them). */
+    private CommittedOffsets readerWithIds(Map<String, Map<TopicPartition, OffsetAndMetadata>> cluster, List<Map<String, String>> looks) {
+        java.util.Iterator<Map<String, String>> next = looks.iterator();
+        return new CommittedOffsets(null, request -> {
+            Map<String, KafkaFuture<Map<TopicPartition, OffsetAndMetadata>>> futures = new HashMap<>();
+            request.keySet().forEach(g -> futures.put(g, KafkaFuture.completedFuture(cluster.getOrDefault(g, Map.of()))));
+            return futures;
+        }, topics -> next.next(), Duration.ofSeconds(5));
+    }
+
+    @Test
+    void offsetsAreAttributedToTheTopicIdTheyWereReadForAndATopicThatChangedMeanwhileIsLeftOutWithWhy() throws Exception {
+        TopicPartition events1 = new TopicPartition("events", 1);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> cluster = Map.of(
+                "a", Map.of(EVENTS_0, new OffsetAndMetadata(7, "m"), events1, new OffsetAndMetadata(3), OTHER_0, new OffsetAndMetadata(9)),
+                "b", Map.of(OTHER_0, new OffsetAndMetadata(1), new TopicPartition("unrelated", 0), new OffsetAndMetadata(5)));
+
+        CommittedOffsets.ByTopic stable = readerWithIds(cluster, List.of(Map.of("events", "id-e", "other", "id-o"),
+                Map.of("events", "id-e", "other", "id-o")))
+                .readByTopic(List.of("a", "b"), List.of("events", "other"), tp -> !tp.equals(events1));
+
+        assertThat(stable.unattributed()).isEmpty();
+        assertThat(stable.offsets()).containsOnlyKeys("events", "other");
+        assertThat(stable.offsets().get("events")).isEqualTo(new CommittedOffsets.TopicOffsets("id-e",
+                Map.of("a", Map.of(EVENTS_0, new OffsetAndMetadata(7, "m")))));
+        assertThat(stable.offsets().get("other")).isEqualTo(new CommittedOffsets.TopicOffsets("id-o",
+                Map.of("a", Map.of(OTHER_0, new OffsetAndMetadata(9)), "b", Map.of(OTHER_0, new OffsetAndMetadata(1)))));
+
+        // events deleted and created again between the two looks; other deleted (gone in the second look)
+        CommittedOffsets.ByTopic changed = readerWithIds(cluster, List.of(Map.of("events", "id-e", "other", "id-o"),
+                Map.of("events", "id-e2"))).readByTopic(List.of("a", "b"), List.of("events", "other"), tp -> true);
+
+        assertThat(changed.offsets()).isEmpty();
+        assertThat(changed.unattributed()).containsOnlyKeys("events", "other");
+        assertThat(changed.unattributed().get("events")).contains("topic events was deleted and created again while its offsets were read",
+                "id-e,", "id-e2");
+        assertThat(changed.unattributed().get("other")).isEqualTo("topic other does not exist (it was deleted)");
+
+        // created meanwhile: not there before the offsets were read
+        assertThat(readerWithIds(cluster, List.of(Map.of(), Map.of("events", "id-e")))
+                .readByTopic(List.of("a"), List.of("events"), tp -> true).unattributed()).containsOnlyKeys("events");
     }
 }

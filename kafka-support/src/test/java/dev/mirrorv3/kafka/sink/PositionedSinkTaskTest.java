@@ -3,10 +3,16 @@ package dev.mirrorv3.kafka.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.kafka.FailureNote;
+import dev.mirrorv3.kafka.FailureVerdict;
+import dev.mirrorv3.kafka.PartitionFailures;
+import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.PositionException;
+import dev.mirrorv3.testsupport.MutableClock;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,6 +29,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -37,7 +44,7 @@ class PositionedSinkTaskTest {
     private static final TopicPartition P0 = new TopicPartition("t", 0);
     private static final TopicPartition P1 = new TopicPartition("t", 1);
 
-    private final HandClock clock = new HandClock();
+    private final MutableClock clock = new MutableClock();
     private final FakeContext context = new FakeContext();
     private FakeTask task;
 
@@ -85,7 +92,7 @@ class PositionedSinkTaskTest {
         assertThat(context.offsets).as("positioned: the consumer seeks there").isEqualTo(Map.of(P0, 10L));
         assertThat(context.paused).as("and fetches again").isEmpty();
         assertThat(task.retryPauses().count()).isZero();
-        assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(99)))).isEqualTo(Map.of(P0, new OffsetAndMetadata(10)));
+        assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(99)))).isEqualTo(Map.of(P0, healthy(10)));
     }
 
     @Test
@@ -102,7 +109,7 @@ class PositionedSinkTaskTest {
         task.put(List.of(record(P1, 20)));
         assertThat(task.written).as("the next batch is after the seek").containsExactly(P0 + "@10", P1 + "@20");
         assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(0), P1, new OffsetAndMetadata(0))))
-                .isEqualTo(Map.of(P0, new OffsetAndMetadata(11), P1, new OffsetAndMetadata(21)));
+                .isEqualTo(Map.of(P0, healthy(11), P1, healthy(21)));
     }
 
     @Test
@@ -175,7 +182,7 @@ class PositionedSinkTaskTest {
         assertThat(context.paused).as("P0 is positioned and fetches; P1 stays pending and paused").containsExactly(P1);
         assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(50), P1, new OffsetAndMetadata(50))))
                 .as("a pending partition has no durable offset: Connect's consumer position is never committed")
-                .isEqualTo(Map.of(P0, new OffsetAndMetadata(10)));
+                .isEqualTo(Map.of(P0, healthy(10)));
 
         task.positions.put(P1, 20L);
         task.open(List.of(P1)); // a rebalance gives it again: no wait for the backoff
@@ -256,6 +263,153 @@ class PositionedSinkTaskTest {
         assertThatThrownBy(() -> task.put(List.of())).hasMessageContaining("first");
     }
 
+
+    // --- partition failure isolation -----------------------------------------------------------------------------------
+
+    private static final TopicPartition Q0 = new TopicPartition("u", 0);
+
+    private final List<String> listened = new ArrayList<>();
+
+    private void isolating(FailureVerdict.Isolation mode) {
+        task.startIsolation(mode, 400, "c", new PartitionFailures.Listener() {
+            @Override
+            public void failed(TopicPartition tp) {
+                listened.add("failed " + tp);
+            }
+
+            @Override
+            public void cleared(TopicPartition tp) {
+                listened.add("cleared " + tp);
+            }
+        });
+    }
+
+    private void failsAtOpen(TopicPartition tp, RuntimeException... failures) {
+        task.partitionFailures.put(tp, new ArrayDeque<>(List.of(failures)));
+    }
+
+    private static RuntimeException missingKey() {
+        try {
+            KeyRing.empty("keys dir /keys").requireKeysFor("/backups/t/1",
+                    List.of(new ObjectName(0, 9, EnvelopeFormat.PARQUET, "k2")));
+        } catch (RuntimeException e) {
+            return e;
+        }
+        throw new AssertionError("no missing key");
+    }
+
+    @Test
+    void aPartitionThatFailsToOpenIsIsolatedWhileTheOthersArePositionedAndItStaysFailedUntilAnOperatorActs() {
+        isolating(FailureVerdict.Isolation.PARTITION);
+        failsAtOpen(P1, new PositionException("injected: lost position for t-1: the backup ends at next offset 5"));
+        task.open(List.of(P0, P1));
+        assertThat(context.offsets).as("the other partition is positioned").isEqualTo(Map.of(P0, 10L));
+        assertThat(context.paused).as("only the failed one is paused").containsExactly(P1);
+        assertThat(listened).containsExactly("failed " + P1);
+        assertThat(task.failedCount()).isEqualTo(1);
+
+        task.put(List.of(record(P0, 10), record(P1, 7)));
+        assertThat(task.written).as("the task goes on, the failed partition's records are not written").containsExactly(P0 + "@10");
+        Map<TopicPartition, OffsetAndMetadata> committed = task.preCommit(Map.of(P0, new OffsetAndMetadata(11),
+                P1, new OffsetAndMetadata(5)));
+        assertThat(committed.get(P0)).isEqualTo(healthy(11));
+        assertThat(committed.get(P1).offset()).as("never past where it was assigned").isEqualTo(5);
+        assertThat(FailureNote.failure(committed.get(P1).metadata())).get().asString()
+                .startsWith("partition FAILED since ").contains("needs an operator", "lost position for t-1");
+
+        clock.advance(3_600_000);
+        task.put(List.of());
+        assertThat(task.resolved).as("never retried by the task itself").containsExactly(P0, P1);
+        assertThat(context.paused).containsExactly(P1);
+
+        task.close(List.of(P1));
+        assertThat(listened).containsExactly("failed " + P1, "cleared " + P1);
+        task.open(List.of(P1)); // assigned again (a rebalance, or a restart): opened and checked anew
+        assertThat(context.offsets).containsEntry(P1, 20L);
+        assertThat(context.paused).isEmpty();
+        assertThat(task.failedCount()).isZero();
+    }
+
+    @Test
+    void aConditionThatClearsByItselfIsOpenedAgainAfterABackoffThatDoubles() {
+        isolating(FailureVerdict.Isolation.PARTITION);
+        failsAtOpen(P1, missingKey(), missingKey());
+        task.open(List.of(P0, P1));
+        assertThat(context.paused).containsExactly(P1);
+        clock.advance(60);
+        task.put(List.of());
+        assertThat(context.timeouts.getLast()).as("the poll ends by its retry").isEqualTo(40L);
+
+        clock.advance(39);
+        task.put(List.of());
+        assertThat(task.resolved).as("not before its backoff").containsExactly(P0, P1);
+        clock.advance(1);
+        task.put(List.of());
+        assertThat(task.resolved).as("opened again, and fails again").containsExactly(P0, P1, P1);
+        assertThat(context.paused).containsExactly(P1);
+
+        clock.advance(199);
+        task.put(List.of());
+        assertThat(task.resolved).as("the backoff doubled").hasSize(3);
+        clock.advance(1);
+        task.put(List.of());
+        assertThat(task.resolved).hasSize(4);
+        assertThat(context.offsets).as("the key appeared: positioned").containsEntry(P1, 20L);
+        assertThat(context.paused).isEmpty();
+        assertThat(listened).containsExactly("failed " + P1, "cleared " + P1);
+        assertThat(task.preCommit(Map.of(P1, new OffsetAndMetadata(20)))).isEqualTo(Map.of(P1, healthy(20)));
+    }
+
+    @Test
+    void aRecordThatCannotBeConvertedIsolatesItsPartitionDroppingWhatItHeldAndTheDurableOffsetStays() {
+        isolating(FailureVerdict.Isolation.PARTITION);
+        task.open(List.of(P0, P1));
+        task.badRecords.add(P1 + "@22");
+        task.put(List.of(record(P0, 10), record(P1, 20), record(P1, 21), record(P1, 22), record(P1, 23), record(P0, 11)));
+        assertThat(task.written).containsExactly(P0 + "@10", P1 + "@20", P1 + "@21", P0 + "@11");
+        assertThat(task.dropped).containsExactly(P1);
+        assertThat(context.paused).containsExactly(P1);
+        OffsetAndMetadata p1 = task.preCommit(Map.of(P1, new OffsetAndMetadata(24))).get(P1);
+        assertThat(p1.offset()).as("what was durable when it failed").isEqualTo(22);
+        assertThat(p1.metadata()).contains("offset 22 cannot be converted");
+    }
+
+    @Test
+    void aRecreatedTopicIsolatesEveryPartitionOfThatTopicOnly() {
+        isolating(FailureVerdict.Isolation.PARTITION);
+        task.positions.put(Q0, 30L);
+        task.open(List.of(P0, Q0));
+        failsAtOpen(P1, PositionException.ofTopic("t", "injected: source topic t was deleted and created again"));
+        task.open(List.of(P1));
+        assertThat(task.dropped).as("the positioned partition of t is dropped too").containsExactly(P0);
+        assertThat(context.paused).containsExactlyInAnyOrder(P0, P1);
+        assertThat(listened).containsExactlyInAnyOrder("failed " + P0, "failed " + P1);
+        task.put(List.of(record(Q0, 30), record(P0, 10)));
+        assertThat(task.written).as("the other topic goes on").containsExactly(Q0 + "@30");
+    }
+
+    @Test
+    void withPartitionFailureTaskAFailureOfOnePartitionFailsTheTaskAsBefore() {
+        isolating(FailureVerdict.Isolation.TASK);
+        failsAtOpen(P1, new PositionException("injected: lost position for t-1"));
+        task.open(List.of(P0, P1));
+        assertThatThrownBy(() -> task.put(List.of(record(P0, 10)))).isInstanceOf(ConnectException.class)
+                .hasMessageContaining("lost position for t-1");
+        assertThat(listened).isEmpty();
+    }
+
+    @Test
+    void aFailureOutsideAnyPartitionsConditionFailsTheTaskEvenWhenIsolating() {
+        isolating(FailureVerdict.Isolation.PARTITION);
+        failsAtOpen(P1, new IllegalStateException("injected: a bug"));
+        task.open(List.of(P0, P1));
+        assertThatThrownBy(() -> task.put(List.of())).isInstanceOf(ConnectException.class).hasMessageContaining("a bug");
+    }
+
+    private static OffsetAndMetadata healthy(long offset) {
+        return new OffsetAndMetadata(offset, FailureNote.HEALTHY);
+    }
+
     private static SinkRecord record(TopicPartition tp, long offset) {
         return new SinkRecord(tp.topic(), tp.partition(), Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA, null, offset);
     }
@@ -269,6 +423,9 @@ class PositionedSinkTaskTest {
         final List<TopicPartition> closed = new ArrayList<>();
         final List<TopicPartition> resolved = new ArrayList<>();
         final Set<TopicPartition> skipped = new HashSet<>();
+        final Map<TopicPartition, Deque<RuntimeException>> partitionFailures = new HashMap<>();
+        final Set<String> badRecords = new HashSet<>();
+        final List<TopicPartition> dropped = new ArrayList<>();
         boolean hold;
         boolean recovering;
         RuntimeException writeFailure;
@@ -295,15 +452,29 @@ class PositionedSinkTaskTest {
         }
 
         @Override
-        protected Map<TopicPartition, Long> resolve(List<TopicPartition> partitions) {
+        protected PerPartition<Long> resolve(List<TopicPartition> partitions) {
             resolves++;
             resolved.addAll(partitions);
             if (!failures.isEmpty()) {
                 throw failures.poll();
             }
-            Map<TopicPartition, Long> out = new HashMap<>();
-            partitions.forEach(tp -> out.put(tp, positions.get(tp)));
+            PerPartition<Long> out = new PerPartition<>();
+            for (TopicPartition tp : partitions) {
+                Deque<RuntimeException> own = partitionFailures.get(tp);
+                if (own != null && !own.isEmpty()) {
+                    out.fail(tp, own.poll());
+                } else if (positions.containsKey(tp)) {
+                    out.put(tp, positions.get(tp));
+                }
+            }
             return out;
+        }
+
+        @Override
+        protected OptionalLong dropPartition(TopicPartition tp) {
+            dropped.add(tp);
+            Long d = durable.remove(tp);
+            return d == null ? OptionalLong.empty() : OptionalLong.of(d);
         }
 
         @Override
@@ -321,6 +492,10 @@ class PositionedSinkTaskTest {
             }
             for (SinkRecord r : records) {
                 TopicPartition tp = new TopicPartition(r.topic(), r.kafkaPartition());
+                if (durable.containsKey(tp) && badRecords.contains(tp + "@" + r.kafkaOffset())) {
+                    isolate(tp, new DataException("injected: record at " + tp + " offset " + r.kafkaOffset() + " cannot be converted"));
+                    continue;
+                }
                 if (durable.containsKey(tp) && !repositioned(tp) && r.kafkaOffset() >= durable.get(tp)) {
                     written.add(tp + "@" + r.kafkaOffset());
                     durable.put(tp, r.kafkaOffset() + 1);
@@ -421,34 +596,6 @@ class PositionedSinkTaskTest {
         @Override
         public PluginMetrics pluginMetrics() {
             return null;
-        }
-    }
-
-    private static final class HandClock extends Clock {
-        private long millis = 1_000_000;
-
-        void advance(long ms) {
-            millis += ms;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }

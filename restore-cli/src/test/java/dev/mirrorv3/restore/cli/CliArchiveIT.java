@@ -103,6 +103,23 @@ class CliArchiveIT {
         }
     }
 
+    /** examples/kubernetes/verify-all-topics-cronjob.yaml as the image runs it: every topic verified, pushed and reported. */
+    @Test
+    void theVerifyAllTopicsCronJobsArgumentsRunThroughTheImagesEntrypoint() throws Exception {
+        Entrypoint image = entrypoint(unzip());
+        try (VerifyCronJob.Pushgateway pushgateway = new VerifyCronJob.Pushgateway()) {
+            VerifyCronJob.AllTopicsRun cronJob = VerifyCronJob.prepareAllTopics(unpacked.resolve("cronjob-all-topics"), pushgateway.url());
+            for (String topic : cronJob.topics()) {
+                TestBackups.write(cronJob.root(), topic, 0, 0, TestBackups.records(topic, 0, 0, 299, o -> true), 100);
+            }
+
+            Run r = run(image.command(), image.javaOpts(), cronJob.args().toArray(String[]::new));
+
+            assertThat(r.exitCode).as("the CronJob's run " + cronJob.args() + "\n" + r).isZero();
+            VerifyCronJobExampleTest.assertAllTopicsVerifiedAndPushed(cronJob, r.out, pushgateway.requests(), null);
+        }
+    }
+
     /** The Dockerfile's exec-form ENTRYPOINT, its image paths mapped into the unpacked archive, and its JAVA_OPTS. */
     private record Entrypoint(List<String> command, String javaOpts) {
     }

@@ -14,12 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * examples/kubernetes/verify-cronjob.yaml's container, and its exact arguments mapped onto a test's directories: the
- * one place that reads the CronJob, for the in-process run (VerifyCronJobExampleTest) and the run through the CLI
- * archive's image entrypoint (CliArchiveIT).
+ * examples/kubernetes/verify-cronjob.yaml's and verify-all-topics-cronjob.yaml's containers, and their exact arguments
+ * mapped onto a test's directories: the one place that reads the CronJobs, for the in-process run
+ * (VerifyCronJobExampleTest) and the run through the CLI archive's image entrypoint (CliArchiveIT).
  */
 final class VerifyCronJob {
     static final Path FILE = Path.of("..", "examples", "kubernetes", "verify-cronjob.yaml");
@@ -36,8 +40,23 @@ final class VerifyCronJob {
     record Run(List<String> args, String connector, String topic, Path report) {
     }
 
+    /**
+     * examples/kubernetes/verify-all-topics-cronjob.yaml, mapped as {@link Run}: the connector, its topics, the backups'
+     * root the test writes them under, and the report file.
+     */
+    record AllTopicsRun(List<String> args, String connector, List<String> topics, Path root, Path report) {
+    }
+
+    static final Path ALL_TOPICS_FILE = Path.of("..", "examples", "kubernetes", "verify-all-topics-cronjob.yaml");
+    /** What the all-topics CronJob's ConfigMap holds. */
+    static final Path ALL_TOPICS_CONNECTOR_JSON = Path.of("..", "examples", "blob-sink-several-topics.json");
+
     static JsonNode container() throws IOException {
-        JsonNode job = new ObjectMapper(new YAMLFactory()).readTree(FILE.toFile());
+        return container(FILE);
+    }
+
+    static JsonNode container(Path file) throws IOException {
+        JsonNode job = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
         assertThat(job.path("kind").asText()).isEqualTo("CronJob");
         return job.at("/spec/jobTemplate/spec/template/spec/containers/0");
     }
@@ -58,10 +77,6 @@ final class VerifyCronJob {
         assertThat(Files.readString(FILE)).as("the CronJob's ConfigMap holds " + CONNECTOR_JSON)
                 .contains("(examples/" + CONNECTOR_JSON.getFileName() + ")");
         JsonNode container = container();
-        String configMount = mountPath(container, "connector-config");
-        String reportsMount = mountPath(container, "reports");
-        Path configDir = Files.createDirectories(dir.resolve("config"));
-        Path reportsDir = Files.createDirectories(dir.resolve("reports"));
         Path root = dir.resolve("backups");
 
         ObjectNode connector = (ObjectNode) new ObjectMapper().readTree(CONNECTOR_JSON.toFile());
@@ -79,7 +94,59 @@ final class VerifyCronJob {
         String topic = config.path("topics").asText();
         TestBackups.write(root, name, 0, 0, TestBackups.records(topic, 0, 0, 799, o -> true), 300);
         TestBackups.write(root, name, 1, 0, TestBackups.records(topic, 1, 0, 199, o -> true), 300);
+        Mapped mapped = map(container, dir, connector, pushgatewayUrl);
+        return new Run(mapped.args(), name, topic, mapped.report());
+    }
 
+    /**
+     * The all-topics CronJob: the connector JSON its ConfigMap holds (examples/blob-sink-several-topics.json) with its
+     * filesystem.root and its ${file:...} secret mapped to directories of dir, the volumes the CronJob mounts there checked
+     * to be the ones the JSON names; the CronJob's exact arguments mapped as {@link #prepare} maps them. The backups of the
+     * topics are the caller's to write under the returned root.
+     */
+    static AllTopicsRun prepareAllTopics(Path dir, String pushgatewayUrl) throws IOException {
+        assertThat(Files.readString(ALL_TOPICS_FILE)).as("the CronJob's ConfigMap holds " + ALL_TOPICS_CONNECTOR_JSON)
+                .contains("(examples/" + ALL_TOPICS_CONNECTOR_JSON.getFileName() + ")");
+        JsonNode container = container(ALL_TOPICS_FILE);
+        assertThat(args(container)).contains("--all-topics", "--verify-only");
+        ObjectNode connector = (ObjectNode) new ObjectMapper().readTree(ALL_TOPICS_CONNECTOR_JSON.toFile());
+        ObjectNode config = (ObjectNode) connector.get("config");
+        assertThat(mountPath(container, "backups")).as("the backups are mounted at the connector's filesystem.root")
+                .isEqualTo(config.path("filesystem.root").asText());
+        Path root = Files.createDirectories(dir.resolve("backups"));
+        config.put("filesystem.root", root.toString());
+        String secrets = mountPath(container, "source-secret");
+        Path secretsDir = Files.createDirectories(dir.resolve("secrets"));
+        Map<String, String> references = new TreeMap<>();
+        config.fields().forEachRemaining(e -> references.put(e.getKey(), e.getValue().asText()));
+        for (Map.Entry<String, String> e : references.entrySet()) {
+            Matcher ref = FILE_REFERENCE.matcher(e.getValue());
+            if (ref.matches()) {
+                assertThat(ref.group(1)).as(e.getKey() + "'s secret is in the Secret the CronJob mounts").startsWith(secrets + "/");
+                Path file = secretsDir.resolve(ref.group(1).substring(secrets.length() + 1));
+                Files.writeString(file, ref.group(2) + "=a secret the verification never uses\n");
+                config.put(e.getKey(), "${file:" + file + ":" + ref.group(2) + "}");
+            }
+        }
+        Mapped mapped = map(container, dir, connector, pushgatewayUrl);
+        return new AllTopicsRun(mapped.args(), connector.path("name").asText(), List.of(config.path("topics").asText().split(",")),
+                root, mapped.report());
+    }
+
+    private static final Pattern FILE_REFERENCE = Pattern.compile("\\$\\{file:([^:}]+):([^}]+)}");
+
+    private record Mapped(List<String> args, Path report) {
+    }
+
+    /**
+     * The CronJob's exact arguments with its connector-config and reports volumes mapped to directories of dir (the
+     * connector JSON written where --connector-config names it) and its Pushgateway to pushgatewayUrl.
+     */
+    private static Mapped map(JsonNode container, Path dir, ObjectNode connector, String pushgatewayUrl) throws IOException {
+        String configMount = mountPath(container, "connector-config");
+        String reportsMount = mountPath(container, "reports");
+        Path configDir = Files.createDirectories(dir.resolve("config"));
+        Path reportsDir = Files.createDirectories(dir.resolve("reports"));
         List<String> args = new ArrayList<>();
         Path report = null;
         boolean pushed = false;
@@ -106,7 +173,7 @@ final class VerifyCronJob {
         assertThat(pushed).as("the CronJob pushes to a Pushgateway").isTrue();
         assertThat(configured).as("the CronJob names its --connector-config").isTrue();
         assertThat(report).as("the CronJob writes a --report").isNotNull();
-        return new Run(args, name, topic, report);
+        return new Mapped(args, report);
     }
 
     private static String mountPath(JsonNode container, String volume) {

@@ -199,20 +199,18 @@ public final class Follower {
      * A record the target holds (read while placing the follower) must lie inside the cut: a standby that followed past it
      * before the cut was set cannot be frozen there, and reporting the cut as reached would hide the records after it.
      * Checked on the records the placing reads anyway: with preserve the object that holds the target's last record (an
-     * offset cut is exact, as offsets rise; a timestamp cut sees that object's records), with renumber every record.
+     * offset cut is exact, as offsets rise; a timestamp cut sees that object's records, and the caller checks the rest
+     * through {@link #standbyCut()}), with renumber every record.
      */
     private void requireInsideCut(BackupRecord r, long targetOffset) {
-        if (finder.accept(r)) {
-            return;
+        if (!finder.accept(r)) {
+            throw standbyCut().past(targetOffset, r.timestampMs(), r.offset(), offsets.next());
         }
-        Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
-        throw new ChainException("the target holds records after the cut (offset " + targetOffset
-                + (ts == null ? "" : " stamped " + java.time.Instant.ofEpochMilli(ts))
-                + (targetOffset == r.offset() ? "" : ", backup offset " + r.offset()) + "): " + finder.requested() + " of " + location
-                + " is before the target's end (high watermark " + offsets.next() + "), so the standby already holds what the cut"
-                + " leaves out and cannot be frozen there. Restore the backup with the cut into a new topic (this connector with"
-                + " another target.topic, or mirror-v3 restore --until-timestamp/--until-offset), or delete and re-create the"
-                + " target topic and follow again with the cut");
+    }
+
+    /** The check of the records the target holds against the cut, beyond those the placing reads. */
+    public StandbyCut standbyCut() {
+        return new StandbyCut(cut, partition, mode, location, backup, chainStart);
     }
 
     private void queueAfter(Chain chain, ObjectName name) {

@@ -2,6 +2,7 @@ package dev.mirrorv3.kafka.restore;
 
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.OffsetTranslation;
@@ -43,6 +44,17 @@ public final class GroupRestorer {
     public record Range(long logStart, long highWatermark) {
     }
 
+    /**
+     * A selected group that is not restored because its offsets are only in group snapshots of another topic of the
+     * same name than the backup's (the topic was deleted and created again).
+     *
+     * @param snapshot where the newest such snapshot holding the group is
+     * @param topicId that snapshot's topic id
+     * @param reason why, in words
+     */
+    public record Skipped(String group, String snapshot, String topicId, String reason) {
+    }
+
     private GroupRestorer() {
     }
 
@@ -57,6 +69,28 @@ public final class GroupRestorer {
             }
         });
         return groups;
+    }
+
+    /**
+     * The groups the selection takes, with offsets on the restored partitions, in the snapshots the choice passed over
+     * as another topic's ({@link MetaSnapshots#groupsOfBackup}) and not among {@code restored}: each with the newest such
+     * snapshot holding it and why it is skipped.
+     */
+    public static List<Skipped> skipped(MetaSnapshots.GroupChoice choice, Set<String> restored, GroupSelection selection,
+            List<VerifiedPartition> partitions) {
+        Map<String, Skipped> skipped = new java.util.TreeMap<>();
+        for (MetaSnapshots.Stored<GroupSnapshot> s : choice.skipped()) {
+            GroupSnapshot g = s.snapshot();
+            for (String group : selected(g, selection, partitions)) {
+                if (!restored.contains(group)) {
+                    skipped.putIfAbsent(group, new Skipped(group, s.location(), g.topicId(), "its offsets are only in snapshots of another"
+                            + " topic named " + g.topic() + " (topic id " + g.topicId() + ", newest " + s.location() + "), and the backup"
+                            + " holds the topic with id " + choice.backupTopicId() + ": " + g.topic() + " was deleted and created again,"
+                            + " and those positions are the new topic's"));
+                }
+            }
+        }
+        return List.copyOf(skipped.values());
     }
 
     /**

@@ -86,11 +86,9 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
         for (VerifiedPartition vp : partitions) {
             checkPartition(vp, mode, extra);
         }
-        if (topic.logAppendTime() && !options.acceptLogAppendTime()) {
-            throw new RestoreCheckException("target topic " + topic.name() + " has message.timestamp.type=LogAppendTime: every restored"
-                    + " record would be stamped with the time of the restore instead of its own. Set message.timestamp.type=CreateTime"
-                    + " on the topic, or pass --accept-log-append-time");
-        }
+        topic.logAppendTimeProblem(options.acceptLogAppendTime()).ifPresent(p -> {
+            throw new RestoreCheckException(p);
+        });
         Map<TopicPartition, Long> hwms = target.highWatermarks(partitions.stream()
                 .map(vp -> new TopicPartition(topic.name(), vp.partition())).toList());
         for (VerifiedPartition vp : partitions) {

@@ -133,11 +133,14 @@ public record SnapshotRestorer(SnapshotReader reader, EnvelopeSettings settings,
 
     /**
      * Everything that can be checked of the target before the first record is sent (partitions, empty, record sizes,
-     * retention, min.insync.replicas); throws {@link RestoreCheckException} naming the first problem.
+     * retention, min.insync.replicas, LogAppendTime unless accepted); throws {@link RestoreCheckException} naming the first problem.
      */
     public void preCheck(List<Verified> partitions, LogOffsets target, TargetTopic t, RestoreOptions options) {
         long extra = RestoredRecords.headerOverhead(options.originalOffsetHeader());
         t.minInsyncProblem().ifPresent(p -> {
+            throw new RestoreCheckException(p + ". Nothing was sent");
+        });
+        t.logAppendTimeProblem(options.acceptLogAppendTime()).ifPresent(p -> {
             throw new RestoreCheckException(p + ". Nothing was sent");
         });
         for (Verified v : partitions) {

@@ -9,18 +9,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The resume check of a follow-restore (docs/chain-source.md): reads the target partition's last record (at h − 1) and requires it
- * to be the backup's record for that position ({@link RecordMatch}). One consumer without a group, assigned one
- * partition at a time; not thread-safe.
+ * to be the backup's record for that position ({@link RecordMatch}), and finds the first record stamped after a cut. One
+ * consumer without a group, assigned one partition at a time; not thread-safe.
  */
 public final class TargetTail implements AutoCloseable {
     private final Consumer<byte[], byte[]> consumer;
@@ -54,6 +56,17 @@ public final class TargetTail implements AutoCloseable {
                     + " (its last record) is not the backup's record for that position (backup offset " + expected.offset() + "): " + d
                     + ". Follow into a new, empty topic, or into a topic a restore of this backup filled with the same offsets mode");
         });
+    }
+
+    /**
+     * The target's first record stamped after {@code timestampMs}, from the broker's time index (ListOffsets by timestamp:
+     * the earliest offset whose timestamp is at least {@code timestampMs + 1}); empty when none is. On a CreateTime target
+     * a follow-restore filled, its timestamps are the backup's.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException if it could not be read in time (transient)
+     */
+    public Optional<OffsetAndTimestamp> firstStampedAfter(TopicPartition tp, long timestampMs) {
+        return Optional.ofNullable(consumer.offsetsForTimes(Map.of(tp, timestampMs + 1), timeout).get(tp));
     }
 
     /**

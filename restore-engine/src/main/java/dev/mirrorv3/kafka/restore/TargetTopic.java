@@ -50,6 +50,19 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
                 + " topic with more replicas");
     }
 
+    /**
+     * Why restoring into this topic would restamp every record (message.timestamp.type=LogAppendTime), unless
+     * --accept-log-append-time accepts it; or empty. A chain's restore and a snapshot's refuse it alike.
+     */
+    public java.util.Optional<String> logAppendTimeProblem(boolean accepted) {
+        if (!logAppendTime || accepted) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("target topic " + name + " has message.timestamp.type=LogAppendTime: every restored record would"
+                + " be stamped with the time of the restore instead of its own. Set message.timestamp.type=CreateTime on the topic,"
+                + " or pass --accept-log-append-time");
+    }
+
     public static TargetTopic inspect(Admin admin, String topic, Duration timeout) {
         try {
             TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()

@@ -158,14 +158,15 @@ public final class TopicCreator {
     }
 
     /**
-     * Creates the topic; refuses when it exists or the cluster has fewer brokers than the replication factor. Drops
-     * remote.storage.enable when the cluster has no tiered storage (the broker would refuse the topic).
+     * Creates the topic on the controller; refuses when it exists or the cluster has fewer brokers than the replication
+     * factor. Drops remote.storage.enable when the cluster has no tiered storage (the broker would refuse the topic). The
+     * caller then waits for its metadata ({@link #awaitMetadata}), and deletes it again when anything fails before the first
+     * record is sent.
      *
-     * @param clock the restore's clock: the deadline of the wait for the created topic's metadata
      * @return the plan as created (with a note for each config dropped here)
      * @throws RestoreCheckException naming what to do
      */
-    public static Plan create(Admin admin, Plan plan, Duration timeout, Clock clock) throws Exception {
+    public static Plan create(Admin admin, Plan plan, Duration timeout) throws Exception {
         long wait = timeout.toMillis() + 1000;
         java.util.Collection<org.apache.kafka.common.Node> nodes = admin.describeCluster().nodes().get(wait, TimeUnit.MILLISECONDS);
         int brokers = nodes.size();
@@ -199,12 +200,22 @@ public final class TopicCreator {
             }
             throw e;
         }
-        // Created on the controller; wait until a broker serves its metadata (the restore describes it next).
+        return plan;
+    }
+
+    /**
+     * Waits until a broker serves the metadata of a topic just created on the controller (the restore describes it next).
+     *
+     * @param clock the restore's clock: the deadline of the wait
+     * @throws Exception the describe's failure: an error other than the topic being unknown yet, or unknown past the deadline
+     */
+    public static void awaitMetadata(Admin admin, String topic, Duration timeout, Clock clock) throws Exception {
+        long wait = timeout.toMillis() + 1000;
         long deadline = clock.millis() + wait;
         while (true) {
             try {
-                admin.describeTopics(List.of(plan.topic())).allTopicNames().get(wait, TimeUnit.MILLISECONDS);
-                return plan;
+                admin.describeTopics(List.of(topic)).allTopicNames().get(wait, TimeUnit.MILLISECONDS);
+                return;
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
                         || clock.millis() > deadline) {

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.chain.ChainException;
@@ -186,6 +187,34 @@ class FollowerTest {
         assertThat(atTheCut.next()).isEmpty();
         assertThat(atTheCut.cutReached()).isTrue();
         assertThat(atTheCut.cut().lastOffset()).isEqualTo(12);
+    }
+
+    /**
+     * With preserve the placing reads only the object holding the target's last record, so a timestamp cut leaves the
+     * earlier records to the caller (StandbyCut): by the backup, exact as the cut itself (a record stamped after the cut in
+     * an earlier object fails it, one in an object at or after the target's end does not).
+     */
+    @Test
+    void aTimestampCutWithPreserveLeavesTheEarlierRecordsToTheStandbyCutWhichChecksEachOne() {
+        List<BackupRecord> early = new ArrayList<>(records(0, 9));
+        early.set(5, new BackupRecord("t", 0, 5, 1100L, TimestampType.CREATE_TIME, early.get(5).key(), early.get(5).value(), List.of()));
+        store.create(0, ObjectName.plain(0, 9, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(early));
+        write(10, 19, o -> true); // stamped 1010-1019: inside a cut at 1050
+        write(20, 29, o -> true);
+        Follower f = follower(OffsetMode.PRESERVE).until(new RestoreCut(1050L, Map.of()));
+        assertThat(f.resume(20)).as("the placing reads only 10-19").contains(record(19));
+        StandbyCut cut = f.standbyCut();
+        assertThat(cut.uncheckedBeforeTail()).isTrue();
+        assertThat(cut.timestampMs()).isEqualTo(1050L);
+        assertThatThrownBy(() -> cut.requireBackupInsideBefore(20)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("the target holds records after the cut (offset 5 stamped 1970-01-01T00:00:01.100Z)")
+                .hasMessageContaining("before the target's end (high watermark 20)");
+        assertThat(cut.targetPast(5, 1100, 20)).hasMessageContaining("(offset 5 stamped 1970-01-01T00:00:01.100Z)");
+        assertThatCode(() -> cut.requireBackupInsideBefore(5)).as("the target ends before the late record").doesNotThrowAnyException();
+        assertThat(follower(OffsetMode.RENUMBER).until(new RestoreCut(1050L, Map.of())).standbyCut().uncheckedBeforeTail())
+                .as("renumber's placing reads every record before the target's end").isFalse();
+        assertThat(follower(OffsetMode.PRESERVE).until(new RestoreCut(null, Map.of(0, 12L))).standbyCut().uncheckedBeforeTail())
+                .as("an offset cut is exact: offsets rise").isFalse();
     }
 
     @Test

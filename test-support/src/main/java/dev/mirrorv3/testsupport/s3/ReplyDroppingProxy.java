@@ -11,9 +11,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Requests pass unchanged (the SigV4 signature covers the {@code Host} header, which is the proxy's); the
  * proxy serves one request per connection and says so in both directions ({@code Connection: close}), so it needs
- * to understand only the request line and the status lines of the replies, including {@code 100 Continue}.
+ * to understand only the request line and the status lines of the replies, including {@code 100 Continue}. It keeps
+ * the head of every request it forwards ({@link #requests()}): what went over the wire, for a test to check.
  */
 public final class ReplyDroppingProxy implements AutoCloseable {
     private final InetSocketAddress upstream;
@@ -40,6 +44,13 @@ public final class ReplyDroppingProxy implements AutoCloseable {
     /** {@code "<METHOD> /<bucket>/<key>"} → how many more replies to lose. */
     private final Map<String, Integer> toDrop = new ConcurrentHashMap<>();
     private final AtomicInteger dropped = new AtomicInteger();
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
+
+    /**
+     * One request as it came from the client: method, path (without the query), query, and headers (names in lower case).
+     */
+    public record Request(String method, String path, String query, Map<String, String> headers) {
+    }
 
     private ReplyDroppingProxy(URI upstream) throws IOException {
         this.upstream = new InetSocketAddress(upstream.getHost(), upstream.getPort());
@@ -89,6 +100,11 @@ public final class ReplyDroppingProxy implements AutoCloseable {
         toDrop.clear();
     }
 
+    /** Every request forwarded so far, in the order they arrived. */
+    public List<Request> requests() {
+        return List.copyOf(requests);
+    }
+
     /** How many replies were dropped so far. */
     public int droppedReplies() {
         return dropped.get();
@@ -113,7 +129,9 @@ public final class ReplyDroppingProxy implements AutoCloseable {
                 return;
             }
             String[] requestLine = head.substring(0, head.indexOf("\r\n")).split(" ");
-            String path = requestLine[1].split("\\?", 2)[0];
+            String[] target = requestLine[1].split("\\?", 2);
+            String path = target[0];
+            requests.add(new Request(requestLine[0], path, target.length > 1 ? target[1] : "", headers(head)));
             boolean drop = takeDrop(requestLine[0] + " " + path);
             OutputStream toUpstream = up.getOutputStream();
             toUpstream.write(closingConnection(head));
@@ -178,6 +196,18 @@ public final class ReplyDroppingProxy implements AutoCloseable {
             return null;
         }
         throw new IOException("the stream ended inside an HTTP head");
+    }
+
+    private static Map<String, String> headers(String head) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        String[] lines = head.split("\r\n");
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 0) {
+                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+            }
+        }
+        return headers;
     }
 
     /** The head with {@code Connection: close} instead of any connection header: one exchange per connection. */

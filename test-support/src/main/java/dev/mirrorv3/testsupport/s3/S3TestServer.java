@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
  * A real S3 server in this JVM (S3Proxy 4.1.0 over an in-memory blob store) that checks SigV4 signatures of
  * several identities, each allowed some operations only, as a least-privilege bucket policy would. It can be
  * stopped and started again on the same port with the same objects (an outage), and counts the calls it serves
- * ({@code list} = ListObjectsV2, {@code getBlob} = GetObject, {@code putBlob} = PutObject).
+ * ({@code list} = ListObjectsV2, {@code getBlob} = GetObject, {@code putBlob} = PutObject), also those on the keys under
+ * a prefix ({@link #watch}).
  */
 public final class S3TestServer implements AutoCloseable {
     /** What an identity may do: the operations of a least-privilege policy. */
@@ -42,6 +43,8 @@ public final class S3TestServer implements AutoCloseable {
         WRITE_ONLY,
         /** ListObjectsV2 and GetObject (s3:ListBucket, s3:GetObject). */
         READ_ONLY,
+        /** ListObjectsV2, GetObject, PutObject and DeleteObject: {@code mirror-v3 prune}'s identity (no copy). */
+        PRUNE,
         ALL
     }
 
@@ -57,7 +60,9 @@ public final class S3TestServer implements AutoCloseable {
     private final BlobStore store;
     private final Map<String, Identity> identities = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> callsUnder = new ConcurrentHashMap<>();
     private volatile ConditionalWrites conditionalWrites = ConditionalWrites.SUPPORTED;
+    private volatile boolean deletesRefusedAsLocked;
     private S3Proxy proxy;
     private int port;
 
@@ -83,6 +88,14 @@ public final class S3TestServer implements AutoCloseable {
     /** From now on, PutObject with {@code If-None-Match} is answered as {@code mode} says (nothing is written). */
     public void conditionalWrites(ConditionalWrites mode) {
         this.conditionalWrites = mode;
+    }
+
+    /**
+     * From now on (or no longer), every DeleteObject an identity may do is refused with 403 AccessDenied and AWS S3's
+     * message for an object under Object Lock (as S3 answers a delete of a locked version, MinIO any delete of one).
+     */
+    public void refuseDeletesAsLocked(boolean refuse) {
+        this.deletesRefusedAsLocked = refuse;
     }
 
     public void createBucket(String bucket) {
@@ -111,6 +124,14 @@ public final class S3TestServer implements AutoCloseable {
 
     public void resetCalls() {
         calls.clear();
+    }
+
+    /**
+     * From now on, counts the calls served (any method) on a key, or a listing's prefix, under {@code keyPrefix} (e.g.
+     * one connector's objects, {@code <prefix><name>/}); returns the live count.
+     */
+    public AtomicInteger watch(String keyPrefix) {
+        return callsUnder.computeIfAbsent(keyPrefix, k -> new AtomicInteger());
     }
 
     /** Stops serving (connections are refused) and keeps the objects. */
@@ -171,20 +192,20 @@ public final class S3TestServer implements AutoCloseable {
         return new ForwardingBlobStore(store) {
             @Override
             public ListObjectsV2Response list(ListObjectsV2Request request) {
-                check("list", access != Access.WRITE_ONLY);
+                check("list", request.prefix(), access != Access.WRITE_ONLY);
                 return super.list(request);
             }
 
             @Override
             public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
-                check("getBlob", access != Access.WRITE_ONLY);
+                check("getBlob", request.key(), access != Access.WRITE_ONLY);
                 return super.getBlob(request);
             }
 
             @Override
             public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
                 try {
-                    check("putBlob", access != Access.READ_ONLY);
+                    check("putBlob", request.key(), access != Access.READ_ONLY);
                     if (request.ifNoneMatch() != null) {
                         switch (conditionalWrites) {
                             case NOT_IMPLEMENTED -> throw new S3ProxyException(S3ErrorCode.NOT_IMPLEMENTED);
@@ -202,13 +223,16 @@ public final class S3TestServer implements AutoCloseable {
 
             @Override
             public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-                check("removeBlob", access == Access.ALL);
+                check("removeBlob", request.key(), access == Access.ALL || access == Access.PRUNE);
+                if (deletesRefusedAsLocked) {
+                    throw new S3ProxyException(S3ErrorCode.ACCESS_DENIED, "Access Denied because object protected by object lock.");
+                }
                 return super.removeBlob(request);
             }
 
             @Override
             public CopyObjectResponse copyBlob(CopyObjectRequest request) {
-                check("copyBlob", access == Access.ALL);
+                check("copyBlob", request.destinationKey(), access == Access.ALL);
                 return super.copyBlob(request);
             }
         };
@@ -227,8 +251,13 @@ public final class S3TestServer implements AutoCloseable {
         }
     }
 
-    private void check(String method, boolean allowed) {
+    private void check(String method, String key, boolean allowed) {
         calls.computeIfAbsent(method, n -> new AtomicInteger()).incrementAndGet();
+        callsUnder.forEach((prefix, n) -> {
+            if (key != null && key.startsWith(prefix)) {
+                n.incrementAndGet();
+            }
+        });
         if (!allowed) {
             throw new S3ProxyException(S3ErrorCode.ACCESS_DENIED);
         }

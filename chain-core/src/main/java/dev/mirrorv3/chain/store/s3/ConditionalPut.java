@@ -11,18 +11,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * {@link S3Store}'s commits: one PutObject with {@code If-None-Match: *}, signed with the write identity. A 412 is
  * ours when the existing object holds exactly our bytes (an earlier attempt whose reply was lost), another writer's
- * otherwise ({@link ObjectExistsException}).
+ * otherwise ({@link ObjectExistsException}). Every commit, whatever it holds (chain objects, snapshots, everything
+ * beside the partitions), carries the CRC32 of its bytes ({@link Crc32}) and the settings' Object Lock retention, if any.
  */
 record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, ReadBack readBack) {
     // S3Store's logger: a commit's log line keeps the category operators know.
@@ -38,12 +42,11 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
 
     void bytes(String key, String where, byte[] data) {
         try {
-            writer.putObject(r -> r.bucket(settings.bucket()).key(key).ifNoneMatch("*")
-                    .contentLength((long) data.length), RequestBody.fromBytes(data));
+            writer.putObject(request(key, data.length, Crc32.of(data)), RequestBody.fromBytes(data));
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(),
-                        describeStore());
+                        describeStore(), settings.objectLock().isPresent());
             }
             // The key exists. Ours, if an earlier attempt of this very commit landed and its outcome was lost (an
             // SDK retry, or the writer re-issuing a commit that failed): the same bytes then.
@@ -82,12 +85,11 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
                     + " (compaction=none), or split it over more partitions");
         }
         try {
-            writer.putObject(r -> r.bucket(settings.bucket()).key(key).ifNoneMatch("*").contentLength(length),
-                    RequestBody.fromFile(file));
+            writer.putObject(request(key, length, Crc32.of(file)), RequestBody.fromFile(file));
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(),
-                        describeStore());
+                        describeStore(), settings.objectLock().isPresent());
             }
             byte[] existing;
             try (InputStream in = reader.getObject(r -> r.bucket(settings.bucket()).key(key))) {
@@ -114,6 +116,18 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
         } catch (SdkException e) {
             throw S3Errors.translate(e, "PutObject " + where, settings.write(), settings.bucket());
         }
+    }
+
+    /**
+     * One commit's PutObject: never over an existing key, with the CRC32 S3 checks (and requires in a bucket with Object
+     * Lock) and the retention of the settings, which ends {@code days} after this request.
+     */
+    private PutObjectRequest request(String key, long length, String crc32) {
+        PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(settings.bucket()).key(key).ifNoneMatch("*")
+                .contentLength(length).checksumAlgorithm(ChecksumAlgorithm.CRC32).checksumCRC32(crc32);
+        settings.objectLock().ifPresent(lock -> put.objectLockMode(lock.mode()).objectLockRetainUntilDate(
+                lock.retainUntil(Instant.now())));
+        return put.build();
     }
 
     /** The store for messages: the endpoint's scheme, host and port (no user info), or AWS S3 and the region. */

@@ -13,12 +13,13 @@ import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 /**
  * Counts every HTTP request the S3 clients send into {@link StoreRequests}: each attempt of a call (the SDK's retries
  * too) and each page of a listing, by the status it got ({@code 2xx} ok, {@code 4xx} refused, {@code 5xx} or no answer
- * failed).
+ * failed). Prune's look at an object's retention and validate's at the bucket's Object Lock read metadata only: HEADs.
  */
 final class RequestCounting implements ExecutionInterceptor {
     private static final Map<String, Operation> OPERATIONS = Map.of("PutObject", Operation.PUT, "GetObject", Operation.GET,
             "HeadObject", Operation.HEAD, "ListObjectsV2", Operation.LIST, "ListObjects", Operation.LIST, "DeleteObject",
-            Operation.DELETE, "DeleteObjects", Operation.DELETE);
+            Operation.DELETE, "DeleteObjects", Operation.DELETE, "GetObjectRetention", Operation.HEAD,
+            "GetObjectLockConfiguration", Operation.HEAD);
     /** Set while an attempt is on the wire without an answer yet. */
     private static final ExecutionAttribute<Boolean> SENT = new ExecutionAttribute<>("mirror-v3.request-sent");
 

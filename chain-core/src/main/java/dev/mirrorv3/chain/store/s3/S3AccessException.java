@@ -25,7 +25,7 @@ public final class S3AccessException extends StoreException {
         return problem;
     }
 
-    /** {@code write} or {@code read}: the identity the refused request was signed with. */
+    /** {@code write}, {@code read} or {@code prune}: the identity the refused request was signed with. */
     public String role() {
         return role;
     }

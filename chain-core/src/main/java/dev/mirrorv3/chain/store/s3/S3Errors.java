@@ -68,9 +68,21 @@ final class S3Errors {
      * A failed PutObject with {@code If-None-Match: *}: as {@link #translate}, except that a store refusing the header
      * itself (501 Not Implemented, or a 400 naming it) fails for good, naming what the store lacks.
      *
+     * With an Object Lock retention asked for, a refusal of that (501, or a 400 naming Object Lock: a bucket without it)
+     * names the Object Lock settings.
+     *
      * @param store the store for messages: its endpoint (or AWS S3 and the region), never a credential
+     * @param withRetention whether the PutObject asked for an Object Lock retention
      */
-    static StoreException translateConditionalPut(SdkException e, String operation, S3Identity identity, String bucket, String store) {
+    static StoreException translateConditionalPut(SdkException e, String operation, S3Identity identity, String bucket, String store,
+            boolean withRetention) {
+        if (withRetention && e instanceof AwsServiceException s && (s.statusCode() == 501 || "NotImplemented".equals(code(s))
+                || s.statusCode() == 400 && RetentionCheckedDelete.saysObjectLock(s))) {
+            return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), store + " refused " + operation
+                    + " with an Object Lock retention (s3.object.lock.mode, s3.object.lock.retain.days)" + said(s) + ": "
+                    + message(s) + ". The bucket must have S3 Object Lock enabled, on a store that implements it and"
+                    + " If-None-Match: * (mirror-v3 validate checks the bucket); enable it, or remove both settings", e);
+        }
         if (e instanceof AwsServiceException s && refusesConditionalWrite(s)) {
             return new S3AccessException(S3AccessException.Problem.OTHER, identity.role(), store + " does not support conditional"
                     + " writes: it refused " + operation + " with If-None-Match: *" + said(s) + ". The sink commits every object"
@@ -84,9 +96,12 @@ final class S3Errors {
         if (s.statusCode() == 501 || "NotImplemented".equals(code(s))) {
             return true;
         }
-        String message = String.valueOf(s.awsErrorDetails() == null ? s.getMessage() : s.awsErrorDetails().errorMessage())
-                .toLowerCase(Locale.ROOT);
+        String message = message(s).toLowerCase(Locale.ROOT);
         return s.statusCode() == 400 && (message.contains("if-none-match") || message.contains("conditional"));
+    }
+
+    private static String message(AwsServiceException s) {
+        return String.valueOf(s.awsErrorDetails() == null ? s.getMessage() : s.awsErrorDetails().errorMessage());
     }
 
     private static String code(AwsServiceException s) {
@@ -100,7 +115,11 @@ final class S3Errors {
     }
 
     private static String neededBy(S3Identity identity) {
-        return "write".equals(identity.role()) ? "s3:PutObject" : "s3:ListBucket and s3:GetObject";
+        return switch (identity.role()) {
+            case "write" -> "s3:PutObject (and s3:PutObjectRetention with s3.object.lock.mode)";
+            case "prune" -> "s3:ListBucket, s3:GetObject, s3:GetObjectRetention, s3:DeleteObject and s3:PutObject";
+            default -> "s3:ListBucket and s3:GetObject";
+        };
     }
 
     private static boolean hasIoCause(Throwable t) {

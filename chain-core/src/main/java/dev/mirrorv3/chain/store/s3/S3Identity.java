@@ -3,7 +3,8 @@ package dev.mirrorv3.chain.store.s3;
 import java.util.Objects;
 
 /**
- * One of the two credentials of an S3 destination: {@code write} (PutObject only) or {@code read} (list and get).
+ * One of the three credentials of an S3 destination: {@code write} (PutObject only), {@code read} (list and get) or
+ * {@code prune} (list, get, delete and the no-overwrite create of a chain's recorded start; {@code mirror-v3 prune} only).
  * {@link #toString()} names the role and never the secret, so an identity may appear in any message.
  */
 public final class S3Identity {
@@ -17,7 +18,7 @@ public final class S3Identity {
         this.secretAccessKey = Objects.requireNonNull(secretAccessKey);
     }
 
-    /** {@code write} or {@code read}. */
+    /** {@code write}, {@code read} or {@code prune}. */
     public String role() {
         return role;
     }

@@ -3,10 +3,16 @@ package dev.mirrorv3.chain.store.s3;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.StoreRequests;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -27,9 +33,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Stores that ignore the header (VersityGW) overwrite silently; the tail check before each flush is then the guard.
  * Stores that refuse it (501 Not Implemented) fail the task: retrying cannot help.
  *
- * <p>Two identities: PutObject is signed with the write identity, everything else (list, get, head) with the read
- * identity, so a least-privilege bucket policy gives each only what it needs. Credentials come only from the
- * settings ({@link StaticCredentialsProvider}); no AWS_* variables, profiles or instance metadata are consulted.
+ * <p>Three identities: PutObject is signed with the write identity, list, get and head with the read identity, and
+ * deletes ({@code mirror-v3 prune}) with the prune identity, so a least-privilege bucket policy gives each only what it
+ * needs and only the prune identity can delete. Credentials come only from the settings
+ * ({@link StaticCredentialsProvider}); no AWS_* variables, profiles or instance metadata are consulted.
  */
 public final class S3Store implements Store {
     private final S3Settings settings;
@@ -38,6 +45,8 @@ public final class S3Store implements Store {
     private final S3Client reader;
     private final ConditionalPut put;
     private final StoreRequests requests;
+    private final Optional<RetentionCheckedDelete> deletes;
+    private final List<S3Client> clients = new ArrayList<>();
 
     /** @param name the destination name (the chain directory under the prefix) */
     public S3Store(S3Settings settings, String name) {
@@ -57,9 +66,16 @@ public final class S3Store implements Store {
         List<ExecutionInterceptor> all = new ArrayList<>();
         all.add(new RequestCounting(requests));
         all.addAll(interceptors);
-        this.writer = S3Clients.create(settings, settings.write(), all);
-        this.reader = S3Clients.create(settings, settings.read(), all);
+        Map<S3Identity, S3Client> byIdentity = new IdentityHashMap<>(); // one client per identity (prune opens one)
+        Function<S3Identity, S3Client> client = id -> byIdentity.computeIfAbsent(id, i -> {
+            S3Client c = S3Clients.create(settings, i, all);
+            clients.add(c);
+            return c;
+        });
+        this.writer = client.apply(settings.write());
+        this.reader = client.apply(settings.read());
         this.put = new ConditionalPut(settings, writer, reader, this::readKey);
+        this.deletes = settings.prune().map(p -> new RetentionCheckedDelete(settings, client.apply(p), Clock.systemUTC()));
     }
 
     @Override
@@ -86,22 +102,7 @@ public final class S3Store implements Store {
     }
 
     private List<String> listUnder(String prefix, String where) {
-        List<String> names = new ArrayList<>();
-        String token = null;
-        do {
-            ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(settings.bucket()).prefix(prefix);
-            if (token != null) {
-                req.continuationToken(token);
-            }
-            ListObjectsV2Response page = read("ListObjectsV2 " + where, () -> reader.listObjectsV2(req.build()));
-            for (S3Object o : page.contents()) {
-                String n = o.key().substring(prefix.length());
-                if (!TemporaryFiles.isTemporary(n)) {
-                    names.add(n);
-                }
-            }
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (token != null);
+        List<String> names = new ArrayList<>(listFromUnder(prefix, where, "", Integer.MAX_VALUE));
         names.sort(null); // S3 lists in UTF-8 binary order; ours are ASCII, but keep the contract explicit
         return names;
     }
@@ -307,10 +308,30 @@ public final class S3Store implements Store {
                 () -> reader.listObjectsV2(r -> r.bucket(settings.bucket()).prefix(chainKey + "/").maxKeys(1)));
     }
 
+    /** Signed with the prune identity; an object under an Object Lock retention stays ({@link RetentionCheckedDelete}). */
+    @Override
+    public void delete(int partition, String name) {
+        deletes().delete(key(partition, name), location(partition) + "/" + name);
+    }
+
+    @Override
+    public void deleteBeside(String dir, String name) {
+        deletes().delete(besideKey(dir) + name, besideLocation(dir) + "/" + name);
+    }
+
+    private RetentionCheckedDelete deletes() {
+        return deletes.orElseThrow(() -> new StoreException("deleting from " + settings.describe() + " needs the prune"
+                + " identity: set s3.prune.access.key.id and s3.prune.secret.access.key (only mirror-v3 prune deletes)"));
+    }
+
+    /** The bucket has Object Lock enabled ({@link BucketObjectLock}: one request with the read identity). */
+    public void checkObjectLockEnabled() {
+        BucketObjectLock.requireEnabled(settings, reader);
+    }
+
     @Override
     public void close() {
-        writer.close();
-        reader.close();
+        clients.forEach(S3Client::close);
     }
 
     private <T> T read(String operation, Supplier<T> call) {

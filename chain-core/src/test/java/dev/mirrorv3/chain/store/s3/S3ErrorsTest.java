@@ -119,7 +119,12 @@ class S3ErrorsTest {
     }
 
     private static StoreException translatePut(SdkException e) {
-        StoreException s = S3Errors.translateConditionalPut(e, "PutObject s3://bkt/p/n/0/x.parquet", WRITE, "bkt", "the S3 store at https://s3.example:9000");
+        return translatePut(e, false);
+    }
+
+    private static StoreException translatePut(SdkException e, boolean withRetention) {
+        StoreException s = S3Errors.translateConditionalPut(e, "PutObject s3://bkt/p/n/0/x.parquet", WRITE, "bkt",
+                "the S3 store at https://s3.example:9000", withRetention);
         assertThat(s.getMessage()).doesNotContain("secret-value").doesNotContain("AKID");
         return s;
     }
@@ -151,5 +156,20 @@ class S3ErrorsTest {
         assertThat(translatePut(service(400, "InvalidArgument", "bad content length")))
                 .isNotInstanceOf(TransientStoreException.class).hasMessageNotContaining("conditional");
         assertThat(translatePut(service(403, "AccessDenied"))).hasMessageContaining("s3:PutObject");
+    }
+
+    /** A PutObject with a retention refused by a bucket without Object Lock, or a store without it, names the settings. */
+    @Test
+    void aRefusedRetentionNamesTheObjectLockSettings() {
+        assertThat(translatePut(service(400, "InvalidRequest", "Bucket is missing Object Lock Configuration"), true))
+                .isNotInstanceOf(TransientStoreException.class)
+                .hasMessageContaining("refused PutObject s3://bkt/p/n/0/x.parquet with an Object Lock retention")
+                .hasMessageContaining("Bucket is missing Object Lock Configuration")
+                .hasMessageContaining("s3.object.lock.mode").hasMessageContaining("mirror-v3 validate");
+        assertThat(translatePut(service(501, "NotImplemented", "A header you provided implies functionality that is not implemented"),
+                true)).hasMessageContaining("with an Object Lock retention").hasMessageContaining("HTTP 501 NotImplemented");
+        assertThat(translatePut(service(400, "InvalidRequest", "Bucket is missing Object Lock Configuration"), false))
+                .as("without a retention asked for, no word of it").hasMessageNotContaining("s3.object.lock.mode");
+        assertThat(translatePut(service(503, "SlowDown"), true)).isInstanceOf(TransientStoreException.class);
     }
 }

@@ -87,7 +87,7 @@ class S3StoreTest {
 
     /** Settings for the bucket behind {@code endpoint} (the shared server, a proxy in front of it, or a server of its own). */
     private static S3Settings settings(URI endpoint, String prefix, S3Identity write, S3Identity read) {
-        return new S3Settings(Optional.of(endpoint), "us-east-1", BUCKET, prefix, true, write, read, Duration.ofSeconds(10));
+        return S3Settings.of(Optional.of(endpoint), "us-east-1", BUCKET, prefix, true, write, read).withCallTimeout(Duration.ofSeconds(10));
     }
 
     private static S3Store leastPrivilegeStore(String prefix, String name) {
@@ -374,8 +374,8 @@ class S3StoreTest {
     @Test
     void aMissingBucketIsFatalAndNamed() {
         S3Settings s = settings("x", new S3Identity("write", ADMIN_ID, ADMIN_SECRET), new S3Identity("read", ADMIN_ID, ADMIN_SECRET));
-        S3Settings missing = new S3Settings(s.endpoint(), s.region(), "no-such-bucket", s.prefix(), true, s.write(), s.read(),
-                s.callTimeout());
+        S3Settings missing = S3Settings.of(s.endpoint(), s.region(), "no-such-bucket", s.prefix(), true, s.write(), s.read())
+                .withCallTimeout(s.callTimeout());
         try (S3Store store = new S3Store(missing, "m")) {
             assertThatThrownBy(store::checkReadAccess)
                     .isInstanceOf(S3AccessException.class).hasMessageContaining("bucket no-such-bucket does not exist")

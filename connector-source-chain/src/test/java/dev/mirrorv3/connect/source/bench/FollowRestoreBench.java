@@ -22,7 +22,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -32,16 +34,19 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * bench/run-follow-restore-bench: the ChainSourceConnector follow-restoring N records of 100 B from a filesystem backup
- * into an empty topic, against the one-shot restore (verify pass included, as {@code mirror-v3 restore} runs it) of the
- * same backup into another empty topic, on the same in-process broker and Connect worker. Over the rounds the order
- * alternates (odd rounds time the one-shot restore first, even rounds the follower), each round into new empty topics
- * and with a new connector; every wait has a timeout, and both topics must end exactly at the backup's last offset.
+ * bench/run-follow-restore-bench: the ChainSourceConnector follow-restoring a filesystem backup into an empty topic (from
+ * its deploy until the target's end offset, read by an admin client, is the backup's), against the one-shot restore
+ * (verify pass included, as {@code mirror-v3 restore} runs it) of the same backup into another empty topic, on the same
+ * in-process broker and Connect worker, for each value size asked for (one backup each, holding the bytes of values of
+ * {@code records} records of 100 B). First the warm-up rounds, exactly as a timed round (the JVM and the worker are
+ * fresh), printed as WARMUP lines; then the timed rounds. Over the rounds the order alternates (odd rounds time the
+ * one-shot restore first, even rounds the follower), each round into new empty topics and with a new connector; every
+ * wait has a timeout, and both topics must end exactly at the backup's last offset.
  *
- * <p>Prints {@code RESULT one-shot-r<n> <records> <seconds> <records/s>} and {@code RESULT follow-r<n> ...} per round for
- * the script's summary (bench/lib.sh). Not a test (never run by surefire or failsafe).
+ * <p>Prints {@code RESULT one-shot-1p-<S>B-r<n> <records> <seconds> <records/s>} and {@code RESULT follow-1p-<S>B-r<n>
+ * ...} per round for the script's summary (bench/lib.sh). Not a test (never run by surefire or failsafe).
  *
- * <p>Usage: {@code FollowRestoreBench [records, default 1000000] [rounds, default 3]}
+ * <p>Usage: {@code FollowRestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024>}
  */
 public final class FollowRestoreBench {
     private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
@@ -51,42 +56,65 @@ public final class FollowRestoreBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        // Generous: the slowest rate seen on a loaded machine was far above 1,000 records/s.
-        Duration runTimeout = Duration.ofSeconds(120 + records / 1_000);
-        Path root = Files.createTempDirectory("mirror-v3-follow-bench");
-        writeBackup(root, records, 100);
+        if (args.length != 4) {
+            System.err.println("usage: FollowRestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024>");
+            System.exit(2);
+        }
+        long bytes = Long.parseLong(args[0]) * 100;
+        int rounds = Integer.parseInt(args[1]);
+        int warmups = Integer.parseInt(args[2]);
+        Map<Integer, Path> backups = new LinkedHashMap<>();
+        for (String s : args[3].split(",")) {
+            int size = Integer.parseInt(s.trim());
+            Path root = Files.createTempDirectory("mirror-v3-follow-bench");
+            writeBackup(root, (int) (bytes / size), size);
+            backups.put(size, root);
+        }
         try (ConnectTestCluster cluster = ConnectTestCluster.start(1);
                 Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            String bootstrap = cluster.bootstrapServers();
-            for (int round = 1; round <= rounds; round++) {
-                String oneShotTopic = "oneshot-r" + round;
-                String followedTopic = "followed-r" + round;
-                admin.createTopics(List.of(topic(oneShotTopic), topic(followedTopic))).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
-                double oneShotSeconds;
-                double followSeconds;
-                if (round % 2 == 1) {
-                    oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
-                    followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, "bench-follow-r" + round, records, runTimeout);
-                } else {
-                    followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, "bench-follow-r" + round, records, runTimeout);
-                    oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
+            for (int w = 1; w <= warmups; w++) {
+                for (Map.Entry<Integer, Path> b : backups.entrySet()) {
+                    round(cluster, admin, b.getValue(), (int) (bytes / b.getKey()), b.getKey() + "B-w" + w, w);
                 }
-                requireEndOffset(admin, oneShotTopic, records);
-                requireEndOffset(admin, followedTopic, records);
-                double oneShotRate = records / oneShotSeconds;
-                double followRate = records / followSeconds;
-                System.out.printf("round %d (%s first): one-shot restore (verify pass included) %.2f s, %.0f records/s;"
-                        + " ChainSourceConnector follow-restore (deploy to last record in the target) %.2f s, %.0f records/s;"
-                        + " ratio follow/one-shot %.2f (goal >= 0.5); %.0fx mirror-v3's gated follow (~150 records/s; goal >= 100x)%n",
-                        round, round % 2 == 1 ? "one-shot" : "follow", oneShotSeconds, oneShotRate, followSeconds, followRate,
-                        followRate / oneShotRate, followRate / 150);
-                System.out.printf("RESULT one-shot-r%d %d %.3f %.0f%n", round, records, oneShotSeconds, oneShotRate);
-                System.out.printf("RESULT follow-r%d %d %.3f %.0f%n", round, records, followSeconds, followRate);
-                admin.deleteTopics(List.of(oneShotTopic, followedTopic)).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            for (int r = 1; r <= rounds; r++) {
+                for (Map.Entry<Integer, Path> b : backups.entrySet()) {
+                    round(cluster, admin, b.getValue(), (int) (bytes / b.getKey()), b.getKey() + "B-r" + r, r);
+                }
             }
         }
+    }
+
+    /** One backup in one round: the one-shot restore and the follower into new empty topics, the order alternating. */
+    private static void round(ConnectTestCluster cluster, Admin admin, Path root, int records, String run, int n) throws Exception {
+        // Generous: the slowest rate seen on a loaded machine was far above 1,000 records/s.
+        Duration runTimeout = Duration.ofSeconds(120 + records / 1_000);
+        String bootstrap = cluster.bootstrapServers();
+        String oneShotTopic = "oneshot-" + run;
+        String followedTopic = "followed-" + run;
+        String connector = "bench-follow-" + run;
+        admin.createTopics(List.of(topic(oneShotTopic), topic(followedTopic))).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
+        double oneShotSeconds;
+        double followSeconds;
+        if (n % 2 == 1) {
+            oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
+            followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, connector, records, runTimeout);
+        } else {
+            followSeconds = follow(cluster, admin, root, bootstrap, followedTopic, connector, records, runTimeout);
+            oneShotSeconds = oneShot(root, bootstrap, oneShotTopic);
+        }
+        requireEndOffset(admin, oneShotTopic, records);
+        requireEndOffset(admin, followedTopic, records);
+        double oneShotRate = records / oneShotSeconds;
+        double followRate = records / followSeconds;
+        System.out.printf(Locale.ROOT, "%s (%s first): one-shot restore (verify pass included) %.2f s, %.0f records/s;"
+                + " ChainSourceConnector follow-restore (deploy to last record in the target) %.2f s, %.0f records/s;"
+                + " follow/one-shot %.2f%n", run, n % 2 == 1 ? "one-shot" : "follow", oneShotSeconds, oneShotRate, followSeconds,
+                followRate, followRate / oneShotRate);
+        String prefix = run.contains("-w") ? "WARMUP" : "RESULT";
+        System.out.printf(Locale.ROOT, "%s one-shot-1p-%s %d %.3f %.0f%n", prefix, run, records, oneShotSeconds, oneShotRate);
+        System.out.printf(Locale.ROOT, "%s follow-1p-%s %d %.3f %.0f%n", prefix, run, records, followSeconds, followRate);
+        admin.deleteTopics(List.of(oneShotTopic, followedTopic)).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
     private static double oneShot(Path root, String bootstrap, String topic) throws Exception {
@@ -173,14 +201,15 @@ public final class FollowRestoreBench {
         return c;
     }
 
-    /** Objects of 100,000 records, the sink's default flush.max.records; values as ProducerPerformance's random payload. */
+    /** Objects cut as the sink cuts them at flush.max.records=100000 and flush.max.bytes=16 MiB; values as ProducerPerformance's. */
     private static void writeBackup(Path root, int records, int size) {
         EnvelopeSettings settings = EnvelopeSettings.parquetBytes();
         EnvelopeCodec codec = EnvelopeCodecs.forSettings(settings);
         FilesystemStore store = new FilesystemStore(root, "bench-backup");
         SplittableRandom random = new SplittableRandom(42);
-        for (int from = 0; from < records; from += 100_000) {
-            int to = Math.min(records, from + 100_000) - 1;
+        int perObject = Math.min(100_000, (16 << 20) / size);
+        for (int from = 0; from < records; from += perObject) {
+            int to = Math.min(records, from + perObject) - 1;
             List<BackupRecord> batch = new ArrayList<>(to - from + 1);
             for (long o = from; o <= to; o++) {
                 byte[] value = new byte[size];

@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mirrorv3.restore.cli.ExitCodes;
 import dev.mirrorv3.restore.cli.UsageException;
 import java.io.IOException;
@@ -10,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +26,8 @@ import picocli.CommandLine.Spec;
         description = {"Compares two JSON reports of restore --report (a restore drill and the verify run of the week before, two"
                 + " restores of one cut): the same data when both are of the same topic, have the same partitions, and each"
                 + " partition the same first and last offset, record count and SHA-256 of its records. Where, when and how fast"
-                + " they ran does not matter."},
+                + " they ran does not matter. Reports of restore --all-topics are compared topic by topic (with a report of one"
+                + " topic, its entry of that topic)."},
         footerHeading = "%nExamples:%n",
         footer = {"  mirror-v3 compare-report verify-2026-11-23.json drill-2026-11-30.json",
                 "",
@@ -43,18 +47,51 @@ public final class CompareReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         JsonNode ra = read(a);
         JsonNode rb = read(b);
+        List<String> same = new ArrayList<>();
         List<String> differences = new ArrayList<>();
-        compare(differences, "source topic", ra.path("backup").path("sourceTopic"), rb.path("backup").path("sourceTopic"));
+        if (!ra.has("topics") && !rb.has("topics")) {
+            compareTopic(ra, rb, "", same, differences);
+        } else {
+            // an --all-topics report topic by topic; against a report of one topic, its entry of that topic
+            Map<String, JsonNode> ta = byTopic(ra);
+            Map<String, JsonNode> tb = byTopic(rb);
+            Set<String> topics = new TreeSet<>(ra.has("topics") ? tb.keySet() : ta.keySet()); // the one topic's, if either is
+            if (ra.has("topics") && rb.has("topics")) {
+                topics.addAll(ta.keySet());
+            }
+            for (String t : topics) {
+                if (!ta.containsKey(t) || !tb.containsKey(t)) {
+                    differences.add(t + ": no report of it in " + (ta.containsKey(t) ? b : a));
+                } else {
+                    compareTopic(ta.get(t), tb.get(t), t + ": ", same, differences);
+                }
+            }
+        }
+        same.forEach(out::println);
+        if (differences.isEmpty()) {
+            out.flush();
+            return ExitCodes.OK;
+        }
+        out.println("different data (" + a + " vs " + b + "):");
+        differences.forEach(d -> out.println("  " + d));
+        out.flush();
+        return ExitCodes.CHECK_FAILED;
+    }
+
+    /** Two reports of one topic: its line in {@code same}, or each difference (prefixed) in {@code differences}. */
+    private void compareTopic(JsonNode ra, JsonNode rb, String prefix, List<String> same, List<String> differences) {
+        int before = differences.size();
+        compare(differences, prefix + "source topic", ra.path("backup").path("sourceTopic"), rb.path("backup").path("sourceTopic"));
         for (Path p : List.of(a, b)) {
             JsonNode r = p == a ? ra : rb;
             if (!"ok".equals(r.path("result").asText())) {
-                differences.add(p + " is of a run that failed (" + r.path("error").asText("a partition failed") + ")");
+                differences.add(prefix + p + " is of a run that failed (" + r.path("error").asText("a partition failed") + ")");
             }
         }
         Map<Integer, JsonNode> pa = partitions(ra);
         Map<Integer, JsonNode> pb = partitions(rb);
         if (!pa.keySet().equals(pb.keySet())) {
-            differences.add("partitions: " + pa.keySet() + " in " + a + ", " + pb.keySet() + " in " + b);
+            differences.add(prefix + "partitions: " + pa.keySet() + " in " + a + ", " + pb.keySet() + " in " + b);
         }
         long records = 0;
         for (Map.Entry<Integer, JsonNode> e : pa.entrySet()) {
@@ -64,20 +101,37 @@ public final class CompareReportCommand implements Callable<Integer> {
                 continue;
             }
             for (String field : List.of("firstOffset", "lastOffset", "records", "sha256")) {
-                compare(differences, "partition " + e.getKey() + " " + field, x.path(field), y.path(field));
+                compare(differences, prefix + "partition " + e.getKey() + " " + field, x.path(field), y.path(field));
             }
             records += x.path("records").asLong();
         }
-        if (differences.isEmpty()) {
-            out.println("same data: " + ra.path("backup").path("sourceTopic").asText() + ", " + pa.size() + " partitions, " + records
+        if (differences.size() == before) {
+            same.add("same data: " + ra.path("backup").path("sourceTopic").asText() + ", " + pa.size() + " partitions, " + records
                     + " records, every partition's offsets and SHA-256 equal");
-            out.flush();
-            return ExitCodes.OK;
         }
-        out.println("different data (" + a + " vs " + b + "):");
-        differences.forEach(d -> out.println("  " + d));
-        out.flush();
-        return ExitCodes.CHECK_FAILED;
+    }
+
+    /**
+     * The topics' reports of an --all-topics report ({@link AllTopicsReport}); a topic whose run left no report stands as a
+     * failed report with its error. A report of one topic is that topic's.
+     */
+    private static Map<String, JsonNode> byTopic(JsonNode report) {
+        Map<String, JsonNode> out = new TreeMap<>();
+        if (!report.has("topics")) {
+            out.put(report.path("backup").path("sourceTopic").asText(), report);
+            return out;
+        }
+        for (JsonNode t : report.path("topics")) {
+            JsonNode r = t.path("report");
+            if (r.isObject()) {
+                out.put(t.path("topic").asText(), r);
+            } else {
+                ObjectNode failed = RestoreReport.JSON.createObjectNode().put("result", "failed").put("error", t.path("error").asText());
+                failed.putObject("backup").put("sourceTopic", t.path("topic").asText());
+                out.put(t.path("topic").asText(), failed);
+            }
+        }
+        return out;
     }
 
     private static void compare(List<String> differences, String what, JsonNode x, JsonNode y) {
@@ -105,9 +159,9 @@ public final class CompareReportCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UsageException("cannot read report " + file + ": " + e.getMessage());
         }
-        if (!r.path("partitions").isArray() || !r.path("reportVersion").isInt()) {
-            throw new UsageException(file + " is not a JSON report of restore --report (no reportVersion or partitions);"
-                    + " a --report-format md page cannot be compared");
+        if (!(r.path("partitions").isArray() || r.path("topics").isArray()) || !r.path("reportVersion").isInt()) {
+            throw new UsageException(file + " is not a JSON report of restore --report (no reportVersion, or neither partitions nor"
+                    + " topics); a --report-format md page cannot be compared");
         }
         return r;
     }

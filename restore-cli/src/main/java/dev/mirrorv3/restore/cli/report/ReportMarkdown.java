@@ -1,5 +1,6 @@
 package dev.mirrorv3.restore.cli.report;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /** {@code --report-format md}: the report as a short page for an audit ticket. */
@@ -7,20 +8,55 @@ public final class ReportMarkdown {
     private ReportMarkdown() {
     }
 
+    private static final String COMPARE = "\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same"
+            + " records in the same order, same digests).\n";
+
     /** The page: the heading and facts, the partitions' table, the groups' offsets and warnings, how to compare. */
     public static String render(RestoreReport r) {
         StringBuilder md = new StringBuilder();
-        heading(md, r);
-        partitions(md, r);
-        groups(md, r);
-        md.append("\nCompare with another run: `mirror-v3 compare-report` on the two JSON reports (same records in the same"
-                + " order, same digests).\n");
-        return md.toString();
+        topic(md, "# ", r);
+        return md.append(COMPARE).toString();
     }
 
-    private static void heading(StringBuilder md, RestoreReport r) {
-        md.append("# Backup ").append(r.mode().equals("restore") ? "restore" : "verification").append(" of ")
-                .append(r.backup().sourceTopic()).append(": ").append(r.result().toUpperCase(java.util.Locale.ROOT)).append("\n\n");
+    /** {@code restore --all-topics}: a table of the topics' results, then each topic's section as {@link #render} writes it. */
+    public static String renderAll(AllTopicsReport r) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Backup ").append(kind(r.mode())).append(" of connector ").append(r.connector()).append(" (").append(r.topics().size())
+                .append(" topics): ").append(r.result().toUpperCase(Locale.ROOT)).append("\n\n")
+                .append("- Written ").append(r.createdAt()).append(" by ").append(r.tool()).append(" ").append(r.toolVersion())
+                .append("\n\n| topic | result | error |\n|---|---|---|\n");
+        for (AllTopicsReport.Topic t : r.topics()) {
+            md.append("| ").append(t.topic()).append(" | ").append(t.exitCode() == 0 ? "ok" : "failed (exit " + t.exitCode() + ")")
+                    .append(" | ").append(t.error() == null ? "" : cell(t.error())).append(" |\n");
+        }
+        for (AllTopicsReport.Topic t : r.topics()) {
+            md.append('\n');
+            if (t.report() == null) {
+                md.append("## ").append(t.topic()).append(": no report (its run failed before it read a partition)\n");
+            } else {
+                topic(md, "## ", t.report());
+            }
+        }
+        return md.append(COMPARE).toString();
+    }
+
+    private static void topic(StringBuilder md, String level, RestoreReport r) {
+        heading(md, level, r);
+        partitions(md, r);
+        groups(md, r);
+    }
+
+    private static String kind(String mode) {
+        return mode.equals("restore") ? "restore" : "verification";
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static void heading(StringBuilder md, String level, RestoreReport r) {
+        md.append(level).append("Backup ").append(kind(r.mode())).append(" of ")
+                .append(r.backup().sourceTopic()).append(": ").append(r.result().toUpperCase(Locale.ROOT)).append("\n\n");
         md.append("- Backup: `").append(r.backup().location()).append("` (connector `").append(r.backup().connector())
                 .append("`, destination `").append(r.backup().destinationName()).append("`)\n");
         md.append("- Offsets: ").append(r.offsets()).append("\n");
@@ -45,12 +81,12 @@ public final class ReportMarkdown {
         md.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (RestoreReport.Partition p : r.partitions()) {
             if (p.error() != null && p.records() == null) {
-                md.append("| ").append(p.partition()).append(" | failed: ").append(p.error().replace("|", "\\|"))
+                md.append("| ").append(p.partition()).append(" | failed: ").append(cell(p.error()))
                         .append(" | | | | | | | | |\n");
                 continue;
             }
             md.append("| ").append(p.partition()).append(" | ").append(p.status()).append(p.error() == null ? "" : ": "
-                    + p.error().replace("|", "\\|"))
+                    + cell(p.error()))
                     .append(" | ").append(p.snapshot() != null ? "snapshot " + p.snapshot() : p.objects())
                     .append(" | ").append(p.records()).append(" | ").append(p.holes() == null ? "-" : p.holes())
                     .append(" | ").append(p.snapshot() != null ? "state up to " + p.lastOffset() : p.firstOffset() + "–" + p.lastOffset())
@@ -77,6 +113,12 @@ public final class ReportMarkdown {
                     + " their consumers start from auto.offset.reset):");
             r.groupsWithoutOffset().forEach(g -> md.append(' ').append(g.group()).append(" on partition ").append(g.partition())
                     .append(';'));
+            md.setLength(md.length() - 1);
+            md.append(".\n");
+        }
+        if (!r.groupsSkipped().isEmpty()) {
+            md.append("\n**Warning:** selected groups not restored:");
+            r.groupsSkipped().forEach(g -> md.append(' ').append(g.group()).append(" (").append(g.reason()).append(");"));
             md.setLength(md.length() - 1);
             md.append(".\n");
         }

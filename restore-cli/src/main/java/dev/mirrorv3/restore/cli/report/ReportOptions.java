@@ -3,10 +3,13 @@ package dev.mirrorv3.restore.cli.report;
 import dev.mirrorv3.restore.cli.MirrorV3Command;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /** Evidence of a restore or verify run: the report file and the verify metrics (docs/restore-cli.md: Restore evidence). */
@@ -35,8 +38,24 @@ public final class ReportOptions {
                     + " topic; each run replaces the last).", "e.g. --pushgateway http://pushgateway:9091"})
     String pushgateway;
 
+    /** --all-topics: each topic's evidence goes to the one report and metrics file written for all of them. */
+    private Consumer<RestoreEvidence> collector;
+
     boolean any() {
-        return report != null || metricsFile != null || pushgateway != null;
+        return report != null || metricsFile != null || pushgateway != null || collector != null;
+    }
+
+    /**
+     * This run is one topic of {@code restore --all-topics}: its evidence is handed to {@code collector} (which writes one
+     * report and one metrics file for every topic) as well as pushed with {@code --pushgateway}, grouped by topic.
+     */
+    public void collectInto(Consumer<RestoreEvidence> collector) {
+        this.collector = collector;
+    }
+
+    /** The options that name one file for the whole run, which each topic's run of --all-topics must not write. */
+    public static boolean namesAFileForTheWholeRun(String option) {
+        return List.of("--report", "--report-format", "--metrics-file").contains(option);
     }
 
     /** Writes what was asked for; a failure to write is reported and makes the run fail (the evidence is the point). */
@@ -44,31 +63,13 @@ public final class ReportOptions {
         if (!any()) {
             return true;
         }
+        if (collector != null) {
+            collector.accept(evidence);
+        }
         long now = evidence.nowMs();
-        boolean ok = true;
-        if (report != null) {
-            try {
-                RestoreReport r = evidence.report(new MirrorV3Command.Version().getVersion()[0].replace("mirror-v3 ", ""),
-                        java.time.Instant.ofEpochMilli(now));
-                if (reportFormat == Format.md) {
-                    Files.writeString(report, ReportMarkdown.render(r), StandardCharsets.UTF_8);
-                } else {
-                    r.writeJson(report);
-                }
-            } catch (IOException e) {
-                err.println("error: cannot write the report to " + report + ": " + e.getMessage());
-                ok = false;
-            }
-        }
         String metrics = VerifyMetrics.render(evidence, now);
-        if (metricsFile != null) {
-            try {
-                VerifyMetrics.writeFile(metricsFile, metrics);
-            } catch (IOException e) {
-                err.println("error: cannot write the metrics file " + metricsFile + ": " + e);
-                ok = false;
-            }
-        }
+        boolean ok = writeReport(() -> evidence.report(toolVersion(), Instant.ofEpochMilli(now)), ReportMarkdown::render, err)
+                & writeMetrics(metrics, err);
         if (pushgateway != null) {
             try {
                 VerifyMetrics.push(pushgateway, "mirror-v3-verify", evidence.backup().connector().name(),
@@ -83,5 +84,58 @@ public final class ReportOptions {
         }
         err.flush();
         return ok;
+    }
+
+    /**
+     * {@code restore --all-topics}: one report with an entry per topic and one metrics file with every topic's series,
+     * the topics whose run left no evidence included (docs/restore-cli.md: Restore evidence).
+     *
+     * @param mode verify-only or restore
+     */
+    public boolean writeAll(String connector, String mode, List<TopicRun> runs, Instant now, PrintWriter err) {
+        List<VerifyMetrics.Topic> series = runs.stream().map(t -> new VerifyMetrics.Topic(connector, t.topic(), t.evidence())).toList();
+        boolean ok = writeReport(() -> allTopicsReport(connector, mode, runs, now), ReportMarkdown::renderAll, err)
+                & writeMetrics(VerifyMetrics.render(series, now.toEpochMilli()), err);
+        err.flush();
+        return ok;
+    }
+
+    private static AllTopicsReport allTopicsReport(String connector, String mode, List<TopicRun> runs, Instant now) {
+        String version = toolVersion();
+        List<AllTopicsReport.Topic> topics = runs.stream().map(t -> new AllTopicsReport.Topic(t.topic(), t.exitCode() == 0 ? "ok"
+                : "failed", t.exitCode(), t.error(), t.evidence() == null ? null : t.evidence().report(version, now))).toList();
+        return new AllTopicsReport(RestoreReport.VERSION, "mirror-v3", version, now.toString(), mode,
+                topics.stream().allMatch(t -> t.exitCode() == 0) ? "ok" : "failed", connector, topics);
+    }
+
+    private <R> boolean writeReport(Supplier<R> build, Function<R, String> markdown, PrintWriter err) {
+        if (report == null) {
+            return true;
+        }
+        try {
+            R r = build.get();
+            AtomicFiles.write(report, reportFormat == Format.md ? markdown.apply(r) : RestoreReport.JSON.writeValueAsString(r));
+            return true;
+        } catch (IOException e) {
+            err.println("error: cannot write the report to " + report + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    private boolean writeMetrics(String metrics, PrintWriter err) {
+        if (metricsFile == null) {
+            return true;
+        }
+        try {
+            AtomicFiles.write(metricsFile, metrics);
+            return true;
+        } catch (IOException e) {
+            err.println("error: cannot write the metrics file " + metricsFile + ": " + e);
+            return false;
+        }
+    }
+
+    private static String toolVersion() {
+        return new MirrorV3Command.Version().getVersion()[0].replace("mirror-v3 ", "");
     }
 }

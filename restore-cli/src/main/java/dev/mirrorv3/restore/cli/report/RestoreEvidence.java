@@ -33,6 +33,7 @@ public final class RestoreEvidence {
     private String groupSnapshot;
     private List<RestoreReport.GroupOffset> groupOffsets = List.of();
     private List<RestoreReport.GroupWithoutOffset> groupsWithoutOffset = List.of();
+    private List<RestoreReport.GroupSkipped> groupsSkipped = List.of();
 
     /**
      * What the run was asked for.
@@ -91,6 +92,12 @@ public final class RestoreEvidence {
                     case LOG_START -> "log-start";
                     case LOG_END -> "high-watermark";
                 })).toList();
+    }
+
+    /** The groups --groups selected that are skipped, being only in snapshots of another topic of the same name. */
+    public void groupsSkipped(List<GroupRestorer.Skipped> skipped) {
+        groupsSkipped = skipped.stream().map(g -> new RestoreReport.GroupSkipped(g.group(), g.snapshot(), g.topicId(), g.reason()))
+                .toList();
     }
 
     /** The restore failed after the verify pass (the target's checks or the produce pass). */
@@ -164,7 +171,7 @@ public final class RestoreEvidence {
         return new RestoreReport(RestoreReport.VERSION, "mirror-v3", toolVersion, now.toString(),
                 request.verifyOnly() ? "verify-only" : "restore", ok() ? "ok" : "failed", error, backupInfo, request.offsets(), reportCut,
                 target, new RestoreReport.Durations(verifyMs, restoreMs), partitions, RestoreReport.RECORDS_DIGEST, groupSnapshot,
-                groupOffsets, groupsWithoutOffset);
+                groupOffsets, groupsWithoutOffset, groupsSkipped);
     }
 
     private static String time(Long ms) {

@@ -19,11 +19,13 @@ import java.util.Map;
  * @param recordsDigest what each partition's sha256 covers ({@link #RECORDS_DIGEST}): the records as backed up
  * @param groupSnapshot the consumer-group snapshot the group offsets came from, or null
  * @param groupsWithoutOffset restored partitions on which a selected group had no offset in that snapshot (nothing committed)
+ * @param groupsSkipped selected groups not restored: their offsets are only in snapshots of another topic of the same name
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RestoreReport(int reportVersion, String tool, String toolVersion, String createdAt, String mode, String result, String error,
         BackupInfo backup, String offsets, Cut cut, Target target, Durations durationsMs, List<Partition> partitions,
-        String recordsDigest, String groupSnapshot, List<GroupOffset> groupOffsets, List<GroupWithoutOffset> groupsWithoutOffset) {
+        String recordsDigest, String groupSnapshot, List<GroupOffset> groupOffsets, List<GroupWithoutOffset> groupsWithoutOffset,
+        List<GroupSkipped> groupsSkipped) {
 
     public static final int VERSION = 1;
     /**
@@ -75,8 +77,14 @@ public record RestoreReport(int reportVersion, String tool, String toolVersion, 
     public record GroupWithoutOffset(String group, int partition) {
     }
 
-    public void writeJson(Path file) throws IOException {
-        JSON.writeValue(file.toFile(), this);
+    /**
+     * A group --groups selected that restore skipped: its offsets are only in group snapshots of another topic of the same
+     * name than the backup's (the topic was deleted and created again).
+     *
+     * @param snapshot the newest such snapshot holding the group
+     * @param topicId that snapshot's topic id
+     */
+    public record GroupSkipped(String group, String snapshot, String topicId, String reason) {
     }
 
     public static com.fasterxml.jackson.databind.JsonNode read(Path file) throws IOException {

@@ -8,10 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,50 +26,78 @@ final class VerifyMetrics {
     private VerifyMetrics() {
     }
 
-    /** The exposition text: success 1/0 and the run's time for every partition, the verified offset for those that passed. */
+    /**
+     * One topic's verify result.
+     *
+     * @param evidence what its run learned, or null when it failed before it knew a partition: then its series have no
+     *     partition label, and success is 0
+     */
+    record Topic(String connector, String topic, RestoreEvidence evidence) {
+    }
+
+    /** The exposition text of one topic's run ({@link #render(List, long)}). */
     static String render(RestoreEvidence evidence, long nowMs) {
-        String connector = evidence.backup().connector().name();
-        String topic = evidence.backup().sourceTopic();
-        Map<Integer, Boolean> success = new TreeMap<>();
-        evidence.verified().keySet().forEach(p -> success.put(p, true));
-        evidence.failed().keySet().forEach(p -> success.put(p, false));
+        return render(List.of(new Topic(evidence.backup().connector().name(), evidence.backup().sourceTopic(), evidence)), nowMs);
+    }
+
+    /**
+     * The exposition text: success 1/0 and the run's time for every partition of every topic, the verified offset for those
+     * that passed; each family once, with every topic's samples.
+     */
+    static String render(List<Topic> topics, long nowMs) {
         StringBuilder s = new StringBuilder();
         header(s, "mirror_v3_backup_verified_offset", "The last backup offset the verify run read and checked (the cut, or the"
                 + " chain's end)");
-        for (VerifiedPartition vp : evidence.verified().values()) {
-            if (success.get(vp.partition())) {
-                sample(s, "mirror_v3_backup_verified_offset", connector, topic, vp.partition(), Long.toString(vp.lastOffset()));
+        for (Topic t : topics) {
+            Map<Integer, Boolean> success = success(t);
+            for (VerifiedPartition vp : t.evidence() == null ? List.<VerifiedPartition>of() : t.evidence().verified().values()) {
+                if (success.get(vp.partition())) {
+                    sample(s, "mirror_v3_backup_verified_offset", t, vp.partition(), Long.toString(vp.lastOffset()));
+                }
             }
         }
         header(s, "mirror_v3_backup_last_verify_timestamp_seconds", "Unix time of the verify run");
-        success.keySet().forEach(p -> sample(s, "mirror_v3_backup_last_verify_timestamp_seconds", connector, topic, p,
-                String.format(Locale.ROOT, "%.3f", nowMs / 1000.0)));
+        String time = String.format(Locale.ROOT, "%.3f", nowMs / 1000.0);
+        topics.forEach(t -> success(t).keySet().forEach(p -> sample(s, "mirror_v3_backup_last_verify_timestamp_seconds", t, p, time)));
         header(s, "mirror_v3_backup_verify_success", "1 if the verify run found the partition's backup restorable, else 0");
-        success.forEach((p, ok) -> sample(s, "mirror_v3_backup_verify_success", connector, topic, p, ok ? "1" : "0"));
-        storeRequests(s, connector, topic, evidence.backup().requests());
+        topics.forEach(t -> success(t).forEach((p, ok) -> sample(s, "mirror_v3_backup_verify_success", t, p, ok ? "1" : "0")));
+        storeRequests(s, topics);
         return s.toString();
     }
 
-    /** The run's requests to the backup store, as the connectors export them (mirror_v3_store_requests_total). */
-    private static void storeRequests(StringBuilder s, String connector, String topic, StoreRequests requests) {
+    /**
+     * Each topic's run's requests to the backup store, as the connectors export them (mirror_v3_store_requests_total); a
+     * topic whose run failed before it opened its backup has none.
+     */
+    private static void storeRequests(StringBuilder s, List<Topic> topics) {
         String name = "mirror_v3_store_requests_total";
         s.append("# HELP ").append(name).append(" Requests this run made to the backup store, by operation and outcome\n");
         s.append("# TYPE ").append(name).append(" counter\n");
-        for (StoreRequests.Operation op : StoreRequests.Operation.values()) {
-            for (StoreRequests.Outcome outcome : StoreRequests.Outcome.values()) {
-                s.append(name).append("{mirror=\"").append(label(connector)).append("\",topic=\"").append(label(topic))
-                        .append("\",operation=\"").append(op.label()).append("\",outcome=\"").append(outcome.label()).append("\"} ")
-                        .append(requests.count(op, outcome)).append('\n');
+        for (Topic t : topics) {
+            if (t.evidence() == null) {
+                continue;
+            }
+            StoreRequests requests = t.evidence().backup().requests();
+            for (StoreRequests.Operation op : StoreRequests.Operation.values()) {
+                for (StoreRequests.Outcome outcome : StoreRequests.Outcome.values()) {
+                    s.append(name).append("{mirror=\"").append(label(t.connector())).append("\",topic=\"").append(label(t.topic()))
+                            .append("\",operation=\"").append(op.label()).append("\",outcome=\"").append(outcome.label())
+                            .append("\"} ").append(requests.count(op, outcome)).append('\n');
+                }
             }
         }
     }
 
-    /** Writes atomically (a temporary file renamed), so the textfile collector never reads half a file. */
-    static void writeFile(Path file, String text) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    /** Per partition whether it verified; a run without evidence is one failed entry without a partition (the null key). */
+    private static Map<Integer, Boolean> success(Topic t) {
+        Map<Integer, Boolean> success = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+        if (t.evidence() == null) {
+            success.put(null, false);
+            return success;
+        }
+        t.evidence().verified().keySet().forEach(p -> success.put(p, true));
+        t.evidence().failed().keySet().forEach(p -> success.put(p, false));
+        return success;
     }
 
     /**
@@ -103,9 +130,9 @@ final class VerifyMetrics {
         s.append("# TYPE ").append(name).append(" gauge\n");
     }
 
-    private static void sample(StringBuilder s, String name, String connector, String topic, int partition, String value) {
-        s.append(name).append("{connector=\"").append(label(connector)).append("\",topic=\"").append(label(topic))
-                .append("\",partition=\"").append(partition).append("\"} ").append(value).append('\n');
+    private static void sample(StringBuilder s, String name, Topic t, Integer partition, String value) {
+        s.append(name).append("{connector=\"").append(label(t.connector())).append("\",topic=\"").append(label(t.topic()))
+                .append(partition == null ? "" : "\",partition=\"" + partition).append("\"} ").append(value).append('\n');
     }
 
     private static String label(String v) {

@@ -60,7 +60,13 @@ final class ChainRestoreRun {
             List<VerifiedPartition> ok = verified.get();
             DisasterRecovery recovery = run.recovery(store, restoreCut);
             if (!s.verifyOnly()) {
-                recovery.prepare(ok, s.acceptRetention(), s.acceptLogAppendTime());
+                try {
+                    recovery.prepare(ok, s.acceptRetention(), s.acceptLogAppendTime());
+                } catch (RestoreCheckException e) {
+                    evidence.groupsSkipped(recovery.skipped()); // a refusal before anything is sent leaves its evidence too
+                    throw run.failed(evidence, e);
+                }
+                evidence.groupsSkipped(recovery.skipped());
             }
             if (s.verifyOnly() || s.dr().dryRun) {
                 recovery.dryRun(ok, verifier);
@@ -155,16 +161,14 @@ final class ChainRestoreRun {
         String cluster = "target " + run.target().bootstrapServers;
         try (LogOffsets offsetsOfTarget = run.openTarget()) {
             recovery.beforeRecords(offsetsOfTarget, cluster);
-            TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout());
             RestoreOptions options = new RestoreOptions(s.offsets(), s.acceptRetention(), s.acceptLogAppendTime(),
                     s.originalOffsetHeader(), run.clock(), hook);
-            Restorer restorer = new Restorer(verifier, offsetsOfTarget, t, run.target().clientConfig(), options);
-            try {
-                restorer.preCheck(partitions);
-            } catch (RestoreCheckException e) {
-                recovery.deleteCreated(offsetsOfTarget);
-                throw e;
-            }
+            Restorer restorer = recovery.checkBeforeRecords(offsetsOfTarget, () -> {
+                Restorer r = new Restorer(verifier, offsetsOfTarget, TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout()),
+                        run.target().clientConfig(), options);
+                r.preCheck(partitions);
+                return r;
+            });
             Map<Integer, Long> totals = new TreeMap<>();
             partitions.forEach(vp -> totals.put(vp.partition(), vp.records()));
             Progress progress = new Progress("restore", totals);

@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.groups.ActiveGroups;
 import dev.mirrorv3.kafka.groups.GroupSelection;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 
@@ -53,6 +55,7 @@ final class DisasterRecovery {
     private boolean acceptRetention;
     private List<GroupRestorer.Row> committed = List.of();
     private Map<Integer, Set<String>> withoutOffset = Map.of();
+    private List<GroupRestorer.Skipped> skipped = List.of();
 
     DisasterRecovery(RestoreRun run, Store store, RestoreCut cut) {
         this.options = run.settings().dr();
@@ -69,7 +72,13 @@ final class DisasterRecovery {
     void prepare(List<VerifiedPartition> partitions, boolean acceptRetention, boolean acceptLogAppendTime) {
         prepareTopic(partitions.stream().map(RestoredPartition::of).toList(), acceptRetention, acceptLogAppendTime);
         if (options.groups != null) {
-            groupSnapshot = cut.isNone() ? newestGroups() : groupsAtCut();
+            GroupSelection selection;
+            try {
+                selection = GroupSelection.of(options.groups, options.groupsExclude, List.of());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+            groupSnapshot = chooseGroups(selection, partitions);
             GroupSnapshot s = groupSnapshot.snapshot();
             for (VerifiedPartition vp : partitions) {
                 Long next = s.chainNextOffsets().get(vp.partition());
@@ -79,13 +88,6 @@ final class DisasterRecovery {
                             + ": the group positions are from that time");
                 }
             }
-            GroupSelection selection;
-            try {
-                selection = GroupSelection.of(options.groups, options.groupsExclude, List.of());
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage(), e);
-            }
-            groups = GroupRestorer.selected(s, selection, partitions);
             out.println("groups: " + groups.size() + " of " + s.groups().size() + " in the snapshot selected (" + selection + ")");
             withoutOffset = GroupRestorer.withoutOffset(s, groups, partitions);
             withoutOffset.forEach((p, g) -> out.println("warning: partition " + p + ": no offset of group(s) " + g + " in "
@@ -123,26 +125,58 @@ final class DisasterRecovery {
         topicPlan.notes().forEach(n -> out.println("note: " + n));
     }
 
-    private MetaSnapshots.Stored<GroupSnapshot> newestGroups() {
-        MetaSnapshots.Stored<GroupSnapshot> g = meta.newestGroups().orElseThrow(() -> new RestoreCheckException("no consumer-group"
-                + " snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them every"
-                + " groups.interval.ms); restore without --groups"));
-        out.println("consumer-group offsets: " + g.location() + " (taken " + Instant.ofEpochMilli(g.snapshot().timeMs()) + ")");
-        return g;
+    /**
+     * The group snapshot of the backup's own topic (without a cut the newest, with one the newest at or before it), the
+     * groups it restores, and the groups skipped because they are only in snapshots of another topic of the same name;
+     * refuses when there is no such snapshot, or when it restores none of the groups the selection takes and some were
+     * skipped.
+     */
+    private MetaSnapshots.Stored<GroupSnapshot> chooseGroups(GroupSelection selection, List<VerifiedPartition> partitions) {
+        Long until = cut.untilTimestampMs();
+        MetaSnapshots.GroupChoice choice = meta.groupsOfBackup(t -> until == null || t <= until,
+                g -> cut.admitsGroupSnapshot(g.timeMs(), g.chainNextOffsets()));
+        choice.chosen().ifPresent(this::printChosen);
+        choice.skipped().forEach(g -> out.println("note: skipped consumer-group snapshot " + g.location() + " (taken "
+                + Instant.ofEpochMilli(g.snapshot().timeMs()) + "): it records topic id " + g.snapshot().topicId() + ", and the backup"
+                + " holds the topic with id " + choice.backupTopicId() + " (" + g.snapshot().topic() + " was deleted and created again):"
+                + " its positions are the new topic's"));
+        groups = choice.chosen().map(g -> GroupRestorer.selected(g.snapshot(), selection, partitions)).orElse(Set.of());
+        skipped = GroupRestorer.skipped(choice, groups, selection, partitions);
+        skipped.forEach(g -> out.println("warning: group " + g.group() + " not restored: " + g.reason()));
+        if (groups.isEmpty() && !skipped.isEmpty()) {
+            throw new RestoreCheckException("none of the consumer groups --groups selects can be restored: "
+                    + skipped.stream().map(GroupRestorer.Skipped::group).toList() + ": " + skipped.get(0).reason() + ". Nothing was"
+                    + " restored: restore without --groups, then set the groups' offsets by hand (kafka-consumer-groups.sh"
+                    + " --reset-offsets), or restore them from a backup of the new topic");
+        }
+        if (choice.chosen().isPresent() && choice.chosen().get().snapshot().topicId().isEmpty() && !choice.backupTopicId().isEmpty()) {
+            out.println("note: " + choice.chosen().get().location() + " records no topic id (written by an older mirror-v3): its offsets"
+                    + " are taken as the backup's topic's (id " + choice.backupTopicId() + ")");
+        }
+        return choice.chosen().orElseThrow(() -> new RestoreCheckException(cut.isNone()
+                ? "no consumer-group snapshot " + (choice.skipped().isEmpty() ? "" : "of the backup's topic (id " + choice.backupTopicId()
+                        + ") ") + "in " + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them"
+                        + " every groups.interval.ms); restore without --groups"
+                : "no consumer-group snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + " fits the cut: --groups with a cut needs "
+                        + cut.groupSnapshotRule() + ", and every snapshot there was taken later (or the bucket lifecycle removed the"
+                        + " older ones); restore without --groups, or with a later cut"));
     }
 
-    /** A point-in-time restore: the groups as they were at the cut, never a position taken after it. */
-    private MetaSnapshots.Stored<GroupSnapshot> groupsAtCut() {
-        Long until = cut.untilTimestampMs();
-        MetaSnapshots.Stored<GroupSnapshot> g = meta.newestGroups(t -> until == null || t <= until,
-                s -> cut.admitsGroupSnapshot(s.timeMs(), s.chainNextOffsets())).orElseThrow(() -> new RestoreCheckException("no"
-                        + " consumer-group snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + " fits the cut: --groups with a"
-                        + " cut needs " + cut.groupSnapshotRule() + ", and every snapshot there was taken later (or the bucket"
-                        + " lifecycle removed the older ones); restore without --groups, or with a later cut"));
-        long newer = meta.groupNames().stream().filter(n -> n.compareTo(g.name()) > 0).count();
-        out.println("consumer-group offsets: " + g.location() + " (taken " + Instant.ofEpochMilli(g.snapshot().timeMs()) + "): "
-                + cut.groupSnapshotRule() + "; " + newer + " newer snapshot(s) ignored; every offset is clamped to the restored prefix");
-        return g;
+    /** Which snapshot the groups come from, and with a cut why. */
+    private void printChosen(MetaSnapshots.Stored<GroupSnapshot> g) {
+        String taken = "consumer-group offsets: " + g.location() + " (taken " + Instant.ofEpochMilli(g.snapshot().timeMs()) + ")";
+        if (cut.isNone()) {
+            out.println(taken);
+        } else {
+            long newer = meta.groupNames().stream().filter(n -> n.compareTo(g.name()) > 0).count();
+            out.println(taken + ": " + cut.groupSnapshotRule() + "; " + newer + " newer snapshot(s) ignored; every offset is clamped to"
+                    + " the restored prefix");
+        }
+    }
+
+    /** The groups --groups selects that are not restored (only in snapshots of another topic of the same name), for the report. */
+    List<GroupRestorer.Skipped> skipped() {
+        return skipped;
     }
 
     /** The applied rows of the last commit, for the report. */
@@ -178,22 +212,60 @@ final class DisasterRecovery {
             GroupRestorer.refuseActive(new ActiveGroups(target.admin(), timeout, cluster), groups, targetTopic);
         }
         if (topicPlan != null) {
-            TopicCreator.Plan created = TopicCreator.create(target.admin(), topicPlan, timeout, clock);
+            TopicCreator.Plan created = TopicCreator.create(target.admin(), topicPlan, timeout);
             if (created.notes().size() > topicPlan.notes().size()) {
                 created.notes().subList(topicPlan.notes().size(), created.notes().size()).forEach(n -> out.println("note: " + n));
             }
             topicPlan = created;
             this.created = true;
-            Optional<String> problem = TopicCreator.effectiveProblem(TargetTopic.inspect(target.admin(), targetTopic, timeout), restored,
-                    acceptRetention, clock);
+            Optional<String> problem;
+            try {
+                TopicCreator.awaitMetadata(target.admin(), targetTopic, timeout, clock);
+                problem = TopicCreator.effectiveProblem(TargetTopic.inspect(target.admin(), targetTopic, timeout), restored,
+                        acceptRetention, clock);
+            } catch (Exception e) {
+                throw refuseCreated(target, "the created topic's metadata could not be read (" + Failures.describe(e) + "). ", e,
+                        "restore again once the cluster serves it");
+            }
             if (problem.isPresent()) {
-                deleteCreated(target);
-                throw new RestoreCheckException(problem.get() + ". " + targetTopic + " was created by this restore and deleted"
-                        + " again; pass --accept-retention for a retention problem, or create it by hand as it should be and restore"
-                        + " without --create-topic");
+                throw refuseCreated(target, problem.get() + ". ", null, "pass --accept-retention for a retention problem, or create it"
+                        + " by hand as it should be and restore without --create-topic");
             }
             out.println("created: " + targetTopic);
             out.flush();
+        }
+    }
+
+    /** The refusal of a run that created the topic and cannot go on: the topic is deleted first, as if never created. */
+    private RestoreCheckException refuseCreated(LogOffsets target, String why, Exception cause, String whatToDo) {
+        try {
+            deleteCreated(target);
+        } catch (Exception e) {
+            return new RestoreCheckException(why + targetTopic + " was created by this restore, and deleting it again failed too ("
+                    + Failures.describe(e) + "): delete it by hand (kafka-topics.sh --delete --topic " + targetTopic + "), then "
+                    + whatToDo + ". Nothing was sent", cause);
+        }
+        return new RestoreCheckException(why + targetTopic + " was created by this restore and deleted again; " + whatToDo
+                + ". Nothing was sent", cause);
+    }
+
+    /**
+     * Runs the target's checks between the topic's creation and the first record; whatever fails there (a refusal, an
+     * unreachable cluster) deletes the topic this run created first, so a run that sent nothing leaves nothing behind.
+     */
+    <T> T checkBeforeRecords(LogOffsets target, Callable<T> checks) throws Exception {
+        try {
+            return checks.call();
+        } catch (Exception e) {
+            try {
+                deleteCreated(target);
+            } catch (Exception d) {
+                out.println("warning: " + targetTopic + " was created by this restore and could not be deleted again ("
+                        + Failures.describe(d) + "): delete it by hand (kafka-topics.sh --delete --topic " + targetTopic + ")");
+                out.flush();
+                e.addSuppressed(d);
+            }
+            throw e;
         }
     }
 
@@ -201,7 +273,7 @@ final class DisasterRecovery {
      * A refusal after the topic was created, before any record was sent: the topic this run created is deleted again,
      * which leaves the cluster as the run found it.
      */
-    void deleteCreated(LogOffsets target) throws Exception {
+    private void deleteCreated(LogOffsets target) throws Exception {
         if (created) {
             target.admin().deleteTopics(List.of(targetTopic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             created = false;

@@ -22,7 +22,8 @@ final class DisasterRecoveryOptions {
     boolean allTopics;
 
     @Option(names = "--groups", paramLabel = "REGEX", description = {"After the records of a partition are restored and verified,"
-            + " commit the committed offsets of the consumer groups matching REGEX from the newest _meta/groups snapshot: preserve"
+            + " commit the committed offsets of the consumer groups matching REGEX from the newest _meta/groups snapshot of the"
+            + " backup's topic (one of a topic deleted and created again under the same name is skipped and named): preserve"
             + " applies them clamped into the target's range (max(log start, min(committed, high watermark))), renumber"
             + " translates them exactly (new offset = records before the committed offset). Groups with active members on the"
             + " target are refused.", "e.g. --groups '.*'"})

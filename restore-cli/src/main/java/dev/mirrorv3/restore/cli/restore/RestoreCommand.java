@@ -6,6 +6,7 @@ import dev.mirrorv3.restore.cli.Backup;
 import dev.mirrorv3.restore.cli.BackupOptions;
 import dev.mirrorv3.restore.cli.ProgressPrinter;
 import dev.mirrorv3.restore.cli.TargetOptions;
+import dev.mirrorv3.restore.cli.UsageException;
 import dev.mirrorv3.restore.cli.report.ReportOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,7 +81,8 @@ public final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--chain-start", paramLabel = "OFFSET", defaultValue = "0",
             description = {"Where the chain must start. Default ${DEFAULT-VALUE}: at offset 0 or at its recorded start (where prune"
                     + " left it); another offset: at or before it. A chain starting elsewhere is an error, so objects removed from"
-                    + " its head by anything but prune are never missed silently.", "e.g. --chain-start 500000"})
+                    + " its head by anything but prune are never missed silently. Refused on a compaction=log backup (snapshots"
+                    + " have no chain start).", "e.g. --chain-start 500000"})
     long chainStart;
 
     @Option(names = "--partition", paramLabel = "N",
@@ -97,7 +99,8 @@ public final class RestoreCommand implements Callable<Integer> {
     boolean acceptRetention;
 
     @Option(names = "--accept-log-append-time", description = "Restore even though the target has message.timestamp.type="
-            + "LogAppendTime (every record restamped at restore time).")
+            + "LogAppendTime (every record restamped at restore time); without it such a target is refused, a chain's restore and a"
+            + " snapshot's alike.")
     boolean acceptLogAppendTime;
 
     @Option(names = "--progress", paramLabel = "auto|bar|plain|none", defaultValue = "auto",
@@ -115,11 +118,16 @@ public final class RestoreCommand implements Callable<Integer> {
         this.hook = hook;
     }
 
+    /** This restore is one topic of --all-topics: its evidence goes to {@code collector} ({@link ReportOptions#collectInto}). */
+    void collectEvidence(java.util.function.Consumer<dev.mirrorv3.restore.cli.report.RestoreEvidence> collector) {
+        report.collectInto(collector);
+    }
+
     @Override
     public Integer call() throws Exception {
         refuseFlagsThatWouldBeIgnored();
         if (dr.allTopics) {
-            return AllTopicsRestore.run(spec, backup, topic, hook);
+            return AllTopicsRestore.run(spec, backup, topic, hook, report, verifyOnly);
         }
         if (!verifyOnly && !dr.dryRun && (target.bootstrapServers == null || topic == null)) {
             throw new ParameterException(spec.commandLine(), "restore needs --bootstrap-servers and --topic (or --verify-only)");
@@ -132,6 +140,9 @@ public final class RestoreCommand implements Callable<Integer> {
                 acceptRetention, acceptLogAppendTime, originalOffsetHeader, progressMode, dr);
         RestoreRun run = new RestoreRun(b, settings, target, report, spec.commandLine().getOut(), spec.commandLine().getErr(),
                 Clock.systemUTC());
+        if (b.snapshots() && spec.commandLine().getParseResult().hasMatchedOption("--chain-start")) {
+            throw new UsageException(String.format(SnapshotRestoreRun.CHAIN_START_REFUSED, "connector " + b.connector().name()));
+        }
         return b.snapshots() ? new SnapshotRestoreRun(run).run(cut) : new ChainRestoreRun(run, hook).run(cut); // compaction=log: snapshots
     }
 

@@ -6,7 +6,6 @@ import dev.mirrorv3.chain.snapshot.SnapshotChoice;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
-import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.RestoreResult;
 import dev.mirrorv3.kafka.restore.RestoredPartition;
@@ -32,6 +31,12 @@ import java.util.Optional;
  * snapshot has holes by construction.
  */
 final class SnapshotRestoreRun {
+    /** Why --chain-start is refused on a snapshot backup. */
+    static final String CHAIN_START_REFUSED = "--chain-start says where a chain starts whose oldest objects were removed, and %s"
+            + " backs up with compaction=log: a series of snapshots, each a whole state of the topic, restored from the newest"
+            + " snapshot (or the newest at or before --until-offset/--until-timestamp), so there is no chain start to give. Restore"
+            + " without --chain-start. Nothing was written";
+
     private final RestoreRun run;
 
     SnapshotRestoreRun(RestoreRun run) {
@@ -130,16 +135,14 @@ final class SnapshotRestoreRun {
         RestoreSettings s = run.settings();
         String topic = run.targetTopic();
         try (LogOffsets offsetsOfTarget = run.openTarget()) {
-            RestoreOptions options = new RestoreOptions(s.offsets(), s.acceptRetention(), true, s.originalOffsetHeader(), run.clock(),
-                    null);
+            RestoreOptions options = new RestoreOptions(s.offsets(), s.acceptRetention(), s.acceptLogAppendTime(), s.originalOffsetHeader(),
+                    run.clock(), null);
             recovery.beforeRecords(offsetsOfTarget, "target " + run.target().bootstrapServers);
-            TargetTopic t = TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout());
-            try {
-                restorer.preCheck(ok, offsetsOfTarget, t, options);
-            } catch (RestoreCheckException e) {
-                recovery.deleteCreated(offsetsOfTarget);
-                throw e;
-            }
+            TargetTopic t = recovery.checkBeforeRecords(offsetsOfTarget, () -> {
+                TargetTopic inspected = TargetTopic.inspect(offsetsOfTarget.admin(), topic, s.timeout());
+                restorer.preCheck(ok, offsetsOfTarget, inspected, options);
+                return inspected;
+            });
             RestoreResult result = restorer.restore(ok, offsetsOfTarget, t, run.target().clientConfig(), options, n -> { });
             run.out().println("restored: " + result.records() + " records (one per key) into " + topic + " partitions "
                     + result.recordsPerPartition().keySet() + " (--offsets renumber, snapshots in key order) in "

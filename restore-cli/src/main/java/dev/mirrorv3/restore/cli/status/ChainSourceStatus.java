@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.connect.source.ChainSourceConfig;
+import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.restore.TargetTail;
 import dev.mirrorv3.restore.cli.Backup;
@@ -70,12 +71,15 @@ final class ChainSourceStatus implements StatusReader {
                 return List.of(row(c, parsed, null, null, null, null, null)); // no partition directory yet: waited for
             }
             ClusterOffsets.TopicOffsets hwms = target.topic(parsed.targetTopic());
+            ClusterOffsets.Notes failed = target.failureNotes(FailureNotes.groupId(c.name()));
             ChainReader reader = new ChainReader(store, parsed.envelope(), keys);
             ChainSourceLag lags = new ChainSourceLag(reader, parsed.sourceTopic(), parsed.offsetMode(),
                     parsed.originalOffsetHeader(), tail);
             List<StatusRow> rows = new ArrayList<>();
             for (int p : partitions) {
-                rows.add(partitionRow(c, parsed, p, reader, hwms, lags));
+                StatusRow r = partitionRow(c, parsed, p, reader, hwms, lags);
+                rows.add(new StatusRow(r.kind(), r.connector(), r.values(), failed.addTo(r.error(),
+                        new TopicPartition(parsed.targetTopic(), parsed.targetPartition(p)))));
             }
             return rows;
         }

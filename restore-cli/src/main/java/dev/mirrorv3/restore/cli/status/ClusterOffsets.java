@@ -1,5 +1,6 @@
 package dev.mirrorv3.restore.cli.status;
 
+import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Duration;
@@ -75,6 +76,31 @@ final class ClusterOffsets implements AutoCloseable {
             return new TopicOffsets(-1, Map.of(), name + ": no answer within " + timeout.toMillis() + " ms (--timeout-ms)");
         } catch (Exception e) {
             return new TopicOffsets(-1, Map.of(), name + ": " + Failures.describe(e));
+        }
+    }
+
+    /**
+     * The failed partitions a connector noted in consumer group {@code groupId} on this cluster (docs/operations.md, "A
+     * failed partition"), each with its failure; or why they could not be read.
+     */
+    Notes failureNotes(String groupId) {
+        try {
+            if (unavailable != null) {
+                throw unavailable;
+            }
+            return new Notes(new FailureNotes(offsets.admin(), groupId, timeout).read(), null);
+        } catch (RuntimeException e) {
+            // An unreachable cluster is the row's error already (its high watermarks); anything else (an ACL) is said here.
+            return new Notes(Map.of(), Failures.isTransient(e) ? null : name + ": cannot read the failed partitions ("
+                    + Failures.describe(e) + ")");
+        }
+    }
+
+    /** Failed partitions and their failure, or why they could not be read. */
+    record Notes(Map<TopicPartition, String> failures, String error) {
+        /** The row's error with the partition's failure (or the reading's) added. */
+        String addTo(String error, TopicPartition tp) {
+            return StatusRow.errors(error, this.error, failures.get(tp));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -50,8 +51,28 @@ abstract class SinkStatus<T> implements StatusReader {
         }
         try (ClusterOffsets source = new ClusterOffsets("source cluster",
                 context.sourceAdmin(sink.sourceAdminConfig().apply(config, ClientConfigs.STATUS_ID)), context.timeout())) {
-            return rows(c, config, topics, source, context);
+            ClusterOffsets.Notes failed = source.failureNotes(groupId(c));
+            return rows(c, config, topics, source, context).stream().map(r -> withFailure(r, failed)).toList();
         }
+    }
+
+    /** The sink's consumer group: Connect's connect-{@code <name>}, or consumer.override.group.id. */
+    private static String groupId(ConnectorConfig c) {
+        return c.settings().getOrDefault("consumer.override.group.id", "connect-" + c.name());
+    }
+
+    /**
+     * A partition's row with its failure added: the task notes a failed partition in the metadata of the offset it
+     * commits for it (docs/operations.md, "A failed partition").
+     */
+    private static StatusRow withFailure(StatusRow r, ClusterOffsets.Notes failed) {
+        Object topic = r.values().get("topic");
+        Object partition = r.values().get("partition");
+        if (topic == null || partition == null) {
+            return r;
+        }
+        return new StatusRow(r.kind(), r.connector(), r.values(), failed.addTo(r.error(),
+                new TopicPartition(topic.toString(), ((Number) partition).intValue())));
     }
 
     /** The rows of the sink's topics, its source cluster open. */

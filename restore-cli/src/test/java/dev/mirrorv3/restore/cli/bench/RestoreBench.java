@@ -1,12 +1,5 @@
 package dev.mirrorv3.restore.cli.bench;
 
-import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.EnvelopeCodec;
-import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.TimestampType;
-import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.restore.cli.Main;
@@ -18,82 +11,133 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.tools.ProducerPerformance;
 
 /**
- * bench/run-restore-bench: a one-shot restore of N records of 100 B from a filesystem backup (verify pass included)
- * against Kafka's ProducerPerformance producing the same number and size of records with the restore's own producer
- * settings ({@link Restorer#producerConfig}: acks=all, idempotent, batches up to the topic's {@code max.message.bytes},
- * the same linger, buffer and request size), on the same in-process broker. Over the rounds the order alternates
- * (odd rounds time ProducerPerformance first, even rounds the restore), each round into new empty topics; the
- * restored topic of every round is then read back and compared with the backup record by record.
+ * bench/run-restore-bench: a one-shot restore ({@code mirror-v3 restore --offsets preserve}, verify pass included) from a
+ * filesystem backup against Kafka's ProducerPerformance producing the same number and size of records with the
+ * restore's own producer settings ({@link Restorer#producerConfig}: acks=all, idempotent, batches up to the topic's
+ * {@code max.message.bytes}, the same linger, buffer and request size), on the same in-process broker, for every
+ * partitions x value size asked for; each backup holds the bytes of values of {@code records} records of 100 B.
+ * Each run is timed twice: from its call to its return (the restore's goal: its time over the tool's), and its produce
+ * phase, read from the target topic's end offsets by {@link ProducePhase} for both alike (the produce phase's goal).
+ * First the warm-up rounds, exactly as a timed round (the JVM is fresh: class loading, JIT), printed as WARMUP lines;
+ * then the timed rounds. Within a round each configuration runs both, the order alternating with the round, each into
+ * new empty topics; the restored topic of every round is read back and compared with the backup record by record.
  *
- * <p>Prints {@code RESULT producer-perf-r<n> <records> <seconds> <records/s>} and {@code RESULT restore-r<n> ...} per
- * round for the script's summary (bench/lib.sh). Not a test (never run by surefire).
+ * <p>Prints per round {@code RESULT producer-perf-<P>p-<S>B-r<n> <records> <seconds> <records/s>}, {@code RESULT
+ * restore-<P>p-<S>B-r<n> ...}, and the produce phases as {@code producer-perf-phase-<P>p-<S>B} and
+ * {@code restore-produce-<P>p-<S>B}, for the script's summary (bench/lib.sh). Not a test (never run by surefire).
  *
- * <p>Usage: {@code RestoreBench [records, default 1000000] [rounds, default 3]}
+ * <p>Usage: {@code RestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024> <partitions, e.g. 1,8>}
  */
 public final class RestoreBench {
-    private static final int SIZE = 100;
-    private static final long SEED = 42;
-    private static final long FIRST_TIMESTAMP = 1_700_000_000_000L;
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private RestoreBench() {
     }
 
     public static void main(String[] args) throws Exception {
-        int records = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        if (args.length != 5) {
+            System.err.println("usage: RestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024>"
+                    + " <partitions, e.g. 1,8>");
+            System.exit(2);
+        }
+        long bytes = Long.parseLong(args[0]) * 100;
+        int rounds = Integer.parseInt(args[1]);
+        int warmups = Integer.parseInt(args[2]);
         Path dir = Files.createTempDirectory("mirror-v3-bench");
-        Path root = dir.resolve("backups");
-        writeBackup(root, records);
-        Path config = dir.resolve("bench-backup.json");
-        Files.writeString(config, "{\"name\":\"bench-backup\",\"config\":{\"topics\":\"bench\",\"filesystem.root\":\"" + root + "\"}}");
+        List<BenchBackup> backups = new ArrayList<>();
+        for (int partitions : ints(args[4])) {
+            for (int size : ints(args[3])) {
+                backups.add(BenchBackup.write(dir, partitions, size, (int) (bytes / size / partitions)));
+            }
+        }
         try (KafkaTestBroker broker = KafkaTestBroker.start()) {
-            String bootstrap = broker.bootstrapServers();
-            for (int round = 1; round <= rounds; round++) {
-                String perf = "perf-r" + round;
-                String restored = "restored-r" + round;
-                broker.createTopic(perf, 1, Map.of("retention.ms", "-1"));
-                broker.createTopic(restored, 1, Map.of("retention.ms", "-1"));
-                double perfSeconds;
-                double restoreSeconds;
-                if (round % 2 == 1) {
-                    perfSeconds = producerPerformance(broker, perf, records);
-                    restoreSeconds = restore(config, bootstrap, restored);
-                } else {
-                    restoreSeconds = restore(config, bootstrap, restored);
-                    perfSeconds = producerPerformance(broker, perf, records);
+            for (int w = 1; w <= warmups; w++) {
+                for (BenchBackup b : backups) {
+                    round(broker, b, "w" + w, w);
                 }
-                requireEndOffset(broker, perf, records);
-                checkRestored(bootstrap, restored, records);
-                System.out.printf("round %d (%s first): ProducerPerformance %.2f s, mirror-v3 restore (verify pass included) %.2f s,"
-                        + " ratio %.2f; %s holds the backup's %d records (offsets, values, timestamps checked)%n", round,
-                        round % 2 == 1 ? "ProducerPerformance" : "restore", perfSeconds, restoreSeconds, restoreSeconds / perfSeconds,
-                        restored, records);
-                System.out.printf("RESULT producer-perf-r%d %d %.3f %.0f%n", round, records, perfSeconds, records / perfSeconds);
-                System.out.printf("RESULT restore-r%d %d %.3f %.0f%n", round, records, restoreSeconds, records / restoreSeconds);
-                broker.admin().deleteTopics(List.of(perf, restored)).all().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+            for (int r = 1; r <= rounds; r++) {
+                for (BenchBackup b : backups) {
+                    round(broker, b, "r" + r, r);
+                }
             }
         }
     }
 
+    private static List<Integer> ints(String list) {
+        return Arrays.stream(list.split(",")).map(String::trim).map(Integer::valueOf).toList();
+    }
+
+    /** One configuration in one round: both runs into new empty topics, the restored one read back. */
+    private static void round(KafkaTestBroker broker, BenchBackup b, String round, int n) throws Exception {
+        String config = b.partitions() + "p-" + b.valueBytes() + "B";
+        String perf = "perf-" + config + "-" + round;
+        String restored = "restored-" + config + "-" + round;
+        broker.createTopic(perf, b.partitions(), Map.of("retention.ms", "-1"));
+        broker.createTopic(restored, b.partitions(), Map.of("retention.ms", "-1"));
+        awaitTopics(broker, List.of(perf, restored));
+        Timed tool;
+        Timed restore;
+        if (n % 2 == 1) {
+            tool = producerPerformance(broker, perf, b);
+            restore = restore(broker, b, restored);
+        } else {
+            restore = restore(broker, b, restored);
+            tool = producerPerformance(broker, perf, b);
+        }
+        requireEndOffsets(broker, perf, b.records());
+        b.checkRestored(broker.bootstrapServers(), restored);
+        String prefix = round.startsWith("w") ? "WARMUP" : "RESULT";
+        long records = b.records();
+        System.out.printf(Locale.ROOT, "%s %s: ProducerPerformance %.2f s (produce phase %.2f s), mirror-v3 restore (verify pass included)"
+                + " %.2f s (produce phase %.2f s): restore time / tool's %.2f; %s holds the backup's %d records (offsets, values,"
+                + " timestamps checked)%n", config, round, tool.seconds, tool.phase.seconds(), restore.seconds, restore.phase.seconds(),
+                restore.seconds / tool.seconds, restored, records);
+        line(prefix, "producer-perf-" + config + "-" + round, records, tool.seconds);
+        line(prefix, "restore-" + config + "-" + round, records, restore.seconds);
+        line(prefix, "producer-perf-phase-" + config + "-" + round, tool.phase.records(), tool.phase.seconds());
+        line(prefix, "restore-produce-" + config + "-" + round, restore.phase.records(), restore.phase.seconds());
+        broker.admin().deleteTopics(List.of(perf, restored)).all().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** A created topic can take a moment to show in the metadata of a loaded broker: both runs need to find theirs. */
+    private static void awaitTopics(KafkaTestBroker broker, List<String> topics) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            try {
+                broker.admin().describeTopics(topics).allTopicNames().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                return;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topics " + topics + " were created but not in the metadata after " + WAIT, e);
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static void line(String prefix, String name, long records, double seconds) {
+        System.out.printf(Locale.ROOT, "%s %s %d %.3f %.0f%n", prefix, name, records, seconds, records / seconds);
+    }
+
+    /** A run's time from its call to its return, and its produce phase read from the target. */
+    private record Timed(double seconds, ProducePhase.Phase phase) {
+    }
+
     /** ProducerPerformance with the producer settings the restore uses for that topic. */
-    private static double producerPerformance(KafkaTestBroker broker, String topic, int records) throws Exception {
+    private static Timed producerPerformance(KafkaTestBroker broker, String topic, BenchBackup b) throws Exception {
         int maxMessageBytes = TargetTopic.inspect(broker.admin(), topic, WAIT).maxMessageBytes();
-        List<String> argv = new ArrayList<>(List.of("--topic", topic, "--num-records", Integer.toString(records), "--record-size",
-                Integer.toString(SIZE), "--throughput", "-1", "--command-property"));
+        List<String> argv = new ArrayList<>(List.of("--topic", topic, "--num-records", Long.toString(b.records()), "--record-size",
+                Integer.toString(b.valueBytes()), "--throughput", "-1", "--command-property"));
         Restorer.producerConfig(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), maxMessageBytes)
                 .forEach((k, v) -> {
                     // ProducerPerformance sets its own byte-array serializers and client id
@@ -103,94 +147,39 @@ public final class RestoreBench {
                     }
                 });
         System.out.println("ProducerPerformance " + String.join(" ", argv));
-        long t0 = System.nanoTime();
-        ProducerPerformance.main(argv.toArray(String[]::new));
-        return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double restore(Path config, String bootstrap, String topic) {
-        long t0 = System.nanoTime();
-        int code = Main.commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true), null).execute("restore",
-                "--connector-config", config.toString(), "--offsets", "preserve", "--bootstrap-servers", bootstrap,
-                "--topic", topic, "--progress", "none");
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        if (code != 0) {
-            throw new IllegalStateException("restore into " + topic + " failed with exit code " + code);
+        try (ProducePhase phase = new ProducePhase(broker.admin(), topic, b.partitions(), b.records())) {
+            long t0 = System.nanoTime();
+            ProducerPerformance.main(argv.toArray(String[]::new));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Timed(seconds, phase.await());
         }
-        return seconds;
     }
 
-    private static void requireEndOffset(KafkaTestBroker broker, String topic, long records) throws Exception {
-        TopicPartition tp = new TopicPartition(topic, 0);
-        long end = broker.admin().listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(WAIT.toSeconds(), TimeUnit.SECONDS)
-                .offset();
+    private static Timed restore(KafkaTestBroker broker, BenchBackup b, String topic) throws Exception {
+        try (ProducePhase phase = new ProducePhase(broker.admin(), topic, b.partitions(), b.records())) {
+            long t0 = System.nanoTime();
+            int code = Main.commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true), null).execute("restore",
+                    "--connector-config", b.config().toString(), "--offsets", "preserve", "--bootstrap-servers", broker.bootstrapServers(),
+                    "--topic", topic, "--progress", "none");
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            if (code != 0) {
+                throw new IllegalStateException("restore into " + topic + " failed with exit code " + code);
+            }
+            return new Timed(seconds, phase.await());
+        }
+    }
+
+    private static void requireEndOffsets(KafkaTestBroker broker, String topic, long records) throws Exception {
+        Map<TopicPartition, OffsetSpec> request = new java.util.HashMap<>();
+        int partitions = broker.admin().describeTopics(List.of(topic)).allTopicNames().get(WAIT.toSeconds(), TimeUnit.SECONDS).get(topic)
+                .partitions().size();
+        for (int p = 0; p < partitions; p++) {
+            request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        long end = broker.admin().listOffsets(request).all().get(WAIT.toSeconds(), TimeUnit.SECONDS).values().stream()
+                .mapToLong(i -> i.offset()).sum();
         if (end != records) {
-            throw new IllegalStateException(topic + " ends at offset " + end + ", expected " + records);
-        }
-    }
-
-    /** The restored topic holds exactly the backup: offsets 0..N-1 with the backup's value and timestamp, no key, no header. */
-    private static void checkRestored(String bootstrap, String topic, int records) {
-        TopicPartition tp = new TopicPartition(topic, 0);
-        Values values = new Values();
-        long next = 0;
-        long deadline = System.nanoTime() + Duration.ofSeconds(120 + records / 10_000).toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            while (next < records) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(topic + ": only " + next + " of " + records + " records could be read back");
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    String at = topic + " offset " + r.offset() + ": ";
-                    if (r.offset() != next) {
-                        throw new IllegalStateException(at + "expected offset " + next + " (a gap or a duplicate)");
-                    }
-                    if (r.key() != null || r.headers().toArray().length != 0) {
-                        throw new IllegalStateException(at + "the backup has no key and no header there");
-                    }
-                    if (!Arrays.equals(values.next(), r.value())) {
-                        throw new IllegalStateException(at + "the value differs from the backup's");
-                    }
-                    if (r.timestamp() != FIRST_TIMESTAMP + next) {
-                        throw new IllegalStateException(at + "timestamp " + r.timestamp() + ", the backup's is "
-                                + (FIRST_TIMESTAMP + next));
-                    }
-                    next++;
-                }
-            }
-        }
-    }
-
-    /** The backup's values in offset order: 100 random capital letters each, as ProducerPerformance's payload. */
-    private static final class Values {
-        private final SplittableRandom random = new SplittableRandom(SEED);
-
-        byte[] next() {
-            byte[] value = new byte[SIZE];
-            for (int i = 0; i < SIZE; i++) {
-                value[i] = (byte) ('A' + random.nextInt(26));
-            }
-            return value;
-        }
-    }
-
-    /** Objects of 100,000 records, the sink's default flush.max.records. */
-    private static void writeBackup(Path root, int records) {
-        EnvelopeSettings settings = EnvelopeSettings.parquetBytes();
-        EnvelopeCodec codec = EnvelopeCodecs.forSettings(settings);
-        FilesystemStore store = new FilesystemStore(root, "bench-backup");
-        Values values = new Values();
-        int perObject = 100_000;
-        for (int from = 0; from < records; from += perObject) {
-            int to = Math.min(records, from + perObject) - 1;
-            List<BackupRecord> batch = new ArrayList<>(to - from + 1);
-            for (long o = from; o <= to; o++) {
-                batch.add(new BackupRecord("bench", 0, o, FIRST_TIMESTAMP + o, TimestampType.CREATE_TIME, null, values.next(), List.of()));
-            }
-            store.create(0, ObjectName.plain(from, to, settings.format()).fileName(), codec.encode(batch));
+            throw new IllegalStateException(topic + " holds " + end + " records, expected " + records);
         }
     }
 }

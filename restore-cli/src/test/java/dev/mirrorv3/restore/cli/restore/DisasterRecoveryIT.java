@@ -279,11 +279,27 @@ class DisasterRecoveryIT {
     @Test
     void allTopicsCreatesAndRestoresBothTopicsEqualToTheirSources() throws Exception {
         try (KafkaTestBroker second = KafkaTestBroker.start()) {
+            Path report = dir.resolve("all-topics.json");
+            Path metrics = dir.resolve("all-topics.prom");
             CliRun r = CliRun.run("restore", "--connector-config", config, "--bootstrap-servers", second.bootstrapServers(),
-                    "--progress", "none", "--all-topics", "--offsets", "renumber", "--create-topic");
+                    "--progress", "none", "--all-topics", "--offsets", "renumber", "--create-topic", "--report", report.toString(),
+                    "--metrics-file", metrics.toString());
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).contains("=== summary: 2 topics", "orders: ok, restored: 250 records into orders",
                     "users: ok, restored: " + userRecordOffsets.size() + " records into users", "created: orders", "created: users");
+            // one report and one metrics file for both topics, each topic's restore in its entry
+            var json = dev.mirrorv3.restore.cli.report.RestoreReport.read(report);
+            assertThat(json.path("mode").asText()).isEqualTo("restore");
+            assertThat(json.path("result").asText()).isEqualTo("ok");
+            assertThat(json.at("/topics/0/topic").asText()).isEqualTo("orders");
+            assertThat(json.at("/topics/0/report/target/topic").asText()).isEqualTo("orders");
+            assertThat(json.at("/topics/0/report/partitions/0/targetHighWatermarkAfter").asLong()).isEqualTo(200);
+            assertThat(json.at("/topics/1/topic").asText()).isEqualTo("users");
+            assertThat(json.at("/topics/1/report/partitions/0/targetHighWatermarkAfter").asLong()).isEqualTo(userRecordOffsets.size());
+            PointInTimeRestoreTest.assertValidAllTopics(report);
+            assertThat(Files.readString(metrics)).contains(
+                    "mirror_v3_backup_verify_success{connector=\"dr\",topic=\"orders\",partition=\"1\"} 1\n",
+                    "mirror_v3_backup_verify_success{connector=\"dr\",topic=\"users\",partition=\"0\"} 1\n");
             assertThat(second.admin().describeTopics(List.of("orders")).allTopicNames().get().get("orders").partitions()).hasSize(2);
             assertThat(ownConfigs(second.admin(), "orders")).isEqualTo(ORDERS_CONFIGS);
             assertThat(ownConfigs(second.admin(), "users")).isEqualTo(Map.of("cleanup.policy", "compact"));

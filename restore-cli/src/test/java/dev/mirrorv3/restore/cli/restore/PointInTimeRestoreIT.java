@@ -20,6 +20,7 @@ import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.restore.cli.report.ReportMarkdown;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
 import java.nio.file.Files;
@@ -30,7 +31,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
@@ -154,9 +154,9 @@ class PointInTimeRestoreIT {
         assertThat(r.out()).contains(before, "the newest taken at or before the cut " + iso(1000), "1 newer snapshot(s) ignored")
                 .containsPattern("g-early +0 +600 +600 +no").containsPattern("g-ahead +0 +1400 +1001 +to high watermark")
                 .doesNotContain("g-late");
-        assertThat(committed("g-early", "pay-pitr")).isEqualTo(Map.of(0, 600L));
-        assertThat(committed("g-ahead", "pay-pitr")).isEqualTo(Map.of(0, 1001L));
-        assertThat(committed("g-late", "pay-pitr")).isEmpty();
+        assertThat(TestConsumers.committed(broker.admin(), "g-early", "pay-pitr")).isEqualTo(Map.of(0, 600L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-ahead", "pay-pitr")).isEqualTo(Map.of(0, 1001L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-late", "pay-pitr")).isEmpty();
 
         // Renumber, offset cut at 1000 (the snapshot of 1500 had the backup at 1500, past it): translated through the prefix.
         String payc = TestBackups.connectorJson(dir, "payc-backup", "pay", root()).toString();
@@ -170,8 +170,8 @@ class PointInTimeRestoreIT {
         long early = compacted.stream().filter(x -> x.offset() < 600).count();
         assertThat(c.out()).contains(before, "the backup had not passed the cut").doesNotContain("g-late")
                 .containsPattern("g-ahead +0 +1400 +" + prefix + " +to high watermark");
-        assertThat(committed("g-early", "payc-pitr")).isEqualTo(Map.of(0, early));
-        assertThat(committed("g-ahead", "payc-pitr")).isEqualTo(Map.of(0, prefix));
+        assertThat(TestConsumers.committed(broker.admin(), "g-early", "payc-pitr")).isEqualTo(Map.of(0, early));
+        assertThat(TestConsumers.committed(broker.admin(), "g-ahead", "payc-pitr")).isEqualTo(Map.of(0, prefix));
         PointInTimeRestoreTest.assertValid(report);
         JsonNode groups = RestoreReport.read(report).path("groupOffsets");
         assertThat(groups).hasSize(2);
@@ -220,7 +220,7 @@ class PointInTimeRestoreIT {
                 "--progress", "none");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains(warning, "groups: committed 2 offset(s) of 2 group(s)");
-        assertThat(committed("g-both", "two-restored")).isEqualTo(Map.of(0, 40L));
+        assertThat(TestConsumers.committed(broker.admin(), "g-both", "two-restored")).isEqualTo(Map.of(0, 40L));
         PointInTimeRestoreTest.assertValid(report);
         JsonNode without = RestoreReport.read(report).path("groupsWithoutOffset");
         assertThat(without).hasSize(2);
@@ -229,16 +229,6 @@ class PointInTimeRestoreIT {
         assertThat(without.get(1).path("group").asText()).isEqualTo("g-zero");
         assertThat(ReportMarkdown.render(RestoreReport.JSON.treeToValue(RestoreReport.read(report), RestoreReport.class)))
                 .contains("g-both on partition 1; g-zero on partition 1.");
-    }
-
-    private static Map<Integer, Long> committed(String group, String topic) throws Exception {
-        Map<Integer, Long> offsets = new java.util.TreeMap<>();
-        broker.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS).forEach((tp, o) -> {
-            if (tp.topic().equals(topic) && o != null) {
-                offsets.put(tp.partition(), o.offset());
-            }
-        });
-        return offsets;
     }
 
     private static Long highWatermarkOrMissing(String topic) throws Exception {

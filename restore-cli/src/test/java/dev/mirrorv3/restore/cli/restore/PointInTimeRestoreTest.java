@@ -25,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code restore --verify-only} with a cut and a report, and {@code compare-report}: no Kafka needed. */
 class PointInTimeRestoreTest {
     static final Path SCHEMA = Path.of("..", "config", "schemas", "restore-report.schema.json");
+    /** The report of restore --all-topics: an entry per topic, each holding a report of {@link #SCHEMA}. */
+    static final Path ALL_TOPICS_SCHEMA = Path.of("..", "config", "schemas", "restore-report-all-topics.schema.json");
 
     @TempDir
     Path dir;
@@ -200,5 +202,15 @@ class PointInTimeRestoreTest {
         JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA));
         Set<ValidationMessage> errors = schema.validate(RestoreReport.JSON.readTree(report.toFile()));
         assertThat(errors).as(Files.readString(report)).isEmpty();
+    }
+
+    /** A report of restore --all-topics, its entries' reports by the single topic's schema (a relative $ref from the file). */
+    static void assertValidAllTopics(Path report) throws Exception {
+        assertThat(allTopicsSchemaErrors(RestoreReport.JSON.readTree(report.toFile()))).as(Files.readString(report)).isEmpty();
+    }
+
+    static Set<ValidationMessage> allTopicsSchemaErrors(JsonNode report) {
+        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                .getSchema(ALL_TOPICS_SCHEMA.toAbsolutePath().normalize().toUri()).validate(report);
     }
 }

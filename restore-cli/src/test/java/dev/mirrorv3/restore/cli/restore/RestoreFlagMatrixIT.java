@@ -81,7 +81,17 @@ class RestoreFlagMatrixIT {
 
     enum Flag {
         DRY_RUN, VERIFY_ONLY, CREATE_TOPIC, GROUPS, UNTIL, REPORT, PARTITION, ALL_TOPICS, ORIGINAL_OFFSET_HEADER, UNTIL_TIMESTAMP,
-        DRY_RUN_UNTIL_TIMESTAMP, GROUPS_UNTIL_TIMESTAMP;
+        DRY_RUN_UNTIL_TIMESTAMP, GROUPS_UNTIL_TIMESTAMP,
+        /** --chain-start 10 on chains that start at 0 (at or before it): restored whole; a snapshot backup has no chain start. */
+        CHAIN_START,
+        /** An existing target with message.timestamp.type=LogAppendTime: refused without --accept-log-append-time. */
+        LOG_APPEND_TIME_TARGET,
+        /** The same target with --accept-log-append-time: restored, each record stamped by the target. */
+        ACCEPT_LOG_APPEND_TIME;
+
+        boolean logAppendTime() {
+            return this == LOG_APPEND_TIME_TARGET || this == ACCEPT_LOG_APPEND_TIME;
+        }
 
         boolean dryRun() {
             return this == DRY_RUN || this == DRY_RUN_UNTIL_TIMESTAMP;
@@ -217,9 +227,12 @@ class RestoreFlagMatrixIT {
             args.addAll(List.of("--topic", target));
         }
         boolean create = flag == Flag.CREATE_TOPIC || flag.groups() || flag == Flag.ALL_TOPICS || flag.dryRun();
+        boolean targetMadeBefore = !create && flag != Flag.VERIFY_ONLY;
         if (create) {
             args.add("--create-topic");
-        } else if (flag != Flag.VERIFY_ONLY) {
+        } else if (flag.logAppendTime()) {
+            broker.createTopic(target, PARTITIONS, Map.of("retention.ms", "-1", "message.timestamp.type", "LogAppendTime"));
+        } else if (targetMadeBefore) {
             broker.createTopic(target, PARTITIONS, Map.of("retention.ms", "-1"));
         }
         Path report = dir.resolve(target + ".json");
@@ -241,6 +254,8 @@ class RestoreFlagMatrixIT {
             case PARTITION -> args.addAll(List.of("--partition", "1"));
             case ALL_TOPICS -> args.add("--all-topics");
             case ORIGINAL_OFFSET_HEADER -> args.addAll(List.of("--original-offset-header", "orig"));
+            case CHAIN_START -> args.addAll(List.of("--chain-start", "10"));
+            case ACCEPT_LOG_APPEND_TIME -> args.add("--accept-log-append-time");
             default -> { }
         }
         String restored = flag == Flag.ALL_TOPICS ? topic(kind) : target;
@@ -249,18 +264,31 @@ class RestoreFlagMatrixIT {
             if (kind == Kind.SNAPSHOT && flag.groups()) {
                 assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
                 assertThat(r.out() + r.err()).contains("--groups cannot restore the consumer groups", "compaction=log", "--reset-offsets");
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
+                return;
+            }
+            if (kind == Kind.SNAPSHOT && flag == Flag.CHAIN_START) {
+                assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+                assertThat(r.err()).contains("--chain-start", "compaction=log", "snapshot", "Nothing was written");
+                assertStillEmpty(restored);
                 return;
             }
             if (kind == Kind.SNAPSHOT && mode == Mode.preserve) {
                 assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
                 assertThat(r.out() + r.err()).contains("holes by construction", "use --offsets renumber"); // --all-topics: all on stdout
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
+                return;
+            }
+            if (flag == Flag.LOG_APPEND_TIME_TARGET) {
+                assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+                assertThat(r.err()).contains("target topic " + target + " has message.timestamp.type=LogAppendTime",
+                        "--accept-log-append-time");
+                assertStillEmpty(restored);
                 return;
             }
             assertThat(r.exitCode()).as(r.toString()).isZero();
             if (!writes) {
-                assertNothingWritten(restored);
+                assertNothingWritten(restored, targetMadeBefore);
                 if (flag.dryRun()) {
                     assertThat(r.out()).contains("would create: " + target + " with 2 partitions");
                 }
@@ -279,7 +307,11 @@ class RestoreFlagMatrixIT {
                     BackupRecord w = want.get(i);
                     assertThat(g.value()).as("value at %d", i).isEqualTo(w.value());
                     assertThat(g.key()).isEqualTo(w.key());
-                    assertThat(g.timestamp()).isEqualTo(w.timestampMs());
+                    if (flag == Flag.ACCEPT_LOG_APPEND_TIME) {
+                        assertThat(g.timestampType().name).as("stamped by the target").isEqualTo("LogAppendTime");
+                    } else {
+                        assertThat(g.timestamp()).isEqualTo(w.timestampMs());
+                    }
                     if (kind != Kind.SNAPSHOT) {
                         assertThat(g.offset()).isEqualTo(w.offset()); // no hole: renumber writes them at the same offsets
                     }
@@ -465,12 +497,30 @@ class RestoreFlagMatrixIT {
                 + Instant.ofEpochMilli(CHAIN_CUT + 1_000));
     }
 
-    private static void assertNothingWritten(String topic) throws Exception {
-        if (broker.admin().listTopics().names().get().contains(topic)) {
-            for (int p = 0; p < PARTITIONS; p++) {
-                assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, p), Duration.ofSeconds(30))
-                        .highWatermark()).as("%s/%d written", topic, p).isZero();
-            }
+    /** A target the test created (a LogAppendTime one) is still there and still empty: the refusal wrote nothing. */
+    private static void assertStillEmpty(String topic) throws Exception {
+        assertThat(broker.admin().listTopics().names().get()).contains(topic);
+        for (int p = 0; p < PARTITIONS; p++) {
+            assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, p), Duration.ofSeconds(30))
+                    .highWatermark()).as("%s/%d written", topic, p).isZero();
+        }
+    }
+
+    /**
+     * Nothing was written. A target that did not exist before the run (one {@code --create-topic} was to create, or none
+     * at all with {@code --verify-only}) must not exist after it, even empty: a dry run or a refusal that created it wrote a
+     * topic. A target the test made before the run must still exist (else there is no emptiness to check) and hold no record.
+     */
+    private static void assertNothingWritten(String topic, boolean madeBefore) throws Exception {
+        boolean exists = broker.admin().listTopics().names().get().contains(topic);
+        if (!madeBefore) {
+            assertThat(exists).as("target topic %s, which did not exist before the run, exists after it", topic).isFalse();
+            return;
+        }
+        assertThat(exists).as("target topic %s, created before the run", topic).isTrue();
+        for (int p = 0; p < PARTITIONS; p++) {
+            assertThat(TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, p), Duration.ofSeconds(30))
+                    .highWatermark()).as("%s/%d written", topic, p).isZero();
         }
     }
 }

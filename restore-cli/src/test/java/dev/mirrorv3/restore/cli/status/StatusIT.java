@@ -17,6 +17,9 @@ import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.kafka.FailureNote;
+import dev.mirrorv3.kafka.FailureNotes;
+import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.ConnectorKind;
 import dev.mirrorv3.restore.cli.TestBackups;
@@ -30,8 +33,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -247,10 +252,24 @@ class StatusIT {
         assertThat(row.get("target_high_watermark").asLong()).isEqualTo(300);
         assertThat(row.get("lag").asLong()).isEqualTo(200);
         assertThat(row.get("seconds_behind").asLong()).isEqualTo(200);
+
+        // A failed partition, as the chain source notes it on the target cluster (ChainSourceIsolationIT writes it there).
+        try (Admin admin = cluster.kafka().createAdminClient()) {
+            FailureNotes notes = new FailureNotes(admin, FailureNotes.groupId("standby"), Duration.ofSeconds(10));
+            notes.record(new TopicPartition("standby", 1), 0, FailureNote.failed(TestBackups.BASE_TS, FailureVerdict.Kind.NEEDS_OPERATOR,
+                    "gap in the chain at /backups/orders-backup/1: offsets 100-109 are in no object"));
+            CliRun failed = CliRun.run("status", "--connector-config", preserve.toString(), "--format", "json");
+            assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(1);
+            JsonNode rows = JSON.readTree(failed.out());
+            assertThat(rows.get(0).get("error").isNull()).as("partition 0 is healthy").isTrue();
+            assertThat(rows.get(1).get("error").asText()).isEqualTo("partition FAILED since 2023-11-14T22:13:20Z (needs an operator):"
+                    + " gap in the chain at /backups/orders-backup/1: offsets 100-109 are in no object");
+            notes.clear(List.of(new TopicPartition("standby", 1)));
+        }
     }
 
     @Test
-    void connectUrlCoversEveryMirrorV3ConnectorWithItsStateAndAFailedTaskExitsOne() throws Exception {
+    void connectUrlCoversEveryMirrorV3ConnectorWithItsStateAndAFailedPartitionOrTaskExitsOne() throws Exception {
         cluster.kafka().createTopic("live", 1);
         cluster.kafka().createTopic("orders", 1);
         cluster.kafka().createTopic("orders-copy", 1);
@@ -269,11 +288,17 @@ class StatusIT {
         blob.put("filesystem.root", dir.resolve("live-root").toString());
         blob.put("flush.max.time.ms", "1000");
         cluster.deploy("live-backup", blob);
-        cluster.deploy("orders-dr", kafkaSink("orders", "orders-copy")); // the destination is ahead of its source: the task fails
+        // The destination is ahead of its source: the partition is isolated (the task runs on), or with partition.failure=task
+        // the task fails.
+        cluster.deploy("orders-dr", kafkaSink("orders", "orders-copy"));
+        Map<String, String> failing = kafkaSink("orders", "orders-copy");
+        failing.put("partition.failure", "task");
+        cluster.deploy("orders-dr-task", failing);
         cluster.deploy("someone-elses", Map.of("connector.class", "org.apache.kafka.connect.runtime.SampleSinkConnector",
                 "topics", "live", "required", "x", "tasks.max", "1"));
         cluster.awaitRunning("live-backup", Duration.ofSeconds(120));
-        cluster.awaitTaskFailure("orders-dr", Duration.ofSeconds(120));
+        cluster.awaitPartitionFailed("orders-dr", "orders", 0, Duration.ofSeconds(120));
+        cluster.awaitTaskFailure("orders-dr-task", Duration.ofSeconds(120));
         String url = cluster.connect().endpointForResource("");
 
         AtomicReference<CliRun> all = new AtomicReference<>();
@@ -287,9 +312,13 @@ class StatusIT {
         List<String> lines = r.out().lines().toList();
         assertThat(lines.get(0)).matches("CONNECTOR +TYPE +STATE +TASKS +ERROR");
         assertThat(lines.get(1)).matches("live-backup +blob-sink +RUNNING +0:RUNNING");
-        assertThat(lines.get(2)).matches("orders-dr +kafka-sink +RUNNING +0:FAILED +task 0 FAILED: .*");
-        assertThat(r.out()).doesNotContain("someone-elses")
-                .contains("orders-dr  orders          0          10  orders-copy        20  -10");
+        assertThat(lines.get(2)).matches("orders-dr +kafka-sink +RUNNING +0:RUNNING");
+        assertThat(lines.get(3)).matches("orders-dr-task +kafka-sink +RUNNING +0:FAILED +task 0 FAILED: .*");
+        assertThat(r.out()).doesNotContain("someone-elses");
+        assertThat(r.out().lines().filter(l -> l.startsWith("orders-dr ") && l.contains("orders-copy")).toList())
+                .as("the failed partition's row names its failure")
+                .singleElement().asString().matches("orders-dr +orders +0 +10 +orders-copy +20 +-10 +partition FAILED since \\S+"
+                        + " \\(needs an operator\\): the destination is ahead of the source for orders-0.*");
 
         CliRun one = CliRun.run("status", "--connect-url", url, "--connector", "live-backup", "--format", "json");
         assertThat(one.exitCode()).as(one.toString()).isZero();

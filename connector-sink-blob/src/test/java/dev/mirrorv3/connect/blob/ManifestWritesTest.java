@@ -1,0 +1,76 @@
+package dev.mirrorv3.connect.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestName;
+import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.write.ChainChangedException;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.chain.write.ManifestKeeper;
+import dev.mirrorv3.testsupport.MutableClock;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A due manifest that cannot be written because another writer's manifest (a zombie's) follows the newest is that
+ * partition's failure, handed to the task to isolate (docs/blob-sink.md, "Chain manifests"), not thrown at the task; the
+ * other partitions' manifests are written. (A transient failure is retried: BlobSinkManifestIT.)
+ */
+class ManifestWritesTest {
+    private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    private static final long RETRY_MS = 5_000;
+
+    @TempDir
+    Path root;
+
+    private final MutableClock clock = new MutableClock();
+    private final Map<TopicPartition, RuntimeException> failed = new LinkedHashMap<>();
+
+    private static BackupRecord record(long offset) {
+        return new BackupRecord("t", 0, offset, 1000L + offset, TimestampType.CREATE_TIME, null, new byte[] {(byte) offset}, List.of());
+    }
+
+    /** A writer of partition t-0 on {@code store} that committed one object, whose manifest is due a day later. */
+    private OpenWriter<ChainWriter> writerWithADueManifest(FilesystemStore store, int partition) {
+        TopicPartition tp = new TopicPartition("t", partition);
+        ChainListing listing = new ChainListing(store, partition, Manifest.Kind.CHAIN);
+        ChainWriter writer = new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(1, 1_000_000, 1000),
+                clock, listing.head(SETTINGS.format()), 0);
+        writer.append(record(0));
+        writer.flush(FlushTrigger.RECORDS);
+        clock.advance(ManifestKeeper.MAX_AGE.toMillis());
+        assertThat(writer.manifests().due(clock.millis())).as("the premise: a manifest is due").isTrue();
+        return new OpenWriter<>(tp, writer, new InlineCommits(clock, (t, r) -> { }), null);
+    }
+
+    @Test
+    void aZombiesManifestAfterTheNewestIsThePartitionsFailureTheOtherPartitionsManifestIsWritten() {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        OpenWriter<ChainWriter> live = writerWithADueManifest(store, 0);
+        OpenWriter<ChainWriter> other = writerWithADueManifest(store, 1);
+        String zombies = new ManifestName(0, 5).fileName();
+        store.createBeside(ManifestName.dir(0), zombies, "{}".getBytes()); // a zombie's manifest, after this task's newest (none)
+
+        new ManifestWrites(RETRY_MS).writeDue(List.of(live, other), clock.millis(), failed::put);
+
+        assertThat(failed).containsOnlyKeys(live.partition());
+        assertThat(failed.get(live.partition())).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining(store.besideLocation(ManifestName.dir(0)) + "/" + zombies + " was not written by this task");
+        assertThat(store.listBeside(ManifestName.dir(1))).as("the other partition's manifest")
+                .containsExactly(new ManifestName(0, 0).fileName());
+        assertThat(other.writer().manifests().anyWaiting()).isFalse();
+    }
+}
