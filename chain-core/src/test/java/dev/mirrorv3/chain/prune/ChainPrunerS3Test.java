@@ -1,0 +1,111 @@
+package dev.mirrorv3.chain.prune;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
+import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.testsupport.s3.S3TestServer;
+import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Prune on S3Proxy with the three identities: an encrypted chain written by the write identity, pruned by the prune
+ * identity, read back by the read identity from its new start.
+ */
+class ChainPrunerS3Test {
+    static final String BUCKET = "backups";
+    static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
+    static final KeyRing KEYS = KeyRing.of("test keys", Map.of("k1", key()));
+    static S3TestServer server;
+
+    @BeforeAll
+    static void startServer() {
+        server = S3TestServer.start("admin", "admin-secret-value");
+        server.addIdentity("writer", "writer-secret-value", Access.WRITE_ONLY);
+        server.addIdentity("reader", "reader-secret-value", Access.READ_ONLY);
+        server.addIdentity("pruner", "pruner-secret-value", Access.PRUNE);
+        server.createBucket(BUCKET);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    static byte[] key() {
+        byte[] k = new byte[32];
+        for (int i = 0; i < k.length; i++) {
+            k[i] = (byte) (7 + i * 3);
+        }
+        return k;
+    }
+
+    static Map<String, String> settings() {
+        Map<String, String> s = new HashMap<>();
+        s.put(StoreFactory.DESTINATION_TYPE, "s3");
+        s.put(StoreFactory.S3_ENDPOINT, server.endpoint().toString());
+        s.put(StoreFactory.S3_REGION, "us-east-1");
+        s.put(StoreFactory.S3_BUCKET, BUCKET);
+        s.put(StoreFactory.S3_PREFIX, "prune");
+        s.put(StoreFactory.S3_PATH_STYLE, "true");
+        s.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "writer");
+        s.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, "writer-secret-value");
+        s.put(StoreFactory.S3_READ_ACCESS_KEY_ID, "reader");
+        s.put(StoreFactory.S3_READ_SECRET_ACCESS_KEY, "reader-secret-value");
+        s.put(StoreFactory.S3_PRUNE_ACCESS_KEY_ID, "pruner");
+        s.put(StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY, "pruner-secret-value");
+        return s;
+    }
+
+    @Test
+    void anEncryptedChainIsPrunedWithThePruneIdentityAndReadFromItsNewStart() {
+        List<BackupRecord> all = new ArrayList<>();
+        try (Store writer = StoreFactory.open(settings(), "orders")) {
+            for (long from = 0; from < 400; from += 100) {
+                List<BackupRecord> records = new ArrayList<>();
+                for (long o = from; o < from + 100; o++) {
+                    records.add(new BackupRecord("orders", 0, o, 1_000_000L + o, TimestampType.CREATE_TIME, null, new byte[] {2},
+                            List.of()));
+                }
+                all.addAll(records);
+                writer.create(0, new ObjectName(from, from + 99, EnvelopeFormat.PARQUET, "k1").fileName(),
+                        EnvelopeCodecs.forSettings(SETTINGS, new ObjectEncryption(KEYS, "k1")).encode(records));
+            }
+        }
+        try (Store prune = StoreFactory.openForPrune(settings(), "orders")) {
+            PartitionPrune done = new ChainPruner(prune, new ChainReader(prune, SETTINGS, KEYS), "orders")
+                    .prune(0, Instant.ofEpochMilli(1_000_150), false);
+            assertThat(done.removed()).extracting(r -> r.name().from()).containsExactly(0L);
+            assertThat(done.removed().get(0).bytes()).isPositive();
+            assertThat(done.keptObjects()).isEqualTo(3);
+        }
+        try (Store reader = StoreFactory.open(settings(), "orders")) {
+            assertThat(ChainStart.recordedByStartRecords(reader, 0)).hasValue(100);
+            ChainReader chains = new ChainReader(reader, SETTINGS, KEYS);
+            List<BackupRecord> left = new ArrayList<>();
+            for (ObjectName o : chains.listChain(0, OptionalLong.empty()).objects()) {
+                left.addAll(chains.read(0, o, "orders").records());
+            }
+            assertThat(left).containsExactlyElementsOf(all.subList(100, 400));
+            assertThat(chains.head(0).nextOffset()).as("the sink's open accepts it").hasValue(400);
+        }
+    }
+}
