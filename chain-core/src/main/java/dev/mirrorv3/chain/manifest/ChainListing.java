@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayList;
@@ -66,16 +67,22 @@ public final class ChainListing {
         return store.listFrom(partition, startAt, max);
     }
 
+    /** As {@link #chain(EnvelopeFormat, OptionalLong, BeforeTheRule)} for restore and the chain source: REFUSE. */
+    public Chain chain(EnvelopeFormat format, OptionalLong requiredStart) {
+        return chain(format, requiredStart, BeforeTheRule.REFUSE);
+    }
+
     /**
      * Every object, validated as a chain (a full listing).
      *
      * @param requiredStart where the chain must start (or before), as restore's {@code --chain-start} asks; empty: the
      *     chain must start where {@link ChainStart} allows (0 or its recorded start)
+     * @param beforeTheRule what to do with a chain from before the rule that starts after 0
      */
-    public Chain chain(EnvelopeFormat format, OptionalLong requiredStart) {
+    public Chain chain(EnvelopeFormat format, OptionalLong requiredStart, BeforeTheRule beforeTheRule) {
         Chain chain = ChainValidator.validate(location, names(), format, requiredStart);
         if (requiredStart.isEmpty()) {
-            chain.first().ifPresent(first -> checkStart(first, Optional.empty(), true));
+            chain.first().ifPresent(first -> checkStart(first, Optional.empty(), true, beforeTheRule));
         }
         return chain;
     }
@@ -85,18 +92,25 @@ public final class ChainListing {
         return SnapshotChain.validate(location, names());
     }
 
+    /** As {@link #head(EnvelopeFormat, BeforeTheRule)} for the blob sink's open: RECORD. */
+    public ChainHead head(EnvelopeFormat format) {
+        return head(format, BeforeTheRule.RECORD);
+    }
+
     /**
      * The chain's end: the newest manifest and the objects after its last one, validated. Without manifests, every
      * object (a chain written before manifests is listed whole once; its writer then gives it one).
      *
+     * @param beforeTheRule what to do with a chain from before the rule that starts after 0 (the sink's open records its
+     *     start, its status row accepts it)
      * @throws ManifestException if the newest manifest's last object is gone
      */
-    public ChainHead head(EnvelopeFormat format) {
+    public ChainHead head(EnvelopeFormat format, BeforeTheRule beforeTheRule) {
         ChainHead head = head(newest(), format);
         if (kind == Manifest.Kind.CHAIN) {
             Optional<ObjectName> first = head.manifest().isEmpty() ? head.after().stream().findFirst()
                     : namesFrom("", 1).stream().findFirst().flatMap(ObjectName::parse);
-            first.ifPresent(f -> checkStart(f, head.manifest(), false));
+            first.ifPresent(f -> checkStart(f, head.manifest(), false, beforeTheRule));
         }
         return head;
     }
@@ -105,11 +119,12 @@ public final class ChainListing {
      * Applies {@link ChainStart}'s rule to the chain's first object, with the newest manifest if the caller read it
      * ({@code readNewest}: read it here).
      */
-    private void checkStart(ObjectName first, Optional<StoredManifest> newest, boolean readNewest) {
+    private void checkStart(ObjectName first, Optional<StoredManifest> newest, boolean readNewest, BeforeTheRule beforeTheRule) {
         if (first.from() == 0) {
             return; // the rule's first case needs no request
         }
-        ChainStart.check(location, first, ChainStart.recorded(store, partition, readNewest ? newest() : newest));
+        ChainStart.check(store, partition, first, ChainStart.recorded(store, partition, readNewest ? newest() : newest),
+                beforeTheRule);
     }
 
     /**

@@ -18,11 +18,24 @@ import java.util.regex.Pattern;
  * writer creates one before the first object of a chain that begins elsewhere than 0 (a source whose log starts later).
  * A chain starting below its recorded start is one whose prune was interrupted: what lies before the recorded start may
  * be removed, and a second run removes it. Anything else lost its head to something other than prune, and is refused.
+ *
+ * <p>A chain with neither a manifest nor a start record is one from before the rule, written by an earlier version; what
+ * each reader does with it when it starts after 0 is its {@link BeforeTheRule}.
  */
 public final class ChainStart {
     private static final Pattern NAME = Pattern.compile("\\d{20}\\.json");
 
     private ChainStart() {
+    }
+
+    /** What a reader does with a chain from before the rule (no manifest, no start record) that starts after 0. */
+    public enum BeforeTheRule {
+        /** The blob sink's open: accepts the start as it did before and records it at once (trust on first open). */
+        RECORD,
+        /** Readers that never write and accepted any start before (decrypt, the blob sink's status row, prune's listing). */
+        ACCEPT,
+        /** Restore and the chain source: refuse it as before, unless told where the chain starts. */
+        REFUSE
     }
 
     /** The directory beside the chains holding a partition's start records. */
@@ -74,17 +87,27 @@ public final class ChainStart {
     }
 
     /**
-     * Applies the rule to a chain whose first object is {@code first}.
+     * Applies the rule to a chain whose first object is {@code first}, or, when nothing is recorded (a chain from before
+     * the rule), does what {@code beforeTheRule} says.
      *
      * @throws ChainException.WrongChainStart naming the chain, where it starts and where it may start
      */
-    public static void check(String location, ObjectName first, OptionalLong recorded) {
+    public static void check(Store store, int partition, ObjectName first, OptionalLong recorded, BeforeTheRule beforeTheRule) {
         if (first.from() == 0 || recorded.isPresent() && first.from() <= recorded.getAsLong()) {
             return;
         }
-        throw new ChainException.WrongChainStart("the chain at " + location + " starts at offset " + first.from() + " (" + first
-                + "), not at 0 nor at its recorded start (" + (recorded.isPresent() ? recorded.getAsLong() : "none recorded")
-                + "): objects before it were removed, and not by mirror-v3 prune (which records the new start first);"
-                + " restore them from a copy, or read the chain from where it starts with restore --chain-start " + first.from());
+        String location = store.location(partition);
+        if (recorded.isPresent()) {
+            throw new ChainException.WrongChainStart("the chain at " + location + " starts at offset " + first.from() + " ("
+                    + first + "), not at 0 nor at its recorded start (" + recorded.getAsLong() + "): objects before it were"
+                    + " removed, and not by mirror-v3 prune (which records the new start first); restore them from a copy, or"
+                    + " read the chain from where it starts with restore --chain-start " + first.from());
+        }
+        switch (beforeTheRule) {
+            case RECORD -> record(store, partition, first.from());
+            case ACCEPT -> {
+            }
+            case REFUSE -> throw new ChainException.WrongChainStart(location, first, 0);
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.mirrorv3.chain.prune;
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
@@ -35,7 +36,8 @@ public final class ChainPruner {
      * @param dryRun only say what would go
      */
     public PartitionPrune prune(int partition, Instant cut, boolean dryRun) {
-        Chain chain = reader.listChain(partition, OptionalLong.empty()); // the one start rule: a chain shortened by hand is refused
+        // the one start rule: a chain shortened by hand is refused; one from before the rule gets a start record if pruned
+        Chain chain = reader.listChain(partition, OptionalLong.empty(), BeforeTheRule.ACCEPT);
         List<ObjectName> objects = chain.objects();
         OptionalLong recorded = ChainStart.recorded(store, partition, reader.listing(partition).newest());
         List<ObjectName> going = new ArrayList<>();

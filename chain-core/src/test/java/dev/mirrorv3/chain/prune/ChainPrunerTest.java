@@ -71,6 +71,16 @@ class ChainPrunerTest {
     }
 
     @Test
+    void prunesAChainFromBeforeTheStartRuleAndRecordsItsNewStart() throws Exception {
+        java.nio.file.Files.delete(root.resolve("b/0/00000000000000000000-00000000000000000099.parquet"));
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("premise: an earlier version's chain, from 100").isEmpty();
+        assertThat(prune(store, 1_000_250, true).removed()).extracting(r -> r.name().from()).containsExactly(100L);
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("a dry run records nothing").isEmpty();
+        assertThat(prune(store, 1_000_250, false).newStart()).hasValue(200);
+        assertThat(starts()).as("every reader accepts it from its new start").containsExactly(200L, 300L);
+    }
+
+    @Test
     void neverTheNewestObject() {
         PartitionPrune done = prune(store, Long.MAX_VALUE, false);
         assertThat(done.removed()).hasSize(3);

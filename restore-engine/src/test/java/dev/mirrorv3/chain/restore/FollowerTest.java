@@ -16,6 +16,9 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
@@ -63,10 +66,30 @@ class FollowerTest {
         write(0, 99, o -> true);
         write(100, 199, o -> true);
         write(200, 299, o -> true);
+        writeManifest(0, 299); // a chain under the rule (its writer gave it a manifest), not one from before it
         java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
         assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
                 .hasMessageContaining("starts at offset 100 (00000000000000000100-00000000000000000199.ndjson), not at 0 nor at its"
                         + " recorded start");
+    }
+
+    @Test
+    void aChainFromBeforeTheRuleThatStartsAfter0IsRefusedAsBeforeUnlessChainStartSaysWhere() throws Exception {
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("starts at offset 100 (00000000000000000100-00000000000000000199.ndjson), not at 0; if objects"
+                        + " before it were removed on purpose, pass --chain-start 100");
+        Follower f = new Follower(store, NDJSON, "t", 0, OffsetMode.RENUMBER, 100);
+        f.resume(0);
+        assertThat(f.next()).first().extracting(r -> r.record().offset()).isEqualTo(100L);
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("a reader records nothing").isEmpty();
+    }
+
+    private void writeManifest(long from, long to) {
+        Manifest m = new Manifest(Manifest.Kind.CHAIN, 0, from, new ManifestName(from, to), null, List.of(),
+                ObjectName.plain(to - 99, to, NDJSON.format()), Map.of());
+        store.createBeside(ManifestName.dir(0), new ManifestName(from, to).fileName(), ManifestCodec.encode(m));
     }
 
     @Test

@@ -33,8 +33,6 @@ public class ChainStartRuleTest {
     @BeforeEach
     void backup() throws Exception {
         root = Files.createDirectory(dir.resolve("backups"));
-        List<BackupRecord> records = TestBackups.records("orders", 0, 0, 399, o -> true);
-        objects = TestBackups.write(root, "orders-backup", 0, 0, records, 100);
         sinkConfig = TestBackups.connectorJson(dir, "orders-backup", "orders", root);
         sourceConfig = dir.resolve("orders-standby.json");
         Files.writeString(sourceConfig, "{\"name\":\"orders-standby\",\"config\":{"
@@ -44,6 +42,20 @@ public class ChainStartRuleTest {
                 + "\"target.admin.bootstrap.servers\":\"localhost:1\","
                 + "\"key.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\","
                 + "\"value.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\"}}");
+    }
+
+    /** A chain 0-399 written as this version's sink writes it: with its manifest, a chain under the rule. */
+    void writtenUnderTheRule() {
+        objects = TestBackups.writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 399, o -> true), 100);
+        assertThat(root.resolve("orders-backup/_manifest/0")).as("premise: a manifest").isNotEmptyDirectory();
+    }
+
+    /** A chain 0-399 as an earlier version wrote it: no manifest, no start record. */
+    void writtenBeforeTheRule(long from) {
+        List<BackupRecord> records = TestBackups.records("orders", 0, from, 399, o -> true);
+        objects = TestBackups.write(root, "orders-backup", 0, from, records, 100);
+        assertThat(root.resolve("orders-backup/_manifest")).as("premise: no manifest").doesNotExist();
+        assertThat(root.resolve("orders-backup/_start")).as("premise: no start record").doesNotExist();
     }
 
     /** Removes the chain's first object by hand: the backup silently lacks offsets 0-99. */
@@ -59,6 +71,7 @@ public class ChainStartRuleTest {
 
     @Test
     void everyCommandReadsAChainThatStartsAtItsRecordedStart() throws Exception {
+        writtenBeforeTheRule(0);
         shortenAsPruneDoes();
         CliRun restore = CliRun.run("restore", "--connector-config", sinkConfig.toString(), "--offsets", "renumber",
                 "--verify-only", "--progress", "none");
@@ -77,6 +90,7 @@ public class ChainStartRuleTest {
 
     @Test
     void restoreRefusesAChainShortenedByHand() throws Exception {
+        writtenUnderTheRule();
         shortenByHand();
         CliRun r = CliRun.run("restore", "--connector-config", sinkConfig.toString(), "--offsets", "renumber", "--verify-only",
                 "--progress", "none");
@@ -86,6 +100,7 @@ public class ChainStartRuleTest {
 
     @Test
     void decryptRefusesAChainShortenedByHand() throws Exception {
+        writtenUnderTheRule();
         shortenByHand();
         CliRun r = CliRun.run("decrypt", "--connector-config", sinkConfig.toString(), "--output", dir.resolve("out").toString(),
                 "--progress", "none");
@@ -96,6 +111,7 @@ public class ChainStartRuleTest {
 
     @Test
     void blobSinkStatusRowRefusesAChainShortenedByHand() throws Exception {
+        writtenUnderTheRule();
         shortenByHand();
         CliRun r = CliRun.run("status", "--connector-config", sinkConfig.toString(), "--bootstrap-servers", "localhost:1",
                 "--timeout-ms", "300");
@@ -105,9 +121,36 @@ public class ChainStartRuleTest {
 
     @Test
     void chainSourceStatusRowRefusesAChainShortenedByHand() throws Exception {
+        writtenUnderTheRule();
         shortenByHand();
         CliRun r = CliRun.run("status", "--connector-config", sourceConfig.toString(), "--timeout-ms", "300");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.out()).as(r.toString()).contains("backup: the chain at", SHORTENED);
+    }
+
+    static final String BEFORE_THE_RULE = "starts at offset 100 (00000000000000000100-00000000000000000199.parquet), not at 0;"
+            + " if objects before it were removed on purpose, pass --chain-start 100";
+
+    @Test
+    void aChainFromBeforeTheRuleIsReadAsBeforeByEveryCommandThatNeverWrites() throws Exception {
+        writtenBeforeTheRule(100);
+        CliRun restore = CliRun.run("restore", "--connector-config", sinkConfig.toString(), "--offsets", "renumber",
+                "--verify-only", "--progress", "none");
+        assertThat(restore.exitCode()).as(restore.toString()).isEqualTo(1);
+        assertThat(restore.err()).as(restore.toString()).contains(BEFORE_THE_RULE);
+        CliRun from100 = CliRun.run("restore", "--connector-config", sinkConfig.toString(), "--offsets", "renumber",
+                "--verify-only", "--progress", "none", "--chain-start", "100");
+        assertThat(from100.exitCode()).as(from100.toString()).isZero();
+        assertThat(from100.out()).contains("records: 300");
+        CliRun sourceStatus = CliRun.run("status", "--connector-config", sourceConfig.toString(), "--timeout-ms", "300");
+        assertThat(sourceStatus.out()).as(sourceStatus.toString()).contains("backup: the chain at", BEFORE_THE_RULE);
+        CliRun decrypt = CliRun.run("decrypt", "--connector-config", sinkConfig.toString(), "--output",
+                dir.resolve("out").toString(), "--progress", "none");
+        assertThat(decrypt.exitCode()).as(decrypt.toString()).isZero();
+        assertThat(decrypt.out()).contains("3 plain objects copied");
+        CliRun sinkStatus = CliRun.run("status", "--connector-config", sinkConfig.toString(), "--bootstrap-servers",
+                "localhost:1", "--timeout-ms", "300");
+        assertThat(sinkStatus.out()).as(sinkStatus.toString()).doesNotContain("backup: ").contains("400");
+        assertThat(root.resolve("orders-backup/_start")).as("no reader records a start").doesNotExist();
     }
 }
