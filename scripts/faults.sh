@@ -83,11 +83,13 @@ fault_attempt() {
 
 # planned_faults <scenario> <cycles>: the faults the schedule plans (docs/reliability.md, "Scenarios"): two per cycle
 # for kafka-sink (destination broker, then worker) and sidecar (notify burst, then bootstrap); sink-s3 kills the
-# task's worker every cycle and S3Proxy every other cycle, the first included.
+# task's worker every cycle and S3Proxy every other cycle, the first included; isolate places another writer's object
+# once, then kills the task's worker every cycle.
 planned_faults() {
     case "$1" in
         kafka-sink|sidecar) echo $(($2 * 2)) ;;
         sink-s3) echo $(($2 + ($2 + 1) / 2)) ;;
+        isolate) echo $(($2 + 1)) ;;
         *) echo "$2" ;;
     esac
 }

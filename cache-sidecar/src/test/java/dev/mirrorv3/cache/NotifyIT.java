@@ -101,7 +101,7 @@ class NotifyIT extends SidecarITSupport {
             posts++;
             assertThat(r.body().length()).isLessThan(2048).isLessThan(100_000);
             seen.addAll(r.keys());
-            r.json().get("offsets").fields().forEachRemaining(e ->
+            r.json().get("offsets").properties().forEach(e ->
                     notifiedMax.merge(Integer.parseInt(e.getKey()), e.getValue().asLong(), Math::max));
         }
         assertThat(posts).isGreaterThan(1); // the 2 KB bound split the 50 keys of ~70 bytes

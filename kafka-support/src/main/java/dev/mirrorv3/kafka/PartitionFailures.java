@@ -75,6 +75,7 @@ public final class PartitionFailures {
     public Failure fail(TopicPartition tp, FailureVerdict verdict, RuntimeException e, OptionalLong durableNext) {
         long now = clock.millis();
         String reason = Failures.describe(e);
+        String sentence = reason.endsWith(".") ? reason.substring(0, reason.length() - 1) : reason; // the lines add their own
         Failure f;
         if (verdict.kind() == FailureVerdict.Kind.CLEARS_BY_ITSELF) {
             Backoff backoff = backoffs.computeIfAbsent(tp, x -> new Backoff(initialMs, maxMs));
@@ -84,14 +85,14 @@ public final class PartitionFailures {
             if (backoff.attempts() == 1) {
                 log.warn("{} FAILED and is isolated (paused, its buffer dropped; the task and its other partitions go on): {}. This"
                         + " can clear by itself: the partition is opened again in {} ms, then with a backoff doubling up to {} ms",
-                        tp, reason, delay, maxMs);
+                        tp, sentence, delay, maxMs);
             } else {
                 log.info("{} still FAILED (attempt {}): {}; opened again in {} ms", tp, backoff.attempts(), reason, delay);
             }
         } else {
             f = new Failure(verdict, reason, now, durableNext, Long.MAX_VALUE);
             log.warn("{} FAILED and is isolated (paused, its buffer dropped; the task and its other partitions go on): {}. It stays"
-                    + " failed until an operator fixes the cause and retries it: {}", tp, reason, retryHint);
+                    + " failed until an operator fixes the cause and retries it: {}", tp, sentence, retryHint);
         }
         Failure before = failed.put(tp, f);
         if (before == null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.FailureVerdict.Kind;
 import dev.mirrorv3.kafka.FailureVerdict.Scope;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,19 @@ class PartitionFailuresTest {
         failures.fail(P1, REFUSED, new RuntimeException("S3 denied"), OptionalLong.empty());
         assertThat(failures.allRefused(List.of(P0, P1))).isTrue();
         assertThat(failures.allRefused(List.of())).isFalse();
+    }
+
+    @Test
+    void aReasonThatEndsASentenceIsLoggedWithOneFullStop() {
+        try (LogCapture logs = LogCapture.attach()) {
+            failures.fail(P0, OPERATOR, new RuntimeException("another writer created x. Then restart the task (docs/operations.md)."),
+                    OptionalLong.of(7));
+            failures.fail(P1, CLEARS, new RuntimeException("key id k2 missing."), OptionalLong.of(7));
+            assertThat(logs.lines()).filteredOn(l -> l.contains("FAILED and is isolated")).hasSize(2)
+                    .anySatisfy(l -> assertThat(l).contains("(docs/operations.md). It stays failed"))
+                    .anySatisfy(l -> assertThat(l).contains("key id k2 missing. This can clear by itself"))
+                    .allSatisfy(l -> assertThat(l).doesNotContain(".."));
+        }
     }
 
     @Test

@@ -31,7 +31,7 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
             tree = tree.get("config"); // the REST body form {"name": …, "config": {…}}, as the quickstart writes it
         }
         Map<String, String> written = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = tree.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             written.put(e.getKey(), e.getValue().asText());
         }

@@ -194,7 +194,7 @@ public final class TortureCacheCompare {
                 continue; // the receiver is writing it
             }
             Map<Integer, Long> offsets = new HashMap<>();
-            body.path("offsets").fields().forEachRemaining(f -> offsets.put(Integer.parseInt(f.getKey()), f.getValue().asLong()));
+            body.path("offsets").properties().forEach(f -> offsets.put(Integer.parseInt(f.getKey()), f.getValue().asLong()));
             Set<String> keys = new HashSet<>();
             body.path("updates").fieldNames().forEachRemaining(keys::add);
             out.add(new CacheExpectation.Batch(keys, offsets));

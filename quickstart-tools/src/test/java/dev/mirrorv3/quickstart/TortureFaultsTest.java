@@ -52,10 +52,10 @@ class TortureFaultsTest {
 
     @Test
     void theScheduleOfEachScenario() throws Exception {
-        String out = bash("for s in sink-fs zombie kafka-sink sidecar sink-s3; do echo \"$s $(planned_faults $s 3)\"; done;"
+        String out = bash("for s in sink-fs zombie kafka-sink sidecar sink-s3 isolate; do echo \"$s $(planned_faults $s 3)\"; done;"
                 + " echo \"long sink-s3 $(planned_faults sink-s3 10)\"");
 
-        assertThat(out).isEqualTo("sink-fs 3\nzombie 3\nkafka-sink 6\nsidecar 6\nsink-s3 5\nlong sink-s3 15\n");
+        assertThat(out).isEqualTo("sink-fs 3\nzombie 3\nkafka-sink 6\nsidecar 6\nsink-s3 5\nisolate 4\nlong sink-s3 15\n");
     }
 
     @Test

@@ -229,7 +229,7 @@ public final class ObservabilityFiles {
     public static String scrape(PrometheusRegistry registry) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            new PrometheusTextFormatWriter(false).write(out, registry.scrape());
+            PrometheusTextFormatWriter.builder().setIncludeCreatedTimestamps(false).build().write(out, registry.scrape());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

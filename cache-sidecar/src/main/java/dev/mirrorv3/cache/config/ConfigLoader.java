@@ -118,7 +118,7 @@ public final class ConfigLoader {
         } else if (!cachesNode.isObject() || cachesNode.isEmpty()) {
             values.error("caches: expected a non-empty mapping of cache name to its settings");
         } else {
-            Iterator<Map.Entry<String, JsonNode>> it = cachesNode.fields();
+            Iterator<Map.Entry<String, JsonNode>> it = cachesNode.properties().iterator();
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();
                 CacheConfig cache = parseCache(e.getKey(), e.getValue());
@@ -189,7 +189,7 @@ public final class ConfigLoader {
             if (!propsNode.isObject()) {
                 values.error(p + "properties: expected a mapping of Kafka consumer properties");
             } else {
-                propsNode.fields().forEachRemaining(e -> {
+                propsNode.properties().forEach(e -> {
                     if (e.getValue().isContainerNode()) {
                         values.error(p + "properties." + e.getKey() + ": expected a scalar value");
                     } else {

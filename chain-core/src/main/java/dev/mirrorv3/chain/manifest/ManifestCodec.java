@@ -110,7 +110,7 @@ public final class ManifestCodec {
             }
         }
         Map<String, String> keyIds = new TreeMap<>();
-        n.path("key_ids").fields().forEachRemaining(e -> keyIds.put(e.getKey(), e.getValue().asText()));
+        n.path("key_ids").properties().forEach(e -> keyIds.put(e.getKey(), e.getValue().asText()));
         Manifest m = new Manifest(kind, (int) number(n, "partition"), number(n, "start"),
                 new ManifestName(number(n, "from"), number(n, "to")), previous, objects,
                 object(text(n, "last_object")), keyIds);

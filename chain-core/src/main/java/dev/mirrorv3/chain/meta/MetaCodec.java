@@ -61,7 +61,7 @@ public final class MetaCodec {
     public static TopicSnapshot decodeTopic(byte[] json, String where) {
         JsonNode n = read(json, TOPIC, where);
         Map<String, String> configs = new TreeMap<>();
-        n.path("configs").fields().forEachRemaining(e -> configs.put(e.getKey(), e.getValue().asText()));
+        n.path("configs").properties().forEach(e -> configs.put(e.getKey(), e.getValue().asText()));
         try {
             return new TopicSnapshot(required(n, "time_ms", where).asLong(), required(n, "topic", where).asText(),
                     n.path("topic_id").asText(""), required(n, "partitions", where).asInt(),
@@ -75,12 +75,12 @@ public final class MetaCodec {
         JsonNode n = read(json, GROUPS, where);
         try {
             Map<Integer, Long> next = new TreeMap<>();
-            n.path("chain_next_offsets").fields().forEachRemaining(e -> next.put(Integer.valueOf(e.getKey()), e.getValue().asLong()));
+            n.path("chain_next_offsets").properties().forEach(e -> next.put(Integer.valueOf(e.getKey()), e.getValue().asLong()));
             Map<String, Map<Integer, GroupSnapshot.CommittedOffset>> groups = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = n.path("groups").fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.path("groups").properties().iterator(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> g = it.next();
                 Map<Integer, GroupSnapshot.CommittedOffset> offsets = new TreeMap<>();
-                g.getValue().fields().forEachRemaining(e -> offsets.put(Integer.valueOf(e.getKey()),
+                g.getValue().properties().forEach(e -> offsets.put(Integer.valueOf(e.getKey()),
                         new GroupSnapshot.CommittedOffset(e.getValue().path("offset").asLong(-1), e.getValue()
                                 .path("metadata").asText(""))));
                 groups.put(g.getKey(), offsets);

@@ -58,8 +58,9 @@ class BlobSinkSharedDestinationIT {
     /**
      * The topic deleted and created again while both connectors were stopped; B's partitions never held a record. When
      * they start again, B (empty partitions) must not record the new topic's id, or A's chains would then pass the
-     * identity check and continue the old topic's backup with the new topic's records. Both stop, nothing of the new
-     * topic is written, and the backup's group positions stay the old topic's.
+     * identity check and continue the old topic's backup with the new topic's records. Both isolate every partition
+     * of the topic (the tasks go on RUNNING), nothing of the new topic is written, and the backup's group positions
+     * stay the old topic's.
      */
     @Test
     void aTopicCreatedAgainIsRefusedByBothConnectorsOfASharedDestination() throws Exception {
@@ -88,26 +89,26 @@ class BlobSinkSharedDestinationIT {
         commit("shared-app", Map.of(0, 5L, 2, 7L));
 
         cluster.connect().resumeConnector("shared-b");
-        Awaitility.await("B's partitions isolated, or an id recorded").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions().until(() -> isolated("shared-b", 2, 3)
-                        || !meta.newestTopic().orElseThrow().snapshot().topicId().equals(oldId));
+        for (int p = 2; p < 4; p++) {
+            assertThat(cluster.awaitPartitionFailed("shared-b", TOPIC, p, WAIT)).as("B's partition %d", p).contains(
+                    "source topic " + TOPIC + " was deleted and created again", "holds records of the topic with id " + oldId,
+                    "Nothing of the new topic was written for " + TOPIC + "-");
+        }
         cluster.connect().resumeConnector("shared-a");
-        Awaitility.await("A's partitions isolated, or more written").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions().until(() -> isolated("shared-a", 0, 1) || chainNext(0) > 100);
+        for (int p = 0; p < 2; p++) {
+            assertThat(cluster.awaitPartitionFailed("shared-a", TOPIC, p, WAIT)).as("A's partition %d", p).contains(
+                    "source topic " + TOPIC + " was deleted and created again",
+                    "(next offset 100) holds a copy of the topic with id " + oldId);
+        }
         Thread.sleep(1_000); // a group snapshot pass of a task that did run would have written by now
+        assertThat(cluster.taskState("shared-a")).as("A's task: its partitions isolated, not failed").isEqualTo("RUNNING");
+        assertThat(cluster.taskState("shared-b")).as("B's task: its partitions isolated, not failed").isEqualTo("RUNNING");
 
         for (int p = 0; p < 4; p++) {
             assertThat(chain(t -> new FilesystemStore(root, t), DESTINATION, p, PARQUET).nextOffset()).as("partition %d: nothing of the"
                     + " new topic", p).isEqualTo(p < 2 ? java.util.OptionalLong.of(100) : java.util.OptionalLong.empty());
         }
         assertThat(meta.newestTopic().orElseThrow().snapshot().topicId()).as("the backup's topic id").isEqualTo(oldId);
-        // Every partition of the re-created topic is isolated (docs/design.md, section 8), the tasks go on.
-        assertThat(cluster.awaitPartitionFailed("shared-b", TOPIC, 2, WAIT)).contains("source topic " + TOPIC
-                + " was deleted and created again", "holds records of the topic with id " + oldId);
-        assertThat(cluster.awaitPartitionFailed("shared-a", TOPIC, 0, WAIT)).contains("source topic " + TOPIC
-                + " was deleted and created again", "(next offset 100) holds a copy of the topic with id " + oldId);
-        assertThat(cluster.taskState("shared-a")).isEqualTo("RUNNING");
-        assertThat(cluster.taskState("shared-b")).isEqualTo("RUNNING");
         GroupSnapshot groups = meta.newestGroups().orElseThrow().snapshot();
         assertThat(meta.newestGroups().orElseThrow().name()).as("no group snapshot of the new topic").isEqualTo(goodGroups);
         assertThat(groups.groups().get("shared-app")).containsOnlyKeys(0, 1);
@@ -116,14 +117,6 @@ class BlobSinkSharedDestinationIT {
                 goodGroups.fileName())).path("topic_id").asText()).isEqualTo(oldId);
         cluster.delete("shared-a");
         cluster.delete("shared-b");
-    }
-
-    private static boolean isolated(String connector, int... partitions) {
-        return java.util.Arrays.stream(partitions).allMatch(p -> cluster.partitionFailedGauge(connector, TOPIC, p) == 1);
-    }
-
-    private long chainNext(int partition) {
-        return chain(t -> new FilesystemStore(root, t), DESTINATION, partition, PARQUET).nextOffset().orElse(0);
     }
 
     private static void commit(String group, Map<Integer, Long> offsets) throws Exception {

@@ -151,7 +151,7 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
     private static final ConfigFragment SECURITY = ConfigFragment.settings(GROUP_SECURITY,
             Setting.of(SECURITY_PROTOCOL, Type.STRING, "PLAINTEXT", Importance.MEDIUM, Width.SHORT, "Destination security protocol",
                     SECURITY_PROTOCOL_DOC).withValidator(ConfigDef.CaseInsensitiveValidString.in(SECURITY_PROTOCOLS))
-                    .withRecommender(ConfigRecommenders.fixed(SECURITY_PROTOCOLS)),
+                    .withRecommender(ConfigRecommenders.fixed((Object[]) SECURITY_PROTOCOLS)),
             destination(SASL_MECHANISM, Type.STRING, Width.SHORT, "SASL mechanism", SASL_MECHANISM_DOC),
             destination(SASL_JAAS_CONFIG, Type.PASSWORD, Width.LONG, "SASL JAAS config", SASL_JAAS_CONFIG_DOC),
             destination(SSL_TRUSTSTORE_LOCATION, Type.STRING, Width.LONG, "truststore", SSL_TRUSTSTORE_LOCATION_DOC),

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -49,6 +50,11 @@ public class ChainSourceTask extends SourceTask {
     private static final Logger log = LoggerFactory.getLogger(ChainSourceTask.class);
     /** How often a follower that is behind reads the backup's newest object ahead for the lag in seconds. */
     static final long LAG_READ_AHEAD_INTERVAL_MS = 30_000;
+    /**
+     * Objects the task's partitions read ahead together (each while the records of its last object are sent): decoding
+     * overlaps with Connect's sending, and memory holds at most this many objects more, however many partitions.
+     */
+    static final int OBJECTS_READ_AHEAD = 2;
 
     private final Clock clock;
     /** A mismatch of a record of no followed partition (fails the task). */
@@ -101,10 +107,12 @@ public class ChainSourceTask extends SourceTask {
         List<PartitionFollow> fs = new ArrayList<>();
         KeyRing keys = config.keys();
         RestoreCut cut = config.restoreCut(config.taskPartitions());
+        Semaphore readAhead = new Semaphore(OBJECTS_READ_AHEAD);
         for (int p : config.taskPartitions()) {
             Follower follower = new Follower(store, config.envelope(), keys, config.sourceTopic(), p, config.offsetMode(),
                     config.chainStart())
-                    .until(cut);
+                    .until(cut)
+                    .readingAhead(readAhead);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
                     new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), metrics::restart),
                     config.destinationName(), metrics.partition(config.sourceTopic(), p), clock.millis()));

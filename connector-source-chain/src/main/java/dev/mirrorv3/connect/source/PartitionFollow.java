@@ -101,6 +101,7 @@ final class PartitionFollow {
     void isolated(long retryAtMs) {
         positioned = false;
         notBefore = retryAtMs;
+        follower.dropReadAhead(); // its permit is the task's: the other partitions read ahead meanwhile
     }
 
     /** Records the first record the target did not store at its offset (the producer's thread). */
@@ -137,6 +138,7 @@ final class PartitionFollow {
         return retry.retry(e, (delay, attempt, cause) -> {
             positioned = false;
             notBefore = now + delay;
+            follower.dropReadAhead();
             log.warn("{}: {} into {}: transient failure (attempt {}), retrying in {} ms at the target's high watermark: {}", task,
                     follower.location(), target, attempt, delay, cause);
         });
@@ -163,7 +165,7 @@ final class PartitionFollow {
             if (originalOffsetHeader != null) {
                 headers.addBytes(originalOffsetHeader, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8));
             }
-            Map<String, Object> offset = new HashMap<>(2);
+            Map<String, Object> offset = new HashMap<>(4); // room for both without a resize
             offset.put(OFFSET_KEY, r.offset());
             offset.put(TARGET_OFFSET_KEY, restored.targetOffset());
             out.add(new SourceRecord(sourcePartition, offset, target.topic(), target.partition(), Schema.OPTIONAL_BYTES_SCHEMA,

@@ -11,7 +11,8 @@ import org.apache.kafka.connect.connector.Task;
  * The chain source whose store can block one object read (a worker that hangs in I/O): the task outlives its worker's
  * graceful stop and lives on as a zombie until released. The hang ignores interrupts, as a thread stuck in I/O does
  * (Connect interrupts a task that does not stop in time): otherwise the "zombie" would return at once, before its
- * replacement runs, and test nothing. Loaded by the embedded worker through META-INF/services.
+ * replacement runs, and test nothing. A read may run ahead on a thread of its own while the task's thread waits for it: the
+ * hang names the task's thread either way. Loaded by the embedded worker through META-INF/services.
  */
 public class BlockingChainSourceConnector extends ChainSourceConnector {
     private static final AtomicReference<Hang> NEXT = new AtomicReference<>();
@@ -54,8 +55,9 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
             return t != null && !t.isAlive();
         }
 
-        private void hang() {
-            thread = Thread.currentThread();
+        /** @param task the task's thread: the one reading, or the one waiting for the object read ahead on another */
+        private void hang(Thread task) {
+            thread = task;
             blocked.countDown();
             boolean interrupted = false;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -87,6 +89,7 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
         @Override
         protected Store openStore(ChainSourceConfig config) {
             Store store = super.openStore(config);
+            Thread task = Thread.currentThread(); // start() runs on the task's thread
             return new Store() {
                 @Override
                 public dev.mirrorv3.chain.store.StoreRequests requests() {
@@ -117,7 +120,7 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
                 public byte[] read(int partition, String name) {
                     Hang hang = NEXT.get();
                     if (hang != null && hang.hangs(name) && NEXT.compareAndSet(hang, null)) {
-                        hang.hang();
+                        hang.hang(task);
                         byte[] bytes = store.read(partition, name);
                         hang.returned.countDown();
                         return bytes;

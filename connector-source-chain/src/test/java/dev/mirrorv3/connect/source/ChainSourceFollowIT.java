@@ -344,7 +344,8 @@ class ChainSourceFollowIT {
     /**
      * The cut is checked on every record the target holds, not only on the object holding its last record: a record
      * stamped after the cut in an earlier object (offset 5 of 0-9, while 10-19 are all before the cut) fails (isolates)
-     * the partition as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's records before it).
+     * the partition as well, on a CreateTime target (its own timestamps) and on a LogAppendTime one (the backup's
+     * records before it).
      */
     @Test
     void aTimestampCutIsCheckedOnEveryRecordTheTargetHoldsNotOnlyItsLastObject() throws Exception {

@@ -45,7 +45,7 @@ public final class ConnectRest {
     public List<Deployed> all() {
         JsonNode root = get("/connectors?expand=info&expand=status", "the connectors");
         List<Deployed> out = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
             out.add(new Deployed(e.getKey(), strings(e.getValue().path("info").path("config")),
                     ConnectorState.fromJson(e.getValue().path("status"))));
@@ -94,7 +94,7 @@ public final class ConnectRest {
 
     private static Map<String, String> strings(JsonNode object) {
         Map<String, String> out = new LinkedHashMap<>();
-        object.fields().forEachRemaining(e -> {
+        object.properties().forEach(e -> {
             if (!e.getValue().isNull()) {
                 out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());
             }

@@ -108,7 +108,7 @@ public record ConnectorConfig(String name, Map<String, String> settings) {
         }
         JsonNode config = root.has("config") && root.get("config").isObject() ? root.get("config") : root;
         Map<String, String> settings = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = config.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = config.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isNull()) {
                 settings.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString());

@@ -23,7 +23,7 @@ public final class Main {
             @Override
             public <K> K create(Class<K> cls) throws Exception {
                 if (cls == RestoreCommand.class) {
-                    return cls.cast(new RestoreCommand(hook));
+                    return cls.cast(new RestoreCommand(hook, (o, e) -> commandLine(o, e, hook)));
                 }
                 return defaults.create(cls);
             }

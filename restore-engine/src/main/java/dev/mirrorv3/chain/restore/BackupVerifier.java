@@ -19,15 +19,18 @@ import java.util.function.ToLongFunction;
 
 /**
  * The verify pass of a restore (docs/restore-cli.md): lists and validates a partition's chain from a required start,
- * follows its manifests' hash chain and checks the listing against them, reads every object and checks it against its
- * name, topic and partition and against the SHA-256 its manifest recorded ({@link ManifestTrail}), and records each
- * object's SHA-256, records and holes. Connect-free, shared by the restore CLI and the chain source connector.
+ * follows its manifests' hash chain and checks the listing against them, reads every object (several at once,
+ * {@link #readingAhead}) and checks it against its name, topic and partition and against the SHA-256 its manifest
+ * recorded ({@link ManifestTrail}), and records each object's SHA-256, records and holes; it may keep the objects for
+ * the produce pass ({@link #keeping}). Connect-free, shared by the restore CLI and the chain source connector.
  */
 public final class BackupVerifier {
     private final Store store;
     private final ChainReader reader;
     private final EnvelopeSettings settings;
     private final String topic;
+    private final int readAhead;
+    private final KeptObjects kept;
 
     public BackupVerifier(Store store, EnvelopeSettings settings, String topic) {
         this(store, settings, topic, KeyRing.empty());
@@ -35,10 +38,34 @@ public final class BackupVerifier {
 
     /** @param keys the keys of the chain's encrypted objects (each read with the key id its name carries) */
     public BackupVerifier(Store store, EnvelopeSettings settings, String topic, KeyRing keys) {
+        this(store, settings, topic, new ChainReader(store, settings, keys), Runtime.getRuntime().availableProcessors(),
+                KeptObjects.none());
+    }
+
+    private BackupVerifier(Store store, EnvelopeSettings settings, String topic, ChainReader reader, int readAhead, KeptObjects kept) {
         this.store = store;
         this.settings = settings;
-        this.reader = new ChainReader(store, settings, keys);
+        this.reader = reader;
         this.topic = topic;
+        this.readAhead = readAhead;
+        this.kept = kept;
+    }
+
+    /**
+     * This verifier reading up to {@code objects} objects of a partition ahead of the one being checked, in parallel
+     * ({@link ReadAhead}); by default as many as the machine has cores. A caller verifying several partitions at once
+     * divides the cores among them: memory holds up to {@code objects} + 1 objects per partition being verified.
+     */
+    public BackupVerifier readingAhead(int objects) {
+        return new BackupVerifier(store, settings, topic, reader, objects, kept);
+    }
+
+    /**
+     * This verifier keeping the objects it verified in {@code kept}, as far as its budget goes: {@link #reread} then hands
+     * them out as verified instead of reading them again. By default it keeps none.
+     */
+    public BackupVerifier keeping(KeptObjects kept) {
+        return new BackupVerifier(store, settings, topic, reader, readAhead, kept);
     }
 
     public String topic() {
@@ -74,18 +101,23 @@ public final class BackupVerifier {
         ManifestTrail manifests = ManifestTrail.read(reader.listing(partition));
         manifests.checkListing(chain);
         List<VerifiedObject> objects = new ArrayList<>(chain.objects().size());
-        for (ObjectName name : chain.objects()) {
-            if (cut.reached()) {
-                break; // records after the cut are never read
+        try (ReadAhead<ObjectName, KeptObjects.Sized> reads = new ReadAhead<>(chain.objects(),
+                name -> kept.sized(reader.read(partition, name, topic)), readAhead, "mirror-v3-verify-" + partition)) {
+            for (ObjectName name : chain.objects()) {
+                if (cut.reached()) {
+                    break; // records after the cut are never checked (an object read ahead past it is dropped)
+                }
+                KeptObjects.Sized read = reads.next();
+                CheckedObject o = read.object();
+                manifests.checkObject(name, o.sha256(), o.sizeBytes());
+                VerifiedObject verified = pass.add(name, o);
+                recordsRead.accept(o.records().size());
+                if (verified == null) {
+                    break;
+                }
+                objects.add(verified);
+                kept.offer(partition, read);
             }
-            CheckedObject o = reader.read(partition, name, topic);
-            manifests.checkObject(name, o.sha256(), o.sizeBytes());
-            VerifiedObject verified = pass.add(name, o);
-            recordsRead.accept(o.records().size());
-            if (verified == null) {
-                break;
-            }
-            objects.add(verified);
         }
         if (objects.isEmpty()) {
             throw new ChainException(location + ": nothing to restore " + cut.requested() + ": the chain's first record (offset "
@@ -104,11 +136,16 @@ public final class BackupVerifier {
     }
 
     /**
-     * Reads an object again for the produce pass and requires the bytes the verify pass read.
+     * The object for the produce pass: as the verify pass read it when it was kept ({@link #keeping}; it is then no longer
+     * kept), else read again, requiring the bytes the verify pass read.
      *
      * @throws ChainException if the object changed since the verify pass
      */
     public CheckedObject reread(int partition, VerifiedObject verified) {
+        CheckedObject kept = this.kept.take(partition, verified.name());
+        if (kept != null) {
+            return kept;
+        }
         CheckedObject o = reader.read(partition, verified.name(), topic);
         if (!java.util.Arrays.equals(o.sha256(), verified.sha256())) {
             throw new ChainException(store.location(partition) + "/" + verified.name() + " changed since the verify pass read it ("

@@ -90,7 +90,20 @@ final class FollowedChain {
 
     /** An object's records, each checked against keys.type/values.type. */
     CheckedObject readChecked(ObjectName name) {
-        CheckedObject o = read(name);
+        return took(fetch(name));
+    }
+
+    /**
+     * Reads an object and checks it against its name, telling no one: thread-safe, for a read ahead of the follower's
+     * turn; {@link #took} then takes it in when its turn comes.
+     */
+    CheckedObject fetch(ObjectName name) {
+        return reader.read(partition, name, topic);
+    }
+
+    /** An object fetched for the follower, in its turn: counted, told to the {@link BackupEnd}, its records type-checked. */
+    CheckedObject took(CheckedObject o) {
+        told(o);
         for (BackupRecord r : o.records()) {
             types.check(r);
         }
@@ -104,9 +117,12 @@ final class FollowedChain {
 
     /** An object's records as stored, counted and told to the {@link BackupEnd}. */
     CheckedObject read(ObjectName name) {
-        CheckedObject o = reader.read(partition, name, topic);
+        return told(fetch(name));
+    }
+
+    private CheckedObject told(CheckedObject o) {
         objectsRead++;
-        backupEnd.read(name, o.records());
+        backupEnd.read(o.name(), o.records());
         return o;
     }
 }

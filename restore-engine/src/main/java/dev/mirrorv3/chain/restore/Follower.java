@@ -14,13 +14,15 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Semaphore;
 
 /**
  * Follows one partition's growing chain for a follow-restore (docs/chain-source.md), Connect-free. Stateless across restarts:
  * {@link #resume} places it at the target's high watermark h (preserve: the backup record with offset h; renumber:
  * the h-th record of the chain, reading the objects before it once) and returns the backup's record at h − 1 for the
- * resume check. {@link #next} then hands out one checked object's records at a time, each with its target offset;
- * after the last listed object it lists the objects after it (names only), which must continue the chain. With
+ * resume check. {@link #next} then hands out one checked object's records at a time, each with its target offset
+ * (with {@link #readingAhead}, the next listed object is read meanwhile); after the last listed object it lists the
+ * objects after it (names only), which must continue the chain. With
  * preserve, a hole ends the batch before it and fails the following call, so the records before it are restored.
  * A call that fails (an unreachable store) changes nothing, so a later {@link #resume} at the target offset it was
  * placed at keeps its place and reads nothing: after a transient failure the follower does not re-read the chain.
@@ -44,6 +46,7 @@ public final class Follower {
     private final BackupEnd backupEnd = new BackupEnd();
     private RestoreCut cut = RestoreCut.none();
     private CutFinder finder = CutFinder.none();
+    private NextObjectRead nextRead = new NextObjectRead(new Semaphore(0)); // no permit: reads nothing ahead
 
     /** A backup record and the target offset it is produced at. */
     public record Restored(BackupRecord record, long targetOffset) {
@@ -76,6 +79,25 @@ public final class Follower {
         return this;
     }
 
+    /**
+     * Reads the next listed object ahead, while the records {@link #next} handed out are being sent, so that its reading and
+     * decoding overlap with the sending: holding one more object in memory, with one of {@code permits}, which the
+     * followers of a task share to bound what they hold ahead together.
+     */
+    public Follower readingAhead(Semaphore permits) {
+        this.nextRead = new NextObjectRead(permits);
+        return this;
+    }
+
+    /**
+     * Drops the object read ahead, if any, giving its permit back: the follower is not asked for records for a while (its
+     * partition failed), and the other followers sharing the permits should not wait for it. The next {@link #next}
+     * reads the object in its turn.
+     */
+    public void dropReadAhead() {
+        nextRead.drop();
+    }
+
     /** Whether every record up to the cut has been handed out (never without a cut). */
     public boolean cutReached() {
         return finder.reached();
@@ -101,6 +123,7 @@ public final class Follower {
         }
         placed = false;
         finder = cut.finder(partition); // the records from h on are looked at again
+        nextRead.drop();
         listed.clear();
         pending = List.of();
         deferred = null;
@@ -244,6 +267,7 @@ public final class Follower {
         }
         if (finder.reached()) {
             pending = List.of();
+            nextRead.drop();
             return List.of(); // at the cut: nothing more, and no need to list
         }
         if (pending.isEmpty()) {
@@ -254,9 +278,12 @@ public final class Follower {
                 return List.of();
             }
             ObjectName name = listed.peek();
-            pending = backup.readChecked(name).records();
+            pending = backup.took(nextRead.take(name, backup::fetch)).records();
             listed.poll();
             nextFrom = name.to() + 1;
+            if (!listed.isEmpty()) {
+                nextRead.start(listed.peek(), backup::fetch);
+            }
         }
         List<Restored> out = new ArrayList<>(pending.size());
         try {

@@ -15,8 +15,11 @@ import java.util.HexFormat;
  * pass that chose the cut. Not thread-safe: one per partition.
  */
 public final class RecordDigest {
+    /** Bytes gathered before they are fed to the digest: one update per buffer, not one per field (same digest). */
+    private static final int BUFFER = 8192;
+
     private final MessageDigest sha;
-    private final ByteBuffer number = ByteBuffer.allocate(Long.BYTES);
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER);
 
     public RecordDigest() {
         try {
@@ -39,6 +42,7 @@ public final class RecordDigest {
 
     /** The digest as lower-case hex; the digest cannot be fed afterwards. */
     public String hex() {
+        drain();
         return HexFormat.of().formatHex(sha.digest());
     }
 
@@ -48,12 +52,25 @@ public final class RecordDigest {
             return;
         }
         longValue(b.length);
-        sha.update(b);
+        if (b.length > buffer.remaining()) {
+            drain();
+            if (b.length > buffer.capacity()) {
+                sha.update(b);
+                return;
+            }
+        }
+        buffer.put(b);
     }
 
     private void longValue(long v) {
-        number.clear();
-        number.putLong(v);
-        sha.update(number.array());
+        if (buffer.remaining() < Long.BYTES) {
+            drain();
+        }
+        buffer.putLong(v);
+    }
+
+    private void drain() {
+        sha.update(buffer.array(), 0, buffer.position());
+        buffer.clear();
     }
 }

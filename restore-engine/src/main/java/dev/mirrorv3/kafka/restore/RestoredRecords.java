@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * A backup record as every restore produces it (the chain's {@link Restorer} and the {@link SnapshotRestorer}): its key,
@@ -31,6 +30,10 @@ public final class RestoredRecords {
      * @param originalOffsetHeader the header that keeps the record's backup offset, or null for none
      */
     public static ProducerRecord<byte[], byte[]> toProduce(String topic, int partition, BackupRecord r, String originalOffsetHeader) {
+        Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
+        if (r.headers().isEmpty() && originalOffsetHeader == null) {
+            return new ProducerRecord<>(topic, partition, ts, r.key(), r.value()); // no header list to build and copy per record
+        }
         List<Header> headers = new ArrayList<>(r.headers().size() + 1);
         for (RecordHeader h : r.headers()) {
             headers.add(new org.apache.kafka.common.header.internals.RecordHeader(h.key(), h.value()));
@@ -39,7 +42,6 @@ public final class RestoredRecords {
             headers.add(new org.apache.kafka.common.header.internals.RecordHeader(originalOffsetHeader,
                     Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8)));
         }
-        Long ts = r.timestampMs() != null && r.timestampMs() >= 0 ? r.timestampMs() : null;
-        return new ProducerRecord<>(topic, partition, ts, r.key(), r.value(), new RecordHeaders(headers));
+        return new ProducerRecord<>(topic, partition, ts, r.key(), r.value(), headers);
     }
 }

@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.BackupVerifier;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
+import dev.mirrorv3.chain.restore.ReadAhead;
 import dev.mirrorv3.chain.restore.RecordStats;
 import dev.mirrorv3.chain.restore.TargetOffsets;
 import dev.mirrorv3.chain.restore.VerifiedObject;
@@ -26,7 +27,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -157,8 +158,11 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
         Map<String, Object> config = producerConfig(clientConfig, topic.maxMessageBytes());
         Map<Integer, Long> produced = new TreeMap<>();
         ProduceFailure failure = new ProduceFailure();
+        int threads = Math.min(partitions.size(), 8);
+        // With fewer partitions than cores, each reads its next object while it sends one; with more, the partitions overlap
+        int readAhead = threads < Runtime.getRuntime().availableProcessors() ? 1 : 0;
         try (Producer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-            ExecutorService pool = Executors.newFixedThreadPool(Math.min(partitions.size(), 8), r -> {
+            ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
                 Thread t = new Thread(r, "mirror-v3-restore");
                 t.setDaemon(true);
                 return t;
@@ -168,7 +172,7 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
                 for (VerifiedPartition vp : partitions) {
                     futures.add(pool.submit(() -> {
                         try {
-                            return produce(producer, vp, progress, failure);
+                            return produce(producer, vp, readAhead, progress, failure);
                         } catch (RuntimeException e) {
                             failure.fail(e); // at once, so the other partitions stop sending
                             throw e;
@@ -204,55 +208,67 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
         }
     }
 
-    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, Progress progress, ProduceFailure failure)
-            throws Exception {
+    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, int readAhead, Progress progress,
+            ProduceFailure failure) throws Exception {
         int p = vp.partition();
-        String header = options.originalOffsetHeader();
         TargetOffsets offsets = new TargetOffsets(options.mode(), vp.location(), 0);
         boolean first = true;
-        for (VerifiedObject vo : vp.objects()) {
-            if (failure.first() != null) {
-                break;
-            }
-            CheckedObject o = verifier.reread(p, vo);
-            for (BackupRecord r : o.records()) {
-                if (failure.first() != null || r.offset() > vp.lastOffset()) {
-                    break; // records after the cut the verify pass chose are never sent
+        // An object the verify pass did not keep is read again, its bytes compared with the verify pass's
+        try (ReadAhead<VerifiedObject, CheckedObject> reads = new ReadAhead<>(vp.objects(), vo -> verifier.reread(p, vo), readAhead,
+                "mirror-v3-restore-" + p)) {
+            for (VerifiedObject vo : vp.objects()) {
+                if (failure.first() != null) {
+                    break;
                 }
-                long sentFor;
-                try {
-                    sentFor = offsets.assign(r);
-                } catch (TargetOffsets.Hole e) {
-                    throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
+                send(producer, vp, vo, reads.next(), offsets, progress, failure);
+                if (first && options.afterFirstObject() != null) {
+                    producer.flush();
+                    options.afterFirstObject().run(p);
                 }
-                long size = RecordSizes.batchOfOne(r) + RestoredRecords.headerOverhead(header);
-                if (size > topic.maxMessageBytes()) {
-                    throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
-                            + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
-                            + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
-                }
-                ProducerRecord<byte[], byte[]> record = RestoredRecords.toProduce(topic.name(), p, r, header);
-                producer.send(record, (md, e) -> {
-                    if (e != null) {
-                        failure.fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset "
-                                + sentFor + " was not stored: " + Failures.describe(e), e));
-                    } else if (md.offset() != sentFor) {
-                        failure.fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at "
-                                + topic.name() + "/" + p + " offset " + md.offset()
-                                + ": another writer on the partition, or a record lost or written twice"));
-                    } else {
-                        progress.add(p, 1);
-                    }
-                });
-                failure.countSent();
+                first = false;
             }
-            if (first && options.afterFirstObject() != null) {
-                producer.flush();
-                options.afterFirstObject().run(p);
-            }
-            first = false;
         }
         return offsets.next();
+    }
+
+    /** Sends one object's records up to the cut, each checked for size first and at its offset when acknowledged. */
+    private void send(Producer<byte[], byte[]> producer, VerifiedPartition vp, VerifiedObject vo, CheckedObject o, TargetOffsets offsets,
+            Progress progress, ProduceFailure failure) {
+        int p = vp.partition();
+        String header = options.originalOffsetHeader();
+        long headerOverhead = RestoredRecords.headerOverhead(header);
+        for (BackupRecord r : o.records()) {
+            if (failure.first() != null || r.offset() > vp.lastOffset()) {
+                break; // records after the cut the verify pass chose are never sent
+            }
+            long sentFor;
+            try {
+                sentFor = offsets.assign(r);
+            } catch (TargetOffsets.Hole e) {
+                throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
+            }
+            long size = RecordSizes.batchOfOne(r) + headerOverhead;
+            if (size > topic.maxMessageBytes()) {
+                throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
+                        + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
+                        + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
+            }
+            producer.send(RestoredRecords.toProduce(topic.name(), p, r, header), (md, e) -> acknowledged(p, sentFor, md, e, progress,
+                    failure));
+            failure.countSent();
+        }
+    }
+
+    private void acknowledged(int p, long sentFor, RecordMetadata md, Exception e, Progress progress, ProduceFailure failure) {
+        if (e != null) {
+            failure.fail(new RestoreCheckException("target " + topic.name() + "/" + p + ": the record sent for offset " + sentFor
+                    + " was not stored: " + Failures.describe(e), e));
+        } else if (md.offset() != sentFor) {
+            failure.fail(new RestoreCheckException("target: sent for offset " + sentFor + ", the broker stored it at " + topic.name() + "/"
+                    + p + " offset " + md.offset() + ": another writer on the partition, or a record lost or written twice"));
+        } else {
+            progress.add(p, 1);
+        }
     }
 
     /** A failure after the first send: the records in flight have been waited for; say how many were sent. */

@@ -21,7 +21,6 @@ import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -32,6 +31,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -263,67 +263,6 @@ class FollowerTest {
         assertThat(batch).extracting(r -> r.record().offset()).containsExactly(15L, 17L, 19L);
         assertThat(f.resume(5)).as("at an object boundary").contains(record(9));
         assertThat(targetOffsets(f.next())).containsExactly(5L, 6L, 7L, 8L, 9L);
-    }
-
-    /** The test's store, counting object reads; {@code failReads} makes the next reads fail as an unreachable store does. */
-    private static final class CountingStore implements Store {
-        private final Store store;
-        int reads;
-        int failReads;
-
-        CountingStore(Store store) {
-            this.store = store;
-        }
-
-        @Override
-        public String location(int partition) {
-            return store.location(partition);
-        }
-
-        @Override
-        public List<String> list(int partition) {
-            return store.list(partition);
-        }
-
-        @Override
-        public List<String> listFrom(int partition, String startAt, int max) {
-            return store.listFrom(partition, startAt, max);
-        }
-
-        @Override
-        public boolean exists(int partition, String name) {
-            return store.exists(partition, name);
-        }
-
-        @Override
-        public byte[] read(int partition, String name) {
-            if (failReads > 0) {
-                failReads--;
-                throw new TransientStoreException("read " + name + ": injected outage", null);
-            }
-            reads++;
-            return store.read(partition, name);
-        }
-
-        @Override
-        public void create(int partition, String name, byte[] data) {
-            store.create(partition, name, data);
-        }
-
-        @Override
-        public int removeTemporaryFiles(int partition) {
-            return store.removeTemporaryFiles(partition);
-        }
-
-        @Override
-        public List<Integer> partitions() {
-            return store.partitions();
-        }
-
-        @Override
-        public void close() {
-            store.close();
-        }
     }
 
     @Test
@@ -572,5 +511,80 @@ class FollowerTest {
         assertThatThrownBy(() -> onlyK2.resume(0)).isInstanceOf(MissingKeysException.class)
                 .satisfies(e -> assertThat(((MissingKeysException) e).missing()).containsExactly("k1", "k3"))
                 .hasMessageContaining("[k1, k3]").hasMessageContaining(store.location(0));
+    }
+
+    /** Waits (up to 10 s) until the store has read {@code reads} objects. */
+    private static void awaitReads(CountingStore store, int reads) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (store.reads < reads && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(store.reads).as("objects read").isEqualTo(reads);
+    }
+
+    @Test
+    void readingAheadReadsTheNextObjectWhileTheRecordsAreSentAndHandsItOutWithoutAnotherRead() throws Exception {
+        write(0, 9, o -> true);
+        write(10, 19, o -> true);
+        write(20, 29, o -> o != 25);
+        CountingStore counting = new CountingStore(store);
+        Semaphore permits = new Semaphore(1);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.RENUMBER, 0).readingAhead(permits);
+        f.resume(0);
+        assertThat(targetOffsets(f.next())).hasSize(10).startsWith(0L);
+        awaitReads(counting, 2); // the second object, read ahead
+        assertThat(permits.availablePermits()).as("the read ahead holds the task's permit").isZero();
+        assertThat(targetOffsets(f.next())).hasSize(10).startsWith(10L);
+        awaitReads(counting, 3);
+        assertThat(f.next()).extracting(r -> r.record().offset()).hasSize(9).doesNotContain(25L);
+        assertThat(counting.reads).as("each object read once").isEqualTo(3);
+        assertThat(f.objectsRead()).isEqualTo(3);
+        assertThat(permits.availablePermits()).as("nothing left to read ahead: the permit is back").isEqualTo(1);
+        assertThat(f.next()).isEmpty();
+        write(30, 34, o -> true);
+        assertThat(targetOffsets(f.next())).containsExactly(29L, 30L, 31L, 32L, 33L);
+    }
+
+    @Test
+    void aReadAheadThatFailedFailsItsTurnAndIsReadAgainInTheNext() throws Exception {
+        write(0, 9, o -> true);
+        write(10, 19, o -> true);
+        CountingStore counting = new CountingStore(store);
+        counting.failOnce(ObjectName.plain(10, 19, NDJSON.format()).fileName());
+        Semaphore permits = new Semaphore(1);
+        Follower f = new Follower(counting, NDJSON, "t", 0, OffsetMode.PRESERVE, 0).readingAhead(permits);
+        f.resume(0);
+        assertThat(f.next()).hasSize(10);
+        assertThatThrownBy(f::next).as("the read ahead's failure, in its turn").isInstanceOf(TransientStoreException.class);
+        assertThat(permits.availablePermits()).isEqualTo(1);
+        assertThat(f.isAt(10)).as("nothing handed out, nothing lost").isTrue();
+        assertThat(targetOffsets(f.next())).hasSize(10).startsWith(10L);
+    }
+
+    @Test
+    void theFollowersOfATaskReadAheadOnlyAsFarAsTheirSharedPermitsAndAResumeGivesItsBack() throws Exception {
+        write(0, 9, o -> true);
+        write(10, 19, o -> true);
+        FilesystemStore other = new FilesystemStore(root, "b2");
+        other.create(0, ObjectName.plain(0, 9, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(
+                java.util.stream.LongStream.rangeClosed(0, 9).mapToObj(FollowerTest::record).toList()));
+        other.create(0, ObjectName.plain(10, 19, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(
+                java.util.stream.LongStream.rangeClosed(10, 19).mapToObj(FollowerTest::record).toList()));
+        CountingStore first = new CountingStore(store);
+        CountingStore second = new CountingStore(other);
+        Semaphore permits = new Semaphore(1);
+        Follower a = new Follower(first, NDJSON, "t", 0, OffsetMode.PRESERVE, 0).readingAhead(permits);
+        Follower b = new Follower(second, NDJSON, "t", 0, OffsetMode.PRESERVE, 0).readingAhead(permits);
+        a.resume(0);
+        b.resume(0);
+        assertThat(a.next()).hasSize(10);
+        assertThat(b.next()).hasSize(10);
+        awaitReads(first, 2);
+        Thread.sleep(100);
+        assertThat(second.reads).as("no permit left: the second follower reads only in its turn").isEqualTo(1);
+        assertThat(a.resume(5)).as("placed again: the object read ahead is dropped").contains(record(4));
+        assertThat(permits.availablePermits()).isEqualTo(1);
+        assertThat(targetOffsets(b.next())).hasSize(10).startsWith(10L);
+        assertThat(targetOffsets(a.next())).containsExactly(5L, 6L, 7L, 8L, 9L);
     }
 }

@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.restore.BackupVerifier;
+import dev.mirrorv3.chain.restore.KeptObjects;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.Progress;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
@@ -120,8 +121,10 @@ public final class FollowRestoreBench {
     private static double oneShot(Path root, String bootstrap, String topic) throws Exception {
         long t0 = System.nanoTime();
         try (FilesystemStore store = new FilesystemStore(root, "bench-backup");
-                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30))) {
-            BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench");
+                LogOffsets target = new LogOffsets(Map.of("bootstrap.servers", bootstrap), Duration.ofSeconds(30));
+                KeptObjects kept = KeptObjects.inProcessBudget()) {
+            // as mirror-v3 restore runs it: the verified objects kept for the produce pass as far as the heap allows
+            BackupVerifier verifier = new BackupVerifier(store, EnvelopeSettings.parquetBytes(), "bench").keeping(kept);
             VerifiedPartition vp = verifier.verify(0, 0, RecordSizes::batchOfOne, n -> { });
             new Restorer(verifier, target, TargetTopic.inspect(target.admin(), topic, Duration.ofSeconds(30)),
                     Map.of("bootstrap.servers", bootstrap), RestoreOptions.of(OffsetMode.PRESERVE))

@@ -1,6 +1,6 @@
 package dev.mirrorv3.restore.cli.report;
 
-import dev.mirrorv3.restore.cli.MirrorV3Command;
+import dev.mirrorv3.chain.Version;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -136,6 +136,6 @@ public final class ReportOptions {
     }
 
     private static String toolVersion() {
-        return new MirrorV3Command.Version().getVersion()[0].replace("mirror-v3 ", "");
+        return Version.get();
     }
 }

@@ -1,12 +1,10 @@
 package dev.mirrorv3.restore.cli.restore;
 
 import dev.mirrorv3.kafka.config.TopicsSetting;
-import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.restore.cli.Backup;
 import dev.mirrorv3.restore.cli.BackupOptions;
 import dev.mirrorv3.restore.cli.ConnectorConfig;
 import dev.mirrorv3.restore.cli.ExitCodes;
-import dev.mirrorv3.restore.cli.Main;
 import dev.mirrorv3.restore.cli.UsageException;
 import dev.mirrorv3.restore.cli.report.ReportOptions;
 import dev.mirrorv3.restore.cli.report.RestoreEvidence;
@@ -22,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -39,12 +38,13 @@ final class AllTopicsRestore {
     }
 
     /**
+     * @param newCommandLine a new command line writing to the given out and err, for each topic's restore
      * @param report the evidence options: each topic's restore pushes to --pushgateway itself, and the report and the metrics
      *     file are written here, once, with every topic's entry
      * @param verifyOnly --verify-only, which the report names as its mode
      */
-    static int run(CommandSpec spec, BackupOptions backup, String topic, RestoreOptions.PartitionHook hook, ReportOptions report,
-            boolean verifyOnly) throws Exception {
+    static int run(CommandSpec spec, BackupOptions backup, String topic, BiFunction<PrintWriter, PrintWriter, CommandLine> newCommandLine,
+            ReportOptions report, boolean verifyOnly) throws Exception {
         if (topic != null || backup.sourceTopic() != null) {
             throw new ParameterException(spec.commandLine(), "--all-topics restores each backed-up topic into a topic of its own name:"
                     + " not with --topic or --source-topic");
@@ -63,7 +63,7 @@ final class AllTopicsRestore {
                 args.addAll(List.of("--source-topic", t, "--topic", t));
                 StringWriter[] w = {new StringWriter(), new StringWriter()};
                 outputs.put(t, w);
-                CommandLine cl = Main.commandLine(new PrintWriter(w[0], true), new PrintWriter(w[1], true), hook);
+                CommandLine cl = newCommandLine.apply(new PrintWriter(w[0], true), new PrintWriter(w[1], true));
                 ((RestoreCommand) cl.getSubcommands().get("restore").getCommand()).collectEvidence(e -> evidence.put(t, e));
                 runs.put(t, pool.submit(() -> cl.execute(args.toArray(String[]::new))));
             }

@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli.restore;
 
 import dev.mirrorv3.chain.restore.BackupVerifier;
+import dev.mirrorv3.chain.restore.KeptObjects;
 import dev.mirrorv3.chain.restore.Progress;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.restore.VerifiedPartition;
@@ -37,6 +38,9 @@ import java.util.concurrent.Future;
  * --offsets, the disaster-recovery steps around the records, then the records produced into the empty target.
  */
 final class ChainRestoreRun {
+    /** The most objects decoded at once in the verify pass of one partition, whatever the cores: each takes memory. */
+    private static final int VERIFY_READS = 8;
+
     private final RestoreRun run;
     private final RestoreOptions.PartitionHook hook;
 
@@ -48,11 +52,14 @@ final class ChainRestoreRun {
     int run(CutOptions cut) throws Exception {
         RestoreSettings s = run.settings();
         Backup b = run.backup();
-        try (Store store = b.openStore()) {
+        boolean produces = !s.verifyOnly() && !s.dr().dryRun;
+        // what the produce pass will send is kept from the verify pass as far as memory allows, not read and decoded twice
+        try (Store store = b.openStore(); KeptObjects kept = produces ? KeptObjects.inProcessBudget() : KeptObjects.none()) {
             List<Integer> partitions = run.partitions(store);
             RestoreCut restoreCut = cut.cut(partitions);
             RestoreEvidence evidence = run.evidence(restoreCut);
-            BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys());
+            BackupVerifier verifier = new BackupVerifier(store, b.envelope(), b.sourceTopic(), b.keys()).keeping(kept)
+                    .readingAhead(readAhead(partitions.size()));
             Optional<List<VerifiedPartition>> verified = verify(verifier, partitions, restoreCut, evidence);
             if (verified.isEmpty()) {
                 return run.checkFailed(evidence);
@@ -68,7 +75,7 @@ final class ChainRestoreRun {
                 }
                 evidence.groupsSkipped(recovery.skipped());
             }
-            if (s.verifyOnly() || s.dr().dryRun) {
+            if (!produces) {
                 recovery.dryRun(ok, verifier);
                 return run.finish(evidence);
             }
@@ -130,7 +137,7 @@ final class ChainRestoreRun {
         Progress progress = new Progress("verify", unknown);
         List<PartitionVerification> results = new ArrayList<>();
         long chainStart = run.settings().chainStart();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(partitions.size(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(verifyThreads(partitions.size()));
         try (ProgressPrinter printer = ProgressPrinter.start(run.settings().progress(), run.err(), progress)) {
             Map<Integer, Future<VerifiedPartition>> futures = new LinkedHashMap<>();
             for (int p : partitions) {
@@ -152,6 +159,20 @@ final class ChainRestoreRun {
         }
         results.sort(Comparator.comparingInt(PartitionVerification::partition));
         return results;
+    }
+
+    /** Partitions verified at once: one per core. */
+    private static int verifyThreads(int partitions) {
+        return Math.min(partitions, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Objects each partition reads ahead in the verify pass: the cores (at most {@value #VERIFY_READS}) shared among the
+     * partitions verified at once, so that about as many objects are decoded at once as there are cores.
+     */
+    private static int readAhead(int partitions) {
+        int cores = Math.min(Runtime.getRuntime().availableProcessors(), VERIFY_READS);
+        return Math.max(1, cores / Math.max(1, verifyThreads(partitions)));
     }
 
     private void produce(BackupVerifier verifier, List<VerifiedPartition> partitions, RestoreEvidence evidence,

@@ -8,9 +8,12 @@ import dev.mirrorv3.restore.cli.ProgressPrinter;
 import dev.mirrorv3.restore.cli.TargetOptions;
 import dev.mirrorv3.restore.cli.UsageException;
 import dev.mirrorv3.restore.cli.report.ReportOptions;
+import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -113,9 +116,15 @@ public final class RestoreCommand implements Callable<Integer> {
     long timeoutMs;
 
     private final RestoreOptions.PartitionHook hook;
+    private final BiFunction<PrintWriter, PrintWriter, CommandLine> newCommandLine;
 
-    public RestoreCommand(RestoreOptions.PartitionHook hook) {
+    /**
+     * @param newCommandLine a new {@code mirror-v3} command line writing to the given out and err (Main's, with its
+     *     settings): --all-topics runs each topic's restore on one of its own
+     */
+    public RestoreCommand(RestoreOptions.PartitionHook hook, BiFunction<PrintWriter, PrintWriter, CommandLine> newCommandLine) {
         this.hook = hook;
+        this.newCommandLine = newCommandLine;
     }
 
     /** This restore is one topic of --all-topics: its evidence goes to {@code collector} ({@link ReportOptions#collectInto}). */
@@ -127,7 +136,7 @@ public final class RestoreCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         refuseFlagsThatWouldBeIgnored();
         if (dr.allTopics) {
-            return AllTopicsRestore.run(spec, backup, topic, hook, report, verifyOnly);
+            return AllTopicsRestore.run(spec, backup, topic, newCommandLine, report, verifyOnly);
         }
         if (!verifyOnly && !dr.dryRun && (target.bootstrapServers == null || topic == null)) {
             throw new ParameterException(spec.commandLine(), "restore needs --bootstrap-servers and --topic (or --verify-only)");

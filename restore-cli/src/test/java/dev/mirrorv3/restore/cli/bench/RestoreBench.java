@@ -99,9 +99,10 @@ public final class RestoreBench {
         String prefix = round.startsWith("w") ? "WARMUP" : "RESULT";
         long records = b.records();
         System.out.printf(Locale.ROOT, "%s %s: ProducerPerformance %.2f s (produce phase %.2f s), mirror-v3 restore (verify pass included)"
-                + " %.2f s (produce phase %.2f s): restore time / tool's %.2f; %s holds the backup's %d records (offsets, values,"
-                + " timestamps checked)%n", config, round, tool.seconds, tool.phase.seconds(), restore.seconds, restore.phase.seconds(),
-                restore.seconds / tool.seconds, restored, records);
+                + " %.2f s (produce phase %.2f s): restore time / tool's %.2f; CPU of the whole process (broker included) during each:"
+                + " tool %.2f s, restore %.2f s; %s holds the backup's %d records (offsets, values, timestamps checked)%n", config, round,
+                tool.seconds, tool.phase.seconds(), restore.seconds, restore.phase.seconds(), restore.seconds / tool.seconds,
+                tool.cpuSeconds, restore.cpuSeconds, restored, records);
         line(prefix, "producer-perf-" + config + "-" + round, records, tool.seconds);
         line(prefix, "restore-" + config + "-" + round, records, restore.seconds);
         line(prefix, "producer-perf-phase-" + config + "-" + round, tool.phase.records(), tool.phase.seconds());
@@ -129,8 +130,16 @@ public final class RestoreBench {
         System.out.printf(Locale.ROOT, "%s %s %d %.3f %.0f%n", prefix, name, records, seconds, records / seconds);
     }
 
-    /** A run's time from its call to its return, and its produce phase read from the target. */
-    private record Timed(double seconds, ProducePhase.Phase phase) {
+    /**
+     * A run's time from its call to its return, its produce phase read from the target, and the CPU time the process used
+     * meanwhile (broker included): on a machine that others load, a figure their load changes less than the time.
+     */
+    private record Timed(double seconds, ProducePhase.Phase phase, double cpuSeconds) {
+    }
+
+    private static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
     }
 
     /** ProducerPerformance with the producer settings the restore uses for that topic. */
@@ -148,24 +157,28 @@ public final class RestoreBench {
                 });
         System.out.println("ProducerPerformance " + String.join(" ", argv));
         try (ProducePhase phase = new ProducePhase(broker.admin(), topic, b.partitions(), b.records())) {
+            double cpu0 = cpuSeconds();
             long t0 = System.nanoTime();
             ProducerPerformance.main(argv.toArray(String[]::new));
             double seconds = (System.nanoTime() - t0) / 1e9;
-            return new Timed(seconds, phase.await());
+            double cpu = cpuSeconds() - cpu0;
+            return new Timed(seconds, phase.await(), cpu);
         }
     }
 
     private static Timed restore(KafkaTestBroker broker, BenchBackup b, String topic) throws Exception {
         try (ProducePhase phase = new ProducePhase(broker.admin(), topic, b.partitions(), b.records())) {
+            double cpu0 = cpuSeconds();
             long t0 = System.nanoTime();
             int code = Main.commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true), null).execute("restore",
                     "--connector-config", b.config().toString(), "--offsets", "preserve", "--bootstrap-servers", broker.bootstrapServers(),
                     "--topic", topic, "--progress", "none");
             double seconds = (System.nanoTime() - t0) / 1e9;
+            double cpu = cpuSeconds() - cpu0;
             if (code != 0) {
                 throw new IllegalStateException("restore into " + topic + " failed with exit code " + code);
             }
-            return new Timed(seconds, phase.await());
+            return new Timed(seconds, phase.await(), cpu);
         }
     }
 

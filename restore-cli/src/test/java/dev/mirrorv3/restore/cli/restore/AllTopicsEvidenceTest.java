@@ -111,6 +111,10 @@ class AllTopicsEvidenceTest {
         }
         assertThat(text).contains("mirror_v3_backup_verified_offset{connector=\"backups\",topic=\"payments\",partition=\"0\"} 299\n")
                 .doesNotContain("mirror_v3_backup_verified_offset{connector=\"backups\",topic=\"payments\",partition=\"1\"}");
+        for (String topic : List.of("orders", "payments")) { // each topic's run's own requests to its backup store
+            assertThat(text).containsPattern("mirror_v3_store_requests_total\\{mirror=\"backups\",topic=\"" + topic
+                    + "\",operation=\"LIST\",outcome=\"ok\"} [1-9]");
+        }
         assertOneFamilyEach(text);
     }
 
@@ -138,7 +142,10 @@ class AllTopicsEvidenceTest {
         String text = Files.readString(metrics);
         assertThat(text).contains("mirror_v3_backup_verify_success{connector=\"backups\",topic=\"orders\",partition=\"0\"} 1\n",
                 "mirror_v3_backup_verify_success{connector=\"backups\",topic=\"payments\"} 0\n",
-                "mirror_v3_backup_last_verify_timestamp_seconds{connector=\"backups\",topic=\"payments\"} ");
+                "mirror_v3_backup_last_verify_timestamp_seconds{connector=\"backups\",topic=\"payments\"} ")
+                .contains("mirror_v3_store_requests_total{mirror=\"backups\",topic=\"orders\",operation=\"GET\",outcome=\"ok\"} ")
+                .as("a run that opened no backup made no request")
+                .doesNotContain("mirror_v3_store_requests_total{mirror=\"backups\",topic=\"payments\"");
         assertOneFamilyEach(text);
     }
 
@@ -231,6 +238,6 @@ class AllTopicsEvidenceTest {
             }
         }
         assertThat(families).containsExactly("mirror_v3_backup_verified_offset", "mirror_v3_backup_last_verify_timestamp_seconds",
-                "mirror_v3_backup_verify_success");
+                "mirror_v3_backup_verify_success", "mirror_v3_store_requests_total");
     }
 }

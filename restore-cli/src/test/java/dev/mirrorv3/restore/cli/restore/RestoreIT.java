@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.restore.KeptObjects;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
@@ -173,19 +174,42 @@ class RestoreIT {
     }
 
     @Test
-    void anObjectChangedBetweenTheVerifyAndTheProducePassStopsTheRestore() throws Exception {
+    void anObjectChangedBetweenTheVerifyAndTheProducePassStopsTheRestoreWhenItWasNotKept() throws Exception {
         List<ObjectName> names = TestBackups.write(root(), "moving-backup", 0, 0,
                 TestBackups.records("moving", 0, 0, 2999, o -> true), 1000);
         broker.createTopic("moving-restored", 1, Map.of("retention.ms", "-1"));
-        Path second = root().resolve("moving-backup/0").resolve(names.get(1).fileName());
+        // the third object: the second may be read ahead while the first is sent, before the hook runs
+        Path third = root().resolve("moving-backup/0").resolve(names.get(2).fileName());
+        System.setProperty(KeptObjects.BUDGET_PROPERTY, "0"); // nothing kept: every object is read again while producing
+        try {
+            CliRun r = restoreWithHook(partition -> {
+                List<BackupRecord> changed = new ArrayList<>(TestBackups.records("moving", 0, 2000, 2999, o -> true));
+                changed.set(3, new BackupRecord("moving", 0, 2003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
+                Files.write(third, TestBackups.CODEC.encode(changed));
+            }, config("moving"), "moving-restored", "preserve");
+            assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+            assertThat(r.err()).contains("after sending 2000 records: ", names.get(2).fileName() + " changed since the verify pass",
+                    "delete the topic and create it again before restoring again");
+        } finally {
+            System.clearProperty(KeptObjects.BUDGET_PROPERTY);
+        }
+    }
+
+    @Test
+    void anObjectKeptFromTheVerifyPassIsRestoredAsVerifiedThoughItChangedSince() throws Exception {
+        List<BackupRecord> records = TestBackups.records("kept", 0, 0, 2999, o -> true);
+        List<ObjectName> names = TestBackups.write(root(), "kept-backup", 0, 0, records, 1000);
+        broker.createTopic("kept-restored", 1, Map.of("retention.ms", "-1"));
+        Path second = root().resolve("kept-backup/0").resolve(names.get(1).fileName());
         CliRun r = restoreWithHook(partition -> {
-            List<BackupRecord> changed = new ArrayList<>(TestBackups.records("moving", 0, 1000, 1999, o -> true));
-            changed.set(3, new BackupRecord("moving", 0, 1003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
+            List<BackupRecord> changed = new ArrayList<>(TestBackups.records("kept", 0, 1000, 1999, o -> true));
+            changed.set(3, new BackupRecord("kept", 0, 1003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
             Files.write(second, TestBackups.CODEC.encode(changed));
-        }, config("moving"), "moving-restored", "preserve");
-        assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("after sending 1000 records: ", names.get(1).fileName() + " changed since the verify pass",
-                "delete the topic and create it again before restoring again");
+        }, config("kept"), "kept-restored", "preserve");
+        assertThat(TestBackups.CODEC.decode(Files.readAllBytes(second), "changed").get(3).value()).as("the premise: the object changed")
+                .containsExactly(1);
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertRestored("kept-restored", 0, records, false, null);
     }
 
     @Test

@@ -1,0 +1,134 @@
+package dev.mirrorv3.chain.restore;
+
+import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.store.TransientStoreException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The tests' store, counting object reads (from any thread): {@code failReads} makes the next reads fail as an unreachable
+ * store does, {@link #failOnce} fails the next read of one object, and {@link #holdReadsOf} holds the reads of one object
+ * until released; {@link #maxConcurrentReads} tells how many reads ran at once. What is beside the chains (manifests) is
+ * read from the store it wraps, uncounted.
+ */
+final class CountingStore implements Store {
+    private final Store store;
+    private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+    volatile int reads;
+    volatile int failReads;
+    private int concurrent;
+    private int maxConcurrent;
+    private volatile CountDownLatch hold = new CountDownLatch(0);
+    private volatile String held;
+
+    CountingStore(Store store) {
+        this.store = store;
+    }
+
+    /** The next read of object {@code name} fails as an unreachable store does. */
+    void failOnce(String name) {
+        failOnce.add(name);
+    }
+
+    /** Every read of object {@code name} waits until {@link #releaseReads}. */
+    void holdReadsOf(String name) {
+        hold = new CountDownLatch(1);
+        held = name;
+    }
+
+    void releaseReads() {
+        hold.countDown();
+    }
+
+    synchronized int maxConcurrentReads() {
+        return maxConcurrent;
+    }
+
+    @Override
+    public String location(int partition) {
+        return store.location(partition);
+    }
+
+    @Override
+    public List<String> list(int partition) {
+        return store.list(partition);
+    }
+
+    @Override
+    public List<String> listFrom(int partition, String startAt, int max) {
+        return store.listFrom(partition, startAt, max);
+    }
+
+    @Override
+    public boolean exists(int partition, String name) {
+        return store.exists(partition, name);
+    }
+
+    @Override
+    public byte[] read(int partition, String name) {
+        synchronized (this) {
+            if (failReads > 0 || failOnce.remove(name)) {
+                failReads = Math.max(0, failReads - 1);
+                throw new TransientStoreException("read " + name + ": injected outage", null);
+            }
+            reads++;
+            maxConcurrent = Math.max(maxConcurrent, ++concurrent);
+        }
+        try {
+            if (name.equals(held) && !hold.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("reads held for 30 s: the test never released them");
+            }
+            return store.read(partition, name);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            synchronized (this) {
+                concurrent--;
+            }
+        }
+    }
+
+    @Override
+    public void create(int partition, String name, byte[] data) {
+        store.create(partition, name, data);
+    }
+
+    @Override
+    public int removeTemporaryFiles(int partition) {
+        return store.removeTemporaryFiles(partition);
+    }
+
+    @Override
+    public String besideLocation(String dir) {
+        return store.besideLocation(dir);
+    }
+
+    @Override
+    public List<String> listBeside(String dir) {
+        return store.listBeside(dir);
+    }
+
+    @Override
+    public List<String> listBesideFrom(String dir, String startAt, int max) {
+        return store.listBesideFrom(dir, startAt, max);
+    }
+
+    @Override
+    public byte[] readBeside(String dir, String name) {
+        return store.readBeside(dir, name);
+    }
+
+    @Override
+    public List<Integer> partitions() {
+        return store.partitions();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
