@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.ConfigProviders;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,10 +41,10 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
         if (topic.contains(",")) {
             throw new IllegalArgumentException(configJson + ": the helpers handle one topic, found topics=" + topic);
         }
-        String destination = c.getOrDefault("destination.name", "");
-        destination = destination.isEmpty() ? connector : destination.replace("${topic}", topic);
-        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson), c, destination,
-                StoreFactory.envelope(c));
+        Map<String, String> d = DestinationSettings.select(c, null).settings();
+        String destination = DestinationSettings.select(c, null).chainName(connector, topic);
+        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson), d, destination,
+                StoreFactory.envelope(d));
     }
 
     private static String require(Map<String, String> c, String key, Path file) {

@@ -65,6 +65,8 @@ public final class ObservabilityFiles {
      * of a worker holding a failed partition by the blob sink's BlobSinkIsolationIT, not against a healthy one.
      */
     public static final List<String> FAILURE_SERIES = List.of("mirror_v3_partition_failed");
+    /** Series only a blob sink with several destinations exports (BlobSinkTeeIT scrapes one). */
+    public static final List<String> TEE_SERIES = List.of("mirror_v3_destination_lag_offsets");
     /**
      * Series no program exports: the operator declares them in Prometheus (docs/operations.md: "Scheduled verification"
      * declares each backup whose verification must report).
@@ -194,6 +196,11 @@ public final class ObservabilityFiles {
     /** Whether a worker exports the series only while a partition is failed ({@link #FAILURE_SERIES}). */
     public static boolean failureSeries(String name) {
         return FAILURE_SERIES.contains(name);
+    }
+
+    /** Whether only a blob sink with several destinations exports the series ({@link #TEE_SERIES}). */
+    public static boolean teeSeries(String name) {
+        return TEE_SERIES.contains(name);
     }
 
     /** Whether the verify run exports the series ({@link #VERIFY_SERIES}). */

@@ -14,6 +14,7 @@ import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
@@ -22,6 +23,7 @@ import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -32,7 +34,17 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 /** The BlobSinkConnector's settings: key/doc/default triplets, groups, validators and typed accessors. */
 public final class BlobSinkConfig extends WatchedConnectorConfig {
 
-    public static final String TOPIC_PLACEHOLDER = "${topic}";
+    public static final String TOPIC_PLACEHOLDER = DestinationSettings.TOPIC_PLACEHOLDER;
+
+    public static final String DESTINATIONS = DestinationSettings.DESTINATIONS;
+    static final String DESTINATIONS_DOC = """
+            Several destinations for one read of the source (a tee), by name ([a-z0-9][a-z0-9-]*, comma-separated), \
+            e.g. local,offsite. Each destination's settings are the single destination's keys under its own prefix: \
+            destinations.<name>.destination.type, .filesystem.root, .s3.*, .encryption*, .format, .compression, \
+            .keys.type, .values.type, .destination.name and, optionally, .flush.max.records/.flush.max.bytes/.flush.max.time.ms \
+            (default the connector's). Each record is read and converted once and written to every destination; each keeps \
+            its own chain, position, cadence and an equal share of buffer.max.bytes, and one that cannot write falls behind \
+            and catches up without holding the others back. Empty: one destination, the settings without a prefix.""";
 
     private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
@@ -147,6 +159,8 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
             new StoreConfigFragment(GROUP_DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
+            ConfigFragment.settings(GROUP_DESTINATION, Setting.of(DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM,
+                    "Destinations (tee)", DESTINATIONS_DOC)),
             ConfigFragment.settings(GROUP_FLUSH,
                     Setting.of(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, Importance.HIGH, Width.SHORT, "Flush max records",
                             FLUSH_MAX_RECORDS_DOC).withValidator(ConfigDef.Range.atLeast(1)),
@@ -253,11 +267,30 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
 
     /** The chain directory name for a topic: destination.name (default the connector name) with ${topic} resolved. */
     public String destinationName(String connectorName, String topic) {
-        String name = getString(StoreConfigFragment.DESTINATION_NAME);
-        if (name.isBlank()) {
-            name = connectorName;
+        return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), connectorName, topic);
+    }
+
+    /** The destinations: this config's one, or each of a tee's (destinations). */
+    public List<DestinationSettings> destinations() {
+        return DestinationSettings.all(originalsStrings());
+    }
+
+    /** Whether the connector writes several destinations. */
+    public boolean tee() {
+        return DestinationSettings.isTee(originalsStrings());
+    }
+
+    /**
+     * The settings one destination of a tee is written with: its view, with an equal share of buffer.max.bytes ({@code count}
+     * destinations); the config itself without a tee.
+     */
+    public BlobSinkConfig forDestination(DestinationSettings d, int count) {
+        if (!tee()) {
+            return this;
         }
-        return name.replace(TOPIC_PLACEHOLDER, topic);
+        Map<String, String> view = new HashMap<>(d.settings());
+        view.put(BUFFER_MAX_BYTES, Long.toString(Math.max(1, bufferMaxBytes() / count)));
+        return new BlobSinkConfig(view);
     }
 
     public List<Integer> partitions() {

@@ -6,7 +6,9 @@ import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import dev.mirrorv3.kafka.config.TopicsSetting;
@@ -29,20 +31,32 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
 
     @Override
     protected void checkConnector() {
-        checkTopics();
+        boolean tee = DestinationSettings.isTee(props);
+        for (DestinationSettings d : DestinationSettings.all(props)) {
+            ConnectorChecks c = tee ? checks.prefixed(d.key(""), d.settings()) : checks;
+            if (tee) {
+                DestinationSettings.checkValues(d, BlobSinkConfig.CONFIG_DEF, c);
+            }
+            checkTopics(d, c);
+            if (storeLocationComplete() && !offline && StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(
+                    d.settings().getOrDefault(StoreConfigFragment.DESTINATION_TYPE, "").trim())) {
+                checkS3Access(d, c);
+            }
+        }
         checkCompaction();
-        if (storeLocationComplete() && !offline
-                && StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.DESTINATION_TYPE, ""))) {
-            checkS3Access();
+        if (tee && BlobSinkConfig.COMPACTION_LOG.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.COMPACTION, "").trim())) {
+            error(BlobSinkConfig.COMPACTION, "compaction=log is not written to several destinations: deploy a connector of its own"
+                    + " for the snapshots, or remove " + BlobSinkConfig.DESTINATIONS);
         }
         checkSourceCluster();
     }
 
-    private void checkTopics() {
-        String name = props.getOrDefault(StoreConfigFragment.DESTINATION_NAME, "");
+    private void checkTopics(DestinationSettings d, ConnectorChecks c) {
+        String name = d.settings().getOrDefault(StoreConfigFragment.DESTINATION_NAME, "");
         boolean perTopic = name.contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
         if (TopicsSetting.listed(props).size() > 1 && !perTopic) {
-            error("topics", "several topics would share one chain directory per partition; set destination.name to a name"
+            String key = d.key(StoreConfigFragment.DESTINATION_NAME);
+            error("topics", "several topics would share one chain directory per partition; set " + key + " to a name"
                     + " containing ${topic} (e.g. ${topic}), or deploy one connector per topic");
         }
     }
@@ -65,29 +79,29 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
      * One ListObjectsV2 (at most one key) with the read identity: bucket, endpoint and credentials, within ~5 s; then,
      * with s3.object.lock.mode, whether the bucket has Object Lock.
      */
-    private void checkS3Access() {
-        BlobSinkConfig parsed = parsed();
-        if (parsed == null || hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_MODE)
-                || hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_RETAIN_DAYS)) {
+    private void checkS3Access(DestinationSettings d, ConnectorChecks c) {
+        if (parsed() == null || c.hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_MODE)
+                || c.hasErrors(StoreConfigFragment.S3_OBJECT_LOCK_RETAIN_DAYS)) {
             return; // the settings' own errors are reported; the store is tried once they are fixed
         }
+        BlobSinkConfig parsed = new BlobSinkConfig(d.settings());
         S3Settings settings = parsed.s3Settings().withCallTimeout(java.time.Duration.ofSeconds(5));
         // The chain prefix of the (first) topic, since a least-privilege policy may allow listing under it only.
         String topic = TopicsSetting.listed(props).stream().findFirst().orElse("");
-        String name = parsed.destinationName(props.getOrDefault("name", "blob-sink"), topic);
+        String name = d.chainName(props.getOrDefault("name", "blob-sink"), topic);
         try (S3Store store = new S3Store(settings, name)) {
             store.checkReadAccess();
-            checkObjectLock(store, settings);
+            checkObjectLock(store, settings, c);
         } catch (S3AccessException e) {
             String key = switch (e.problem()) {
                 case NO_BUCKET -> StoreConfigFragment.S3_BUCKET;
                 case CREDENTIALS, DENIED -> "s3." + e.role() + ".access.key.id";
                 case OTHER -> StoreConfigFragment.S3_BUCKET;
             };
-            error(key, e.getMessage());
+            c.error(key, e.getMessage());
         } catch (StoreException e) {
-            boolean aws = props.getOrDefault(StoreConfigFragment.S3_ENDPOINT, "").isBlank();
-            error(aws ? StoreConfigFragment.S3_REGION : StoreConfigFragment.S3_ENDPOINT,
+            boolean aws = d.settings().getOrDefault(StoreConfigFragment.S3_ENDPOINT, "").isBlank();
+            c.error(aws ? StoreConfigFragment.S3_REGION : StoreConfigFragment.S3_ENDPOINT,
                     "cannot reach " + settings.describe() + ": " + ReachFailure.describe(e) + " (one ListObjectsV2 within 5 s;"
                             + " check s3.endpoint, s3.region and the network to it)");
         }
@@ -98,7 +112,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
      * GetObjectLockConfiguration with the read identity (s3:GetBucketObjectLockConfiguration). Every answer but a transient
      * one is the retention's error.
      */
-    private void checkObjectLock(S3Store store, S3Settings settings) {
+    private void checkObjectLock(S3Store store, S3Settings settings, ConnectorChecks c) {
         if (settings.objectLock().isEmpty()) {
             return;
         }
@@ -107,7 +121,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         } catch (TransientStoreException e) {
             throw e;
         } catch (StoreException e) {
-            error(StoreConfigFragment.S3_OBJECT_LOCK_MODE, e.getMessage());
+            c.error(StoreConfigFragment.S3_OBJECT_LOCK_MODE, e.getMessage());
         }
     }
 

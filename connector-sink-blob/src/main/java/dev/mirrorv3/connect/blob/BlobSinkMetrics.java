@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -19,13 +20,19 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  */
 final class BlobSinkMetrics extends TaskMetrics {
     static final String BUFFERED_BYTES = "buffered-bytes";
+    static final String DESTINATION_LAG = "destination-lag-offsets";
 
     private final Cadence cadence;
     private final AtomicLong bufferedBytes = new AtomicLong();
     private final Map<TopicPartition, PartitionMetrics> partitions = new ConcurrentHashMap<>();
 
     BlobSinkMetrics(SinkTaskContext context, String mirror, IntSupplier pausedForRetry, Cadence cadence) {
-        super(PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror), "store or source cluster");
+        this(context, mirror, null, pausedForRetry, cadence);
+    }
+
+    /** @param destination the tag of one destination of a tee's, on every series; null for a task's one destination */
+    BlobSinkMetrics(SinkTaskContext context, String mirror, String destination, IntSupplier pausedForRetry, Cadence cadence) {
+        super(PluginMetricsRegistry.open(() -> context.pluginMetrics(), mirror, destination), "store or source cluster");
         this.cadence = cadence;
         metrics.gauge(BUFFERED_BYTES, "Payload bytes buffered by the task over all partitions", bufferedBytes::get);
         pausedForRetry("Partitions paused while the task retries opening them (store or source cluster"
@@ -97,6 +104,15 @@ final class BlobSinkMetrics extends TaskMetrics {
         pm.highWatermark.set(highWatermark);
         metrics.gauge(tp, SOURCE_LAG, "Source high watermark minus the next durable offset (refreshed on a timer): records in"
                 + " the source not yet durable in the destination", () -> Math.max(0, pm.highWatermark.get() - pm.verified.get()));
+    }
+
+    /**
+     * A tee's destination: how many offsets its durable copy of the partition trails the most complete destination's
+     * (mirror_v3_destination_lag_offsets, docs/blob-sink.md, "Several destinations").
+     */
+    void destinationLag(TopicPartition tp, LongSupplier lag) {
+        metrics.gauge(tp, DESTINATION_LAG, "Offsets this destination's durable copy trails the furthest destination of the same"
+                + " tee (0 when it holds as much as any)", lag);
     }
 
     synchronized void closed(TopicPartition tp) {

@@ -1,8 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.Version;
-import dev.mirrorv3.chain.crypto.KeysDirException;
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
@@ -10,16 +8,19 @@ import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.PerPartition;
-import dev.mirrorv3.kafka.SourceTopicCheck;
+import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.config.DestinationSettings;
+import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
+import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
@@ -37,20 +38,18 @@ import org.slf4j.LoggerFactory;
  * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
  * docs/blob-sink.md, "Pipelined flush").
  */
-public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
+public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
 
     private BlobSinkConfig config;
     private String connectorName;
     private PartitionSelection selection;
-    private TaskStores stores;
     private LogOffsets sourceOffsets;
-    private WriterOpener<OpenWriter<?>> opener;
-    private BlobSinkMetrics metrics;
-    private BackgroundPasses background;
+    /** The task's series; with several destinations each destination has its own too. */
+    private TaskMetrics metrics;
     /** Write retries; positioning retries back off on their own in the base. */
     private PartitionRetry writeRetry;
-    private PartitionWriters writers;
+    private TeeWriters writers;
 
     public BlobSinkTask() {
         this(Clock.systemUTC());
@@ -75,38 +74,33 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
                 config.retryBackoffMaxMs()), this::retried);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        metrics = new BlobSinkMetrics(context, connectorName, retryPauses()::count, BlobSinkMetrics.Cadence.of(config));
-        stores = new TaskStores(t -> createStore(config, config.destinationName(connectorName, t)),
-                t -> metrics.storeRequests(t, () -> stores.requests(t)));
-        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
-        ObjectEncryption encryption;
-        try {
-            encryption = config.encryption();
-        } catch (KeysDirException e) {
-            throw new ConnectException(e.getMessage(), e);
+        DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
+                fatalFailure()::record);
+        List<DestinationSettings> destinations = config.destinations();
+        List<DestinationLane> lanes = new ArrayList<>();
+        for (DestinationSettings d : destinations) {
+            int lane = lanes.size();
+            lanes.add(config.tee()
+                    ? new DestinationLane(shared, d, config.forDestination(d, destinations.size()),
+                            new RetryPauses(tps -> List.of(tps).forEach(tp -> writers.hold(lane, tp)), tps -> { }), () -> 0)
+                    : new DestinationLane(shared, d, config, retryPauses(), retryPauses()::count));
         }
-        MetaSnapshotter metaSnapshotter = config.metadataIntervalMs() > 0 || config.groupsIntervalMs() > 0
-                ? new MetaSnapshotter(sourceOffsets.admin(), stores::forSnapshotter, encryption, config.groupSelection(connectorName),
-                        config.adminTimeout(), clock, fatalFailure()::record)
-                        .schedule(config.metadataIntervalMs(), config.groupsIntervalMs())
-                : null;
-        background = new BackgroundPasses(config, connectorName, sourceOffsets, metrics, metaSnapshotter, stores);
-        KeysDirWatch keys = new KeysDirWatch(encryption, config::encryption);
-        IdentityChecks identity = new IdentityChecks(new BackupIdentity(stores::forTopic, keys, sourceOffsets.admin(),
-                config.adminTimeout(), clock), new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()));
+        metrics = config.tee() ? new TaskMetrics(PluginMetricsRegistry.open(() -> context.pluginMetrics(), connectorName),
+                "store or source cluster") { } : lanes.get(0).metrics;
+        startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);
         seedGroupOffsets(sourceOffsets, props, connectorName, config.adminTimeout(), ConnectorConfigFragment.ADMIN_TIMEOUT_MS);
-        writers = new PartitionWriters(config, connectorName, clock, retryPauses(), metrics, background.durableOffsets());
-        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), keys, config.flushPolicy(), sourceOffsets,
-                identity, clock);
-        SourceTopicCheck beforeCommits = identity.running();
-        opener = config.snapshots()
-                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(connectorName), config.bufferMaxBytes()), beforeCommits)
-                : writers.chains(new PartitionOpener(opening), beforeCommits);
+        writers = new TeeWriters(lanes, clock, config);
+        for (int i = 0; i < lanes.size() && config.tee(); i++) {
+            int lane = i;
+            lanes.get(i).writers.holdInsteadOfWaiting(tp -> writers.hold(lane, tp));
+        }
         pollWithin(Long.MAX_VALUE); // the first poll, which joins the group and opens the partitions
-        log.info("blob sink task of {} started: destination {}{}, format {}, flush {}, encryption {}", connectorName,
-                config.destinationType(), config.snapshots() ? " (compaction=log: snapshots, spill dir "
-                        + config.spillDir(connectorName) + ")" : "", config.envelope(), config.flushPolicy() + " on "
-                        + (config.flushThreads() == 0 ? "the task thread" : config.flushThreads() + " thread(s)"), encryption.describe());
+        for (DestinationLane l : lanes) {
+            log.info("blob sink task of {} started: {}{}, format {}, flush {}, encryption {}", connectorName, l.describe(),
+                    config.snapshots() ? " (compaction=log: snapshots, spill dir " + config.spillDir(connectorName) + ")" : "",
+                    l.config.envelope(), l.config.flushPolicy() + " on " + (config.flushThreads() == 0 ? "the task thread"
+                            : config.flushThreads() + " thread(s)"), l.encryption.describe());
+        }
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */
@@ -126,18 +120,18 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
 
     /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
     @Override
-    protected PerPartition<OpenWriter<?>> resolve(List<TopicPartition> partitions) {
-        return opener.open(partitions);
+    protected PerPartition<Map<Integer, OpenWriter<?>>> resolve(List<TopicPartition> partitions) {
+        return writers.open(partitions);
     }
 
     @Override
-    protected long positioned(TopicPartition tp, OpenWriter<?> w) {
-        return writers.open(w);
+    protected long positioned(TopicPartition tp, Map<Integer, OpenWriter<?>> w) {
+        return writers.positioned(tp, w);
     }
 
     @Override
     protected void afterPositioned(Collection<TopicPartition> partitions) {
-        background.positioned();
+        writers.positioned();
     }
 
     @Override
@@ -162,6 +156,7 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
             writers.flushDue(now);
             writers.checkChainsIfDue(now);
             isolateFailed();
+            writers.catchUp(now).forEach(context::offset); // a destination that can write again re-reads what it missed
             heartbeatIfDue(now);
             writeRetry.succeeded();
         } catch (RuntimeException e) {
@@ -236,19 +231,13 @@ public class BlobSinkTask extends PositionedSinkTask<OpenWriter<?>> {
     @Override
     public void stop() {
         if (writers != null) {
-            writers.stop();
+            writers.close(); // each destination's commits, passes, metrics and stores, before the admin client they use
         }
-        if (background != null) {
-            background.close(); // before the admin client and the stores its passes use
-        }
-        if (metrics != null) {
-            metrics.close();
+        if (metrics != null && config.tee()) {
+            metrics.close(); // the task's own series; a single destination's are its destination's
         }
         if (sourceOffsets != null) {
             sourceOffsets.close();
-        }
-        if (stores != null) {
-            stores.close();
         }
         log.info("blob sink task of {} stopped", connectorName);
     }

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.kafka.config.ConnectorValidation;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
 public final class BlobSinkValidation {
     /** Prefixes of settings passed to clients or plugins as they are: known to validate and to the JSON Schema. */
     public static final List<String> PASS_THROUGH = List.of("consumer.override.", "admin.override.", "source.admin.", "transforms.",
-            "predicates.", "key.converter.", "value.converter.", "header.converter.");
+            "predicates.", "key.converter.", "value.converter.", "header.converter.", DestinationSettings.PREFIX);
 
     /** The rules {@code validate()} and {@code mirror-v3 validate} apply, and the warnings they print. */
     public static final ConnectorValidation VALIDATION = new ConnectorValidation(BlobSinkConfig.FRAGMENTS,

@@ -21,6 +21,11 @@ final class DurableOffsets {
         next.remove(tp);
     }
 
+    /** The partition's durable next offset; -1 when it is not open. */
+    long get(TopicPartition tp) {
+        return next.getOrDefault(tp, -1L);
+    }
+
     /** The open partitions. */
     Set<TopicPartition> partitions() {
         return next.keySet();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,8 @@ final class PartitionWriters {
     private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
     /** The durable next offset of each partition dropped for a failure, until the task takes it ({@link #drop}). */
     private final Map<TopicPartition, Long> droppedAt = new HashMap<>();
+    /** A tee's destination: holds a partition back instead of waiting or retrying the batch (null: one destination). */
+    private Consumer<TopicPartition> hold;
 
     PartitionWriters(BlobSinkConfig config, String connectorName, Clock clock, RetryPauses retryPauses, BlobSinkMetrics metrics,
                      DurableOffsets offsets) {
@@ -88,6 +91,20 @@ final class PartitionWriters {
         return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, commits, source));
     }
 
+    /**
+     * One destination of a tee: a partition whose record finds no room without a wait, or whose write failed transiently,
+     * is handed to {@code hold} (it takes no records until the tee lets it catch up) instead of waiting on the pipeline or
+     * throwing, so that the other destinations go on.
+     */
+    void holdInsteadOfWaiting(Consumer<TopicPartition> hold) {
+        this.hold = hold;
+    }
+
+    /** The partition's open writer, if any (a tee asks it where it continues and whether a retry waits). */
+    Optional<OpenWriter<?>> writer(TopicPartition tp) {
+        return Optional.ofNullable(open.get(tp));
+    }
+
     /** Takes a positioned partition's writer; returns the offset its records continue from. */
     long open(OpenWriter<?> w) {
         long next = w.writer().durableNext();
@@ -113,7 +130,10 @@ final class PartitionWriters {
      * failure that is not transient drops the partition (the task takes it); a transient one is thrown.
      */
     void append(TopicPartition tp, BackupRecord record) {
-        makeRoomFor(record.payloadBytes());
+        if (!makeRoomFor(record.payloadBytes())) {
+            hold.accept(tp);
+            return;
+        }
         OpenWriter<?> w = open.get(tp);
         if (w == null) {
             return; // dropped while room was made
@@ -189,6 +209,11 @@ final class PartitionWriters {
 
     /** Keeps a partition's failure for the task, unless it is transient (thrown: the batch is delivered again). */
     private void failed(TopicPartition tp, RuntimeException e) {
+        if (Failures.isTransient(e) && hold != null) {
+            log.warn("transient failure writing {}: holding it back, the other destinations go on: {}", tp, Failures.describe(e));
+            hold.accept(tp);
+            return;
+        }
         if (Failures.isTransient(e)) {
             throw e;
         }
@@ -294,13 +319,14 @@ final class PartitionWriters {
      * starts the largest idle buffer, or waits for the running commits (a wait on the pipeline, never a spin),
      * re-issuing the frozen commits whose retry comes due meanwhile, at most retry.backoff.max.ms; after that the
      * batch is delivered again after a pause (a transient failure: the records appended so far are skipped then).
+     * A tee's destination does not wait: false, the record does not fit.
      */
-    private void makeRoomFor(long recordBytes) {
+    private boolean makeRoomFor(long recordBytes) {
         long waitUntil = -1;
         while (true) {
             BufferCap.Room<TopicPartition> room = cap.room(bufferedBytes, recordBytes, pipelined.runningBytes(), this::idleBuffers);
             if (room.fits()) {
-                return;
+                return true;
             }
             if (room.toFree().isPresent()) {
                 OpenWriter<?> largest = open.get(room.toFree().get());
@@ -310,6 +336,8 @@ final class PartitionWriters {
                     continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
                 }
                 flush(largest, FlushTrigger.BUFFER_CAP);
+            } else if (hold != null) {
+                return false; // a tee's destination does not wait: the record's partition is held back
             } else {
                 long now = clock.millis();
                 waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;

@@ -141,7 +141,7 @@ class BlobSinkObservabilityIT {
         // A failed partition's series: BlobSinkIsolationIT scrapes a worker that holds one.
         assertThat(ObservabilityFiles.assertScrapeServesTheQueries(text, name -> !ObservabilityFiles.chainSourceSeries(name)
                 && !ObservabilityFiles.notFromAWorker(name) && !ObservabilityFiles.groupSyncSeries(name)
-                && !ObservabilityFiles.failureSeries(name)))
+                && !ObservabilityFiles.failureSeries(name) && !ObservabilityFiles.teeSeries(name)))
                 .contains("mirror_v3_source_lag_offsets", "mirror_v3_mirror_restarts_total", "kafka_connect_connector_task_status",
                         "mirror_v3_destination_flush_max_time_seconds");
         Files.createDirectories(Path.of("target"));

@@ -113,7 +113,7 @@ class ConfigFilesTest {
                     .isSubsetOf(exportedNames());
         }
         assertThat(alerts).containsExactlyInAnyOrder("MirrorV3TaskFailed", "MirrorV3PartitionFailed", "MirrorV3DestinationFailing",
-                "MirrorV3FlushOverdue",
+                "MirrorV3FlushOverdue", "MirrorV3DestinationBehind",
                 "MirrorV3BackupStalled", "MirrorV3StandbyLagging", "MirrorV3StandbyStopped", "MirrorV3BackupNotVerified",
                 "MirrorV3BackupNeverVerified", "MirrorV3GroupSyncBehind", "MirrorV3CacheNotReady", "MirrorV3CacheStuck",
                 "MirrorV3CacheOverBudget", "MirrorV3NotifyFailing");

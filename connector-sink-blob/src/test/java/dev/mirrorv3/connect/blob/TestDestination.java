@@ -204,6 +204,11 @@ abstract class TestDestination {
             admin.deleteObject(r -> r.bucket(BUCKET).key(key(name, partition, object)));
         }
 
+        /** The in-process server's port, for a proxy in front of it. */
+        int port() {
+            return server.port();
+        }
+
         /** Requests the server answered for {@code method} ({@code list}, {@code getBlob}, {@code putBlob}) so far. */
         int calls(String method) {
             return server.calls(method);

@@ -12,6 +12,7 @@ import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DeprecatedAliases;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
@@ -178,7 +179,7 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
 
     /** The chain directory name: destination.name with ${topic} resolved. */
     public String destinationName() {
-        return getString(StoreConfigFragment.DESTINATION_NAME).trim().replace("${topic}", sourceTopic());
+        return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), "", sourceTopic());
     }
 
     /** Opens the backup's store; it is only listed and read, so the write identity may be absent (the read one stands in). */

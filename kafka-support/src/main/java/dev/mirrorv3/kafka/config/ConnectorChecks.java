@@ -18,10 +18,25 @@ public final class ConnectorChecks {
 
     private final Map<String, String> props;
     private final Config config;
+    /** Prepended to every key an error or a lookup of errors names: a tee's destination is checked on its own view. */
+    private final String prefix;
 
     public ConnectorChecks(Map<String, String> props, Config config) {
+        this(props, config, "");
+    }
+
+    private ConnectorChecks(Map<String, String> props, Config config, String prefix) {
         this.props = props;
         this.config = config;
+        this.prefix = prefix;
+    }
+
+    /**
+     * The checks of one destination of a tee ({@link DestinationSettings}): rules read {@code view}, its settings
+     * without their prefix, and their errors land on the prefixed keys, so each names the setting as it is written.
+     */
+    public ConnectorChecks prefixed(String keyPrefix, Map<String, String> view) {
+        return new ConnectorChecks(view, config, prefix + keyPrefix);
     }
 
     /** errors.tolerance=all is refused with {@code message} on errors.tolerance. */
@@ -67,11 +82,13 @@ public final class ConnectorChecks {
 
     /** Whether {@code key} has an error already (a single-field one from the ConfigDef, or an earlier check's). */
     public boolean hasErrors(String key) {
-        return config.configValues().stream().anyMatch(v -> v.name().equals(key) && !v.errorMessages().isEmpty());
+        String name = prefix + key;
+        return config.configValues().stream().anyMatch(v -> v.name().equals(name) && !v.errorMessages().isEmpty());
     }
 
     /** Adds {@code message} to {@code key}'s errors, adding the key to the result when Connect did not list it. */
-    public void error(String key, String message) {
+    public void error(String unprefixedKey, String message) {
+        String key = prefix + unprefixedKey;
         for (ConfigValue v : config.configValues()) {
             if (v.name().equals(key)) {
                 v.addErrorMessage(message);

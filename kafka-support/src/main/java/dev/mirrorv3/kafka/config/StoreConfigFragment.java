@@ -170,6 +170,20 @@ public final class StoreConfigFragment implements ConfigFragment {
      */
     @Override
     public void validate(Map<String, String> props, ConnectorChecks checks, boolean offline) {
+        if (access == Access.WRITE && DestinationSettings.isTee(props)) {
+            ConfigDef own = new ConfigDef();
+            define(new SettingsTable(own));
+            for (DestinationSettings d : DestinationSettings.checkTee(props, checks)) {
+                ConnectorChecks prefixed = checks.prefixed(d.key(""), d.settings());
+                DestinationSettings.checkValues(d, own, prefixed);
+                validateOne(d.settings(), prefixed, offline);
+            }
+            return;
+        }
+        validateOne(props, checks, offline);
+    }
+
+    private void validateOne(Map<String, String> props, ConnectorChecks checks, boolean offline) {
         StoreValidator validator = new StoreValidator(props, checks, access, offline);
         validator.checkLocation();
         validator.checkEncryption();
@@ -181,6 +195,10 @@ public final class StoreConfigFragment implements ConfigFragment {
      * none of the settings of the chosen destination type has an error.
      */
     boolean locationComplete(Map<String, String> props, ConnectorChecks checks) {
+        if (access == Access.WRITE && DestinationSettings.isTee(props)) {
+            return DestinationSettings.all(props).stream()
+                    .allMatch(d -> locationComplete(d.settings(), checks.prefixed(d.key(""), d.settings())));
+        }
         if (checks.hasErrors(DESTINATION_TYPE)) {
             return false;
         }

@@ -38,14 +38,17 @@ public final class PluginMetricsRegistry implements AutoCloseable {
 
     private final PluginMetrics metrics;
     private final String mirror;
+    /** The tag {@code destination} of every series, for one destination of several (a tee); null otherwise. */
+    private final String destination;
     /** Registered series by partition; the key null holds the series of the task or connector as a whole. */
     private final Map<TopicPartition, Map<String, MetricName>> names = new HashMap<>();
     /** The series an earlier instance of this task still held when this one registered them (each warned once). */
     private final Set<String> heldElsewhere = new HashSet<>();
 
-    private PluginMetricsRegistry(PluginMetrics metrics, String mirror) {
+    private PluginMetricsRegistry(PluginMetrics metrics, String mirror, String destination) {
         this.metrics = metrics;
         this.mirror = mirror;
+        this.destination = destination;
     }
 
     /**
@@ -57,6 +60,14 @@ public final class PluginMetricsRegistry implements AutoCloseable {
      *     against the old API), where it is caught
      */
     public static PluginMetricsRegistry open(Supplier<PluginMetrics> accessor, String mirror) {
+        return open(accessor, mirror, null);
+    }
+
+    /**
+     * The registry of one destination of a task that writes several (a tee): every series carries the tag
+     * {@code destination} last; {@code destination} null is {@link #open(Supplier, String)}.
+     */
+    public static PluginMetricsRegistry open(Supplier<PluginMetrics> accessor, String mirror, String destination) {
         PluginMetrics metrics;
         try {
             metrics = accessor.get();
@@ -67,7 +78,7 @@ public final class PluginMetricsRegistry implements AutoCloseable {
                         + " worker export no metrics; run the worker on Kafka 4.1 or later to get them ({})", e.toString());
             }
         }
-        return new PluginMetricsRegistry(metrics, mirror);
+        return new PluginMetricsRegistry(metrics, mirror, destination);
     }
 
     /** Whether the worker had no plugin metrics and this class loader warned about it. */
@@ -135,8 +146,7 @@ public final class PluginMetricsRegistry implements AutoCloseable {
         if (scope.containsKey(key)) {
             return;
         }
-        LinkedHashMap<String, String> tags = tags(tp);
-        tags.putAll(extraTags);
+        LinkedHashMap<String, String> tags = tags(tp, extraTags);
         MetricName mn = metrics.metricName(name, doc, tags);
         try {
             metrics.addMetric(mn, (Gauge<Long>) (config, now) -> value.getAsLong());
@@ -157,12 +167,17 @@ public final class PluginMetricsRegistry implements AutoCloseable {
         return Set.copyOf(heldElsewhere);
     }
 
-    private LinkedHashMap<String, String> tags(TopicPartition tp) {
+    /** mirror, the partition's topic and partition, the series' own tags, and destination last (one rule shape per series). */
+    private LinkedHashMap<String, String> tags(TopicPartition tp, Map<String, String> extraTags) {
         LinkedHashMap<String, String> tags = new LinkedHashMap<>();
         tags.put("mirror", mirror);
         if (tp != null) {
             tags.put("topic", tp.topic());
             tags.put("partition", Integer.toString(tp.partition()));
+        }
+        tags.putAll(extraTags);
+        if (destination != null) {
+            tags.put("destination", destination);
         }
         return tags;
     }

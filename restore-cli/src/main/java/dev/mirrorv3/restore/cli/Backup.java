@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.StoreRequests;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import java.util.List;
  */
 public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys,
                      StoreRequests requests) {
-    public static final String TOPIC_PLACEHOLDER = "${topic}";
+    public static final String TOPIC_PLACEHOLDER = DestinationSettings.TOPIC_PLACEHOLDER;
 
     public static Backup of(ConnectorConfig c, String sourceTopicOption) {
         return of(c, sourceTopicOption, null);
@@ -30,6 +31,20 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
      *     exists where this command runs (it is the worker's path), else no keys
      */
     public static Backup of(ConnectorConfig c, String sourceTopicOption, Path keysDir) {
+        return of(c, sourceTopicOption, keysDir, null);
+    }
+
+    /**
+     * @param destination {@code --destination}: which destination of a connector with several (destinations=a,b);
+     *     null for a connector's one destination. The backup is then read from that destination's settings alone.
+     */
+    public static Backup of(ConnectorConfig whole, String sourceTopicOption, Path keysDir, String destination) {
+        ConnectorConfig c;
+        try {
+            c = new ConnectorConfig(whole.name(), DestinationSettings.select(whole.settings(), destination).settings());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("connector " + whole.name() + ": " + e.getMessage() + " (--destination NAME)", e);
+        }
         List<String> topics = TopicsSetting.listed(c.settings());
         String topic;
         if (sourceTopicOption != null) {
@@ -43,11 +58,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
             throw new UsageException("connector " + c.name() + " backs up " + (topics.isEmpty() ? "topics matching topics.regex" : topics)
                     + ": pass --source-topic TOPIC to say which backup to read");
         }
-        String name = c.settings().getOrDefault("destination.name", "");
-        if (name.isBlank()) {
-            name = c.name();
-        }
-        name = name.replace(TOPIC_PLACEHOLDER, topic);
+        String name = DestinationSettings.select(c.settings(), null).chainName(c.name(), topic);
         EnvelopeSettings envelope;
         try {
             envelope = StoreFactory.envelope(c.settings());

@@ -37,6 +37,11 @@ public final class BackupOptions {
             description = "The backed-up topic, when the connector backs up several (destination.name with $${topic}).")
     String sourceTopic;
 
+    @Option(names = "--destination", paramLabel = "NAME", description = """
+            Which destination to read, by name, when the connector writes several (destinations=NAME,...): its \
+            destinations.NAME.* settings describe the backup. Required then; refused for a connector with one.""")
+    String destination;
+
     @Option(names = "--keys-dir", paramLabel = "DIR", description = {"""
             The keys of an encrypted backup: one file per key id, holding the base64 of 32 bytes (as the connector's \
             encryption.keys.dir). Default: the connector's encryption.keys.dir, if it exists here. Each object is read \
@@ -50,7 +55,7 @@ public final class BackupOptions {
     }
 
     public Backup load() {
-        return Backup.of(config(), sourceTopic, keysDir);
+        return Backup.of(config(), sourceTopic, keysDir, destination);
     }
 
     /** The connector's config, from the file or the Connect cluster. */

@@ -166,7 +166,7 @@ class RunbookIT {
     @Order(2)
     void theExamplesPostedAsTheirReadmesSayRun() throws Exception {
         runScenario("examples", clone);
-        for (String name : List.of("orders-dr", "orders-backup-primary", "orders-backup-secondary")) {
+        for (String name : List.of("orders-dr", "orders-dual-backup")) {
             old.awaitRunning(name, WAIT);
             old.delete(name);
         }

@@ -51,7 +51,7 @@ final class BlobSinkStatus extends SinkStatus<BlobSinkConfig> {
     private List<StatusRow> topicRows(ConnectorConfig c, String topic, ClusterOffsets source, Context context) {
         Backup b;
         try {
-            b = Backup.of(c, topic, context.keysDir());
+            b = Backup.of(c, topic, context.keysDir(), context.destination());
         } catch (UsageException e) {
             return List.of(row(c, topic, null, null, null, e.getMessage()));
         }

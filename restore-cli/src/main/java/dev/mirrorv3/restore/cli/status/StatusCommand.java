@@ -85,6 +85,11 @@ public final class StatusCommand implements Callable<Integer> {
             + " encryption.keys.dir if it exists here); a chain with key ids missing from it is a row with an error listing them.")
     Path keysDir;
 
+    @Option(names = "--destination", paramLabel = "NAME", description = "Which destination to read, by name, of a blob sink"
+            + " that writes several (destinations=NAME,...): its destinations.NAME.* settings describe the backup. Required"
+            + " then (without it such a connector's rows name its destinations); refused for a connector with one.")
+    String destination;
+
     @Mixin
     TargetOptions source;
 
@@ -114,7 +119,8 @@ public final class StatusCommand implements Callable<Integer> {
             }
             spec.commandLine().getErr().println("no mirror-v3 connector at " + connectUrl);
         }
-        StatusReader.Context context = new StatusReader.Context(Duration.ofMillis(timeoutMs), keysDir, source.clientConfig());
+        StatusReader.Context context = new StatusReader.Context(Duration.ofMillis(timeoutMs), keysDir, source.clientConfig(),
+                destination);
         List<StatusRow> rows = new ArrayList<>();
         List<StatusPrinter.Deployed> deployed = new ArrayList<>();
         for (Target t : targets) {

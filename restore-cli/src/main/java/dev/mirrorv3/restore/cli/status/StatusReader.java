@@ -11,8 +11,12 @@ import java.util.Map;
 /** The status rows of one connector class: its columns, and one row per partition it handles. */
 interface StatusReader {
 
-    /** What every reader needs from the command line. */
-    record Context(Duration timeout, Path keysDir, Map<String, Object> sourceOverrides) {
+    /**
+     * What every reader needs from the command line.
+     *
+     * @param destination --destination: which destination of a blob sink with several to read; null for its one
+     */
+    record Context(Duration timeout, Path keysDir, Map<String, Object> sourceOverrides, String destination) {
         /** A sink's source admin client: the connector's own settings, which --bootstrap-servers / --command-config override. */
         Map<String, Object> sourceAdmin(Map<String, Object> connectors) {
             Map<String, Object> admin = new HashMap<>(connectors);

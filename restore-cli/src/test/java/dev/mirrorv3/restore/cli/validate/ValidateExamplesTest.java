@@ -44,7 +44,7 @@ class ValidateExamplesTest {
         List<Path> examples = connectorExamples();
         assertThat(examples).extracting(p -> p.getFileName().toString())
                 .contains("blob-sink-filesystem.json", "blob-sink-s3.json", "blob-sink-s3-encrypted.json", "blob-sink-several-topics.json",
-                        "orders-backup-primary.json", "orders-dr.json", "chain-source-filesystem.json", "quickstart-blob-sink.json",
+                        "orders-dual-backup.json", "orders-dr.json", "chain-source-filesystem.json", "quickstart-blob-sink.json",
                         "quickstart-blob-sink-s3.json", "quickstart-kafka-sink.json", "quickstart-chain-source.json",
                         "quickstart-chain-source-s3.json");
         try (NoNetwork network = NoNetwork.arm()) {
