@@ -11,6 +11,10 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.MetaName;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
@@ -28,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Prune on S3Proxy with the three identities: an encrypted chain written by the write identity, pruned by the prune
- * identity, read back by the read identity from its new start.
+ * identity, read back by the read identity from its new start; and the same for the _meta/ snapshots.
  */
 class ChainPrunerS3Test {
     static final String BUCKET = "backups";
@@ -106,6 +110,30 @@ class ChainPrunerS3Test {
             }
             assertThat(left).containsExactlyElementsOf(all.subList(100, 400));
             assertThat(chains.head(0).nextOffset()).as("the sink's open accepts it").hasValue(400);
+        }
+    }
+
+    @Test
+    void encryptedMetaSnapshotsArePrunedWithThePruneIdentityAndWhatARestoreAtTheCutTakesStays() {
+        try (Store writer = StoreFactory.open(settings(), "meta-orders")) {
+            MetaSnapshots meta = new MetaSnapshots(writer, new ObjectEncryption(KEYS, "k1"));
+            for (long t : new long[] {1_000, 2_000, 3_000}) {
+                meta.writeTopic(new TopicSnapshot(t, "orders", "AbCdEfGhIjKlMnOpQrStUv", 1, 3, Map.of()));
+                meta.writeGroups(new GroupSnapshot(t, "orders", "AbCdEfGhIjKlMnOpQrStUv", Map.of(0, t),
+                        Map.of("billing", Map.of(0, new GroupSnapshot.CommittedOffset(t, "")))));
+            }
+        }
+        try (Store prune = StoreFactory.openForPrune(settings(), "meta-orders")) {
+            MetaPrune done = new MetaPruner(prune, ObjectEncryption.readOnly(KEYS)).prune(Instant.ofEpochMilli(2_500), false);
+            assertThat(done.removed()).extracting(r -> r.dir() + "/" + r.name()).containsExactly(
+                    "_meta/topic/00000000000000001000.k-k1.json", "_meta/groups/00000000000000001000.k-k1.json");
+            assertThat(done.removed()).allMatch(r -> r.bytes() > 0);
+        }
+        try (Store reader = StoreFactory.open(settings(), "meta-orders")) {
+            MetaSnapshots meta = new MetaSnapshots(reader, ObjectEncryption.readOnly(KEYS));
+            assertThat(meta.topicNames()).extracting(MetaName::timeMs).containsExactly(2_000L, 3_000L);
+            assertThat(meta.groupsOfBackup(t -> t <= 2_500, g -> true).chosen()).get()
+                    .satisfies(g -> assertThat(g.snapshot().timeMs()).isEqualTo(2_000));
         }
     }
 }
