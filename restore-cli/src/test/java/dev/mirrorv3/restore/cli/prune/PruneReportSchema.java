@@ -13,18 +13,18 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /** Checks a prune report against config/schemas/prune-report.schema.json, as restore's reports are checked against theirs. */
-final class PruneReportSchema {
+public final class PruneReportSchema {
     static final Path SCHEMA = Path.of("..", "config", "schemas", "prune-report.schema.json");
 
     private PruneReportSchema() {
     }
 
-    static Set<ValidationMessage> errors(JsonNode report) throws IOException {
+    public static Set<ValidationMessage> errors(JsonNode report) throws IOException {
         return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Files.readString(SCHEMA)).validate(report);
     }
 
     /** The report, read, after asserting the schema accepts it. */
-    static JsonNode checked(Path report) throws IOException {
+    public static JsonNode checked(Path report) throws IOException {
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertThat(errors(json)).as(Files.readString(report)).isEmpty();
         return json;
