@@ -9,15 +9,12 @@ import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.DelegatingStore;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,21 +119,7 @@ class MetaPrunerTest {
         topics(100, 200, 300);
         groups(ID, 100, 200, 300);
         String lockedName = new MetaName(100, null).fileName();
-        Store locking = new DelegatingStore(store) {
-            @Override
-            public String besideLocation(String dir) {
-                return store.besideLocation(dir);
-            }
-
-            @Override
-            public void deleteBeside(String dir, String name) {
-                if (dir.equals(MetaSnapshots.TOPIC_DIR) && name.equals(lockedName)) {
-                    throw new ObjectLockedException(besideLocation(dir) + "/" + name, "GOVERNANCE",
-                            Optional.of(Instant.parse("2030-01-01T00:00:00Z")));
-                }
-                store.deleteBeside(dir, name);
-            }
-        };
+        Store locking = new LockingStore(store, MetaSnapshots.TOPIC_DIR + "/" + lockedName, "GOVERNANCE");
         MetaPrune done = prune(locking, 1000, false);
         assertThat(done.locked()).singleElement().satisfies(l -> assertThat(l.reason())
                 .contains("_meta/topic/" + lockedName, "GOVERNANCE", "until 2030-01-01T00:00:00Z"));

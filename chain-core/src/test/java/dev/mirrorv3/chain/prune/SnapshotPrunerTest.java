@@ -12,9 +12,7 @@ import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.DelegatingStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +21,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,16 +81,7 @@ class SnapshotPrunerTest {
     @Test
     void aSnapshotUnderARetentionIsLeftAndReportedAndTheOthersGo() {
         String lockedName = written.get(1).fileName();
-        Store locking = new DelegatingStore(store) {
-            @Override
-            public void delete(int partition, String name) {
-                if (name.equals(lockedName)) {
-                    throw new ObjectLockedException(location(partition) + "/" + name, "COMPLIANCE",
-                            Optional.of(Instant.parse("2030-01-01T00:00:00Z")));
-                }
-                store.delete(partition, name);
-            }
-        };
+        Store locking = new LockingStore(store, lockedName, "COMPLIANCE");
         PartitionPrune done = prune(locking, 3_500, false);
         assertThat(done.locked()).singleElement().satisfies(l -> assertThat(l.reason()).contains(lockedName, "COMPLIANCE"));
         assertThat(done.removed()).extracting(PartitionPrune.Removed::name).containsExactly(written.get(0));
