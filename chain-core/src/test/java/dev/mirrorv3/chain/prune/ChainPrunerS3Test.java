@@ -9,17 +9,25 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.meta.GroupSnapshot;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.snapshot.SnapshotReader;
+import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,10 +37,12 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Prune on S3Proxy with the three identities: an encrypted chain written by the write identity, pruned by the prune
- * identity, read back by the read identity from its new start; and the same for the _meta/ snapshots.
+ * identity, read back by the read identity from its new start; and the same for the _meta/ snapshots and an encrypted
+ * compaction=log snapshot series.
  */
 class ChainPrunerS3Test {
     static final String BUCKET = "backups";
@@ -134,6 +144,32 @@ class ChainPrunerS3Test {
             assertThat(meta.topicNames()).extracting(MetaName::timeMs).containsExactly(2_000L, 3_000L);
             assertThat(meta.groupsOfBackup(t -> t <= 2_500, g -> true).chosen()).get()
                     .satisfies(g -> assertThat(g.snapshot().timeMs()).isEqualTo(2_000));
+        }
+    }
+
+    @Test
+    void anEncryptedSnapshotSeriesIsPrunedWithThePruneIdentityAndItsNewestStays(@TempDir Path spill) {
+        List<ObjectName> written = new ArrayList<>();
+        try (Store writer = StoreFactory.open(settings(), "kv")) {
+            SnapshotWriter w = new SnapshotWriter(writer, "kv", 0, new SnapshotWriter.Settings(SETTINGS,
+                    new ParquetCodec(SETTINGS, new ObjectEncryption(KEYS, "k1")), new SnapshotReader(writer, SETTINGS, KEYS),
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
+                    ChainHead.empty(writer.location(0)), 0, spill);
+            for (long o = 0; o < 3; o++) {
+                w.append(new BackupRecord("kv", 0, o, 1_000 * (o + 1), TimestampType.CREATE_TIME, new byte[] {(byte) o}, new byte[] {1},
+                        List.of()));
+                written.add(w.flush(FlushTrigger.TIME).orElseThrow().name());
+            }
+        }
+        try (Store prune = StoreFactory.openForPrune(settings(), "kv")) {
+            PartitionPrune done = new SnapshotPruner(prune, new SnapshotReader(prune, SETTINGS, KEYS))
+                    .prune(0, Instant.ofEpochMilli(Long.MAX_VALUE), false);
+            assertThat(done.removed()).extracting(PartitionPrune.Removed::name).containsExactly(written.get(0), written.get(1));
+        }
+        try (Store reader = StoreFactory.open(settings(), "kv")) {
+            SnapshotReader snapshots = new SnapshotReader(reader, SETTINGS, KEYS);
+            assertThat(snapshots.list(0).objects()).as("the newest stays").containsExactly(written.get(2));
+            assertThat(snapshots.keys(0, written.get(2))).as("the whole state, readable with the read identity").isEqualTo(3);
         }
     }
 }
