@@ -9,6 +9,8 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
+import dev.mirrorv3.chain.manifest.ManifestTrail;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.FilesystemStore;
@@ -46,6 +48,9 @@ class SnapshotPrunerTest {
             w.append(new BackupRecord("kv", 0, o, 1_000 * (o + 1), TimestampType.CREATE_TIME, ("k" + o).getBytes(StandardCharsets.UTF_8),
                     new byte[] {1}, List.of()));
             written.add(w.flush(FlushTrigger.TIME).orElseThrow().name());
+            if (o == 1) {
+                w.manifests().writeWaiting(); // a manifest recording the first two snapshots
+            }
         }
     }
 
@@ -68,6 +73,21 @@ class SnapshotPrunerTest {
         assertThat(done.keptObjects()).isEqualTo(3);
         assertThat(done.keptBytes()).isPositive();
         assertThat(left()).containsExactlyElementsOf(written.subList(1, 4));
+    }
+
+    @Test
+    void theSinksOpenAndARestoresManifestCheckAcceptTheSeriesAfterTheNewestManifestsLastSnapshotWent() {
+        assertThat(reader.listing(0).newest()).as("premise: a manifest records the first two snapshots").get()
+                .satisfies(m -> assertThat(m.manifest().last()).isEqualTo(written.get(1)));
+        assertThat(prune(store, 3_500, false).removed()).extracting(PartitionPrune.Removed::name)
+                .containsExactly(written.get(0), written.get(1));
+        assertThat(reader.head(0).nextOffset()).as("the sink's open continues after the newest").hasValue(4);
+        ManifestTrail.read(reader.listing(0)).checkObject(written.get(3), sha256(written.get(3)), store.size(0,
+                written.get(3).fileName()));
+    }
+
+    private String sha256(ObjectName name) {
+        return ManifestCodec.sha256(store.read(0, name.fileName()));
     }
 
     @Test
