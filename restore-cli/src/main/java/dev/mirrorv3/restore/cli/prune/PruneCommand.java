@@ -70,7 +70,8 @@ public final class PruneCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "List what would be removed, with sizes; remove and record nothing.")
     boolean dryRun;
 
-    @Option(names = "--partition", paramLabel = "N", description = "Only this partition; default all of them.")
+    @Option(names = "--partition", paramLabel = "N",
+            description = "Only this partition's chain (_meta/ is left); default every partition and _meta/.")
     Integer partition;
 
     @Option(names = "--report", paramLabel = "FILE", description = "Write a JSON summary of the run here.")
