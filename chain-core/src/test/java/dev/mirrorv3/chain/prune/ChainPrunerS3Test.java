@@ -9,13 +9,25 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.meta.GroupSnapshot;
+import dev.mirrorv3.chain.meta.MetaName;
+import dev.mirrorv3.chain.meta.MetaSnapshots;
+import dev.mirrorv3.chain.meta.TopicSnapshot;
 import dev.mirrorv3.chain.read.ChainReader;
+import dev.mirrorv3.chain.snapshot.SnapshotReader;
+import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,10 +37,12 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Prune on S3Proxy with the three identities: an encrypted chain written by the write identity, pruned by the prune
- * identity, read back by the read identity from its new start.
+ * identity, read back by the read identity from its new start; and the same for the _meta/ snapshots and an encrypted
+ * compaction=log snapshot series.
  */
 class ChainPrunerS3Test {
     static final String BUCKET = "backups";
@@ -106,6 +120,56 @@ class ChainPrunerS3Test {
             }
             assertThat(left).containsExactlyElementsOf(all.subList(100, 400));
             assertThat(chains.head(0).nextOffset()).as("the sink's open accepts it").hasValue(400);
+        }
+    }
+
+    @Test
+    void encryptedMetaSnapshotsArePrunedWithThePruneIdentityAndWhatARestoreAtTheCutTakesStays() {
+        try (Store writer = StoreFactory.open(settings(), "meta-orders")) {
+            MetaSnapshots meta = new MetaSnapshots(writer, new ObjectEncryption(KEYS, "k1"));
+            for (long t : new long[] {1_000, 2_000, 3_000}) {
+                meta.writeTopic(new TopicSnapshot(t, "orders", "AbCdEfGhIjKlMnOpQrStUv", 1, 3, Map.of()));
+                meta.writeGroups(new GroupSnapshot(t, "orders", "AbCdEfGhIjKlMnOpQrStUv", Map.of(0, t),
+                        Map.of("billing", Map.of(0, new GroupSnapshot.CommittedOffset(t, "")))));
+            }
+        }
+        try (Store prune = StoreFactory.openForPrune(settings(), "meta-orders")) {
+            MetaPrune done = new MetaPruner(prune, ObjectEncryption.readOnly(KEYS)).prune(Instant.ofEpochMilli(2_500), false);
+            assertThat(done.removed()).extracting(r -> r.dir() + "/" + r.name()).containsExactly(
+                    "_meta/topic/00000000000000001000.k-k1.json", "_meta/groups/00000000000000001000.k-k1.json");
+            assertThat(done.removed()).allMatch(r -> r.bytes() > 0);
+        }
+        try (Store reader = StoreFactory.open(settings(), "meta-orders")) {
+            MetaSnapshots meta = new MetaSnapshots(reader, ObjectEncryption.readOnly(KEYS));
+            assertThat(meta.topicNames()).extracting(MetaName::timeMs).containsExactly(2_000L, 3_000L);
+            assertThat(meta.groupsOfBackup(t -> t <= 2_500, g -> true).chosen()).get()
+                    .satisfies(g -> assertThat(g.snapshot().timeMs()).isEqualTo(2_000));
+        }
+    }
+
+    @Test
+    void anEncryptedSnapshotSeriesIsPrunedWithThePruneIdentityAndItsNewestStays(@TempDir Path spill) {
+        List<ObjectName> written = new ArrayList<>();
+        try (Store writer = StoreFactory.open(settings(), "kv")) {
+            SnapshotWriter w = new SnapshotWriter(writer, "kv", 0, new SnapshotWriter.Settings(SETTINGS,
+                    new ParquetCodec(SETTINGS, new ObjectEncryption(KEYS, "k1")), new SnapshotReader(writer, SETTINGS, KEYS),
+                    new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 1 << 20),
+                    ChainHead.empty(writer.location(0)), 0, spill);
+            for (long o = 0; o < 3; o++) {
+                w.append(new BackupRecord("kv", 0, o, 1_000 * (o + 1), TimestampType.CREATE_TIME, new byte[] {(byte) o}, new byte[] {1},
+                        List.of()));
+                written.add(w.flush(FlushTrigger.TIME).orElseThrow().name());
+            }
+        }
+        try (Store prune = StoreFactory.openForPrune(settings(), "kv")) {
+            PartitionPrune done = new SnapshotPruner(prune, new SnapshotReader(prune, SETTINGS, KEYS))
+                    .prune(0, Instant.ofEpochMilli(Long.MAX_VALUE), false);
+            assertThat(done.removed()).extracting(PartitionPrune.Removed::name).containsExactly(written.get(0), written.get(1));
+        }
+        try (Store reader = StoreFactory.open(settings(), "kv")) {
+            SnapshotReader snapshots = new SnapshotReader(reader, SETTINGS, KEYS);
+            assertThat(snapshots.list(0).objects()).as("the newest stays").containsExactly(written.get(2));
+            assertThat(snapshots.keys(0, written.get(2))).as("the whole state, readable with the read identity").isEqualTo(3);
         }
     }
 }

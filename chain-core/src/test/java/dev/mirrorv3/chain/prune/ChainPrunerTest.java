@@ -11,14 +11,11 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.DelegatingStore;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,16 +97,7 @@ class ChainPrunerTest {
     @Test
     void anObjectUnderARetentionIsLeftAndReportedAndTheRunGoesOn() {
         String lockedName = ObjectName.plain(100, 199, EnvelopeFormat.PARQUET).fileName();
-        Store locking = new DelegatingStore(store) {
-            @Override
-            public void delete(int partition, String name) {
-                if (name.equals(lockedName)) {
-                    throw new ObjectLockedException(location(partition) + "/" + name, "COMPLIANCE",
-                            Optional.of(Instant.parse("2030-01-01T00:00:00Z")));
-                }
-                store.delete(partition, name);
-            }
-        };
+        Store locking = new LockingStore(store, lockedName, "COMPLIANCE");
         PartitionPrune done = prune(locking, 1_000_350, false);
         assertThat(done.removed()).extracting(r -> r.name().from()).containsExactly(0L);
         assertThat(done.locked()).singleElement().satisfies(l -> assertThat(l.reason())
