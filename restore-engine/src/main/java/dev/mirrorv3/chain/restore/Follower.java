@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -160,8 +161,9 @@ public final class Follower {
             throw pastBackup(h, "the backup ends at offset " + (chain.nextOffset().getAsLong() - 1));
         }
         if (last < nextFrom) {
-            throw new ChainException("the target's last record (offset " + last + ") cannot be checked: the backup at " + location
-                    + " starts at offset " + nextFrom + " (chain.start " + chainStart + "); follow such a backup into a new topic");
+            throw backup.prunedPast(new ChainException("the target's last record (offset " + last + ") cannot be checked: the"
+                    + " backup at " + location + " starts at offset " + nextFrom + " (chain.start " + chainStart + "); follow such a"
+                    + " backup into a new topic"), h, h);
         }
         for (ObjectName name : chain.objects()) {
             if (name.to() < last) {
@@ -271,15 +273,18 @@ public final class Follower {
             return List.of(); // at the cut: nothing more, and no need to list
         }
         if (pending.isEmpty()) {
-            if (listed.isEmpty()) {
-                listNew();
+            try {
+                if (listed.isEmpty()) {
+                    listNew();
+                }
+                if (listed.isEmpty()) {
+                    return List.of();
+                }
+                pending = backup.took(nextRead.take(listed.peek(), backup::fetch)).records();
+            } catch (ChainException.Gap | ObjectMissingException e) { // gone: removed by prune, or lost
+                throw backup.prunedPast(e, nextFrom, offsets.next());
             }
-            if (listed.isEmpty()) {
-                return List.of();
-            }
-            ObjectName name = listed.peek();
-            pending = backup.took(nextRead.take(name, backup::fetch)).records();
-            listed.poll();
+            ObjectName name = listed.poll();
             nextFrom = name.to() + 1;
             if (!listed.isEmpty()) {
                 nextRead.start(listed.peek(), backup::fetch);
