@@ -72,7 +72,7 @@ final class FollowedChain {
      * @param targetNext the target offset the next record would go to
      */
     RuntimeException prunedPast(RuntimeException e, long from, long targetNext) {
-        OptionalLong start = ChainStart.recorded(store, partition, reader.listing(partition).newest());
+        OptionalLong start = recordedStart();
         if (start.isEmpty() || start.getAsLong() <= from) {
             return e;
         }
@@ -85,6 +85,11 @@ final class FollowedChain {
                 + " retention longer than a standby may lag");
         behind.initCause(e);
         return behind;
+    }
+
+    /** The chain's recorded start (a manifest's or a start record's), read from the store now. */
+    OptionalLong recordedStart() {
+        return ChainStart.recorded(store, partition, reader.listing(partition).newest());
     }
 
     /** Whether the last listing from {@code chain.start} found an object. */

@@ -43,6 +43,8 @@ public final class Follower {
     private boolean placed;
     private BackupRecord previous;
     private long nextFrom;
+    /** Where the last {@link #resume} found the chain starting: renumber counts the target's records from there. */
+    private long countedFrom;
     private ChainException deferred;
     private final BackupEnd backupEnd = new BackupEnd();
     private RestoreCut cut = RestoreCut.none();
@@ -131,6 +133,7 @@ public final class Follower {
         offsets = new TargetOffsets(mode, location, h);
         Chain chain = backup.listFromStart(chainStart);
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
+        countedFrom = nextFrom;
         if (h == 0) {
             listed.addAll(chain.objects());
             return placed(null);
@@ -231,6 +234,25 @@ public final class Follower {
         if (!finder.accept(r)) {
             throw standbyCut().past(targetOffset, r.timestampMs(), r.offset(), offsets.next());
         }
+    }
+
+    /**
+     * What to add to a failed check of the target's last record after {@link #resume}: with renumber the position is a
+     * count of records from where the chain starts, and when mirror-v3 prune moved that start, a target that counted from
+     * before it cannot be placed again (its last record then differs from the one counted). Empty otherwise.
+     */
+    public String renumberAfterPrune() {
+        if (mode != OffsetMode.RENUMBER || countedFrom <= chainStart) {
+            return "";
+        }
+        OptionalLong start = backup.recordedStart();
+        if (start.isEmpty() || start.getAsLong() < countedFrom) {
+            return "";
+        }
+        return ". offsets=renumber places a standby by counting its records from where the chain starts, and the chain at "
+                + location + " now starts at offset " + countedFrom + " (mirror-v3 prune removed the objects before it): a"
+                + " standby that counted from before it cannot find its place again; follow the backup into a new, empty"
+                + " topic (it begins at offset " + countedFrom + ")";
     }
 
     /** The check of the records the target holds against the cut, beyond those the placing reads. */

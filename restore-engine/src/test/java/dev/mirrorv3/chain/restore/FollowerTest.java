@@ -134,6 +134,27 @@ class FollowerTest {
                 .hasMessageContaining("into a new, empty topic with offsets=renumber (it begins at offset 400)");
     }
 
+    /** Renumber counts from where the chain starts: after a prune moved it, a failed check of the last record says so. */
+    @Test
+    void aRenumberFollowerPlacedAgainAfterAPruneExplainsAFailedCheckOfTheTargetsLastRecord() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        Follower before = follower(OffsetMode.RENUMBER);
+        before.resume(150);
+        assertThat(before.renumberAfterPrune()).as("nothing pruned").isEmpty();
+        ChainStart.record(store, 0, 100);
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        Follower after = follower(OffsetMode.RENUMBER);
+        assertThat(after.resume(150)).as("the count now starts at 100: the 150th record is offset 249").get()
+                .extracting(BackupRecord::offset).isEqualTo(249L);
+        assertThat(after.renumberAfterPrune()).contains("offsets=renumber places a standby by counting",
+                "now starts at offset 100 (mirror-v3 prune removed the objects before it)");
+        Follower preserve = follower(OffsetMode.PRESERVE);
+        preserve.resume(150);
+        assertThat(preserve.renumberAfterPrune()).as("preserve places by the offset itself").isEmpty();
+    }
+
     private static BackupRecord record(long o) {
         return new BackupRecord("t", 0, o, 1000 + o, TimestampType.CREATE_TIME, ("k" + o).getBytes(StandardCharsets.UTF_8),
                 ("v" + o).getBytes(StandardCharsets.UTF_8), List.of(new RecordHeader("h", null)));

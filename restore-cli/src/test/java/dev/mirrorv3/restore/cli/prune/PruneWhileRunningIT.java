@@ -180,6 +180,43 @@ class PruneWhileRunningIT {
         cluster.delete("late-backup");
     }
 
+    /**
+     * A standby with offsets=renumber stopped ahead of the new start, then started again after a prune: it finds its place
+     * by counting the records from the chain's start, which prune moved, so it must not continue from a wrong place: its
+     * partition fails and nothing more is written.
+     */
+    @Test
+    void aRenumberStandbyPositionedAgainAfterAPruneIsRefusedNotMisplaced() throws Exception {
+        Map<String, String> store = Map.of("filesystem.root", dir.resolve("backups").toString());
+        createTopic("count");
+        createTopic("count-standby");
+        Map<String, String> sink = sinkConfig("count-backup", "count", store);
+        cluster.deploy("count-backup", sink);
+        Path config = connectorJson("count-backup", sink);
+        produce("count", 0, 600, 1_000);
+        awaitBackedUp(config, 600);
+        Map<String, String> standby = sourceConfig("count-backup", "count", "count-standby", store);
+        standby.put("offsets", "renumber");
+        cluster.deploy("count-standby", standby);
+        Awaitility.await("the standby holds 600 records").atMost(WAIT).until(() -> highWatermark("count-standby") == 600);
+        cluster.stop("count-standby", WAIT);
+        produce("count", 600, 900, 1_000);
+        awaitBackedUp(config, 900);
+        JsonNode report = prune(config, "--before", Instant.ofEpochMilli(1_000 + 300).toString());
+        long start = report.get("partitions").get(0).get("new_start").asLong();
+        assertThat(start).as("the premise: prune removed records the standby counted; " + report).isBetween(1L, 599L);
+
+        cluster.connect().resumeConnector("count-standby");
+        String note = awaitStandbyFailed("count-standby", "count", "count-standby");
+        assertThat(note).contains("count-standby-0 offset 599 (its last record) is not the backup's record for that position",
+                "offsets=renumber places a standby by counting its records from where the chain starts",
+                "now starts at offset " + start + " (mirror-v3 prune removed the objects before it)",
+                "follow the backup into a new, empty topic (it begins at offset " + start + ")");
+        assertThat(highWatermark("count-standby")).as("nothing written from a wrong place").isEqualTo(600);
+        cluster.delete("count-standby");
+        cluster.delete("count-backup");
+    }
+
     /** Records {@code from} to {@code to} - 1 of partition 0, record i stamped {@code base} + i. */
     private static void produce(String topic, int from, int to, long base) {
         Random random = new Random(from);
