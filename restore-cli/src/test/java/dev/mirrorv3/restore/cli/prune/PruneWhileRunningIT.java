@@ -144,22 +144,13 @@ class PruneWhileRunningIT {
     }
 
     /**
-     * A standby paused at offset 300 while prune removes the objects up to offset 599: resumed, it cannot go on (the
+     * A standby paused at offset 300 while prune removes the objects up to about offset 700: resumed, it cannot go on (the
      * records after its position are gone), and fails its partition saying where it is, where the chain starts and what
      * to do; the sink goes on.
      */
     @Test
     void aStandbyBehindTheNewStartFailsItsPartitionNamingItsPositionAndTheStart() throws Exception {
-        Map<String, String> store = Map.of("filesystem.root", dir.resolve("backups").toString());
-        createTopic("late");
-        createTopic("late-standby");
-        Map<String, String> sink = sinkConfig("late-backup", "late", store);
-        cluster.deploy("late-backup", sink);
-        Path config = connectorJson("late-backup", sink);
-        produce("late", 0, 300, 1_000);
-        awaitBackedUp(config, 300);
-        cluster.deploy("late-standby", sourceConfig("late-backup", "late", "late-standby", store));
-        Awaitility.await("the standby holds 300 records").atMost(WAIT).until(() -> highWatermark("late-standby") == 300);
+        Path config = backupAndStandby("late", 300, "preserve");
         cluster.connect().pauseConnector("late-standby");
         Awaitility.await("the standby paused").atMost(WAIT)
                 .until(() -> "PAUSED".equals(cluster.taskState("late-standby")));
@@ -187,18 +178,7 @@ class PruneWhileRunningIT {
      */
     @Test
     void aRenumberStandbyPositionedAgainAfterAPruneIsRefusedNotMisplaced() throws Exception {
-        Map<String, String> store = Map.of("filesystem.root", dir.resolve("backups").toString());
-        createTopic("count");
-        createTopic("count-standby");
-        Map<String, String> sink = sinkConfig("count-backup", "count", store);
-        cluster.deploy("count-backup", sink);
-        Path config = connectorJson("count-backup", sink);
-        produce("count", 0, 600, 1_000);
-        awaitBackedUp(config, 600);
-        Map<String, String> standby = sourceConfig("count-backup", "count", "count-standby", store);
-        standby.put("offsets", "renumber");
-        cluster.deploy("count-standby", standby);
-        Awaitility.await("the standby holds 600 records").atMost(WAIT).until(() -> highWatermark("count-standby") == 600);
+        Path config = backupAndStandby("count", 600, "renumber");
         cluster.stop("count-standby", WAIT);
         produce("count", 600, 900, 1_000);
         awaitBackedUp(config, 900);
@@ -215,6 +195,27 @@ class PruneWhileRunningIT {
         assertThat(highWatermark("count-standby")).as("nothing written from a wrong place").isEqualTo(600);
         cluster.delete("count-standby");
         cluster.delete("count-backup");
+    }
+
+    /**
+     * A real blob sink backing up {@code topic} (a filesystem, records stamped 1000 + offset) and a standby of it
+     * ({@code <topic>-standby}, with {@code offsets}), both holding {@code records} records; the sink's connector JSON.
+     */
+    private static Path backupAndStandby(String topic, int records, String offsets) throws Exception {
+        Map<String, String> store = Map.of("filesystem.root", dir.resolve("backups").toString());
+        createTopic(topic);
+        createTopic(topic + "-standby");
+        Map<String, String> sink = sinkConfig(topic + "-backup", topic, store);
+        cluster.deploy(topic + "-backup", sink);
+        Path config = connectorJson(topic + "-backup", sink);
+        produce(topic, 0, records, 1_000);
+        awaitBackedUp(config, records);
+        Map<String, String> standby = sourceConfig(topic + "-backup", topic, topic + "-standby", store);
+        standby.put("offsets", offsets);
+        cluster.deploy(topic + "-standby", standby);
+        Awaitility.await("the standby holds " + records + " records").atMost(WAIT)
+                .until(() -> highWatermark(topic + "-standby") == records);
+        return config;
     }
 
     /** Records {@code from} to {@code to} - 1 of partition 0, record i stamped {@code base} + i. */
