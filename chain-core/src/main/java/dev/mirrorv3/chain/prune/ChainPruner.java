@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.store.Store;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -19,6 +20,9 @@ import java.util.OptionalLong;
  * point leaves a chain that every reader accepts (it starts at or below its recorded start), and a second run removes
  * what lies below the recorded start whatever its cut. An object under an Object Lock retention stops the partition's
  * removal there (removing the objects after it would leave a gap): it and the objects after it stay, and it is reported.
+ * Each object's retention is asked before the start is recorded ({@link Store#retention}), so that the start recorded is
+ * where what stays begins; one locked between that question and its delete is left all the same (the start then lies
+ * above it, which every reader accepts).
  */
 public final class ChainPruner {
     private final Store store;
@@ -51,6 +55,14 @@ public final class ChainPruner {
         }
         List<PartitionPrune.Removed> removed = new ArrayList<>();
         List<PartitionPrune.Locked> locked = new ArrayList<>();
+        for (int i = 0; i < going.size(); i++) { // the start is recorded where what stays begins: at a locked object
+            Optional<ObjectLockedException> retention = store.retention(partition, going.get(i).fileName());
+            if (retention.isPresent()) {
+                locked.add(new PartitionPrune.Locked(going.get(i), retention.get().getMessage()));
+                going = going.subList(0, i);
+                break;
+            }
+        }
         OptionalLong newStart = going.isEmpty() ? OptionalLong.empty() : OptionalLong.of(objects.get(going.size()).from());
         if (!dryRun && newStart.isPresent()) {
             ChainStart.record(store, partition, newStart.getAsLong()); // first: every reader accepts the chain from here on
@@ -60,7 +72,7 @@ public final class ChainPruner {
             if (!dryRun) {
                 try {
                     store.delete(partition, o.fileName());
-                } catch (ObjectLockedException e) {
+                } catch (ObjectLockedException e) { // locked since it was asked: the start recorded lies above what stays
                     locked.add(new PartitionPrune.Locked(o, e.getMessage()));
                     break;
                 }

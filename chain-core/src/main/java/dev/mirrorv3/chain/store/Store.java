@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where one backup's chains live: one directory (or prefix) per partition under
@@ -112,6 +113,15 @@ public interface Store extends AutoCloseable {
     /** As {@link #delete}, for an object in a directory beside the partition directories ({@link #requireBesideDir}). */
     default void deleteBeside(String dir, String name) {
         throw new UnsupportedOperationException("this store does not delete");
+    }
+
+    /**
+     * The Object Lock retention of an object of the partition's chain, if one is in force (it could not be deleted now):
+     * what prune asks before it records a chain's new start, so that the start is where what stays begins. Stores
+     * without Object Lock have none.
+     */
+    default Optional<ObjectLockedException> retention(int partition, String name) {
+        return Optional.empty();
     }
 
     /**

@@ -104,4 +104,29 @@ class ChainPrunerTest {
                 .contains(lockedName, "COMPLIANCE", "until 2030-01-01T00:00:00Z", "a later run deletes it"));
         assertThat(starts()).as("no gap: the locked object and those after it stay").containsExactly(100L, 200L, 300L);
     }
+    /** Asked before the start is recorded: the start is where what stays begins, and a dry run reports the lock too. */
+    @Test
+    void aRetentionAskedBeforeTheStartIsRecordedPutsTheStartAtTheLockedObject() {
+        String lockedName = ObjectName.plain(100, 199, EnvelopeFormat.PARQUET).fileName();
+        Store locking = new DelegatingStore(store) {
+            @Override
+            public Optional<ObjectLockedException> retention(int partition, String name) {
+                return name.equals(lockedName) ? Optional.of(new ObjectLockedException(location(partition) + "/" + name,
+                        "GOVERNANCE", Optional.of(Instant.parse("2030-01-01T00:00:00Z")))) : Optional.empty();
+            }
+
+            @Override
+            public void delete(int partition, String name) {
+                store.delete(partition, name);
+            }
+        };
+        PartitionPrune dry = prune(locking, 1_000_350, true);
+        assertThat(dry.removed()).extracting(r -> r.name().from()).containsExactly(0L);
+        assertThat(dry.locked()).singleElement().satisfies(l -> assertThat(l.name().from()).isEqualTo(100L));
+        PartitionPrune done = prune(locking, 1_000_350, false);
+        assertThat(done.newStart()).hasValue(100);
+        assertThat(done.locked()).singleElement().satisfies(l -> assertThat(l.reason()).contains(lockedName, "GOVERNANCE"));
+        assertThat(starts()).containsExactly(100L, 200L, 300L);
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("the start recorded is where what stays begins").hasValue(100);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.store.s3;
 
 import dev.mirrorv3.chain.TemporaryFiles;
+import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreException;
@@ -317,6 +318,12 @@ public final class S3Store implements Store {
     @Override
     public void deleteBeside(String dir, String name) {
         deletes().delete(besideKey(dir) + name, besideLocation(dir) + "/" + name);
+    }
+
+    /** One GetObjectRetention, with the prune identity. */
+    @Override
+    public Optional<ObjectLockedException> retention(int partition, String name) {
+        return deletes().retentionInForce(key(partition, name), location(partition) + "/" + name);
     }
 
     private RetentionCheckedDelete deletes() {
