@@ -27,6 +27,14 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
                                String destinationName, EnvelopeSettings envelope) {
 
     public static BlobSinkSettings load(Path configJson, String connector) throws IOException {
+        return load(configJson, connector, null);
+    }
+
+    /**
+     * @param destination which destination of a connector with several (destinations=local,offsite), as
+     *     {@code mirror-v3 --destination} names it; null for a connector's one destination
+     */
+    public static BlobSinkSettings load(Path configJson, String connector, String destination) throws IOException {
         JsonNode tree = new ObjectMapper().readTree(Files.readString(configJson));
         if (tree.path("config").isObject()) {
             tree = tree.get("config"); // the REST body form {"name": …, "config": {…}}, as the quickstart writes it
@@ -41,10 +49,15 @@ public record BlobSinkSettings(String connector, String topic, String bootstrapS
         if (topic.contains(",")) {
             throw new IllegalArgumentException(configJson + ": the helpers handle one topic, found topics=" + topic);
         }
-        Map<String, String> d = DestinationSettings.select(c, null).settings();
-        String destination = DestinationSettings.select(c, null).chainName(connector, topic);
-        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson), d, destination,
-                StoreFactory.envelope(d));
+        DestinationSettings view;
+        try {
+            view = DestinationSettings.select(c, destination);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(configJson + ": " + e.getMessage(), e);
+        }
+        Map<String, String> d = view.settings();
+        return new BlobSinkSettings(connector, topic, require(c, "source.admin.bootstrap.servers", configJson), d,
+                view.chainName(connector, topic), StoreFactory.envelope(d));
     }
 
     private static String require(Map<String, String> c, String key, Path file) {

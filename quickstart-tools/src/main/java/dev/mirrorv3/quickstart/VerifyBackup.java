@@ -30,15 +30,16 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * headers), with the same timestamps, at the same offsets. Prints what the backup holds; exit 0 when it matches,
  * 1 with the first difference per partition otherwise.
  *
- * <p>Usage: {@code VerifyBackup <connector-config.json> <connector-name>}
+ * <p>Usage: {@code VerifyBackup <connector-config.json> <connector-name> [destination]} (the destination of a connector
+ * with several)
  */
 public final class VerifyBackup {
     private VerifyBackup() {
     }
 
     public static void main(String[] args) throws Exception {
-        Usage.exactly(args, 2, "VerifyBackup <connector-config.json> <connector-name>");
-        BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1]);
+        Usage.atLeast(args, 2, "VerifyBackup <connector-config.json> <connector-name> [destination]");
+        BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1], args.length > 2 ? args[2] : null);
         Map<Integer, Long> logStart;
         Map<Integer, Long> hw;
         try (TopicOffsets offsets = new TopicOffsets(s.bootstrapServers())) {

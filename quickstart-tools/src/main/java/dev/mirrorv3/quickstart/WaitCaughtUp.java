@@ -16,15 +16,16 @@ import java.util.TreeMap;
  * task has FAILED (Connect REST status), and on timeout says which partitions lag and by how much. With a timeout of
  * 0 it only says, once, whether the chains have caught up and which partitions lag.
  *
- * <p>Usage: {@code WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>}
+ * <p>Usage: {@code WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds> [destination]}
+ * (the destination of a connector with several)
  */
 public final class WaitCaughtUp {
     private WaitCaughtUp() {
     }
 
     public static void main(String[] args) throws Exception {
-        Usage.exactly(args, 4, "WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds>");
-        BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1]);
+        Usage.atLeast(args, 4, "WaitCaughtUp <connector-config.json> <connector-name> <connect-url> <timeout-seconds> [destination]");
+        BlobSinkSettings s = BlobSinkSettings.load(Path.of(args[0]), args[1], args.length > 4 ? args[4] : null);
         String connectUrl = args[2];
         long deadline = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
         long start = System.nanoTime();

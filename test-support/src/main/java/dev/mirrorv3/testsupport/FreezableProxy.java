@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * than the rest (a server that handles them last, or appends them before it can count them as committed). A server that cannot be reached
  * resets the client's connection (as a refused connection would). The target is resolved per connection, so a server restarted on another
  * port is followed. {@link #heldRequests()} counts what clients sent while it was frozen, so that a test can check that
- * its freeze held something (its premise) before it checks the outcome.
+ * its freeze held something (its premise) before it checks the outcome; {@link #heldReplies()} counts the replies it held
+ * (a request that was past the proxy when it froze).
  */
 public final class FreezableProxy implements AutoCloseable {
     private static final byte[] EOF = new byte[0];
@@ -48,6 +49,7 @@ public final class FreezableProxy implements AutoCloseable {
     private long closedHeldUntilNanos = System.nanoTime(); // guarded by gate
     private volatile boolean closed;
     private final AtomicInteger heldRequests = new AtomicInteger();
+    private final AtomicInteger heldReplies = new AtomicInteger();
 
     private FreezableProxy(Supplier<InetSocketAddress> target) throws IOException {
         this.target = target;
@@ -74,6 +76,14 @@ public final class FreezableProxy implements AutoCloseable {
      */
     public int heldRequests() {
         return heldRequests.get();
+    }
+
+    /**
+     * As {@link #heldRequests()}, for the server's side: how many times a connection had a reply (or a part of one) held
+     * until a thaw. A freeze that meets a request already past the proxy holds its reply only.
+     */
+    public int heldReplies() {
+        return heldReplies.get();
     }
 
     /** Stops forwarding in both directions; connections stay open and new ones are accepted. */
@@ -127,7 +137,7 @@ public final class FreezableProxy implements AutoCloseable {
             }
         };
         pump(client, upstream, done, heldRequests);
-        pump(upstream, client, done, new AtomicInteger());
+        pump(upstream, client, done, heldReplies);
     }
 
     /**

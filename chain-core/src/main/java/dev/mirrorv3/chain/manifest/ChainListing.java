@@ -7,11 +7,15 @@ import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.store.ObjectMissingException;
+import dev.mirrorv3.chain.store.OpeningListing;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way a partition's chain is listed (docs/design.md, "Manifests"): every reader and writer of objects and
@@ -21,6 +25,8 @@ import java.util.OptionalLong;
  * them, reads the manifests ({@link ManifestTrail}).
  */
 public final class ChainListing {
+    private static final Logger log = LoggerFactory.getLogger(ChainListing.class);
+
     private final Store store;
     private final int partition;
     private final Manifest.Kind kind;
@@ -132,11 +138,30 @@ public final class ChainListing {
      * wrote or found).
      */
     public ChainHead head(Optional<StoredManifest> newest, EnvelopeFormat format) {
+        return head(newest, format, startAt -> namesFrom(startAt, Integer.MAX_VALUE));
+    }
+
+    /**
+     * As {@link #head(EnvelopeFormat)}, for the writer about to continue the chain: the temporary files an earlier writer
+     * left are removed in the same request that lists the objects after the newest manifest (on a filesystem each is a read
+     * of the whole directory, as long as the chain: an open reads it once).
+     */
+    public ChainHead writersHead(EnvelopeFormat format) {
+        return head(newest(), format, startAt -> {
+            OpeningListing listed = store.removeTemporaryFilesAndListFrom(partition, startAt, Integer.MAX_VALUE);
+            if (listed.temporaryFilesRemoved() > 0) {
+                log.info("removed {} temporary file(s) left by an earlier writer in {}", listed.temporaryFilesRemoved(), location);
+            }
+            return listed.names();
+        });
+    }
+
+    private ChainHead head(Optional<StoredManifest> newest, EnvelopeFormat format, Function<String, List<String>> namesFrom) {
         if (newest.isEmpty()) {
-            return new ChainHead(location, newest, validate(names(), format));
+            return new ChainHead(location, newest, validate(namesFrom.apply(""), format));
         }
         ObjectName last = newest.get().manifest().last();
-        List<ObjectName> listed = validate(namesFrom(ObjectName.pad(last.from()), Integer.MAX_VALUE), format);
+        List<ObjectName> listed = validate(namesFrom.apply(ObjectName.pad(last.from())), format);
         if (!listed.isEmpty() && listed.get(0).equals(last)) {
             return new ChainHead(location, newest, listed.subList(1, listed.size()));
         }

@@ -48,10 +48,18 @@ public final class ManifestTrail {
      * @throws ManifestException naming a manifest that is gone, changed or does not continue the one before it
      */
     public static ManifestTrail read(ChainListing listing) {
+        return read(listing, 1);
+    }
+
+    /**
+     * As {@link #read(ChainListing)}, reading up to {@code parallel} manifests at once (a verify pass); the hash chain is
+     * followed once all are read, and a read's failure is the one reading them in order would meet first.
+     *
+     * @throws ManifestException naming a manifest that is gone, changed or does not continue the one before it
+     */
+    public static ManifestTrail read(ChainListing listing, int parallel) {
         Map<ManifestName, StoredManifest> all = new LinkedHashMap<>();
-        for (ManifestName name : listing.manifestNames()) {
-            all.put(name, listing.read(name));
-        }
+        ManifestReads.read(listing, listing.manifestNames(), parallel).forEach(m -> all.put(m.name(), m));
         if (all.isEmpty()) {
             return new ManifestTrail(listing, List.of(), List.of());
         }

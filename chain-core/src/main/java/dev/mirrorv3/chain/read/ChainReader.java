@@ -84,6 +84,16 @@ public final class ChainReader {
         return head;
     }
 
+    /**
+     * As {@link #head}, for the writer about to continue: the temporary files an earlier writer left are removed in the
+     * same listing ({@link ChainListing#writersHead}).
+     */
+    public ChainHead writersHead(int partition) {
+        ChainHead head = listing(partition).writersHead(settings.format());
+        keys.requireKeysFor(head.location(), head.keyedObjects());
+        return head;
+    }
+
     /** The seam that lists the partition's objects and manifests. */
     public ChainListing listing(int partition) {
         return new ChainListing(store, partition, Manifest.Kind.CHAIN);

@@ -1,10 +1,8 @@
 package dev.mirrorv3.chain.store;
 
-import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.StoreRequests.Operation;
 import dev.mirrorv3.chain.store.StoreRequests.Outcome;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -34,25 +32,8 @@ final class FileRemovals {
         requests.record(Operation.DELETE, Outcome.OK);
     }
 
-    /** Removes the temporary files in {@code dir}; returns how many. */
+    /** Removes the temporary files in {@code dir}; returns how many (one directory read, keeping no name). */
     static int temporaryFiles(Path dir, StoreRequests requests) {
-        if (!Files.isDirectory(dir)) {
-            requests.record(Operation.LIST, Outcome.OK);
-            return 0;
-        }
-        int removed = 0;
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                if (TemporaryFiles.isTemporary(p.getFileName().toString()) && Files.deleteIfExists(p)) {
-                    requests.record(Operation.DELETE, Outcome.OK);
-                    removed++;
-                }
-            }
-        } catch (IOException e) {
-            requests.record(Operation.LIST, Outcome.FAILED);
-            throw FilesystemStore.transientFailure("clean temporary files in " + dir, e);
-        }
-        requests.record(Operation.LIST, Outcome.OK);
-        return removed;
+        return DirectoryScan.read(dir, "", 0, true, requests).temporaryFilesRemoved();
     }
 }

@@ -1,20 +1,16 @@
 package dev.mirrorv3.chain.store;
 
-import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.StoreRequests.Operation;
 import dev.mirrorv3.chain.store.StoreRequests.Outcome;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -79,37 +75,18 @@ public final class FilesystemStore implements Store {
     }
 
     private List<String> listDirectory(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            requests.record(Operation.LIST, Outcome.OK);
-            return List.of();
-        }
-        List<String> names = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                String n = p.getFileName().toString();
-                if (!TemporaryFiles.isTemporary(n)) {
-                    names.add(n);
-                }
-            }
-        } catch (IOException e) {
-            requests.record(Operation.LIST, Outcome.FAILED);
-            throw transientFailure("list " + dir, e);
-        }
-        requests.record(Operation.LIST, Outcome.OK);
-        Collections.sort(names);
-        return names;
+        return DirectoryScan.read(dir, "", Integer.MAX_VALUE, false, requests).names();
     }
 
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
-        return tail(list(partition), startAt, max);
+        return DirectoryScan.read(partitionDir(partition), startAt, max, false, requests).names();
     }
 
-    /** A directory has no index: the entries' names are read (no stat per entry) and the tail kept. */
-    private static List<String> tail(List<String> all, String startAt, int max) {
-        int i = Collections.binarySearch(all, startAt);
-        int start = i >= 0 ? i : -i - 1;
-        return List.copyOf(all.subList(start, (int) Math.min(all.size(), (long) start + max)));
+    /** One directory read: the temporary files are removed as they are met. */
+    @Override
+    public OpeningListing removeTemporaryFilesAndListFrom(int partition, String startAt, int max) {
+        return DirectoryScan.read(partitionDir(partition), startAt, max, true, requests);
     }
 
     @Override
@@ -198,7 +175,7 @@ public final class FilesystemStore implements Store {
 
     @Override
     public List<String> listBesideFrom(String dir, String startAt, int max) {
-        return tail(listBeside(dir), startAt, max);
+        return DirectoryScan.read(besideDir(dir), startAt, max, false, requests).names();
     }
 
     @Override

@@ -202,6 +202,15 @@ public interface Store extends AutoCloseable {
     /** Removes temporary files left by an earlier writer of this partition; returns how many. */
     int removeTemporaryFiles(int partition);
 
+    /**
+     * A writer's open of the partition: {@link #removeTemporaryFiles}, then {@link #listFrom}. The default makes both
+     * requests; a store where each reads the whole directory (a filesystem) does both in one read.
+     */
+    default OpeningListing removeTemporaryFilesAndListFrom(int partition, String startAt, int max) {
+        int removed = removeTemporaryFiles(partition);
+        return new OpeningListing(listFrom(partition, startAt, max), removed);
+    }
+
     /** Partitions that have a chain directory, ascending. */
     List<Integer> partitions();
 

@@ -45,6 +45,29 @@ class FilesystemStoreTest {
         assertThat(store.list(7)).isEmpty();
     }
 
+    /** A writer's open: the temporary files removed and the names from a name on, in one directory read (one LIST). */
+    @Test
+    void aWritersOpenRemovesTemporaryFilesAndListsInOneDirectoryRead() throws Exception {
+        StoreRequests requests = new StoreRequests();
+        FilesystemStore store = new FilesystemStore(root, "m", requests);
+        for (String n : List.of("c", "a", "d", "b")) {
+            store.create(2, n, new byte[0]);
+        }
+        Files.write(root.resolve("m/2").resolve(dev.mirrorv3.chain.TemporaryFiles.temporaryNameFor("e")), new byte[1]);
+        long lists = requests.count(StoreRequests.Operation.LIST);
+
+        OpeningListing opened = store.removeTemporaryFilesAndListFrom(2, "b", 2);
+
+        assertThat(opened.names()).containsExactly("b", "c");
+        assertThat(opened.temporaryFilesRemoved()).isEqualTo(1);
+        assertThat(requests.count(StoreRequests.Operation.LIST) - lists).isEqualTo(1);
+        assertThat(requests.count(StoreRequests.Operation.DELETE)).isEqualTo(1);
+        try (var files = Files.list(root.resolve("m/2"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("a", "b", "c", "d");
+        }
+        assertThat(store.removeTemporaryFilesAndListFrom(9, "", Integer.MAX_VALUE)).isEqualTo(new OpeningListing(List.of(), 0));
+    }
+
     @Test
     void readingAMissingObjectNamesIt() {
         FilesystemStore store = new FilesystemStore(root, "m");

@@ -12,10 +12,10 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The opening sequence both kinds of destination share (docs/design.md: the destination is the truth, the position
- * rule): per partition remove our temporary files and read the destination back; check the backups' identity before
- * anything is written; read the source's log start and high watermark once; then resolve each partition's next offset
- * with the position rule and open its writer. A subclass says how its destination is read back and what writer
- * continues it.
+ * rule): per partition read the destination back, our temporary files removed in the same listing (one directory read
+ * on a filesystem); check the backups' identity before anything is written; read the source's log start and high
+ * watermark once; then resolve each partition's next offset with the position rule and open its writer. A subclass
+ * says how its destination is read back and what writer continues it.
  *
  * @param <D> a partition's destination as read back (a chain, or a snapshot series)
  * @param <W> the writer that continues it
@@ -41,7 +41,6 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
         for (TopicPartition tp : partitions) {
             destinations.attempt(tp, () -> {
                 Store store = settings.storeForTopic().apply(tp.topic());
-                PositionInputs.removeTemporaryFiles(store, tp);
                 try {
                     return readBack(store, tp);
                 } catch (MissingKeysException e) {

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): removes our
- * temporary files, finds the chain's end (its newest manifest and the objects listed after it, or the whole chain when it has no
- * manifest yet), reads its last object back, and checks the position against the source's log-start offset and high watermark. The
- * chain is the position; nothing else is trusted.
+ * Resolves where each opened partition's chain continues (docs/design.md: the destination is the truth, the position rule): finds the
+ * chain's end (its newest manifest and the objects listed after it, or the whole chain when it has no manifest yet), removing our
+ * temporary files in that one listing, reads its last object back, and checks the position against the source's log-start offset
+ * and high watermark. The chain is the position; nothing else is trusted.
  */
 final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
     private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
@@ -26,7 +26,7 @@ final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
     ChainHead readBack(Store store, TopicPartition tp) {
         // Finding the chain's end fails on missing key ids.
         ChainReader reader = new ChainReader(store, settings.envelope(), settings.encryption().get().keys());
-        ChainHead chain = reader.head(tp.partition());
+        ChainHead chain = reader.writersHead(tp.partition());
         // The tail object must be readable and match its name: a truncated or foreign last object stops us here.
         chain.last().ifPresent(last -> reader.read(tp.partition(), last, tp.topic()));
         return chain;

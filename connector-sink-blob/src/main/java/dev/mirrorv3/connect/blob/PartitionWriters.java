@@ -319,7 +319,9 @@ final class PartitionWriters {
      * starts the largest idle buffer, or waits for the running commits (a wait on the pipeline, never a spin),
      * re-issuing the frozen commits whose retry comes due meanwhile, at most retry.backoff.max.ms; after that the
      * batch is delivered again after a pause (a transient failure: the records appended so far are skipped then).
-     * A tee's destination does not wait: false, the record does not fit.
+     * A tee's destination waits as long as its commits finish, each within retry.backoff.initial.ms (held back at once,
+     * it would re-read what it missed: the source fetched again); false when one hangs or a retry waits, the record
+     * does not fit and its partition is held back.
      */
     private boolean makeRoomFor(long recordBytes) {
         long waitUntil = -1;
@@ -337,7 +339,9 @@ final class PartitionWriters {
                 }
                 flush(largest, FlushTrigger.BUFFER_CAP);
             } else if (hold != null) {
-                return false; // a tee's destination does not wait: the record's partition is held back
+                if (!pipelined.awaitProgress(config.retryBackoffInitialMs())) {
+                    return false; // the record's partition is held back: the other destinations go on
+                }
             } else {
                 long now = clock.millis();
                 waitUntil = waitUntil < 0 ? now + config.retryBackoffMaxMs() : waitUntil;

@@ -207,6 +207,23 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
         return started;
     }
 
+    /**
+     * For a destination of a tee, whose other destinations wait with it: waits for a running commit to finish, at most
+     * {@code ms}; false at once when a commit waits for a retry or none runs (the destination is in trouble, or only a
+     * retry could free room), and false when none finished in time (a commit that hangs: a frozen store).
+     */
+    boolean awaitProgress(long ms) {
+        if (!retryAt.isEmpty() || !pipeline.busy()) {
+            return false;
+        }
+        try {
+            return pipeline.awaitFinished(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectException("interrupted while waiting for a commit", e);
+        }
+    }
+
     /** Waits for a commit to finish; with none running, nothing would wake the wait: sleeps until the next retry is due. */
     private boolean awaitFinished(long ms) {
         try {

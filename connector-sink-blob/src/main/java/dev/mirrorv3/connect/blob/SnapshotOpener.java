@@ -32,7 +32,7 @@ final class SnapshotOpener extends DestinationOpener<ChainHead, SnapshotWriter> 
     @Override
     ChainHead readBack(Store store, TopicPartition tp) {
         SnapshotReader reader = reader(store);
-        ChainHead chain = reader.head(tp.partition());
+        ChainHead chain = reader.writersHead(tp.partition());
         chain.last().ifPresent(newest -> {
             try (CheckedSnapshot s = reader.open(tp.partition(), newest, tp.topic(), partitionSpillDir(tp))) {
                 s.checkAll();

@@ -173,7 +173,7 @@ class BlobSinkTeeIT {
 
             long localBefore = nexts(destinations.filesystem().stores(), topic, partitions);
             long frozenAt = System.currentTimeMillis();
-            int heldBefore = proxy.heldRequests();
+            int heldBefore = proxy.heldRequests() + proxy.heldReplies();
             long holdsBefore = offsiteHolds(logs);
             proxy.freeze();
             long until = System.currentTimeMillis() + 6_000;
@@ -186,10 +186,11 @@ class BlobSinkTeeIT {
             long localDuring = nexts(destinations.filesystem().stores(), topic, partitions);
             int putsAtThaw = destinations.s3().calls("putBlob");
             long holdsDuring = offsiteHolds(logs) - holdsBefore;
-            int held = proxy.heldRequests() - heldBefore;
+            int held = proxy.heldRequests() + proxy.heldReplies() - heldBefore;
             long thawedAt = System.currentTimeMillis();
             proxy.thaw();
-            System.out.printf("S3 frozen for 6 s: %d request(s) held, %d object(s) stored while frozen; filesystem chains %d -> %d%n",
+            System.out.printf("S3 frozen for 6 s: %d request(s) or reply(ies) held, %d object(s) stored while frozen;"
+                    + " filesystem chains %d -> %d%n",
                     held, putsAtThaw - putsAtFreeze, localBefore, localDuring);
             producing.set(false);
             producer.join(60_000);

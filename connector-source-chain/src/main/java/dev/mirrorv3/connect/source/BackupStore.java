@@ -3,11 +3,18 @@ package dev.mirrorv3.connect.source;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.kafka.config.ConfigFragment;
+import dev.mirrorv3.kafka.config.DestinationSettings;
+import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The backup's store as the chain source reads it: the blob sink's store settings ({@link StoreConfigFragment}, as a
@@ -44,7 +51,45 @@ final class BackupStore {
             Not used to read (each object names its own key); accepted so the blob sink's \
             configuration can be reused as it is.""";
 
+    static final String DESTINATIONS_DOC = """
+            The blob sink's destinations when it writes several (a tee, destinations=local,offsite), so \
+            that its config can be reused as it is, destinations.<name>.* included: the chain source follows the one \
+            'destination' names. Empty: the backup's settings are the ones without a prefix.""";
+    static final String DESTINATION_DOC = """
+            Which of the blob sink's destinations to follow, by name, when it writes several \
+            (destinations=NAME,...): that destination's destinations.NAME.* settings describe the backup (its store, \
+            destination.name, encryption), exactly as a single destination's. Required then (the connector names the \
+            destinations when it is missing); refused without destinations.""";
+
     private BackupStore() {
+    }
+
+    /** destinations and destination: which destination of a tee's config is the backup. */
+    static ConfigFragment destinations(String group) {
+        return ConfigFragment.settings(group,
+                Setting.of(DestinationSettings.DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Destinations (tee)",
+                        DESTINATIONS_DOC),
+                Setting.of(DestinationSettings.DESTINATION, Type.STRING, "", Importance.MEDIUM, Width.SHORT, "Destination followed",
+                        DESTINATION_DOC));
+    }
+
+    /**
+     * The settings of the destination followed, as a single destination's: a tee's one that destination names
+     * ({@link DestinationSettings}), or {@code props} as they are.
+     *
+     * @throws ConfigException on destination, naming the destinations, when it names none of them
+     */
+    static Map<?, ?> followed(Map<?, ?> props) {
+        if (!props.containsKey(DestinationSettings.DESTINATIONS) && !props.containsKey(DestinationSettings.DESTINATION)) {
+            return props;
+        }
+        Map<String, String> strings = new HashMap<>();
+        props.forEach((k, v) -> strings.put(String.valueOf(k), v == null ? null : String.valueOf(v)));
+        try {
+            return DestinationSettings.read(strings).settings();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(DestinationSettings.DESTINATION, strings.get(DestinationSettings.DESTINATION), e.getMessage());
+        }
     }
 
     /** The store settings in {@code group} (and the S3 and Format groups), as a reader's. */

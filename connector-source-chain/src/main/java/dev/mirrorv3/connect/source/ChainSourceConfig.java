@@ -117,6 +117,7 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
 
     static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
             BackupStore.fragment(GROUP_BACKUP),
+            BackupStore.destinations(GROUP_BACKUP),
             ConfigFragment.settingsFrom(GROUP_BACKUP, 10,
                     Setting.of(TOPICS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.MEDIUM, "Backed-up topic",
                             TOPICS_DOC).withValidator(new ConfigDef.NonEmptyString()),
@@ -149,8 +150,13 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
 
     public static final ConfigDef CONFIG_DEF = FRAGMENTS.configDef();
 
+    /**
+     * @param props the connector's settings; of a blob sink's config with several destinations, the one destination
+     *     names is read (its settings as a single destination's)
+     * @throws org.apache.kafka.common.config.ConfigException on destination when it names none of the destinations
+     */
     public ChainSourceConfig(Map<?, ?> props) {
-        super(FRAGMENTS, props);
+        super(FRAGMENTS, BackupStore.followed(props));
     }
 
     /** A compaction=log backup (snapshots): refused, there is nothing to follow. */
@@ -180,6 +186,12 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
     /** The chain directory name: destination.name with ${topic} resolved. */
     public String destinationName() {
         return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), "", sourceTopic());
+    }
+
+    /** A store setting as the connector's config spells it: under destinations.NAME. when it follows a tee's destination. */
+    public String storeKey(String key) {
+        String followed = getString(DestinationSettings.DESTINATION).trim();
+        return followed.isEmpty() ? key : DestinationSettings.PREFIX + followed + "." + key;
     }
 
     /** Opens the backup's store; it is only listed and read, so the write identity may be absent (the read one stands in). */

@@ -2,7 +2,9 @@ package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.config.ClusterAccess;
+import dev.mirrorv3.kafka.config.ConnectorChecks;
 import dev.mirrorv3.kafka.config.ConnectorValidator;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
 import java.nio.file.Files;
@@ -58,10 +60,14 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
             error(ChainSourceConfig.TOPICS, "one topic per connector: the backup of " + topics.split(",")[0].trim()
                     + ", say; deploy one connector per backed-up topic");
         }
-        if (props.getOrDefault(StoreConfigFragment.DESTINATION_NAME, "").isBlank()) {
-            error(StoreConfigFragment.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob sink's"
-                    + " destination.name, or the blob sink connector's name when it had none");
-        }
+        Optional<DestinationSettings> followed = followed();
+        followed.ifPresent(d -> {
+            if (d.settings().getOrDefault(StoreConfigFragment.DESTINATION_NAME, "").isBlank()) {
+                store(d).error(StoreConfigFragment.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob"
+                        + " sink's " + d.key(StoreConfigFragment.DESTINATION_NAME) + ", or the blob sink connector's name when it"
+                        + " had none");
+            }
+        });
         if (!props.getOrDefault(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "").isBlank()
                 && "preserve".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, ""))) {
             error(ChainSourceConfig.ORIGINAL_OFFSET_HEADER, "only with offsets=renumber: with preserve every record is at its backed-up"
@@ -71,8 +77,8 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
                 && "renumber".equalsIgnoreCase(props.getOrDefault(ChainSourceConfig.OFFSETS, "").trim())) {
             error(GroupSyncConfigFragment.GROUPS_SYNC, ChainSourceGroupSync.RENUMBER_REFUSED);
         }
-        checkBackupDirectory();
-        checkFollowedPartitions();
+        followed.ifPresent(this::checkBackupDirectory);
+        checkFollowedPartitions(followed);
         checkTarget();
     }
 
@@ -82,7 +88,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
      * store answers (the connector and its tasks check again at start and when partitions appear), and over those
      * partition.mapping lists.
      */
-    private void checkFollowedPartitions() {
+    private void checkFollowedPartitions(Optional<DestinationSettings> followed) {
         boolean mapping = !hasErrors(ChainSourceConfig.PARTITION_MAPPING);
         boolean cut = !hasErrors(RestoreCutSettings.UNTIL_OFFSET) && !hasErrors(RestoreCutSettings.UNTIL_TIMESTAMP);
         if (hasErrors(ChainSourceConfig.PARTITIONS) || (!mapping && !cut)) {
@@ -92,22 +98,25 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
         if (parsed == null) {
             return;
         }
-        List<Integer> followed = parsed.partitions().isEmpty() && !offline ? backupPartitions(parsed) : parsed.partitions();
+        List<Integer> partitions = parsed.partitions();
+        if (partitions.isEmpty() && !offline && followed.isPresent()) {
+            partitions = backupPartitions(parsed, store(followed.get()));
+        }
         if (mapping) {
-            parsed.partitionMapping().sharedTarget(followed).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
+            parsed.partitionMapping().sharedTarget(partitions).ifPresent(m -> error(ChainSourceConfig.PARTITION_MAPPING, m));
         }
         if (cut) {
-            RestoreCutSettings.untilOffsetProblem(RestoreCutSettings.cut(parsed), followed)
+            RestoreCutSettings.untilOffsetProblem(RestoreCutSettings.cut(parsed), partitions)
                     .ifPresent(m -> error(RestoreCutSettings.UNTIL_OFFSET, m));
         }
     }
 
     /** The backup's partition directories; empty when the store settings are wrong or the store does not answer in time. */
-    private List<Integer> backupPartitions(ChainSourceConfig parsed) {
+    private static List<Integer> backupPartitions(ChainSourceConfig parsed, ConnectorChecks storeChecks) {
         for (String key : List.of(StoreConfigFragment.DESTINATION_TYPE, StoreConfigFragment.FILESYSTEM_ROOT,
                 StoreConfigFragment.DESTINATION_NAME, StoreConfigFragment.S3_BUCKET, StoreConfigFragment.S3_REGION,
                 StoreConfigFragment.S3_READ_ACCESS_KEY_ID, StoreConfigFragment.S3_READ_SECRET_ACCESS_KEY)) {
-            if (hasErrors(key)) {
+            if (storeChecks.hasErrors(key)) {
                 return List.of();
             }
         }
@@ -119,14 +128,28 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
     }
 
     /** The backup's directory exists, once the store fragment's rules (run by the base) found the location complete. */
-    private void checkBackupDirectory() {
+    private void checkBackupDirectory(DestinationSettings followed) {
         if (!storeLocationComplete() || offline) {
             return; // offline: the worker's directory, not this machine's
         }
         ChainSourceConfig parsed = parsed();
         if (parsed != null) {
-            requireBackupDirectory(parsed).ifPresent(p -> error(StoreConfigFragment.FILESYSTEM_ROOT, p));
+            requireBackupDirectory(parsed).ifPresent(p -> store(followed).error(StoreConfigFragment.FILESYSTEM_ROOT, p));
         }
+    }
+
+    /** The destination followed: the single one, or the tee's that destination names (its error is the store fragment's). */
+    private Optional<DestinationSettings> followed() {
+        try {
+            return Optional.of(DestinationSettings.read(props));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Where the errors of the followed destination's store settings go: on its prefixed keys in a tee. */
+    private ConnectorChecks store(DestinationSettings followed) {
+        return followed.teeName().isPresent() ? checks.prefixed(followed.key(""), followed.settings()) : checks;
     }
 
     /** A filesystem backup whose directory does not exist is refused (the blob sink creates it); S3 prefixes are waited for. */
@@ -136,8 +159,9 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
         }
         Path dir = Path.of(config.getString(StoreConfigFragment.FILESYSTEM_ROOT)).resolve(config.destinationName());
         if (!Files.isDirectory(dir)) {
-            return Optional.of("the backup directory " + dir + " does not exist: check filesystem.root and destination.name (the blob"
-                    + " sink creates it when it starts; an existing directory without objects is waited for)");
+            return Optional.of("the backup directory " + dir + " does not exist: check "
+                    + config.storeKey(StoreConfigFragment.FILESYSTEM_ROOT) + " and " + config.storeKey(StoreConfigFragment.DESTINATION_NAME)
+                    + " (the blob sink creates it when it starts; an existing directory without objects is waited for)");
         }
         return Optional.empty();
     }

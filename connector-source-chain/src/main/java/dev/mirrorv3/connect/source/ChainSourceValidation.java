@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.kafka.config.ConnectorLevelRules;
 import dev.mirrorv3.kafka.config.ConnectorValidation;
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
 public final class ChainSourceValidation {
     /** Prefixes of settings passed to clients or plugins as they are: known to validate and to the JSON Schema. */
     public static final List<String> PASS_THROUGH = List.of("producer.override.", "admin.override.", "target.admin.",
-            "key.converter.", "value.converter.", "header.converter.");
+            "key.converter.", "value.converter.", "header.converter.", DestinationSettings.PREFIX);
 
     /** The rules {@code validate()} and {@code mirror-v3 validate} apply, and the warnings they print. */
     public static final ConnectorValidation VALIDATION = new ConnectorValidation(ChainSourceConfig.FRAGMENTS,

@@ -61,7 +61,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The chain source on one worker: following a backup the real blob sink writes at the same time, handing over from a
+ * The chain source on one worker: following a backup the real blob sink writes at the same time (also one destination
+ * of a blob sink writing two), handing over from a
  * one-shot restore, every refusal (each one isolates its backup partition, named by its gauge and its failure note on
  * the target; ChainSourceIsolationIT: the other partitions go on), a store outage, an empty backup waited for and a
  * missing one refused.
@@ -134,6 +135,82 @@ class ChainSourceFollowIT {
         assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
         cluster.delete("orders-follow");
         cluster.delete("orders-backup");
+    }
+
+    /** The blob sink writing {@code topic} to a filesystem (local) and to S3Proxy (offsite), each under its own name. */
+    private static Map<String, String> teeSinkConfig(String topic) {
+        Map<String, String> c = sinkConfig(topic, root, "unused", cluster.bootstrapServers());
+        c.remove("filesystem.root");
+        c.remove("destination.name");
+        c.put("destinations", "local,offsite");
+        c.put("destinations.local.filesystem.root", root.resolve("local").toString());
+        c.put("destinations.local.destination.name", topic + "-local");
+        c.put("destinations.offsite.destination.type", "s3");
+        c.put("destinations.offsite.destination.name", topic + "-offsite");
+        c.put("destinations.offsite.s3.endpoint", s3.endpoint().toString());
+        c.put("destinations.offsite.s3.region", "us-east-1");
+        c.put("destinations.offsite.s3.bucket", BUCKET);
+        c.put("destinations.offsite.s3.prefix", "dr");
+        c.put("destinations.offsite.s3.path.style.access", "true");
+        for (String role : List.of("write", "read")) {
+            c.put("destinations.offsite.s3." + role + ".access.key.id", S3_ID);
+            c.put("destinations.offsite.s3." + role + ".secret.access.key", S3_SECRET);
+        }
+        c.put("destinations.offsite.encryption", "none");
+        c.put("destinations.offsite.flush.max.time.ms", "700");
+        return c;
+    }
+
+    @Test
+    /**
+     * Deployed once the offsite chain holds the topic: S3Proxy's filesystem backend lists an upload in progress as
+     * {@code <key>-<uuid>} (docs/decisions.md, "Listings taken while an object is being written"), which a reader of the
+     * chain takes for a foreign object; real S3 never lists one.
+     */
+    void followsTheOffsiteDestinationOfATee() throws Exception {
+        String topic = "tee";
+        createTopic(cluster.bootstrapServers(), topic, 2);
+        createTopic(cluster.bootstrapServers(), "tee-standby", 2);
+        Map<String, String> sink = teeSinkConfig(topic);
+        cluster.deploy("tee-backup", sink);
+        produce(cluster.bootstrapServers(), topic, 2, 2000, 1);
+        try (S3Store offsite = new S3Store(S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "dr", true,
+                new S3Identity("read", S3_ID, S3_SECRET), new S3Identity("read", S3_ID, S3_SECRET)), topic + "-offsite")) {
+            awaitChainNext(new ChainReader(offsite, PARQUET, KeyRing.empty()), 2, 2000);
+        }
+
+        Map<String, String> source = sourceConfig(topic, root, "unused", "tee-standby", "preserve", cluster.bootstrapServers());
+        source.remove("filesystem.root");
+        source.remove("destination.name");
+        sink.forEach((k, v) -> {
+            if (k.startsWith("destinations")) {
+                source.put(k, v);
+            }
+        });
+        assertThat(errors(cluster.validate(ChainSourceConnector.class.getName(), source)).get("destination"))
+                .as("Connect's validate: a tee without destination").singleElement().asString()
+                .contains("several destinations [local, offsite]");
+
+        source.put("destination", "offsite");
+        int mark = logs.getBuffer().length();
+        cluster.deploy("tee-follow", source);
+        Awaitility.await("the standby holds every record of the topic").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> highWatermark(cluster.bootstrapServers(), "tee-standby", 0) == 2000
+                        && highWatermark(cluster.bootstrapServers(), "tee-standby", 1) == 2000);
+        assertThat(Files.isDirectory(root.resolve("local").resolve("tee-local").resolve("0"))).as("the sink writes both").isTrue();
+        List<String> followed = logs.getBuffer().substring(mark).lines().filter(l -> l.contains(" ChainSource")).toList();
+        assertThat(followed).as("the chain source reads the offsite destination's chains, never the local one's")
+                .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/0"))
+                .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/1"))
+                .noneMatch(l -> l.contains("tee-local"));
+        var expected = consumeAll(cluster.bootstrapServers(), topic);
+        var actual = consumeAll(cluster.bootstrapServers(), "tee-standby");
+        for (int p = 0; p < 2; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+        assertThat(cluster.taskState("tee-follow")).isEqualTo("RUNNING");
+        cluster.delete("tee-follow");
+        cluster.delete("tee-backup");
     }
 
     @Test
@@ -523,6 +600,18 @@ class ChainSourceFollowIT {
                 .contains("set producer.override.enable.idempotence=true");
         assertThat(errors.get("producer.override.acks")).singleElement().asString().contains("set producer.override.acks=all");
         assertThat(errors.get("errors.tolerance")).singleElement().asString().contains("errors.tolerance=all");
+    }
+
+    /** Until every partition's chain, read through {@code reader}, ends at {@code next} (an upload in progress: again). */
+    private static void awaitChainNext(ChainReader reader, int partitions, long next) {
+        Awaitility.await("the chains reach " + next).atMost(WAIT).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+            for (int p = 0; p < partitions; p++) {
+                if (reader.listChain(p, OptionalLong.empty()).nextOffset().orElse(0) < next) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     private static void awaitBackup(String name, int partitions, long next) {

@@ -25,6 +25,8 @@ import org.apache.kafka.common.config.ConfigValue;
 public final class DestinationSettings {
     public static final String DESTINATIONS = "destinations";
     public static final String PREFIX = "destinations.";
+    /** A reader's setting (the chain source's) naming the destination of a tee it reads, as the CLI's --destination does. */
+    public static final String DESTINATION = "destination";
     public static final String TOPIC_PLACEHOLDER = "${topic}";
     /** A destination's name: a metric label and a key segment. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
@@ -88,6 +90,36 @@ public final class DestinationSettings {
                     + " not name one (found " + name + ")" : "the connector has no destination " + name + ": it writes " + names);
         }
         return of(props, name.trim());
+    }
+
+    /**
+     * The destination a reader of the backup reads (the chain source): the config's single destination, or the tee's
+     * that {@value #DESTINATION} names.
+     *
+     * @throws IllegalArgumentException as {@link #select}
+     */
+    public static DestinationSettings read(Map<String, String> props) {
+        return select(props, props.get(DESTINATION));
+    }
+
+    /**
+     * A reader's rules: a tee's own ({@link #checkTee}), then {@value #DESTINATION} naming one of its destinations
+     * (required when it has several, refused without a tee), its error on {@value #DESTINATION}.
+     *
+     * @return the destination read, whose settings are to be checked; empty when {@value #DESTINATION} is wrong
+     */
+    public static Optional<DestinationSettings> checkRead(Map<String, String> props, ConnectorChecks checks) {
+        if (isTee(props)) {
+            checkTee(props, checks);
+        }
+        try {
+            return Optional.of(read(props));
+        } catch (IllegalArgumentException e) {
+            String names = String.join(",", names(props));
+            checks.error(DESTINATION, e.getMessage() + (names.isEmpty() ? "" : ": set " + DESTINATION + " to the one to read, e.g. "
+                    + DESTINATION + "=" + names(props).get(0)));
+            return Optional.empty();
+        }
     }
 
     private static DestinationSettings of(Map<String, String> props, String name) {

@@ -170,17 +170,22 @@ public final class StoreConfigFragment implements ConfigFragment {
      */
     @Override
     public void validate(Map<String, String> props, ConnectorChecks checks, boolean offline) {
-        if (access == Access.WRITE && DestinationSettings.isTee(props)) {
-            ConfigDef own = new ConfigDef();
-            define(new SettingsTable(own));
-            for (DestinationSettings d : DestinationSettings.checkTee(props, checks)) {
-                ConnectorChecks prefixed = checks.prefixed(d.key(""), d.settings());
-                DestinationSettings.checkValues(d, own, prefixed);
-                validateOne(d.settings(), prefixed, offline);
+        if (!DestinationSettings.isTee(props)) {
+            if (access == Access.READ) {
+                DestinationSettings.checkRead(props, checks); // refuses naming a destination without a tee
             }
+            validateOne(props, checks, offline);
             return;
         }
-        validateOne(props, checks, offline);
+        ConfigDef own = new ConfigDef();
+        define(new SettingsTable(own));
+        List<DestinationSettings> checked = access == Access.WRITE ? DestinationSettings.checkTee(props, checks)
+                : DestinationSettings.checkRead(props, checks).stream().toList();
+        for (DestinationSettings d : checked) {
+            ConnectorChecks prefixed = checks.prefixed(d.key(""), d.settings());
+            DestinationSettings.checkValues(d, own, prefixed);
+            validateOne(d.settings(), prefixed, offline);
+        }
     }
 
     private void validateOne(Map<String, String> props, ConnectorChecks checks, boolean offline) {
@@ -195,8 +200,9 @@ public final class StoreConfigFragment implements ConfigFragment {
      * none of the settings of the chosen destination type has an error.
      */
     boolean locationComplete(Map<String, String> props, ConnectorChecks checks) {
-        if (access == Access.WRITE && DestinationSettings.isTee(props)) {
-            return DestinationSettings.all(props).stream()
+        if (DestinationSettings.isTee(props)) {
+            List<DestinationSettings> ds = access == Access.WRITE ? DestinationSettings.all(props) : readable(props);
+            return !ds.isEmpty() && ds.stream()
                     .allMatch(d -> locationComplete(d.settings(), checks.prefixed(d.key(""), d.settings())));
         }
         if (checks.hasErrors(DESTINATION_TYPE)) {
@@ -208,6 +214,15 @@ public final class StoreConfigFragment implements ConfigFragment {
                         S3_READ_SECRET_ACCESS_KEY, S3_ENDPOINT)
                 : List.of(S3_BUCKET, S3_REGION, S3_READ_ACCESS_KEY_ID, S3_READ_SECRET_ACCESS_KEY, S3_ENDPOINT);
         return location.stream().noneMatch(checks::hasErrors);
+    }
+
+    /** The one destination of a tee a reader reads, none when its {@value DestinationSettings#DESTINATION} is wrong. */
+    private static List<DestinationSettings> readable(Map<String, String> props) {
+        try {
+            return List.of(DestinationSettings.read(props));
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
     }
 
     /** keys.type and values.type (bytes, utf8 or json) in {@code group}; also the Kafka sink's, which checks records against them. */

@@ -19,8 +19,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * The verify pass of a restore (docs/restore-cli.md): lists and validates a partition's chain from a required start,
- * follows its manifests' hash chain and checks the listing against them, reads every object (several at once,
- * {@link #readingAhead}) and checks it against its name, topic and partition and against the SHA-256 its manifest
+ * follows its manifests' hash chain and checks the listing against them, reads every object (manifests and objects
+ * several at once, {@link #readingAhead}) and checks it against its name, topic and partition and against the SHA-256 its manifest
  * recorded ({@link ManifestTrail}), and records each object's SHA-256, records and holes; it may keep the objects for
  * the produce pass ({@link #keeping}). Connect-free, shared by the restore CLI and the chain source connector.
  */
@@ -98,7 +98,7 @@ public final class BackupVerifier {
         if (chain.isEmpty()) {
             throw new ChainException(location + ": the directory holds no backup objects");
         }
-        ManifestTrail manifests = ManifestTrail.read(reader.listing(partition));
+        ManifestTrail manifests = ManifestTrail.read(reader.listing(partition), Math.max(1, readAhead));
         manifests.checkListing(chain);
         List<VerifiedObject> objects = new ArrayList<>(chain.objects().size());
         try (ReadAhead<ObjectName, KeptObjects.Sized> reads = new ReadAhead<>(chain.objects(),

@@ -1,11 +1,10 @@
 package dev.mirrorv3.chain.restore;
 
+import dev.mirrorv3.chain.FutureReads;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,20 +79,7 @@ public final class ReadAhead<I, T> implements AutoCloseable {
 
     /** A read's object, or its failure as thrown by the read. */
     static <T> T take(Future<T> f) {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while waiting for an object read ahead");
-        }
+        return FutureReads.take(f, "an object read ahead");
     }
 
     /** Cancels the reads not taken; a read in progress finishes on its thread and is dropped. */

@@ -2,6 +2,7 @@ package dev.mirrorv3.chain.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
@@ -12,11 +13,18 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
+import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
+import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.write.ManifestKeeper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The verify pass reading objects ahead in parallel, and the objects it keeps for the produce pass. */
+/** The verify pass reading objects and manifests ahead in parallel, and the objects it keeps for the produce pass. */
 class BackupVerifierTest {
     private static final EnvelopeSettings NDJSON = new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.UNCOMPRESSED, ValueType.BYTES,
             ValueType.BYTES);
@@ -172,6 +180,46 @@ class BackupVerifierTest {
         int reads = counting.reads;
         v.reread(0, vp.objects().get(0));
         assertThat(counting.reads - reads).isEqualTo(1);
+    }
+
+    /** {@code objects} objects as {@link #write}, each followed by a manifest of it (a hash chain of as many manifests). */
+    private List<ObjectName> writeWithManifests(int objects) {
+        ManifestKeeper keeper = new ManifestKeeper(new ChainListing(store, 0, Manifest.Kind.CHAIN), ChainHead.empty(store.location(0)), 0,
+                Clock.systemUTC());
+        List<ObjectName> names = write(objects);
+        for (ObjectName name : names) {
+            byte[] bytes = store.read(0, name.fileName());
+            keeper.committed(name, bytes.length, ManifestCodec.sha256(bytes));
+            keeper.writeWaiting();
+        }
+        return names;
+    }
+
+    @Test
+    void manifestsAreReadInParallelAndFollowedAsOneAfterTheOther() {
+        writeWithManifests(6);
+        String serial = verify(verifier().readingAhead(0), CutFinder.none()).manifests();
+        assertThat(counting.maxConcurrentBesideReads()).as("the premise: read one after the other").isEqualTo(1);
+        counting.besideReadsMeet(2);
+
+        VerifiedPartition parallel = verify(verifier().readingAhead(4), CutFinder.none());
+
+        assertThat(counting.maxConcurrentBesideReads()).as("manifests read at once").isGreaterThan(1).isLessThanOrEqualTo(4);
+        assertThat(parallel.manifests()).isEqualTo(serial).startsWith("6, hash chain intact, 6 objects with a recorded SHA-256");
+    }
+
+    @Test
+    void theFirstBrokenManifestIsNamedWhenTheyAreReadInParallel() throws Exception {
+        writeWithManifests(6);
+        List<String> manifests = store.listBeside(ManifestName.dir(0));
+        Files.writeString(store.besideDir(ManifestName.dir(0)).resolve(manifests.get(2)), "{\"not\": \"a manifest\"}");
+        Files.writeString(store.besideDir(ManifestName.dir(0)).resolve(manifests.get(4)), "not json");
+        Throwable serial = catchThrowable(() -> verify(verifier().readingAhead(0), CutFinder.none()));
+        assertThat(serial).as("the premise: the third manifest is named").isInstanceOf(ChainException.class)
+                .hasMessageContaining(manifests.get(2));
+
+        assertThatThrownBy(() -> verify(verifier().readingAhead(4), CutFinder.none())).isInstanceOf(serial.getClass())
+                .hasMessage(serial.getMessage());
     }
 
     /** Releases the held reads once {@code reads} objects were read (the held one included), and a moment more. */

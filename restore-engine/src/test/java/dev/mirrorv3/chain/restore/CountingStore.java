@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * The tests' store, counting object reads (from any thread): {@code failReads} makes the next reads fail as an unreachable
  * store does, {@link #failOnce} fails the next read of one object, and {@link #holdReadsOf} holds the reads of one object
  * until released; {@link #maxConcurrentReads} tells how many reads ran at once. What is beside the chains (manifests) is
- * read from the store it wraps, uncounted.
+ * read from the store it wraps, uncounted; {@link #maxConcurrentBesideReads} tells how many of those ran at once.
  */
 final class CountingStore implements Store {
     private final Store store;
@@ -23,6 +23,9 @@ final class CountingStore implements Store {
     private int maxConcurrent;
     private volatile CountDownLatch hold = new CountDownLatch(0);
     private volatile String held;
+    private volatile CountDownLatch besideReadsMeet = new CountDownLatch(0);
+    private int concurrentBeside;
+    private int maxConcurrentBeside;
 
     CountingStore(Store store) {
         this.store = store;
@@ -119,7 +122,31 @@ final class CountingStore implements Store {
 
     @Override
     public byte[] readBeside(String dir, String name) {
-        return store.readBeside(dir, name);
+        synchronized (this) {
+            maxConcurrentBeside = Math.max(maxConcurrentBeside, ++concurrentBeside);
+        }
+        try {
+            CountDownLatch meet = besideReadsMeet;
+            meet.countDown();
+            meet.await(5, TimeUnit.SECONDS); // read one after the other, the first waits in vain
+            return store.readBeside(dir, name);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TransientStoreException("read " + name + ": interrupted", e);
+        } finally {
+            synchronized (this) {
+                concurrentBeside--;
+            }
+        }
+    }
+
+    /** The next reads beside the chains (manifests) each wait, up to 5 s, until {@code reads} of them are under way. */
+    void besideReadsMeet(int reads) {
+        besideReadsMeet = new CountDownLatch(reads);
+    }
+
+    synchronized int maxConcurrentBesideReads() {
+        return maxConcurrentBeside;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mirrorv3.restore.cli.validate;
 
+import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.restore.cli.ConnectorConfig;
 import dev.mirrorv3.restore.cli.ConnectorKind;
 import dev.mirrorv3.restore.cli.ExitCodes;
@@ -69,6 +70,12 @@ public final class ValidateCommand implements Callable<Integer> {
             + " references a config provider (e.g. $${file:…}) are not checked.")
     boolean offline;
 
+    @Option(names = "--destination", paramLabel = "NAME", description = "For a connector with several destinations"
+            + " (destinations=NAME,...): report the problems of this destination's destinations.NAME.* settings and of the"
+            + " connector's own, not the other destinations' (e.g. checked from a host that sees this destination's store"
+            + " only). Every destination is checked without it. Refused for a connector with one destination.")
+    String destination;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -126,8 +133,15 @@ public final class ValidateCommand implements Callable<Integer> {
                     + " it with its worker: PUT /connector-plugins/" + cls + "/config/validate");
         }
         List<String> errors = new ArrayList<>();
+        if (destination != null) {
+            try {
+                DestinationSettings.select(settings, destination);
+            } catch (IllegalArgumentException e) {
+                errors.add("--destination " + destination + ": " + e.getMessage());
+            }
+        }
         for (ConfigValue v : kind.get().validate(settings, offline).configValues()) {
-            if (v.errorMessages().isEmpty()) {
+            if (v.errorMessages().isEmpty() || anotherDestinations(v.name())) {
                 continue;
             }
             String raw = settings.get(v.name());
@@ -137,5 +151,11 @@ public final class ValidateCommand implements Callable<Integer> {
             v.errorMessages().forEach(m -> errors.add(v.name() + ": " + m));
         }
         return errors;
+    }
+
+    /** With --destination, a setting of another destination of a tee (destinations.OTHER.*), whose problems are not reported. */
+    private boolean anotherDestinations(String key) {
+        return destination != null && key.startsWith(DestinationSettings.PREFIX)
+                && !key.startsWith(DestinationSettings.PREFIX + destination.trim() + ".");
     }
 }
