@@ -108,18 +108,7 @@ class ChainPrunerTest {
     @Test
     void aRetentionAskedBeforeTheStartIsRecordedPutsTheStartAtTheLockedObject() {
         String lockedName = ObjectName.plain(100, 199, EnvelopeFormat.PARQUET).fileName();
-        Store locking = new DelegatingStore(store) {
-            @Override
-            public Optional<ObjectLockedException> retention(int partition, String name) {
-                return name.equals(lockedName) ? Optional.of(new ObjectLockedException(location(partition) + "/" + name,
-                        "GOVERNANCE", Optional.of(Instant.parse("2030-01-01T00:00:00Z")))) : Optional.empty();
-            }
-
-            @Override
-            public void delete(int partition, String name) {
-                store.delete(partition, name);
-            }
-        };
+        Store locking = new LockingStore(store, lockedName, "GOVERNANCE");
         PartitionPrune dry = prune(locking, 1_000_350, true);
         assertThat(dry.removed()).extracting(r -> r.name().from()).containsExactly(0L);
         assertThat(dry.locked()).singleElement().satisfies(l -> assertThat(l.name().from()).isEqualTo(100L));

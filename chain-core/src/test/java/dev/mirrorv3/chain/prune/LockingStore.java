@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * A store whose delete finds one object under a retention until 2030-01-01 and refuses it as the S3 store's
- * retention-checked delete does; every other delete goes through.
+ * retention-checked delete does, and which reports that retention when asked first ({@link Store#retention}); every
+ * other delete goes through.
  */
 final class LockingStore extends DelegatingStore {
     static final Instant UNTIL = Instant.parse("2030-01-01T00:00:00Z");
@@ -23,6 +24,12 @@ final class LockingStore extends DelegatingStore {
         this.store = store;
         this.locked = locked;
         this.mode = mode;
+    }
+
+    @Override
+    public Optional<ObjectLockedException> retention(int partition, String name) {
+        return name.equals(locked) ? Optional.of(new ObjectLockedException(location(partition) + "/" + name, mode, Optional.of(UNTIL)))
+                : Optional.empty();
     }
 
     @Override
