@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,10 +113,17 @@ public final class ChainListing {
      * @throws ManifestException if the newest manifest's last object is gone
      */
     public ChainHead head(EnvelopeFormat format, BeforeTheRule beforeTheRule) {
-        ChainHead head = head(newest(), format);
+        return withStartChecked(head(newest(), format), beforeTheRule, Optional.empty());
+    }
+
+    /**
+     * The head, once {@link ChainStart}'s rule accepted where the chain starts (a chain; a snapshot series has no rule);
+     * the chain's first name is read from the store unless the head's listing saw it ({@code firstListed}).
+     */
+    private ChainHead withStartChecked(ChainHead head, BeforeTheRule beforeTheRule, Optional<String> firstListed) {
         if (kind == Manifest.Kind.CHAIN) {
             Optional<ObjectName> first = head.manifest().isEmpty() ? head.after().stream().findFirst()
-                    : namesFrom("", 1).stream().findFirst().flatMap(ObjectName::parse);
+                    : (firstListed.isPresent() ? firstListed : namesFrom("", 1).stream().findFirst()).flatMap(ObjectName::parse);
             first.ifPresent(f -> checkStart(f, head.manifest(), false, beforeTheRule));
         }
         return head;
@@ -147,13 +155,16 @@ public final class ChainListing {
      * of the whole directory, as long as the chain: an open reads it once).
      */
     public ChainHead writersHead(EnvelopeFormat format) {
-        return head(newest(), format, startAt -> {
+        AtomicReference<Optional<String>> first = new AtomicReference<>(Optional.empty());
+        ChainHead head = head(newest(), format, startAt -> {
             OpeningListing listed = store.removeTemporaryFilesAndListFrom(partition, startAt, Integer.MAX_VALUE);
             if (listed.temporaryFilesRemoved() > 0) {
                 log.info("removed {} temporary file(s) left by an earlier writer in {}", listed.temporaryFilesRemoved(), location);
             }
+            first.set(listed.first());
             return listed.names();
         });
+        return withStartChecked(head, BeforeTheRule.RECORD, first.get());
     }
 
     private ChainHead head(Optional<StoredManifest> newest, EnvelopeFormat format, Function<String, List<String>> namesFrom) {
