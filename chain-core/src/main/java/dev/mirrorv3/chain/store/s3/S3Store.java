@@ -69,6 +69,9 @@ public final class S3Store implements Store {
         all.addAll(interceptors);
         Map<S3Identity, S3Client> byIdentity = new IdentityHashMap<>(); // one client per identity (prune opens one)
         Function<S3Identity, S3Client> client = id -> byIdentity.computeIfAbsent(id, i -> {
+            if (i.isBlank()) {
+                return S3Clients.missing(i); // a reader's settings need no write identity: refused when first used
+            }
             S3Client c = S3Clients.create(settings, i, all);
             clients.add(c);
             return c;
