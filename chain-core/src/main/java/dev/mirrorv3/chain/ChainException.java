@@ -84,9 +84,14 @@ public class ChainException extends RuntimeException {
     public static final class WrongChainStart extends ChainException {
         private static final long serialVersionUID = 1L;
 
-        WrongChainStart(String location, ObjectName first, long required) {
+        public WrongChainStart(String location, ObjectName first, long required) {
             super("the chain at " + location + " starts at offset " + first.from() + " (" + first + "), not at "
                     + required + "; if objects before it were removed on purpose, pass --chain-start " + first.from());
+        }
+
+        /** A chain that starts neither at 0 nor at its recorded start (the one start rule's refusal). */
+        public WrongChainStart(String message) {
+            super(message);
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.OptionalLong;
 
 /**
  * A partition's snapshots ({@code compaction=log}), sorted by offset. Unlike a chain, older snapshots may have been
- * removed (a bucket lifecycle rule), so gaps between them are allowed; overlaps never are: each snapshot starts after
+ * removed ({@code mirror-v3 prune}), so gaps between them are allowed; overlaps never are: each snapshot starts after
  * the previous one's {@code to}. The newest snapshot is the backup.
  */
 public record SnapshotChain(String location, List<ObjectName> objects) {

@@ -3,6 +3,7 @@ package dev.mirrorv3.quickstart;
 import dev.mirrorv3.chain.ChainException;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import java.nio.file.Path;
@@ -20,6 +21,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *   <li>{@code chain <connector-config.json> <connector>}: a blob sink's chains, listed raw (so that a gap or an
  *   overlap is counted, not only refused), every object read and checked through chain-core's {@link ChainReader},
  *   and each chain validated as the sink and the restore validate it;</li>
+ *   <li>{@code chain-pruned <connector-config.json> <connector>}: the same after {@code mirror-v3 prune}: each partition
+ *   from its recorded start on (the source's records before it are not expected), the chain starting exactly there and
+ *   validated by the one start rule;</li>
  *   <li>{@code topic <source bootstrap> <source topic> <destination bootstrap> <destination topic>}: a Kafka sink's or
  *   a chain source's target, at the same offsets.</li>
  * </ul>
@@ -32,12 +36,12 @@ public final class TortureCompare {
 
     public static void main(String[] args) throws Exception {
         TortureComparison c;
-        if (args.length == 3 && args[0].equals("chain")) {
-            c = chain(BlobSinkSettings.load(Path.of(args[1]), args[2]));
+        if (args.length == 3 && (args[0].equals("chain") || args[0].equals("chain-pruned"))) {
+            c = chain(BlobSinkSettings.load(Path.of(args[1]), args[2]), args[0].equals("chain-pruned"));
         } else if (args.length == 5 && args[0].equals("topic")) {
             c = topics(args[1], args[2], args[3], args[4]);
         } else {
-            Usage.exit("TortureCompare chain <connector-config.json> <connector>\n"
+            Usage.exit("TortureCompare chain|chain-pruned <connector-config.json> <connector>\n"
                     + "       TortureCompare topic <source bootstrap> <source topic> <destination bootstrap> <destination topic>");
             return;
         }
@@ -46,7 +50,7 @@ public final class TortureCompare {
         System.exit(c.ok() ? 0 : 1);
     }
 
-    static TortureComparison chain(BlobSinkSettings s) throws Exception {
+    static TortureComparison chain(BlobSinkSettings s, boolean pruned) throws Exception {
         Map<Integer, Long> logStart;
         try (TopicOffsets offsets = new TopicOffsets(s.bootstrapServers())) {
             logStart = offsets.logStartOffsets(s.topic());
@@ -57,6 +61,14 @@ public final class TortureCompare {
             ChainReader reader = s.reader(store);
             for (Map.Entry<Integer, List<ConsumerRecord<byte[], byte[]>>> e : source.entrySet()) {
                 int p = e.getKey();
+                long start = logStart.get(p);
+                List<ConsumerRecord<byte[], byte[]>> expected = e.getValue();
+                if (pruned) {
+                    start = Math.max(start, ChainStart.recorded(store, p, reader.listing(p).newest()).orElse(0));
+                    long from = start;
+                    expected = expected.stream().filter(r -> r.offset() >= from).toList();
+                    System.out.println("p" + p + ": from the recorded start " + start);
+                }
                 List<TortureComparison.Segment> segments = new ArrayList<>();
                 TortureComparison part = new TortureComparison();
                 for (String name : store.list(p)) {
@@ -73,10 +85,10 @@ public final class TortureCompare {
                         part.problem("p" + p + ": object " + name + " does not read back: " + ex.getMessage());
                     }
                 }
-                part.add(p, toBackup(e.getValue(), s.topic()), segments, logStart.get(p), true);
+                part.add(p, toBackup(expected, s.topic()), segments, start, true);
                 if (part.gaps() + part.overlaps() == 0) {
                     try {
-                        reader.listChain(p, OptionalLong.of(logStart.get(p)));
+                        reader.listChain(p, pruned ? OptionalLong.empty() : OptionalLong.of(start));
                     } catch (ChainException ex) {
                         part.problem("p" + p + ": the chain does not validate: " + ex.getMessage());
                     }

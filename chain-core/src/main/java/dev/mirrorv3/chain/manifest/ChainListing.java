@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.ChainValidator;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.OpeningListing;
 import dev.mirrorv3.chain.store.Store;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +74,24 @@ public final class ChainListing {
         return store.listFrom(partition, startAt, max);
     }
 
-    /** Every object, validated as a chain (a full listing). */
+    /** As {@link #chain(EnvelopeFormat, OptionalLong, BeforeTheRule)} for restore and the chain source: REFUSE. */
     public Chain chain(EnvelopeFormat format, OptionalLong requiredStart) {
-        return ChainValidator.validate(location, names(), format, requiredStart);
+        return chain(format, requiredStart, BeforeTheRule.REFUSE);
+    }
+
+    /**
+     * Every object, validated as a chain (a full listing).
+     *
+     * @param requiredStart where the chain must start (or before), as restore's {@code --chain-start} asks; empty: the
+     *     chain must start where {@link ChainStart} allows (0 or its recorded start)
+     * @param beforeTheRule what to do with a chain from before the rule that starts after 0
+     */
+    public Chain chain(EnvelopeFormat format, OptionalLong requiredStart, BeforeTheRule beforeTheRule) {
+        Chain chain = ChainValidator.validate(location, names(), format, requiredStart);
+        if (requiredStart.isEmpty()) {
+            chain.first().ifPresent(first -> checkStart(first, Optional.empty(), true, beforeTheRule));
+        }
+        return chain;
     }
 
     /** Every snapshot, validated as a series (a full listing). */
@@ -82,14 +99,46 @@ public final class ChainListing {
         return SnapshotChain.validate(location, names());
     }
 
+    /** As {@link #head(EnvelopeFormat, BeforeTheRule)} for the blob sink's open: RECORD. */
+    public ChainHead head(EnvelopeFormat format) {
+        return head(format, BeforeTheRule.RECORD);
+    }
+
     /**
      * The chain's end: the newest manifest and the objects after its last one, validated. Without manifests, every
      * object (a chain written before manifests is listed whole once; its writer then gives it one).
      *
+     * @param beforeTheRule what to do with a chain from before the rule that starts after 0 (the sink's open records its
+     *     start, its status row accepts it)
      * @throws ManifestException if the newest manifest's last object is gone
      */
-    public ChainHead head(EnvelopeFormat format) {
-        return head(newest(), format);
+    public ChainHead head(EnvelopeFormat format, BeforeTheRule beforeTheRule) {
+        return withStartChecked(head(newest(), format), beforeTheRule, Optional.empty());
+    }
+
+    /**
+     * The head, once {@link ChainStart}'s rule accepted where the chain starts (a chain; a snapshot series has no rule);
+     * the chain's first name is read from the store unless the head's listing saw it ({@code firstListed}).
+     */
+    private ChainHead withStartChecked(ChainHead head, BeforeTheRule beforeTheRule, Optional<String> firstListed) {
+        if (kind == Manifest.Kind.CHAIN) {
+            Optional<ObjectName> first = head.manifest().isEmpty() ? head.after().stream().findFirst()
+                    : (firstListed.isPresent() ? firstListed : namesFrom("", 1).stream().findFirst()).flatMap(ObjectName::parse);
+            first.ifPresent(f -> checkStart(f, head.manifest(), false, beforeTheRule));
+        }
+        return head;
+    }
+
+    /**
+     * Applies {@link ChainStart}'s rule to the chain's first object, with the newest manifest if the caller read it
+     * ({@code readNewest}: read it here).
+     */
+    private void checkStart(ObjectName first, Optional<StoredManifest> newest, boolean readNewest, BeforeTheRule beforeTheRule) {
+        if (first.from() == 0) {
+            return; // the rule's first case needs no request
+        }
+        ChainStart.check(store, partition, first, ChainStart.recorded(store, partition, readNewest ? newest() : newest),
+                beforeTheRule);
     }
 
     /**
@@ -106,13 +155,16 @@ public final class ChainListing {
      * of the whole directory, as long as the chain: an open reads it once).
      */
     public ChainHead writersHead(EnvelopeFormat format) {
-        return head(newest(), format, startAt -> {
+        AtomicReference<Optional<String>> first = new AtomicReference<>(Optional.empty());
+        ChainHead head = head(newest(), format, startAt -> {
             OpeningListing listed = store.removeTemporaryFilesAndListFrom(partition, startAt, Integer.MAX_VALUE);
             if (listed.temporaryFilesRemoved() > 0) {
                 log.info("removed {} temporary file(s) left by an earlier writer in {}", listed.temporaryFilesRemoved(), location);
             }
+            first.set(listed.first());
             return listed.names();
         });
+        return withStartChecked(head, BeforeTheRule.RECORD, first.get());
     }
 
     private ChainHead head(Optional<StoredManifest> newest, EnvelopeFormat format, Function<String, List<String>> namesFrom) {

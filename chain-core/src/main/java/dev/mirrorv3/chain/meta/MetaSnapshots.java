@@ -15,8 +15,9 @@ import java.util.function.Predicate;
  * replication factor, id and non-default configs) and {@code _meta/groups/} (consumer-group committed offsets).
  * Objects are named by their time ({@link MetaName}), committed with the chain objects' no-overwrite commit (a killed
  * writer leaves at most a temporary file, which listing ignores), and encrypted with the chain's key ring when new
- * chain objects are. Restore needs the newest only, which may be old (a snapshot is written on change): never remove
- * them by age (docs/operations.md, "Retention: not yet safe to automate").
+ * chain objects are. Restore needs the newest (with a cut, the newest at or before it), which may be old (a snapshot is
+ * written on change): never remove them by age; {@code mirror-v3 prune} removes only those older than the one a restore
+ * at its cut takes ({@code MetaPruner}; docs/operations.md, "Retention").
  */
 public final class MetaSnapshots {
     public static final String TOPIC_DIR = "_meta/topic";

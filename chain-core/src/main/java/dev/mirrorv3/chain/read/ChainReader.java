@@ -12,6 +12,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ObjectAuthenticationException;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.store.Store;
 import java.security.MessageDigest;
@@ -50,24 +51,35 @@ public final class ChainReader {
      * @throws dev.mirrorv3.chain.crypto.MissingKeysException listing the key ids the key ring lacks
      */
     public Chain listChain(int partition, OptionalLong requiredStart) {
-        Chain chain = listNames(partition, requiredStart);
+        return listChain(partition, requiredStart, BeforeTheRule.REFUSE);
+    }
+
+    /** As {@link #listChain(int, OptionalLong)}, doing what {@code beforeTheRule} says with a chain from before the rule. */
+    public Chain listChain(int partition, OptionalLong requiredStart, BeforeTheRule beforeTheRule) {
+        Chain chain = listNames(partition, requiredStart, beforeTheRule);
         keys.requireKeysFor(chain.location(), chain.objects());
         return chain;
     }
 
     /** Lists and validates the chain's names without requiring keys (decrypt requires the keys of the objects it reads). */
-    public Chain listNames(int partition, OptionalLong requiredStart) {
-        return listing(partition).chain(settings.format(), requiredStart);
+    public Chain listNames(int partition, OptionalLong requiredStart, BeforeTheRule beforeTheRule) {
+        return listing(partition).chain(settings.format(), requiredStart, beforeTheRule);
     }
 
     /**
-     * The chain's end from its newest manifest on ({@link ChainListing#head}), requiring a key for every key id the chain
+     * The chain's end from its newest manifest on ({@link ChainListing#head}), as the blob sink's open reads it (a chain from
+     * before the start rule has its start recorded: {@link BeforeTheRule#RECORD}), requiring a key for every key id the chain
      * uses (the newest manifest lists those of the objects it and the manifests before it cover).
      *
      * @throws dev.mirrorv3.chain.crypto.MissingKeysException listing the key ids the key ring lacks
      */
     public ChainHead head(int partition) {
-        ChainHead head = listing(partition).head(settings.format());
+        return head(partition, BeforeTheRule.RECORD);
+    }
+
+    /** As {@link #head(int)}, doing what {@code beforeTheRule} says with a chain from before the rule (the sink's open: RECORD). */
+    public ChainHead head(int partition, BeforeTheRule beforeTheRule) {
+        ChainHead head = listing(partition).head(settings.format(), beforeTheRule);
         keys.requireKeysFor(head.location(), head.keyedObjects());
         return head;
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One read of a {@link FilesystemStore} directory, counted as one LIST. A directory has no index, so a "list from a name"
@@ -22,7 +23,7 @@ final class DirectoryScan {
 
     /**
      * At most {@code max} names at or after {@code startAt}, sorted, our temporary files left out (and removed when
-     * {@code removeTemporary}, each removal a DELETE).
+     * {@code removeTemporary}, each removal a DELETE), with the directory's first name (it was read anyway).
      */
     static OpeningListing read(Path dir, String startAt, int max, boolean removeTemporary, StoreRequests requests) {
         if (!Files.isDirectory(dir)) {
@@ -30,11 +31,13 @@ final class DirectoryScan {
             return new OpeningListing(List.of(), 0);
         }
         List<String> names = new ArrayList<>();
+        String first = null;
         int removed = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 String n = p.getFileName().toString();
                 if (!TemporaryFiles.isTemporary(n)) {
+                    first = first == null || n.compareTo(first) < 0 ? n : first;
                     if (max > 0 && n.compareTo(startAt) >= 0) {
                         names.add(n);
                     }
@@ -49,6 +52,6 @@ final class DirectoryScan {
         }
         requests.record(Operation.LIST, Outcome.OK);
         Collections.sort(names);
-        return new OpeningListing(names.size() > max ? names.subList(0, max) : names, removed);
+        return new OpeningListing(names.size() > max ? names.subList(0, max) : names, removed, Optional.ofNullable(first));
     }
 }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where one backup's chains live: one directory (or prefix) per partition under
@@ -115,6 +116,15 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * The Object Lock retention of an object of the partition's chain, if one is in force (it could not be deleted now):
+     * what prune asks before it records a chain's new start, so that the start is where what stays begins. Stores
+     * without Object Lock have none.
+     */
+    default Optional<ObjectLockedException> retention(int partition, String name) {
+        return Optional.empty();
+    }
+
+    /**
      * Removes the temporary files an earlier writer left in a directory beside the partition directories (a writer
      * killed before its commit); returns how many. Stores whose commit leaves nothing behind (an S3 PUT is atomic) keep
      * this default.
@@ -125,12 +135,13 @@ public interface Store extends AutoCloseable {
 
     /**
      * Checks a directory beside the partitions: {@code _meta} or below it, lower-case segments only, or a partition's
-     * manifests {@code _manifest/<partition>}, so it can never be a partition directory nor leave the backup's directory.
+     * manifests {@code _manifest/<partition>} or its start records {@code _start/<partition>}, so it can never be a
+     * partition directory nor leave the backup's directory.
      */
     static String requireBesideDir(String dir) {
-        if (dir == null || !(dir.matches("_meta(/[a-z][a-z0-9_-]*)*") || dir.matches("_manifest/\\d{1,9}"))) {
-            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind> or"
-                    + " _manifest/<partition>)");
+        if (dir == null || !(dir.matches("_meta(/[a-z][a-z0-9_-]*)*") || dir.matches("_(manifest|start)/\\d{1,9}"))) {
+            throw new IllegalArgumentException("not a directory beside the chains: '" + dir + "' (use _meta/<kind>,"
+                    + " _manifest/<partition> or _start/<partition>)");
         }
         return dir;
     }

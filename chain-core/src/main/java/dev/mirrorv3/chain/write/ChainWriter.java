@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainListing;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.store.Store;
@@ -79,6 +80,9 @@ public final class ChainWriter implements PartitionWriter {
         this.location = store.location(partition);
         ChainListing listing = new ChainListing(store, partition, Manifest.Kind.CHAIN);
         this.guard = new TailGuard(listing, TailGuard.Kind.CHAIN);
+        if (head.isEmpty() && startOffset > 0) {
+            ChainStart.record(store, partition, startOffset); // a chain that begins after 0 says so before its first object
+        }
         this.manifests = new ManifestKeeper(listing, head, startOffset, clock);
         this.tail = head.last().orElse(null);
         this.durableNext = startOffset;

@@ -84,9 +84,9 @@ class ManifestS3Test {
         chain("old", 4500, false);
         long[] shortChain = listsToOpenAndCheck("short");
         long[] longChain = listsToOpenAndCheck("long");
-        assertThat(shortChain).as("1,500 objects: the manifests' listing and the objects after the newest; then the objects after"
-                + " the newest and the probe").containsExactly(2, 2);
-        assertThat(longChain).as("4,500 objects cost the same").containsExactly(2, 2);
+        assertThat(shortChain).as("1,500 objects: the manifests' listing, the objects after the newest and the chain's first"
+                + " object (where it starts); then the objects after the newest and the probe").containsExactly(3, 2);
+        assertThat(longChain).as("4,500 objects cost the same").containsExactly(3, 2);
         long[] withoutManifests = listsToOpenAndCheck("old");
         assertThat(withoutManifests[0]).as("without manifests: one page per 1,000 objects, and the manifests' empty listing")
                 .isEqualTo(6);

@@ -11,6 +11,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.ObjectExistsException;
@@ -71,6 +72,7 @@ class ChainWriterTest {
     void namesObjectsFromTheChainEndToTheLastRecordAcrossHoles() {
         FilesystemStore store = new FilesystemStore(root, "m");
         ChainWriter w = writer(store, 5); // an empty chain starting at the log start, 5
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("recorded before its first object").hasValue(5);
         assertThat(w.append(record(7))).isTrue(); // 5 and 6 are holes
         assertThat(w.append(record(9))).isTrue();
         assertThat(w.append(record(9))).as("a re-delivered record is skipped").isFalse();

@@ -90,8 +90,9 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
 
     public static final String CHAIN_START = "chain.start";
     static final String CHAIN_START_DOC = """
-            The offset the chain must start at; a chain starting elsewhere fails the task, so objects \
-            removed from its head are never missed silently.""";
+            Where the chain must start. 0 (the default): at offset 0 or at its recorded start (where \
+            mirror-v3 prune left it); another offset: at or before it. A chain starting elsewhere fails the \
+            partition, so objects removed from its head by anything but prune are never missed silently.""";
 
     static final String RETRY_BACKOFF_INITIAL_MS_DOC = """
             First delay after a transient failure (store or target cluster unreachable); \

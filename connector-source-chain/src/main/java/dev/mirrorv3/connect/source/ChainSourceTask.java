@@ -213,7 +213,7 @@ public class ChainSourceTask extends SourceTask {
             try {
                 tail.verifyLast(f.target, h, previous.get(), config.originalOffsetHeader(), topic.logAppendTime());
             } catch (RestoreCheckException e) {
-                throw new PartitionException(e.getMessage(), e); // this target partition's
+                throw new PartitionException(e.getMessage() + f.follower.renumberAfterPrune(), e); // this target partition's
             }
         }
         if (!kept) {

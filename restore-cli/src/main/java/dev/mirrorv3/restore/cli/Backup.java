@@ -96,6 +96,15 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
         return "log".equalsIgnoreCase(connector.settings().getOrDefault("compaction", "none").trim());
     }
 
+    /** Opens the store with the prune identity ({@code s3.prune.*}), the only one that may delete. */
+    public Store openStoreForPrune() {
+        try {
+            return StoreFactory.openForPrune(connector.settings(), destinationName);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("connector " + connector.name() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Opens the store read-only in use (restore and status only list and read), counting its requests in {@link #requests()}. */
     public Store openStore() {
         try {

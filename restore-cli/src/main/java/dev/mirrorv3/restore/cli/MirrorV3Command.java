@@ -1,6 +1,7 @@
 package dev.mirrorv3.restore.cli;
 
 import dev.mirrorv3.restore.cli.decrypt.DecryptCommand;
+import dev.mirrorv3.restore.cli.prune.PruneCommand;
 import dev.mirrorv3.restore.cli.report.CompareReportCommand;
 import dev.mirrorv3.restore.cli.restore.RestoreCommand;
 import dev.mirrorv3.restore.cli.status.StatusCommand;
@@ -15,6 +16,7 @@ import picocli.CommandLine.IVersionProvider;
         description = {"Restores and inspects the backups that mirror-v3's blob sink connector writes; checks the configs of"
                 + " mirror-v3's connectors (validate) and shows how far each one is (status)."},
         subcommands = {RestoreCommand.class, CompareReportCommand.class, StatusCommand.class, ValidateCommand.class, DecryptCommand.class,
+                PruneCommand.class,
                 picocli.CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  ok",

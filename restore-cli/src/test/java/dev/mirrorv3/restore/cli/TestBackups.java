@@ -7,11 +7,16 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
+import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -84,5 +89,23 @@ public final class TestBackups {
                 + "\"key.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\","
                 + "\"value.converter\":\"org.apache.kafka.connect.converters.ByteArrayConverter\"}}");
         return file;
+    }
+
+    /**
+     * The records as objects of {@code perObject} records each, written as the blob sink writes a chain (continuing it), then
+     * closed: its manifest written.
+     */
+    public static List<ObjectName> writeWithTheSinksWriter(Path root, List<BackupRecord> records, int perObject) {
+        FilesystemStore store = new FilesystemStore(root, "orders-backup");
+        ChainWriter writer = new ChainWriter(store, 0, CODEC, new FlushPolicy(perObject, Long.MAX_VALUE, 3_600_000),
+                Clock.systemUTC(), new ChainReader(store, SETTINGS).head(0), records.get(0).offset());
+        List<ObjectName> names = new ArrayList<>();
+        for (BackupRecord r : records) {
+            writer.append(r);
+            writer.sizeTrigger().flatMap(writer::flush).ifPresent(f -> names.add(f.name()));
+        }
+        writer.flush(FlushTrigger.CLOSE).ifPresent(f -> names.add(f.name()));
+        writer.manifests().writeWaiting(); // as the sink does when the partition closes
+        return names;
     }
 }

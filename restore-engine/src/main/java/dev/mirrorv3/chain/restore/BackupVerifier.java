@@ -7,13 +7,13 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.manifest.ManifestTrail;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.function.LongConsumer;
 import java.util.function.ToLongFunction;
 
@@ -93,7 +93,7 @@ public final class BackupVerifier {
     public VerifiedPartition verify(int partition, long chainStart, CutFinder cut, ToLongFunction<BackupRecord> recordSize,
             LongConsumer recordsRead) {
         VerifyPass pass = new VerifyPass(cut, new RecordTypeCheck(settings), recordSize);
-        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        Chain chain = reader.listChain(partition, ChainStart.required(chainStart));
         String location = store.location(partition);
         if (chain.isEmpty()) {
             throw new ChainException(location + ": the directory holds no backup objects");

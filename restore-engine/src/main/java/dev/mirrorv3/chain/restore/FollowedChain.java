@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordTypeCheck;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.store.Store;
@@ -57,10 +58,38 @@ final class FollowedChain {
      * @param nextFrom where the backup ends at least when the chain is empty
      */
     Chain listFromStart(long nextFrom) {
-        Chain chain = reader.listChain(partition, OptionalLong.of(chainStart));
+        Chain chain = reader.listChain(partition, ChainStart.required(chainStart));
         seen = !chain.isEmpty();
         backupEnd.listed(chain, nextFrom);
         return chain;
+    }
+
+    /**
+     * What a gap or a missing object at {@code from} is when the chain's recorded start lies past it: mirror-v3 prune removed
+     * the objects the follower needs next (docs/chain-source.md, "A standby behind the chain's start"). Otherwise
+     * {@code e} itself.
+     *
+     * @param targetNext the target offset the next record would go to
+     */
+    RuntimeException prunedPast(RuntimeException e, long from, long targetNext) {
+        OptionalLong start = recordedStart();
+        if (start.isEmpty() || start.getAsLong() <= from) {
+            return e;
+        }
+        long s = start.getAsLong();
+        ChainException behind = new ChainException("backup partition " + partition + " at " + location + " now starts at offset " + s
+                + " (its recorded start: mirror-v3 prune removed the objects before it), and this standby's next record is the"
+                + " backup's offset " + from + " (target offset " + targetNext + "): offsets " + from + "-" + (s - 1) + " are no"
+                + " longer in the backup, so this target cannot continue. Follow the backup into a new, empty topic with"
+                + " offsets=renumber (it begins at offset " + s + "), or put the removed objects back from a copy; keep prune's"
+                + " retention longer than a standby may lag");
+        behind.initCause(e);
+        return behind;
+    }
+
+    /** The chain's recorded start (a manifest's or a start record's), read from the store now. */
+    OptionalLong recordedStart() {
+        return ChainStart.recorded(store, partition, reader.listing(partition).newest());
     }
 
     /** Whether the last listing from {@code chain.start} found an object. */

@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.read.CheckedObject;
+import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class Follower {
     private boolean placed;
     private BackupRecord previous;
     private long nextFrom;
+    /** Where the last {@link #resume} found the chain starting: renumber counts the target's records from there. */
+    private long countedFrom;
     private ChainException deferred;
     private final BackupEnd backupEnd = new BackupEnd();
     private RestoreCut cut = RestoreCut.none();
@@ -130,6 +133,7 @@ public final class Follower {
         offsets = new TargetOffsets(mode, location, h);
         Chain chain = backup.listFromStart(chainStart);
         nextFrom = chain.first().map(ObjectName::from).orElse(chainStart);
+        countedFrom = nextFrom;
         if (h == 0) {
             listed.addAll(chain.objects());
             return placed(null);
@@ -160,8 +164,9 @@ public final class Follower {
             throw pastBackup(h, "the backup ends at offset " + (chain.nextOffset().getAsLong() - 1));
         }
         if (last < nextFrom) {
-            throw new ChainException("the target's last record (offset " + last + ") cannot be checked: the backup at " + location
-                    + " starts at offset " + nextFrom + " (chain.start " + chainStart + "); follow such a backup into a new topic");
+            throw backup.prunedPast(new ChainException("the target's last record (offset " + last + ") cannot be checked: the"
+                    + " backup at " + location + " starts at offset " + nextFrom + " (chain.start " + chainStart + "); follow such a"
+                    + " backup into a new topic"), h, h);
         }
         for (ObjectName name : chain.objects()) {
             if (name.to() < last) {
@@ -231,6 +236,25 @@ public final class Follower {
         }
     }
 
+    /**
+     * What to add to a failed check of the target's last record after {@link #resume}: with renumber the position is a
+     * count of records from where the chain starts, and when mirror-v3 prune moved that start, a target that counted from
+     * before it cannot be placed again (its last record then differs from the one counted). Empty otherwise.
+     */
+    public String renumberAfterPrune() {
+        if (mode != OffsetMode.RENUMBER || countedFrom <= chainStart) {
+            return "";
+        }
+        OptionalLong start = backup.recordedStart();
+        if (start.isEmpty() || start.getAsLong() < countedFrom) {
+            return "";
+        }
+        return ". offsets=renumber places a standby by counting its records from where the chain starts, and the chain at "
+                + location + " now starts at offset " + countedFrom + " (mirror-v3 prune removed the objects before it): a"
+                + " standby that counted from before it cannot find its place again; follow the backup into a new, empty"
+                + " topic (it begins at offset " + countedFrom + ")";
+    }
+
     /** The check of the records the target holds against the cut, beyond those the placing reads. */
     public StandbyCut standbyCut() {
         return new StandbyCut(cut, partition, mode, location, backup, chainStart);
@@ -271,15 +295,18 @@ public final class Follower {
             return List.of(); // at the cut: nothing more, and no need to list
         }
         if (pending.isEmpty()) {
-            if (listed.isEmpty()) {
-                listNew();
+            try {
+                if (listed.isEmpty()) {
+                    listNew();
+                }
+                if (listed.isEmpty()) {
+                    return List.of();
+                }
+                pending = backup.took(nextRead.take(listed.peek(), backup::fetch)).records();
+            } catch (ChainException.Gap | ObjectMissingException e) { // gone: removed by prune, or lost
+                throw backup.prunedPast(e, nextFrom, offsets.next());
             }
-            if (listed.isEmpty()) {
-                return List.of();
-            }
-            ObjectName name = listed.peek();
-            pending = backup.took(nextRead.take(name, backup::fetch)).records();
-            listed.poll();
+            ObjectName name = listed.poll();
             nextFrom = name.to() + 1;
             if (!listed.isEmpty()) {
                 nextRead.start(listed.peek(), backup::fetch);

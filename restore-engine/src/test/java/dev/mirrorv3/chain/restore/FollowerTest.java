@@ -16,6 +16,9 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.manifest.Manifest;
+import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.TransientStoreException;
@@ -56,6 +59,100 @@ class FollowerTest {
             }
         }
         store.create(0, ObjectName.plain(from, to, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(records));
+    }
+
+    @Test
+    void aChainShortenedByHandIsRefusedWithTheOneStartRulesMessage() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        writeManifest(0, 299); // a chain under the rule (its writer gave it a manifest), not one from before it
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("starts at offset 100 (00000000000000000100-00000000000000000199.ndjson), not at 0 nor at its"
+                        + " recorded start");
+    }
+
+    @Test
+    void aChainFromBeforeTheRuleThatStartsAfter0IsRefusedAsBeforeUnlessChainStartSaysWhere() throws Exception {
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
+                .hasMessageContaining("starts at offset 100 (00000000000000000100-00000000000000000199.ndjson), not at 0; if objects"
+                        + " before it were removed on purpose, pass --chain-start 100");
+        Follower f = new Follower(store, NDJSON, "t", 0, OffsetMode.RENUMBER, 100);
+        f.resume(0);
+        assertThat(f.next()).first().extracting(r -> r.record().offset()).isEqualTo(100L);
+        assertThat(ChainStart.recordedByStartRecords(store, 0)).as("a reader records nothing").isEmpty();
+    }
+
+    private void writeManifest(long from, long to) {
+        Manifest m = new Manifest(Manifest.Kind.CHAIN, 0, from, new ManifestName(from, to), null, List.of(),
+                ObjectName.plain(to - 99, to, NDJSON.format()), Map.of());
+        store.createBeside(ManifestName.dir(0), new ManifestName(from, to).fileName(), ManifestCodec.encode(m));
+    }
+
+    @Test
+    void aChainPrunedToItsRecordedStartIsFollowed() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        dev.mirrorv3.chain.manifest.ChainStart.record(store, 0, 100);
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        Follower f = follower(OffsetMode.RENUMBER);
+        f.resume(0);
+        assertThat(f.next()).first().extracting(r -> r.record().offset()).isEqualTo(100L);
+    }
+
+    /**
+     * A standby behind the start a prune recorded: the objects it needs next are gone, listed already (a missing object)
+     * or not yet (a gap), or it is placed again below the start. Each time it says so, not "a gap in the backup".
+     */
+    @Test
+    void aFollowerBehindTheStartAPruneRecordedSaysWhereItIsAndWhereTheChainStarts() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        Follower listedAhead = follower(OffsetMode.PRESERVE);
+        listedAhead.resume(0);
+        assertThat(listedAhead.next()).hasSize(100);
+        Follower caughtUp = follower(OffsetMode.PRESERVE);
+        caughtUp.resume(300);
+        write(300, 399, o -> true);
+        write(400, 499, o -> true);
+        ChainStart.record(store, 0, 400); // what prune does, then it deletes
+        for (long from = 0; from < 400; from += 100) {
+            java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(from, from + 99, NDJSON.format()).fileName()));
+        }
+        String expected = "now starts at offset 400 (its recorded start: mirror-v3 prune removed the objects before it)";
+        assertThatThrownBy(listedAhead::next).as("its next object was listed before the prune").isInstanceOf(ChainException.class)
+                .hasMessageContaining(expected).hasMessageContaining("next record is the backup's offset 100 (target offset 100)")
+                .hasMessageContaining("offsets 100-399 are no longer in the backup");
+        assertThatThrownBy(caughtUp::next).as("listing after its end finds the chain further on").isInstanceOf(ChainException.class)
+                .hasMessageContaining(expected).hasMessageContaining("next record is the backup's offset 300 (target offset 300)");
+        assertThatThrownBy(() -> follower(OffsetMode.PRESERVE).resume(300)).as("placed again, as after a restart")
+                .isInstanceOf(ChainException.class).hasMessageContaining(expected)
+                .hasMessageContaining("into a new, empty topic with offsets=renumber (it begins at offset 400)");
+    }
+
+    /** Renumber counts from where the chain starts: after a prune moved it, a failed check of the last record says so. */
+    @Test
+    void aRenumberFollowerPlacedAgainAfterAPruneExplainsAFailedCheckOfTheTargetsLastRecord() throws Exception {
+        write(0, 99, o -> true);
+        write(100, 199, o -> true);
+        write(200, 299, o -> true);
+        Follower before = follower(OffsetMode.RENUMBER);
+        before.resume(150);
+        assertThat(before.renumberAfterPrune()).as("nothing pruned").isEmpty();
+        ChainStart.record(store, 0, 100);
+        java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
+        Follower after = follower(OffsetMode.RENUMBER);
+        assertThat(after.resume(150)).as("the count now starts at 100: the 150th record is offset 249").get()
+                .extracting(BackupRecord::offset).isEqualTo(249L);
+        assertThat(after.renumberAfterPrune()).contains("offsets=renumber places a standby by counting",
+                "now starts at offset 100 (mirror-v3 prune removed the objects before it)");
+        Follower preserve = follower(OffsetMode.PRESERVE);
+        preserve.resume(150);
+        assertThat(preserve.renumberAfterPrune()).as("preserve places by the offset itself").isEmpty();
     }
 
     private static BackupRecord record(long o) {

@@ -45,7 +45,8 @@ record RetentionCheckedDelete(S3Settings settings, S3Client pruner, Clock clock)
         }
     }
 
-    private Optional<ObjectLockedException> retentionInForce(String key, String where) {
+    /** The object's retention, if one is in force now; empty for an object without one, or gone. */
+    Optional<ObjectLockedException> retentionInForce(String key, String where) {
         ObjectLockRetention retention;
         try {
             retention = pruner.getObjectRetention(r -> r.bucket(settings.bucket()).key(key)).retention();

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.store.s3;
 
 import java.io.ByteArrayInputStream;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -18,6 +19,24 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  */
 final class S3Clients {
     private S3Clients() {
+    }
+
+    /**
+     * A client for an identity the settings leave out (a reader's settings without the write identity): every call fails
+     * naming the settings to set, none reaches S3; closing it does nothing.
+     */
+    static S3Client missing(S3Identity identity) {
+        return (S3Client) Proxy.newProxyInstance(S3Client.class.getClassLoader(), new Class<?>[] {S3Client.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "close" -> null;
+                    case "serviceName" -> S3Client.SERVICE_NAME;
+                    case "toString" -> "no S3 client: " + identity + " is not set";
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new IllegalStateException("this needs " + identity + " of the S3 destination, and "
+                            + identity.settings() + " are empty: set them (a config provider keeps the secret out of the"
+                            + " file), or use settings that do not need it");
+                });
     }
 
     static S3Client create(S3Settings settings, S3Identity identity, List<ExecutionInterceptor> interceptors) {

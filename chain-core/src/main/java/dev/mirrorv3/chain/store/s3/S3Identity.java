@@ -31,6 +31,16 @@ public final class S3Identity {
         return secretAccessKey;
     }
 
+    /** No access key id and no secret: the settings leave this identity out. */
+    boolean isBlank() {
+        return accessKeyId.isBlank() && secretAccessKey.isBlank();
+    }
+
+    /** The settings that hold this identity's keys. */
+    String settings() {
+        return "s3." + role + ".access.key.id and s3." + role + ".secret.access.key";
+    }
+
     @Override
     public String toString() {
         return "the " + role + " identity";

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.store.s3;
 
 import dev.mirrorv3.chain.TemporaryFiles;
+import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreException;
@@ -68,6 +69,9 @@ public final class S3Store implements Store {
         all.addAll(interceptors);
         Map<S3Identity, S3Client> byIdentity = new IdentityHashMap<>(); // one client per identity (prune opens one)
         Function<S3Identity, S3Client> client = id -> byIdentity.computeIfAbsent(id, i -> {
+            if (i.isBlank()) {
+                return S3Clients.missing(i); // a reader's settings need no write identity: refused when first used
+            }
             S3Client c = S3Clients.create(settings, i, all);
             clients.add(c);
             return c;
@@ -317,6 +321,12 @@ public final class S3Store implements Store {
     @Override
     public void deleteBeside(String dir, String name) {
         deletes().delete(besideKey(dir) + name, besideLocation(dir) + "/" + name);
+    }
+
+    /** One GetObjectRetention, with the prune identity. */
+    @Override
+    public Optional<ObjectLockedException> retention(int partition, String name) {
+        return deletes().retentionInForce(key(partition, name), location(partition) + "/" + name);
     }
 
     private RetentionCheckedDelete deletes() {

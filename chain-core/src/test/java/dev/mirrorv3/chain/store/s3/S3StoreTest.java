@@ -100,6 +100,23 @@ class S3StoreTest {
     }
 
     /** What a snapshot's footer read needs: the size (HeadObject) and ranges (ranged GetObject), by the read identity. */
+    /** A reader's settings (restore, verify, status) need no write identity: it is asked for only when something is written. */
+    @Test
+    void aStoreWithoutAWriteIdentityReadsAndRefusesAWriteNamingTheSettings() {
+        try (S3Store writer = leastPrivilegeStore("read-only", "m")) {
+            writer.create(0, name(0, 9), bytes("0123456789"));
+        }
+        try (S3Store reader = new S3Store(settings("read-only", new S3Identity("write", "", ""),
+                new S3Identity("read", READER_ID, READER_SECRET)), "m")) {
+            assertThat(reader.list(0)).containsExactly(name(0, 9));
+            assertThat(new String(reader.read(0, name(0, 9)), StandardCharsets.UTF_8)).isEqualTo("0123456789");
+            assertThatThrownBy(() -> reader.create(0, name(10, 19), bytes("a")))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("s3.write.access.key.id").hasMessageContaining("s3.write.secret.access.key")
+                    .hasMessageContaining("the write identity");
+        }
+    }
+
     @Test
     void sizeAndRangesOfAnObject() {
         try (S3Store store = leastPrivilegeStore("ranges", "m")) {

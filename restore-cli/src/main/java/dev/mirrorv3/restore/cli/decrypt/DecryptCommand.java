@@ -8,6 +8,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.read.CheckedObject;
 import dev.mirrorv3.chain.restore.Progress;
@@ -158,7 +159,7 @@ public final class DecryptCommand implements Callable<Integer> {
         }
 
         void chain(int p, long from, long to, Path dir) {
-            Chain chain = reader.listNames(p, OptionalLong.empty());
+            Chain chain = reader.listNames(p, OptionalLong.empty(), BeforeTheRule.ACCEPT); // as before the rule
             List<ObjectName> chosen = chain.objects().stream().filter(o -> o.to() >= from && o.from() <= to).toList();
             backup.keys().requireKeysFor(chain.location(), chosen); // every missing key id at once, before writing anything
             for (ObjectName o : chosen) {

@@ -10,11 +10,11 @@ import java.nio.file.StandardCopyOption;
  * Evidence files written whole: a temporary file beside the target, renamed over it. A reader (node-exporter's textfile
  * collector, a job copying the report, a run in parallel) sees the old file or the new one, never half of either.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {
     }
 
-    static void write(Path file, String text) throws IOException {
+    public static void write(Path file, String text) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
         try {

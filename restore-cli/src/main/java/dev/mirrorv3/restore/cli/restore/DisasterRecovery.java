@@ -158,7 +158,7 @@ final class DisasterRecovery {
                         + ") ") + "in " + meta.location(MetaSnapshots.GROUPS_DIR) + ": --groups needs one (the blob sink writes them"
                         + " every groups.interval.ms); restore without --groups"
                 : "no consumer-group snapshot in " + meta.location(MetaSnapshots.GROUPS_DIR) + " fits the cut: --groups with a cut needs "
-                        + cut.groupSnapshotRule() + ", and every snapshot there was taken later (or the bucket lifecycle removed the"
+                        + cut.groupSnapshotRule() + ", and every snapshot there was taken later (or prune removed the"
                         + " older ones); restore without --groups, or with a later cut"));
     }
 

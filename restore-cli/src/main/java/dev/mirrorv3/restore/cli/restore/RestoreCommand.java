@@ -82,9 +82,10 @@ public final class RestoreCommand implements Callable<Integer> {
     boolean verifyOnly;
 
     @Option(names = "--chain-start", paramLabel = "OFFSET", defaultValue = "0",
-            description = {"The offset the chain must start at (default ${DEFAULT-VALUE}); a chain starting later is an error unless"
-                    + " this says so, so objects removed from its head are never missed silently. Refused on a compaction=log backup"
-                    + " (snapshots have no chain start).", "e.g. --chain-start 500000"})
+            description = {"Where the chain must start. Default ${DEFAULT-VALUE}: at offset 0 or at its recorded start (where prune"
+                    + " left it); another offset: at or before it. A chain starting elsewhere is an error, so objects removed from"
+                    + " its head by anything but prune are never missed silently. Refused on a compaction=log backup (snapshots"
+                    + " have no chain start).", "e.g. --chain-start 500000"})
     long chainStart;
 
     @Option(names = "--partition", paramLabel = "N",

@@ -6,6 +6,7 @@ import static dev.mirrorv3.restore.cli.status.StatusRow.Column.text;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.manifest.ChainHead;
+import dev.mirrorv3.chain.manifest.ChainStart.BeforeTheRule;
 import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.read.ChainReader;
@@ -125,7 +126,8 @@ final class BlobSinkStatus extends SinkStatus<BlobSinkConfig> {
             Long snapshotTo = null;
             try {
                 if (snapshots == null) {
-                    ChainHead chain = chains.head(p); // from the newest manifest on: as cheap for a chain of years as of days
+                    // from the newest manifest on: as cheap for a chain of years as of days; a reader: it records nothing
+                    ChainHead chain = chains.head(p, BeforeTheRule.ACCEPT);
                     return new BackupEnd(chain.nextOffset().isPresent() ? chain.nextOffset().getAsLong() : 0L, null, null, null);
                 }
                 Optional<ObjectName> newest = snapshots.head(p).last();

@@ -5,6 +5,7 @@ import static dev.mirrorv3.restore.cli.status.StatusRow.Column.text;
 
 import dev.mirrorv3.chain.Chain;
 import dev.mirrorv3.chain.crypto.KeyRing;
+import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.connect.source.ChainSourceConfig;
@@ -19,7 +20,6 @@ import dev.mirrorv3.restore.cli.UsageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
@@ -96,7 +96,7 @@ final class ChainSourceStatus implements StatusReader {
         }
         Chain chain;
         try {
-            chain = reader.listChain(p, OptionalLong.of(parsed.chainStart()));
+            chain = reader.listChain(p, ChainStart.required(parsed.chainStart()));
         } catch (RuntimeException e) {
             return row(c, parsed, p, null, hwm, null, StatusRow.errors(error, "backup: " + Failures.describe(e)));
         }

@@ -5,16 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.manifest.ManifestName;
-import dev.mirrorv3.chain.read.ChainReader;
-import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.chain.write.ChainWriter;
-import dev.mirrorv3.chain.write.FlushPolicy;
-import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,7 +22,7 @@ class RestoreTamperTest {
     @Test
     void anObjectRewrittenUnderItsOwnNameIsNamed() throws Exception {
         Path root = dir.resolve("backups");
-        List<ObjectName> names = writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 299, o -> true), 100);
+        List<ObjectName> names = TestBackups.writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 299, o -> true), 100);
         Path config = TestBackups.connectorJson(dir, "orders-backup", "orders", root);
         CliRun before = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only");
         assertThat(before.exitCode()).as(before.toString()).isZero();
@@ -51,8 +45,8 @@ class RestoreTamperTest {
     @Test
     void aManifestChangedOrNamingAnObjectThatIsGoneIsNamedAndTheRunsStoreRequestsAreInTheMetricsFile() throws Exception {
         Path root = dir.resolve("backups");
-        writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 299, o -> true), 100);
-        List<ObjectName> second = writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 300, 599, o -> true), 100);
+        TestBackups.writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 0, 299, o -> true), 100);
+        List<ObjectName> second = TestBackups.writeWithTheSinksWriter(root, TestBackups.records("orders", 0, 300, 599, o -> true), 100);
         Path config = TestBackups.connectorJson(dir, "orders-backup", "orders", root);
         Path metrics = dir.resolve("verify.prom");
         CliRun ok = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only",
@@ -81,23 +75,5 @@ class RestoreTamperTest {
         CliRun r = CliRun.run("restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.err()).contains(expected);
-    }
-
-    /**
-     * The records as objects of {@code perObject} records each, written as the blob sink writes a chain (continuing it), then
-     * closed: its manifest written.
-     */
-    static List<ObjectName> writeWithTheSinksWriter(Path root, List<BackupRecord> records, int perObject) {
-        FilesystemStore store = new FilesystemStore(root, "orders-backup");
-        ChainWriter writer = new ChainWriter(store, 0, TestBackups.CODEC, new FlushPolicy(perObject, Long.MAX_VALUE, 3_600_000),
-                Clock.systemUTC(), new ChainReader(store, TestBackups.SETTINGS).head(0), records.get(0).offset());
-        List<ObjectName> names = new ArrayList<>();
-        for (BackupRecord r : records) {
-            writer.append(r);
-            writer.sizeTrigger().flatMap(writer::flush).ifPresent(f -> names.add(f.name()));
-        }
-        writer.flush(FlushTrigger.CLOSE).ifPresent(f -> names.add(f.name()));
-        writer.manifests().writeWaiting(); // as the sink does when the partition closes
-        return names;
     }
 }

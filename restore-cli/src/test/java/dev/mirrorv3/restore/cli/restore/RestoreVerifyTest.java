@@ -91,7 +91,9 @@ class RestoreVerifyTest {
         String config = config().toString();
         CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only");
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("starts at offset 500", "pass --chain-start 500");
+        // written as an earlier version wrote it (no manifest, no start record): refused as before the start rule
+        assertThat(r.err()).contains("starts at offset 500", "not at 0; if objects before it were removed on purpose, pass"
+                + " --chain-start 500");
         CliRun allowed = CliRun.run("restore", "--connector-config", config, "--offsets", "renumber", "--verify-only",
                 "--chain-start", "500");
         assertThat(allowed.exitCode()).as(allowed.toString()).isZero();
