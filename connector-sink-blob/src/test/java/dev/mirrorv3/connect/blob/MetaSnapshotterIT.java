@@ -321,8 +321,11 @@ class MetaSnapshotterIT {
         assertThat(json(store, good).path("topic_id").asText()).as("recorded with the topic they belong to").isEqualTo(oldId);
     }
 
-    private static String topicId(Admin admin, String topic) throws Exception {
-        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId().toString();
+    /** The topic's id, once the broker's metadata holds the topic (right after its creation it may not yet). */
+    private static String topicId(Admin admin, String topic) {
+        return Awaitility.await(topic + " described").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId()
+                        .toString(), id -> true);
     }
 
     private static Map<Integer, CommittedOffset> newestOffsets(MetaSnapshots meta, String group) {
