@@ -112,7 +112,9 @@ class MetaSnapshotterIT {
 
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, "orders"), List.of(
                     new AlterConfigOp(new ConfigEntry("retention.ms", "604800001"), AlterConfigOp.OpType.SET)))).all().get();
-            assertThat(s.snapshotTopics()).hasSize(1);
+            // The alter returns before every broker's metadata holds the new config: the snapshot follows once it is seen.
+            assertThat(Awaitility.await("the changed config seen").atMost(Duration.ofSeconds(30))
+                    .until(s::snapshotTopics, taken -> !taken.isEmpty())).hasSize(1);
             assertThat(meta.newestTopic().orElseThrow().snapshot().configs()).containsEntry("retention.ms", "604800001");
         }
         // A restarted task reads the newest snapshot back instead of writing the same again.
