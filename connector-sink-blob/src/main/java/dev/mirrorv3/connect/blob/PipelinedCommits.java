@@ -213,15 +213,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
      * retry could free room), and false when none finished in time (a commit that hangs: a frozen store).
      */
     boolean awaitProgress(long ms) {
-        if (!retryAt.isEmpty() || !pipeline.busy()) {
-            return false;
-        }
-        try {
-            return pipeline.awaitFinished(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ConnectException("interrupted while waiting for a commit", e);
-        }
+        return retryAt.isEmpty() && pipeline.busy() && awaitFinished(ms);
     }
 
     /** Waits for a commit to finish; with none running, nothing would wake the wait: sleeps until the next retry is due. */
