@@ -172,6 +172,20 @@ public final class ChainScaleBench {
                 out.add(line);
             }
         }
+        if ("fs".equals(storeKind)) {
+            removeTree(fsRoot.resolve(topic)); // a tmpfs holds a few million files at most: one run's chain at a time
+        }
+    }
+
+    private static void removeTree(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
     }
 
     /** Requests counted so far: by the connector's metric (-1 without it) and by the S3 server (-1 when not on S3). */
