@@ -177,13 +177,18 @@ public final class ChainScaleBench {
         }
     }
 
-    private static void removeTree(Path dir) throws java.io.IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
+    /** Removes {@code dir}; a deleted connector's task may still write its closing manifest meanwhile: walk again. */
+    private static void removeTree(Path dir) throws java.io.IOException, InterruptedException {
+        for (int attempt = 1; Files.exists(dir); attempt++) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                    Files.deleteIfExists(p);
+                }
+            } catch (java.nio.file.DirectoryNotEmptyException | java.io.UncheckedIOException e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+                Thread.sleep(250);
             }
         }
     }
