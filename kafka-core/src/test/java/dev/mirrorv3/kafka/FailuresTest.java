@@ -42,17 +42,6 @@ class FailuresTest {
     }
 
     @Test
-    void connectsRetriableIsTransient() {
-        // A task's own "deliver the batch again after a pause" (thrown by the blob sink's buffer cap wait) must be
-        // retried as Kafka's RetriableException is, whether met directly or as a cause.
-        org.apache.kafka.connect.errors.RetriableException retriable = new org.apache.kafka.connect.errors.RetriableException("again");
-        assertThat(Failures.isTransient(retriable)).isTrue();
-        assertThat(Failures.isTransient(new RuntimeException("wrapped", retriable))).isTrue();
-        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.RetriableException("sub") { })).as("a subclass").isTrue();
-        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.ConnectException("fatal"))).isFalse();
-    }
-
-    @Test
     void decidesWithoutConnectsClassesAsTheRestoreCliRunsIt() throws Exception {
         URL[] withoutConnect = {location(Failures.class), location(StoreException.class), location(RetriableException.class)};
         try (URLClassLoader loader = new URLClassLoader(withoutConnect, null)) {
