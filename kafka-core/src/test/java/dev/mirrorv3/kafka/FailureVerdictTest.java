@@ -114,4 +114,15 @@ class FailureVerdictTest {
         c.setAccessible(true);
         return c.newInstance(problem, "write", "S3 refused PutObject", null);
     }
+
+    @Test
+    void aRuntimesBadRecordIsThePartitionsAndNeedsAnOperator() {
+        class BadRecord extends RuntimeException {
+        }
+        RuntimeFailureKinds runtime = new RuntimeFailureKinds(t -> false, t -> t instanceof BadRecord);
+        FailureVerdict v = FailureVerdict.of(new RuntimeException("task", new BadRecord()), runtime);
+        assertThat(v.scope()).isEqualTo(Scope.PARTITION);
+        assertThat(v.kind()).isEqualTo(Kind.NEEDS_OPERATOR);
+        assertThat(FailureVerdict.of(new BadRecord()).scope()).as("where the runtime does not run").isEqualTo(Scope.TASK);
+    }
 }

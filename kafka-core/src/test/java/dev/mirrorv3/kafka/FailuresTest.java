@@ -42,6 +42,18 @@ class FailuresTest {
     }
 
     @Test
+    void aRuntimesOwnRetriableIsTransientWhereItRunsAlsoAsACause() {
+        class TryLater extends RuntimeException {
+        }
+        RuntimeFailureKinds runtime = new RuntimeFailureKinds(t -> t instanceof TryLater, t -> false);
+        assertThat(Failures.isTransient(new TryLater(), runtime)).isTrue();
+        assertThat(Failures.isTransient(new RuntimeException("wrapped", new TryLater()), runtime)).isTrue();
+        assertThat(Failures.isTransient(new TryLater())).as("where it does not run").isFalse();
+        assertThat(Failures.isTransient(new StoreException("access denied", new TryLater()), runtime)).as("a fatal store error first")
+                .isFalse();
+    }
+
+    @Test
     void decidesWithoutConnectsClassesAsTheRestoreCliRunsIt() throws Exception {
         URL[] withoutConnect = {location(Failures.class), location(StoreException.class), location(RetriableException.class)};
         try (URLClassLoader loader = new URLClassLoader(withoutConnect, null)) {

@@ -11,6 +11,7 @@ import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DestinationSettings;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
@@ -71,7 +72,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());
         writeRetry = new PartitionRetry(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(),
-                config.retryBackoffMaxMs()), this::retried);
+                config.retryBackoffMaxMs()), this::retried, ConnectFailures.KINDS);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
@@ -218,7 +219,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
             try {
                 writers.close(tp);
             } catch (RuntimeException e) {
-                if (Failures.isTransient(e) || isolates(e)) {
+                if (ConnectFailures.isTransient(e) || isolates(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
                 } else {

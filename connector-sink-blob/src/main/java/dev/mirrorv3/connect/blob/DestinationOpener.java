@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,7 +38,7 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
      */
     @Override
     public final PerPartition<W> open(Collection<TopicPartition> partitions) {
-        PerPartition<D> destinations = new PerPartition<>();
+        PerPartition<D> destinations = new PerPartition<>(ConnectFailures.KINDS);
         for (TopicPartition tp : partitions) {
             destinations.attempt(tp, () -> {
                 Store store = settings.storeForTopic().apply(tp.topic());

@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.write.ManifestKeeper;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -62,7 +63,7 @@ final class ManifestWrites {
             w.writer().manifests().writeWaiting();
             retryAt.remove(w.partition());
         } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
+            if (!ConnectFailures.isTransient(e)) {
                 throw e;
             }
             retryAt.put(w.partition(), now == Long.MAX_VALUE ? 0 : now + retryAfterMs);

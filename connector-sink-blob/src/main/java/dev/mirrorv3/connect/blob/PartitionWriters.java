@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.SourceTopicCheck;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -209,12 +210,12 @@ final class PartitionWriters {
 
     /** Keeps a partition's failure for the task, unless it is transient (thrown: the batch is delivered again). */
     private void failed(TopicPartition tp, RuntimeException e) {
-        if (Failures.isTransient(e) && hold != null) {
+        if (ConnectFailures.isTransient(e) && hold != null) {
             log.warn("transient failure writing {}: holding it back, the other destinations go on: {}", tp, Failures.describe(e));
             hold.accept(tp);
             return;
         }
-        if (Failures.isTransient(e)) {
+        if (ConnectFailures.isTransient(e)) {
             throw e;
         }
         failures.putIfAbsent(tp, e);

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -78,7 +79,7 @@ final class TeeWriters implements AutoCloseable {
             try {
                 r = lanes.get(i).opener.open(partitions);
             } catch (RuntimeException e) {
-                r = new PerPartition<>();
+                r = new PerPartition<>(ConnectFailures.KINDS);
                 for (TopicPartition tp : partitions) {
                     r.fail(tp, e);
                 }
@@ -90,14 +91,14 @@ final class TeeWriters implements AutoCloseable {
                 dropFor(lane, tp, e, OptionalLong.empty());
             });
         }
-        PerPartition<Map<Integer, OpenWriter<?>>> result = new PerPartition<>();
+        PerPartition<Map<Integer, OpenWriter<?>>> result = new PerPartition<>(ConnectFailures.KINDS);
         for (TopicPartition tp : partitions) {
             if (opened.containsKey(tp)) {
                 result.put(tp, opened.get(tp));
                 continue;
             }
             forget(tp); // every destination failed: the partition's failure, retried as a partition's
-            if (Failures.isTransient(failed.get(tp))) {
+            if (ConnectFailures.isTransient(failed.get(tp))) {
                 partitions.forEach(this::forget);
                 throw failed.get(tp); // all are positioned again after the task's backoff
             }
@@ -178,7 +179,7 @@ final class TeeWriters implements AutoCloseable {
         Map<TopicPartition, RuntimeException> forTask = new LinkedHashMap<>();
         for (int i = 0; i < lanes.size(); i++) {
             for (Map.Entry<TopicPartition, RuntimeException> f : lanes.get(i).writers.takeFailures().entrySet()) {
-                FailureVerdict v = FailureVerdict.of(f.getValue()).under(isolation);
+                FailureVerdict v = ConnectFailures.verdict(f.getValue()).under(isolation);
                 if (v.isolates() && v.topicWide().isEmpty()) {
                     dropFor(i, f.getKey(), f.getValue(), lanes.get(i).writers.drop(f.getKey()));
                 } else {
@@ -191,7 +192,7 @@ final class TeeWriters implements AutoCloseable {
 
     /** Destination {@code lane} gives up {@code tp} for a failure of its own; it is opened again after a backoff. */
     private void dropFor(int lane, TopicPartition tp, RuntimeException e, OptionalLong durable) {
-        FailureVerdict v = FailureVerdict.of(e);
+        FailureVerdict v = ConnectFailures.verdict(e);
         long delay = v.kind() == FailureVerdict.Kind.TRANSIENT ? transientRetryMs : failedRetryMs;
         dropped.get(lane).put(tp, clock.millis() + delay);
         held.get(lane).remove(tp);
