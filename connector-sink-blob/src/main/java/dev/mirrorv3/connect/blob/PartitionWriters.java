@@ -78,18 +78,18 @@ final class PartitionWriters {
      * @param source checks before each commit that the records' topic is still the one the chain holds
      */
     WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener, SourceTopicCheck source) {
-        return config.flushThreads() > 0 ? bind(opener, pipelined, source) : bind(opener, inline, source);
+        return bind(opener, WriterKind.CHAINS, config.flushThreads() > 0 ? pipelined : inline, source);
     }
 
     /** Snapshots, committed on the task thread. */
     WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener, SourceTopicCheck source) {
-        return bind(opener, inline, source);
+        return bind(opener, WriterKind.SNAPSHOTS, inline, source);
     }
 
-    private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener,
+    private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener, WriterKind<W> kind,
                                                                                 CommitStrategy<? super W> commits,
                                                                                 SourceTopicCheck source) {
-        return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, commits, source));
+        return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, kind, commits, source));
     }
 
     /**
@@ -333,7 +333,7 @@ final class PartitionWriters {
             }
             if (room.toFree().isPresent()) {
                 OpenWriter<?> largest = open.get(room.toFree().get());
-                if (largest.writer().spill() > 0) {
+                if (largest.spill() > 0) {
                     bufferedBytes = open.values().stream().mapToLong(w -> w.writer().bufferedBytes()).sum();
                     metrics.bufferedBytes(bufferedBytes);
                     continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
@@ -372,8 +372,9 @@ final class PartitionWriters {
         metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
         offsets.durable(tp, next);
         OpenWriter<?> w = open.get(tp);
-        Optional.ofNullable(w).flatMap(x -> x.writer().lastSnapshot())
-                .ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
+        if (w != null) {
+            w.durable(metrics);
+        }
     }
 
     private void addBuffered(long delta) {

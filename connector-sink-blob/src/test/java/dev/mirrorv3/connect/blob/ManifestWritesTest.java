@@ -53,7 +53,7 @@ class ManifestWritesTest {
         writer.flush(FlushTrigger.RECORDS);
         clock.advance(ManifestKeeper.MAX_AGE.toMillis());
         assertThat(writer.manifests().due(clock.millis())).as("the premise: a manifest is due").isTrue();
-        return new OpenWriter<>(tp, writer, new InlineCommits(clock, (t, r) -> { }), null);
+        return new OpenWriter<>(tp, writer, WriterKind.CHAINS, new InlineCommits(clock, (t, r) -> { }), null);
     }
 
     @Test
