@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
  * docs/blob-sink.md, "Pipelined flush").
  */
-public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>> {
+public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>>> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
 
     private BlobSinkConfig config;
@@ -121,12 +121,12 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
 
     /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
     @Override
-    protected PerPartition<Map<Integer, OpenWriter<?>>> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<Map<Integer, BoundWriter<?>>> resolve(List<TopicPartition> partitions) {
         return writers.open(partitions);
     }
 
     @Override
-    protected long positioned(TopicPartition tp, Map<Integer, OpenWriter<?>> w) {
+    protected long positioned(TopicPartition tp, Map<Integer, BoundWriter<?>> w) {
         return writers.positioned(tp, w);
     }
 

@@ -34,8 +34,8 @@ final class ManifestWrites {
      *
      * @param failed told of each partition whose manifest failed for a reason that is not transient
      */
-    void writeDue(Collection<OpenWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
-        for (OpenWriter<?> w : open) {
+    void writeDue(Collection<BoundWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
+        for (BoundWriter<?> w : open) {
             ManifestKeeper manifests = w.writer().manifests();
             if (!w.busy() && now >= retryAt.getOrDefault(w.partition(), 0L) && manifests.due(now)) {
                 try {
@@ -48,7 +48,7 @@ final class ManifestWrites {
     }
 
     /** A closing partition's last manifest, of every object not in one yet (its buffer is written by then). */
-    void writeOnClose(OpenWriter<?> w) {
+    void writeOnClose(BoundWriter<?> w) {
         if (w.writer().manifests().anyWaiting()) {
             write(w, Long.MAX_VALUE);
         }
@@ -58,7 +58,7 @@ final class ManifestWrites {
         retryAt.remove(tp);
     }
 
-    private void write(OpenWriter<?> w, long now) {
+    private void write(BoundWriter<?> w, long now) {
         try {
             w.writer().manifests().writeWaiting();
             retryAt.remove(w.partition());

@@ -47,7 +47,7 @@ final class PartitionWriters {
     private final PipelinedCommits pipelined;
     private final InlineCommits inline;
     private final ManifestWrites manifests;
-    private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
+    private final Map<TopicPartition, BoundWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
     private final PeriodicChainChecks chainChecks;
@@ -77,19 +77,19 @@ final class PartitionWriters {
      *
      * @param source checks before each commit that the records' topic is still the one the chain holds
      */
-    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener, SourceTopicCheck source) {
-        return bind(opener, WriterKind.CHAINS, config.flushThreads() > 0 ? pipelined : inline, source);
+    Positioner<BoundWriter<?>> chains(Positioner<ChainWriter> positioner, SourceTopicCheck source) {
+        return bind(positioner, WriterKind.CHAINS, config.flushThreads() > 0 ? pipelined : inline, source);
     }
 
     /** Snapshots, committed on the task thread. */
-    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener, SourceTopicCheck source) {
-        return bind(opener, WriterKind.SNAPSHOTS, inline, source);
+    Positioner<BoundWriter<?>> snapshots(Positioner<SnapshotWriter> positioner, SourceTopicCheck source) {
+        return bind(positioner, WriterKind.SNAPSHOTS, inline, source);
     }
 
-    private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener, WriterKind<W> kind,
+    private static <W extends PartitionWriter> Positioner<BoundWriter<?>> bind(Positioner<W> positioner, WriterKind<W> kind,
                                                                                 CommitStrategy<? super W> commits,
                                                                                 SourceTopicCheck source) {
-        return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, kind, commits, source));
+        return partitions -> positioner.open(partitions).map((tp, w) -> new BoundWriter<>(tp, w, kind, commits, source));
     }
 
     /**
@@ -102,12 +102,12 @@ final class PartitionWriters {
     }
 
     /** The partition's open writer, if any (a tee asks it where it continues and whether a retry waits). */
-    Optional<OpenWriter<?>> writer(TopicPartition tp) {
+    Optional<BoundWriter<?>> writer(TopicPartition tp) {
         return Optional.ofNullable(open.get(tp));
     }
 
     /** Takes a positioned partition's writer; returns the offset its records continue from. */
-    long open(OpenWriter<?> w) {
+    long open(BoundWriter<?> w) {
         long next = w.writer().durableNext();
         open.put(w.partition(), w);
         metrics.opened(w.partition(), next, clock.millis());
@@ -116,13 +116,13 @@ final class PartitionWriters {
     }
 
     OptionalLong durableNext(TopicPartition tp) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         return w == null ? OptionalLong.empty() : OptionalLong.of(w.writer().durableNext());
     }
 
     /** Whether the partition is open here and the record at {@code offset} is neither buffered nor durable yet. */
     boolean takes(TopicPartition tp, long offset) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         return w != null && offset >= w.writer().expectedNext();
     }
 
@@ -135,7 +135,7 @@ final class PartitionWriters {
             hold.accept(tp);
             return;
         }
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return; // dropped while room was made
         }
@@ -152,7 +152,7 @@ final class PartitionWriters {
 
     /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
-        for (OpenWriter<?> w : open.values()) {
+        for (BoundWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(t -> flush(w, t));
         }
         takeFinished();
@@ -180,7 +180,7 @@ final class PartitionWriters {
         if (at != null) {
             return OptionalLong.of(at);
         }
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return OptionalLong.empty();
         }
@@ -200,7 +200,7 @@ final class PartitionWriters {
     }
 
     /** Writes or starts writing {@code w}'s buffer; a failure that is not transient is kept, a transient one thrown. */
-    private void flush(OpenWriter<?> w, FlushTrigger trigger) {
+    private void flush(BoundWriter<?> w, FlushTrigger trigger) {
         try {
             w.flush(trigger);
         } catch (RuntimeException e) {
@@ -242,7 +242,7 @@ final class PartitionWriters {
      */
     void checkChainsIfDue(long now) {
         chainChecks.runDue(now, tp -> open.get(tp) == null || !open.get(tp).busy(), tp -> {
-            OpenWriter<?> w = open.get(tp);
+            BoundWriter<?> w = open.get(tp);
             if (w != null) {
                 try {
                     w.writer().periodicCheck(format);
@@ -265,7 +265,7 @@ final class PartitionWriters {
         if (pipelined.busy()) {
             delay = Math.min(delay, OUTCOME_POLL_MS);
         }
-        for (OpenWriter<?> w : open.values()) {
+        for (BoundWriter<?> w : open.values()) {
             OptionalLong retryAt = w.retryAt();
             delay = Math.min(delay, retryAt.isPresent() ? retryAt.getAsLong() - now : w.writer().msUntilTimeTrigger(now));
         }
@@ -287,7 +287,7 @@ final class PartitionWriters {
      * next) and the failure is thrown; the other partitions' commits keep running.
      */
     void close(TopicPartition tp) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return;
         }
@@ -332,7 +332,7 @@ final class PartitionWriters {
                 return true;
             }
             if (room.toFree().isPresent()) {
-                OpenWriter<?> largest = open.get(room.toFree().get());
+                BoundWriter<?> largest = open.get(room.toFree().get());
                 if (largest.spill() > 0) {
                     bufferedBytes = open.values().stream().mapToLong(w -> w.writer().bufferedBytes()).sum();
                     metrics.bufferedBytes(bufferedBytes);
@@ -371,7 +371,7 @@ final class PartitionWriters {
         addBuffered(-r.payloadBytes());
         metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
         offsets.durable(tp, next);
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w != null) {
             w.durable(metrics);
         }

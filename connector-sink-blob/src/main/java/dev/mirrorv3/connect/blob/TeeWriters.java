@@ -68,16 +68,16 @@ final class TeeWriters implements AutoCloseable {
     }
 
     /** Each destination's writer of the partitions, opened on its own chains; a partition opens if any destination does. */
-    PerPartition<Map<Integer, OpenWriter<?>>> open(List<TopicPartition> partitions) {
+    PerPartition<Map<Integer, BoundWriter<?>>> open(List<TopicPartition> partitions) {
         if (!tee()) {
-            return lanes.get(0).opener.open(partitions).map((tp, w) -> Map.of(0, w));
+            return lanes.get(0).positioner.open(partitions).map((tp, w) -> Map.of(0, w));
         }
-        Map<TopicPartition, Map<Integer, OpenWriter<?>>> opened = new LinkedHashMap<>();
+        Map<TopicPartition, Map<Integer, BoundWriter<?>>> opened = new LinkedHashMap<>();
         Map<TopicPartition, RuntimeException> failed = new LinkedHashMap<>();
         for (int i = 0; i < lanes.size(); i++) {
-            PerPartition<OpenWriter<?>> r;
+            PerPartition<BoundWriter<?>> r;
             try {
-                r = lanes.get(i).opener.open(partitions);
+                r = lanes.get(i).positioner.open(partitions);
             } catch (RuntimeException e) {
                 r = new PerPartition<>(ConnectFailures.KINDS);
                 for (TopicPartition tp : partitions) {
@@ -91,7 +91,7 @@ final class TeeWriters implements AutoCloseable {
                 dropFor(lane, tp, e, OptionalLong.empty());
             });
         }
-        PerPartition<Map<Integer, OpenWriter<?>>> result = new PerPartition<>(ConnectFailures.KINDS);
+        PerPartition<Map<Integer, BoundWriter<?>>> result = new PerPartition<>(ConnectFailures.KINDS);
         for (TopicPartition tp : partitions) {
             if (opened.containsKey(tp)) {
                 result.put(tp, opened.get(tp));
@@ -108,15 +108,15 @@ final class TeeWriters implements AutoCloseable {
     }
 
     /** Takes a partition's writers into use; returns the lowest position, where the partition is sought. */
-    long positioned(TopicPartition tp, Map<Integer, OpenWriter<?>> writers) {
+    long positioned(TopicPartition tp, Map<Integer, BoundWriter<?>> writers) {
         long lowest = Long.MAX_VALUE;
-        for (Map.Entry<Integer, OpenWriter<?>> e : writers.entrySet()) {
+        for (Map.Entry<Integer, BoundWriter<?>> e : writers.entrySet()) {
             lowest = Math.min(lowest, joined(e.getKey(), tp, e.getValue()));
         }
         return lowest;
     }
 
-    private long joined(int lane, TopicPartition tp, OpenWriter<?> w) {
+    private long joined(int lane, TopicPartition tp, BoundWriter<?> w) {
         DestinationLane l = lanes.get(lane);
         long next = l.writers.open(w);
         dropped.get(lane).remove(tp);
@@ -244,9 +244,9 @@ final class TeeWriters implements AutoCloseable {
 
     private List<TopicPartition> reopen(int lane, List<TopicPartition> partitions) {
         DestinationLane l = lanes.get(lane);
-        PerPartition<OpenWriter<?>> r;
+        PerPartition<BoundWriter<?>> r;
         try {
-            r = l.opener.open(partitions);
+            r = l.positioner.open(partitions);
         } catch (RuntimeException e) {
             partitions.forEach(tp -> dropFor(lane, tp, e, OptionalLong.empty()));
             return List.of();

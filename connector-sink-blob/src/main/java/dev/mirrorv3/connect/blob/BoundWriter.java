@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param <W> the writer
  */
-final class OpenWriter<W extends PartitionWriter> {
+final class BoundWriter<W extends PartitionWriter> {
     private final TopicPartition tp;
     private final W writer;
     private final WriterKind<W> kind;
@@ -28,7 +28,7 @@ final class OpenWriter<W extends PartitionWriter> {
     /** The check's stamp at the last append: a look begun after it covers every buffered record. */
     private long appendedBy;
 
-    OpenWriter(TopicPartition tp, W writer, WriterKind<W> kind, CommitStrategy<? super W> commits, SourceTopicCheck source) {
+    BoundWriter(TopicPartition tp, W writer, WriterKind<W> kind, CommitStrategy<? super W> commits, SourceTopicCheck source) {
         this.tp = tp;
         this.writer = writer;
         this.kind = kind;

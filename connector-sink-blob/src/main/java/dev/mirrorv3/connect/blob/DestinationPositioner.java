@@ -21,12 +21,12 @@ import org.apache.kafka.common.TopicPartition;
  * @param <D> a partition's destination as read back (a chain, or a snapshot series)
  * @param <W> the writer that continues it
  */
-abstract class DestinationOpener<D, W> implements WriterOpener<W> {
-    protected final OpenerSettings settings;
+abstract class DestinationPositioner<D, W> implements Positioner<W> {
+    protected final DestinationSetup settings;
     /** The destination's next offset; empty when it holds nothing. */
     private final Function<D, OptionalLong> nextOffset;
 
-    DestinationOpener(OpenerSettings settings, Function<D, OptionalLong> nextOffset) {
+    DestinationPositioner(DestinationSetup settings, Function<D, OptionalLong> nextOffset) {
         this.settings = settings;
         this.nextOffset = nextOffset;
     }
