@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  */
 enum Modules {
     CHAIN_CORE("chain-core"),
+    KAFKA_CORE("kafka-core"),
     KAFKA_SUPPORT("kafka-support"),
     RESTORE_ENGINE("restore-engine"),
     CONFIG_DOCS("config-docs"),

@@ -44,9 +44,6 @@ class PackageCyclesTest {
             new KnownCycle("dev.mirrorv3.chain.ChainValidator", "dev.mirrorv3.chain.envelope.EnvelopeFormat"),
             new KnownCycle("dev.mirrorv3.chain.ChainException", "dev.mirrorv3.chain.envelope.EnvelopeFormat"),
             new KnownCycle("dev.mirrorv3.chain.SnapshotChain", "dev.mirrorv3.chain.envelope.EnvelopeFormat"),
-            // chain.write <-> chain.snapshot: PartitionWriter.lastSnapshot() returns SnapshotWriter.Stats (the blob sink is
-            // being reshaped around its writers; this goes with the capability moving to the snapshot writer)
-            new KnownCycle("dev.mirrorv3.chain.write.PartitionWriter", "dev.mirrorv3.chain.snapshot.SnapshotWriter$Stats"),
             // chain.store <-> chain.store.s3: StoreFactory builds the S3 store, which implements chain.store's Store
             new KnownCycle("dev.mirrorv3.chain.store.StoreFactory", "dev.mirrorv3.chain.store.s3.."),
             // kafka <-> kafka.config (and through kafka.groups): the group seeder reads a sink's topics list

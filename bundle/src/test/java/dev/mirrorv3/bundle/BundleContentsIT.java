@@ -197,7 +197,7 @@ class BundleContentsIT {
     }
 
     private static boolean isOurs(String jarName) {
-        return Stream.of("connector-", "chain-core-", "kafka-support-", "restore-engine-", "transforms-")
+        return Stream.of("connector-", "chain-core-", "kafka-core-", "kafka-support-", "restore-engine-", "transforms-")
                 .anyMatch(jarName::startsWith);
     }
 }

@@ -72,13 +72,8 @@ public final class HttpApi implements HttpHandler {
 
     /** Handles the request (or dispatches it) and returns the route label for metrics. */
     private String route(HttpServerExchange ex) {
-        String raw = ex.getRequestURI();
-        if (!raw.startsWith("/")) { // absolute-form request target
-            int slash = raw.indexOf('/', raw.indexOf("//") + 2);
-            raw = slash < 0 ? "/" : raw.substring(slash);
-        }
-        if (main != null && raw.startsWith(MAIN_RAW) && raw.length() > MAIN_RAW.length()
-                && raw.indexOf('/', MAIN_RAW.length()) < 0 && raw.indexOf('%', MAIN_RAW.length()) < 0) {
+        String raw = path(ex.getRequestURI());
+        if (isMainPointRead(raw)) {
             // The hot path: the main cache's point read of a key that needs no decoding, without splitting the path.
             // Everything else, a sidecar without a main cache included, takes the general route below.
             return raw(ex, ex.getRequestMethod(), main, raw.substring(MAIN_RAW.length()));
@@ -94,7 +89,41 @@ public final class HttpApi implements HttpHandler {
         if (first.equals("cache") && n >= 2 && segs.get(1).equals("v1")) {
             return cacheRoute(ex, method, segs.subList(2, n));
         }
-        if (first.equals("q") && n == 3 && segs.get(1).equals("health")) {
+        String quarkusRoute = first.equals("q") ? quarkusRoute(ex, method, segs) : null;
+        if (quarkusRoute != null) {
+            return quarkusRoute;
+        }
+        String docsRoute = docs.route(ex, method, segs);
+        if (docsRoute != null) {
+            return docsRoute;
+        }
+        if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
+            adminShutdown(ex, method, n == 4 ? segs.get(3) : null);
+            return "admin";
+        }
+        send(ex, 404, TEXT_UTF8, "Not found\n");
+        return "other";
+    }
+
+    /** The request target's path: an absolute-form target ({@code http://host/path}) without its scheme and host. */
+    private static String path(String target) {
+        if (target.startsWith("/")) {
+            return target;
+        }
+        int slash = target.indexOf('/', target.indexOf("//") + 2);
+        return slash < 0 ? "/" : target.substring(slash);
+    }
+
+    /** A point read of the main cache whose key needs no decoding: {@code /cache/v1/raw/{key}} without '/' or '%' in it. */
+    private boolean isMainPointRead(String raw) {
+        return main != null && raw.startsWith(MAIN_RAW) && raw.length() > MAIN_RAW.length()
+                && raw.indexOf('/', MAIN_RAW.length()) < 0 && raw.indexOf('%', MAIN_RAW.length()) < 0;
+    }
+
+    /** {@code /q/health/ready}, {@code /q/health/live} and {@code /q/metrics} (Quarkus' paths); null for any other. */
+    private String quarkusRoute(HttpServerExchange ex, HttpString method, List<String> segs) {
+        int n = segs.size();
+        if (n == 3 && segs.get(1).equals("health")) {
             if (segs.get(2).equals("ready")) {
                 if (get(ex, method)) {
                     String overloaded = gcOverloaded.get();
@@ -110,22 +139,13 @@ public final class HttpApi implements HttpHandler {
                 return "health";
             }
         }
-        if (first.equals("q") && n == 2 && segs.get(1).equals("metrics")) {
+        if (n == 2 && segs.get(1).equals("metrics")) {
             if (get(ex, method)) {
                 ex.dispatch(this::metrics);
             }
             return "metrics";
         }
-        String docsRoute = docs.route(ex, method, segs);
-        if (docsRoute != null) {
-            return docsRoute;
-        }
-        if (first.equals("_admin") && n >= 3 && n <= 4 && segs.get(1).equals("v1") && segs.get(2).equals("shutdown")) {
-            adminShutdown(ex, method, n == 4 ? segs.get(3) : null);
-            return "admin";
-        }
-        send(ex, 404, TEXT_UTF8, "Not found\n");
-        return "other";
+        return null;
     }
 
     /** {@code POST /_admin/v1/shutdown[/{exit code}]}: answers 204, then shuts the sidecar down on another thread. */
@@ -155,15 +175,10 @@ public final class HttpApi implements HttpHandler {
             send(ex, 404, TEXT_UTF8, "Not found\n");
             return "other";
         }
-        Cache cache;
-        List<String> sub;
-        if (CacheConfig.RESERVED_NAMES.contains(rest.get(0))) {
-            cache = main;
-            sub = rest;
-        } else {
-            cache = byName.get(rest.get(0));
-            sub = rest.subList(1, rest.size());
-        }
+        // /cache/v1/{op}... is the main cache's, /cache/v1/{name}/{op}... a named cache's
+        boolean ofMain = CacheConfig.RESERVED_NAMES.contains(rest.get(0));
+        Cache cache = ofMain ? main : byName.get(rest.get(0));
+        List<String> sub = ofMain ? rest : rest.subList(1, rest.size());
         if (cache == null || sub.isEmpty()) {
             send(ex, 404, TEXT_UTF8, cache == null ? "No such cache\n" : "Not found\n");
             return "other";
@@ -173,37 +188,37 @@ public final class HttpApi implements HttpHandler {
         if (op.equals("raw") && n == 2 && !sub.get(1).isEmpty()) {
             return raw(ex, method, cache, sub.get(1));
         }
-        if (op.equals("keys") && n == 1) {
+        if ((op.equals("keys") || op.equals("values")) && n == 1) {
+            boolean keysOnly = op.equals("keys");
             if (get(ex, method) && ready(ex, cache)) {
-                ex.dispatch(e -> list(e, cache, true));
+                ex.dispatch(e -> list(e, cache, keysOnly));
             }
-            return "keys";
-        }
-        if (op.equals("values") && n == 1) {
-            if (get(ex, method) && ready(ex, cache)) {
-                ex.dispatch(e -> list(e, cache, false));
-            }
-            return "values";
+            return op;
         }
         if (op.equals("offset") && n == 3 && !sub.get(1).isEmpty()) {
-            int partition = parsePartition(sub.get(2));
-            if (partition < 0) {
-                send(ex, 404, TEXT_UTF8, "Not found\n");
-                return "offset";
-            }
-            if (get(ex, method)) {
-                var p = sub.get(1).equals(cache.topic()) ? cache.partition(partition) : null;
-                if (p == null) {
-                    send(ex, 204, null, "");
-                } else {
-                    ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
-                    send(ex, 200, TEXT_UTF8, Long.toString(p.lastSeenOffset()));
-                }
-            }
-            return "offset";
+            return offset(ex, method, cache, sub.get(1), sub.get(2));
         }
         send(ex, 404, TEXT_UTF8, "Not found\n");
         return "other";
+    }
+
+    /** {@code /offset/{topic}/{partition}}: the last offset the cache has seen of the partition, 204 if none. */
+    private String offset(HttpServerExchange ex, HttpString method, Cache cache, String topic, String partitionText) {
+        int partition = parsePartition(partitionText);
+        if (partition < 0) {
+            send(ex, 404, TEXT_UTF8, "Not found\n");
+            return "offset";
+        }
+        if (get(ex, method)) {
+            var p = topic.equals(cache.topic()) ? cache.partition(partition) : null;
+            if (p == null) {
+                send(ex, 204, null, "");
+            } else {
+                ex.getResponseHeaders().put(LAST_SEEN_OFFSETS, cache.offsetsHeader());
+                send(ex, 200, TEXT_UTF8, Long.toString(p.lastSeenOffset()));
+            }
+        }
+        return "offset";
     }
 
     private String raw(HttpServerExchange ex, HttpString method, Cache cache, String key) {

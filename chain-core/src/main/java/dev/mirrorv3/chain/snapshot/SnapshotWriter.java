@@ -135,7 +135,7 @@ public final class SnapshotWriter implements PartitionWriter {
         return Optional.ofNullable(tail);
     }
 
-    @Override
+    /** The last snapshot committed (its metrics); empty before the first. */
     public Optional<Stats> lastSnapshot() {
         return Optional.ofNullable(last);
     }
@@ -154,7 +154,6 @@ public final class SnapshotWriter implements PartitionWriter {
     }
 
     /** Moves the gathered records to disk (the task-wide buffer cap); returns the heap bytes released. */
-    @Override
     public long spill() {
         return builder.spill();
     }

@@ -2,13 +2,14 @@ package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import java.util.Optional;
 
 /**
  * What the blob sink task needs of one partition's writer: a chain of history ({@link ChainWriter}) or snapshots of
- * the latest record per key ({@link SnapshotWriter}). Not thread-safe: one task thread owns it. What differs between
- * the two is asked here, so that the task never needs to know which one it holds.
+ * the latest record per key ({@code SnapshotWriter}). Not thread-safe: one task thread owns it. Only what both do is
+ * here; what one kind does alone (a snapshot writer spills its buffer to disk and reports each snapshot) is its own
+ * method, which the task reaches through what it bound to the writer when it opened the partition, never by asking
+ * every writer.
  */
 public interface PartitionWriter {
 
@@ -45,17 +46,4 @@ public interface PartitionWriter {
 
     /** The writer's manifests: the objects waiting for one, when the next is due, and writing it. */
     ManifestKeeper manifests();
-
-    /**
-     * Moves buffered records off the heap without writing them (the task-wide buffer cap); returns the heap bytes
-     * released: 0 for a writer that cannot, whose buffer is written instead.
-     */
-    default long spill() {
-        return 0;
-    }
-
-    /** The last snapshot committed, for a writer of snapshots (its metrics); empty for a chain. */
-    default Optional<SnapshotWriter.Stats> lastSnapshot() {
-        return Optional.empty();
-    }
 }

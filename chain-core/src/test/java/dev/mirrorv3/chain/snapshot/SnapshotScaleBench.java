@@ -53,7 +53,7 @@ public final class SnapshotScaleBench {
             SnapshotWriter.Stats stats = first.lastSnapshot().orElseThrow();
 
             t0 = System.nanoTime();
-            ChainHead chain = reader.head(0); // what SnapshotOpener.open does per partition
+            ChainHead chain = reader.head(0); // what SnapshotPositioner.open does per partition
             long checked;
             try (CheckedSnapshot s = reader.open(0, chain.last().orElseThrow(), TOPIC, root.resolve("open"))) {
                 checked = s.checkAll();

@@ -11,6 +11,7 @@ import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.DestinationSettings;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.metrics.PluginMetricsRegistry;
 import dev.mirrorv3.kafka.metrics.TaskMetrics;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * is taken on the task thread at the next {@code put()} or {@code close()}, and only then counts ({@link PipelinedCommits};
  * docs/blob-sink.md, "Pipelined flush").
  */
-public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>> {
+public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>>> {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class);
 
     private BlobSinkConfig config;
@@ -71,7 +72,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
         connectorName = props.getOrDefault("name", "blob-sink");
         selection = PartitionSelection.of(config.partitions());
         writeRetry = new PartitionRetry(config.retryBackoffInitialMs(), Math.max(config.retryBackoffInitialMs(),
-                config.retryBackoffMaxMs()), this::retried);
+                config.retryBackoffMaxMs()), this::retried, ConnectFailures.KINDS);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
         DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
@@ -120,12 +121,12 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
 
     /** The chain's end of each partition, or a snapshot writer's position; opening reads the chain from the store. */
     @Override
-    protected PerPartition<Map<Integer, OpenWriter<?>>> resolve(List<TopicPartition> partitions) {
+    protected PerPartition<Map<Integer, BoundWriter<?>>> resolve(List<TopicPartition> partitions) {
         return writers.open(partitions);
     }
 
     @Override
-    protected long positioned(TopicPartition tp, Map<Integer, OpenWriter<?>> w) {
+    protected long positioned(TopicPartition tp, Map<Integer, BoundWriter<?>> w) {
         return writers.positioned(tp, w);
     }
 
@@ -218,7 +219,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, OpenWriter<?>>
             try {
                 writers.close(tp);
             } catch (RuntimeException e) {
-                if (Failures.isTransient(e) || isolates(e)) {
+                if (ConnectFailures.isTransient(e) || isolates(e)) {
                     log.warn("could not write the buffer of {} on close: {}; its records are not durable and will be read again"
                             + " from the chain's end when the partition is opened next", tp, Failures.describe(e));
                 } else {

@@ -19,7 +19,7 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 /**
  * Everything the task keeps for one destination: its settings (the task's, or one of a tee's views with its share of
  * buffer.max.bytes), its stores, metrics (tagged with the destination's name in a tee), metadata snapshots and source-lag
- * refresh, its write path ({@link PartitionWriters}) and the opener that positions its partitions on its own chains.
+ * refresh, its write path ({@link PartitionWriters}) and the positioner that positions its partitions on its own chains.
  * A task has one; a tee ({@link TeeWriters}) one per destination.
  */
 final class DestinationLane implements AutoCloseable {
@@ -34,7 +34,7 @@ final class DestinationLane implements AutoCloseable {
     final BlobSinkMetrics metrics;
     final BackgroundPasses background;
     final PartitionWriters writers;
-    final WriterOpener<OpenWriter<?>> opener;
+    final Positioner<BoundWriter<?>> positioner;
     final ObjectEncryption encryption;
 
     /**
@@ -67,12 +67,12 @@ final class DestinationLane implements AutoCloseable {
                 config.adminTimeout(), shared.clock()), new SourceTopicCheck(shared.sourceOffsets().admin(), config.adminTimeout()));
         writers = new PartitionWriters(config, name + settings.teeName().map(n -> "-" + n).orElse(""), shared.clock(), retryPauses,
                 metrics, background.durableOffsets());
-        OpenerSettings opening = new OpenerSettings(stores::forTopic, config.envelope(), keys, config.flushPolicy(),
+        DestinationSetup opening = new DestinationSetup(stores::forTopic, config.envelope(), keys, config.flushPolicy(),
                 shared.sourceOffsets(), identity, shared.clock());
         SourceTopicCheck beforeCommits = identity.running();
-        opener = config.snapshots()
-                ? writers.snapshots(new SnapshotOpener(opening, config.spillDir(name), config.bufferMaxBytes()), beforeCommits)
-                : writers.chains(new PartitionOpener(opening), beforeCommits);
+        positioner = config.snapshots()
+                ? writers.snapshots(new SnapshotPositioner(opening, config.spillDir(name), config.bufferMaxBytes()), beforeCommits)
+                : writers.chains(new ChainPositioner(opening), beforeCommits);
     }
 
     private List<StoreRequests> requests(String topic) {

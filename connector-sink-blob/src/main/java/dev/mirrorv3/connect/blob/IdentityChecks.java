@@ -11,7 +11,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The source topic's identity as the blob sink checks it (docs/design.md, the position rule): against the id the
  * backup recorded when partitions are opened ({@link BackupIdentity}), then before each commit of their records
- * against the id they were opened with ({@link SourceTopicCheck}, which {@link OpenWriter} asks), so that a topic
+ * against the id they were opened with ({@link SourceTopicCheck}, which {@link BoundWriter} asks), so that a topic
  * deleted and created again under a running task never reaches the old chain.
  *
  * @param backup the id the backup recorded, checked and recorded when partitions are opened

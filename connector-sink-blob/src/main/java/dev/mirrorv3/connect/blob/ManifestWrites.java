@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.write.ManifestKeeper;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -33,8 +34,8 @@ final class ManifestWrites {
      *
      * @param failed told of each partition whose manifest failed for a reason that is not transient
      */
-    void writeDue(Collection<OpenWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
-        for (OpenWriter<?> w : open) {
+    void writeDue(Collection<BoundWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
+        for (BoundWriter<?> w : open) {
             ManifestKeeper manifests = w.writer().manifests();
             if (!w.busy() && now >= retryAt.getOrDefault(w.partition(), 0L) && manifests.due(now)) {
                 try {
@@ -47,7 +48,7 @@ final class ManifestWrites {
     }
 
     /** A closing partition's last manifest, of every object not in one yet (its buffer is written by then). */
-    void writeOnClose(OpenWriter<?> w) {
+    void writeOnClose(BoundWriter<?> w) {
         if (w.writer().manifests().anyWaiting()) {
             write(w, Long.MAX_VALUE);
         }
@@ -57,12 +58,12 @@ final class ManifestWrites {
         retryAt.remove(tp);
     }
 
-    private void write(OpenWriter<?> w, long now) {
+    private void write(BoundWriter<?> w, long now) {
         try {
             w.writer().manifests().writeWaiting();
             retryAt.remove(w.partition());
         } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
+            if (!ConnectFailures.isTransient(e)) {
                 throw e;
             }
             retryAt.put(w.partition(), now == Long.MAX_VALUE ? 0 : now + retryAfterMs);

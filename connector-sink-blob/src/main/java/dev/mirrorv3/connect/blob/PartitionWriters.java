@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.SourceTopicCheck;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ final class PartitionWriters {
     private final PipelinedCommits pipelined;
     private final InlineCommits inline;
     private final ManifestWrites manifests;
-    private final Map<TopicPartition, OpenWriter<?>> open = new HashMap<>();
+    private final Map<TopicPartition, BoundWriter<?>> open = new HashMap<>();
     /** Payload bytes all writers hold, commits running included. */
     private long bufferedBytes;
     private final PeriodicChainChecks chainChecks;
@@ -76,19 +77,19 @@ final class PartitionWriters {
      *
      * @param source checks before each commit that the records' topic is still the one the chain holds
      */
-    WriterOpener<OpenWriter<?>> chains(WriterOpener<ChainWriter> opener, SourceTopicCheck source) {
-        return config.flushThreads() > 0 ? bind(opener, pipelined, source) : bind(opener, inline, source);
+    Positioner<BoundWriter<?>> chains(Positioner<ChainWriter> positioner, SourceTopicCheck source) {
+        return bind(positioner, WriterKind.CHAINS, config.flushThreads() > 0 ? pipelined : inline, source);
     }
 
     /** Snapshots, committed on the task thread. */
-    WriterOpener<OpenWriter<?>> snapshots(WriterOpener<SnapshotWriter> opener, SourceTopicCheck source) {
-        return bind(opener, inline, source);
+    Positioner<BoundWriter<?>> snapshots(Positioner<SnapshotWriter> positioner, SourceTopicCheck source) {
+        return bind(positioner, WriterKind.SNAPSHOTS, inline, source);
     }
 
-    private static <W extends PartitionWriter> WriterOpener<OpenWriter<?>> bind(WriterOpener<W> opener,
+    private static <W extends PartitionWriter> Positioner<BoundWriter<?>> bind(Positioner<W> positioner, WriterKind<W> kind,
                                                                                 CommitStrategy<? super W> commits,
                                                                                 SourceTopicCheck source) {
-        return partitions -> opener.open(partitions).map((tp, w) -> new OpenWriter<>(tp, w, commits, source));
+        return partitions -> positioner.open(partitions).map((tp, w) -> new BoundWriter<>(tp, w, kind, commits, source));
     }
 
     /**
@@ -101,12 +102,12 @@ final class PartitionWriters {
     }
 
     /** The partition's open writer, if any (a tee asks it where it continues and whether a retry waits). */
-    Optional<OpenWriter<?>> writer(TopicPartition tp) {
+    Optional<BoundWriter<?>> writer(TopicPartition tp) {
         return Optional.ofNullable(open.get(tp));
     }
 
     /** Takes a positioned partition's writer; returns the offset its records continue from. */
-    long open(OpenWriter<?> w) {
+    long open(BoundWriter<?> w) {
         long next = w.writer().durableNext();
         open.put(w.partition(), w);
         metrics.opened(w.partition(), next, clock.millis());
@@ -115,13 +116,13 @@ final class PartitionWriters {
     }
 
     OptionalLong durableNext(TopicPartition tp) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         return w == null ? OptionalLong.empty() : OptionalLong.of(w.writer().durableNext());
     }
 
     /** Whether the partition is open here and the record at {@code offset} is neither buffered nor durable yet. */
     boolean takes(TopicPartition tp, long offset) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         return w != null && offset >= w.writer().expectedNext();
     }
 
@@ -134,7 +135,7 @@ final class PartitionWriters {
             hold.accept(tp);
             return;
         }
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return; // dropped while room was made
         }
@@ -151,7 +152,7 @@ final class PartitionWriters {
 
     /** The end of a put(): starts the buffers that are due, takes the finished commits, writes the manifests due. */
     void flushDue(long now) {
-        for (OpenWriter<?> w : open.values()) {
+        for (BoundWriter<?> w : open.values()) {
             w.dueAfterPut(now).ifPresent(t -> flush(w, t));
         }
         takeFinished();
@@ -179,7 +180,7 @@ final class PartitionWriters {
         if (at != null) {
             return OptionalLong.of(at);
         }
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return OptionalLong.empty();
         }
@@ -199,7 +200,7 @@ final class PartitionWriters {
     }
 
     /** Writes or starts writing {@code w}'s buffer; a failure that is not transient is kept, a transient one thrown. */
-    private void flush(OpenWriter<?> w, FlushTrigger trigger) {
+    private void flush(BoundWriter<?> w, FlushTrigger trigger) {
         try {
             w.flush(trigger);
         } catch (RuntimeException e) {
@@ -209,12 +210,12 @@ final class PartitionWriters {
 
     /** Keeps a partition's failure for the task, unless it is transient (thrown: the batch is delivered again). */
     private void failed(TopicPartition tp, RuntimeException e) {
-        if (Failures.isTransient(e) && hold != null) {
+        if (ConnectFailures.isTransient(e) && hold != null) {
             log.warn("transient failure writing {}: holding it back, the other destinations go on: {}", tp, Failures.describe(e));
             hold.accept(tp);
             return;
         }
-        if (Failures.isTransient(e)) {
+        if (ConnectFailures.isTransient(e)) {
             throw e;
         }
         failures.putIfAbsent(tp, e);
@@ -241,7 +242,7 @@ final class PartitionWriters {
      */
     void checkChainsIfDue(long now) {
         chainChecks.runDue(now, tp -> open.get(tp) == null || !open.get(tp).busy(), tp -> {
-            OpenWriter<?> w = open.get(tp);
+            BoundWriter<?> w = open.get(tp);
             if (w != null) {
                 try {
                     w.writer().periodicCheck(format);
@@ -264,7 +265,7 @@ final class PartitionWriters {
         if (pipelined.busy()) {
             delay = Math.min(delay, OUTCOME_POLL_MS);
         }
-        for (OpenWriter<?> w : open.values()) {
+        for (BoundWriter<?> w : open.values()) {
             OptionalLong retryAt = w.retryAt();
             delay = Math.min(delay, retryAt.isPresent() ? retryAt.getAsLong() - now : w.writer().msUntilTimeTrigger(now));
         }
@@ -286,7 +287,7 @@ final class PartitionWriters {
      * next) and the failure is thrown; the other partitions' commits keep running.
      */
     void close(TopicPartition tp) {
-        OpenWriter<?> w = open.get(tp);
+        BoundWriter<?> w = open.get(tp);
         if (w == null) {
             return;
         }
@@ -331,8 +332,8 @@ final class PartitionWriters {
                 return true;
             }
             if (room.toFree().isPresent()) {
-                OpenWriter<?> largest = open.get(room.toFree().get());
-                if (largest.writer().spill() > 0) {
+                BoundWriter<?> largest = open.get(room.toFree().get());
+                if (largest.spill() > 0) {
                     bufferedBytes = open.values().stream().mapToLong(w -> w.writer().bufferedBytes()).sum();
                     metrics.bufferedBytes(bufferedBytes);
                     continue; // snapshot mode spills to disk: a snapshot is written on its own triggers only
@@ -370,9 +371,10 @@ final class PartitionWriters {
         addBuffered(-r.payloadBytes());
         metrics.flushed(tp, next, r.records(), r.objectBytes(), clock.millis());
         offsets.durable(tp, next);
-        OpenWriter<?> w = open.get(tp);
-        Optional.ofNullable(w).flatMap(x -> x.writer().lastSnapshot())
-                .ifPresent(st -> metrics.snapshot(tp, st.keys(), st.objectBytes(), st.durationMs(), st.tombstones()));
+        BoundWriter<?> w = open.get(tp);
+        if (w != null) {
+            w.durable(metrics);
+        }
     }
 
     private void addBuffered(long delta) {

@@ -8,6 +8,7 @@ import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.RetryPauses;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -145,7 +146,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     /** A transient failure of {@code tp}'s commit pauses it until the commit is re-issued after a backoff of its own. */
     private boolean retried(TopicPartition tp, RuntimeException failure) {
         PartitionRetry retry = retries.computeIfAbsent(tp, x -> new PartitionRetry(config.retryBackoffInitialMs(),
-                config.retryBackoffMaxMs(), () -> metrics.restart()));
+                config.retryBackoffMaxMs(), () -> metrics.restart(), ConnectFailures.KINDS));
         return retry.retry(failure, (delay, attempt, cause) -> {
             retryAt.put(tp, clock.millis() + delay);
             retryPauses.pause(List.of(tp));

@@ -8,7 +8,7 @@ import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * What both openers need to position a partition besides its destination: the source's log start and high watermark,
+ * What both positioners need to position a partition besides its destination: the source's log start and high watermark,
  * read once for all the partitions being opened, to apply {@link PositionRule} to the destination's next offset.
  */
 record PositionInputs(Map<TopicPartition, Long> logStarts, Map<TopicPartition, Long> highWatermarks) {

@@ -4,6 +4,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -67,18 +68,18 @@ final class TeeWriters implements AutoCloseable {
     }
 
     /** Each destination's writer of the partitions, opened on its own chains; a partition opens if any destination does. */
-    PerPartition<Map<Integer, OpenWriter<?>>> open(List<TopicPartition> partitions) {
+    PerPartition<Map<Integer, BoundWriter<?>>> open(List<TopicPartition> partitions) {
         if (!tee()) {
-            return lanes.get(0).opener.open(partitions).map((tp, w) -> Map.of(0, w));
+            return lanes.get(0).positioner.open(partitions).map((tp, w) -> Map.of(0, w));
         }
-        Map<TopicPartition, Map<Integer, OpenWriter<?>>> opened = new LinkedHashMap<>();
+        Map<TopicPartition, Map<Integer, BoundWriter<?>>> opened = new LinkedHashMap<>();
         Map<TopicPartition, RuntimeException> failed = new LinkedHashMap<>();
         for (int i = 0; i < lanes.size(); i++) {
-            PerPartition<OpenWriter<?>> r;
+            PerPartition<BoundWriter<?>> r;
             try {
-                r = lanes.get(i).opener.open(partitions);
+                r = lanes.get(i).positioner.open(partitions);
             } catch (RuntimeException e) {
-                r = new PerPartition<>();
+                r = new PerPartition<>(ConnectFailures.KINDS);
                 for (TopicPartition tp : partitions) {
                     r.fail(tp, e);
                 }
@@ -90,14 +91,14 @@ final class TeeWriters implements AutoCloseable {
                 dropFor(lane, tp, e, OptionalLong.empty());
             });
         }
-        PerPartition<Map<Integer, OpenWriter<?>>> result = new PerPartition<>();
+        PerPartition<Map<Integer, BoundWriter<?>>> result = new PerPartition<>(ConnectFailures.KINDS);
         for (TopicPartition tp : partitions) {
             if (opened.containsKey(tp)) {
                 result.put(tp, opened.get(tp));
                 continue;
             }
             forget(tp); // every destination failed: the partition's failure, retried as a partition's
-            if (Failures.isTransient(failed.get(tp))) {
+            if (ConnectFailures.isTransient(failed.get(tp))) {
                 partitions.forEach(this::forget);
                 throw failed.get(tp); // all are positioned again after the task's backoff
             }
@@ -107,15 +108,15 @@ final class TeeWriters implements AutoCloseable {
     }
 
     /** Takes a partition's writers into use; returns the lowest position, where the partition is sought. */
-    long positioned(TopicPartition tp, Map<Integer, OpenWriter<?>> writers) {
+    long positioned(TopicPartition tp, Map<Integer, BoundWriter<?>> writers) {
         long lowest = Long.MAX_VALUE;
-        for (Map.Entry<Integer, OpenWriter<?>> e : writers.entrySet()) {
+        for (Map.Entry<Integer, BoundWriter<?>> e : writers.entrySet()) {
             lowest = Math.min(lowest, joined(e.getKey(), tp, e.getValue()));
         }
         return lowest;
     }
 
-    private long joined(int lane, TopicPartition tp, OpenWriter<?> w) {
+    private long joined(int lane, TopicPartition tp, BoundWriter<?> w) {
         DestinationLane l = lanes.get(lane);
         long next = l.writers.open(w);
         dropped.get(lane).remove(tp);
@@ -178,7 +179,7 @@ final class TeeWriters implements AutoCloseable {
         Map<TopicPartition, RuntimeException> forTask = new LinkedHashMap<>();
         for (int i = 0; i < lanes.size(); i++) {
             for (Map.Entry<TopicPartition, RuntimeException> f : lanes.get(i).writers.takeFailures().entrySet()) {
-                FailureVerdict v = FailureVerdict.of(f.getValue()).under(isolation);
+                FailureVerdict v = ConnectFailures.verdict(f.getValue()).under(isolation);
                 if (v.isolates() && v.topicWide().isEmpty()) {
                     dropFor(i, f.getKey(), f.getValue(), lanes.get(i).writers.drop(f.getKey()));
                 } else {
@@ -191,7 +192,7 @@ final class TeeWriters implements AutoCloseable {
 
     /** Destination {@code lane} gives up {@code tp} for a failure of its own; it is opened again after a backoff. */
     private void dropFor(int lane, TopicPartition tp, RuntimeException e, OptionalLong durable) {
-        FailureVerdict v = FailureVerdict.of(e);
+        FailureVerdict v = ConnectFailures.verdict(e);
         long delay = v.kind() == FailureVerdict.Kind.TRANSIENT ? transientRetryMs : failedRetryMs;
         dropped.get(lane).put(tp, clock.millis() + delay);
         held.get(lane).remove(tp);
@@ -243,9 +244,9 @@ final class TeeWriters implements AutoCloseable {
 
     private List<TopicPartition> reopen(int lane, List<TopicPartition> partitions) {
         DestinationLane l = lanes.get(lane);
-        PerPartition<OpenWriter<?>> r;
+        PerPartition<BoundWriter<?>> r;
         try {
-            r = l.opener.open(partitions);
+            r = l.positioner.open(partitions);
         } catch (RuntimeException e) {
             partitions.forEach(tp -> dropFor(lane, tp, e, OptionalLong.empty()));
             return List.of();

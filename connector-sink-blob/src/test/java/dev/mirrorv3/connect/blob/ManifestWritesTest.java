@@ -44,7 +44,7 @@ class ManifestWritesTest {
     }
 
     /** A writer of partition t-0 on {@code store} that committed one object, whose manifest is due a day later. */
-    private OpenWriter<ChainWriter> writerWithADueManifest(FilesystemStore store, int partition) {
+    private BoundWriter<ChainWriter> writerWithADueManifest(FilesystemStore store, int partition) {
         TopicPartition tp = new TopicPartition("t", partition);
         ChainListing listing = new ChainListing(store, partition, Manifest.Kind.CHAIN);
         ChainWriter writer = new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(1, 1_000_000, 1000),
@@ -53,14 +53,14 @@ class ManifestWritesTest {
         writer.flush(FlushTrigger.RECORDS);
         clock.advance(ManifestKeeper.MAX_AGE.toMillis());
         assertThat(writer.manifests().due(clock.millis())).as("the premise: a manifest is due").isTrue();
-        return new OpenWriter<>(tp, writer, new InlineCommits(clock, (t, r) -> { }), null);
+        return new BoundWriter<>(tp, writer, WriterKind.CHAINS, new InlineCommits(clock, (t, r) -> { }), null);
     }
 
     @Test
     void aZombiesManifestAfterTheNewestIsThePartitionsFailureTheOtherPartitionsManifestIsWritten() {
         FilesystemStore store = new FilesystemStore(root, "m");
-        OpenWriter<ChainWriter> live = writerWithADueManifest(store, 0);
-        OpenWriter<ChainWriter> other = writerWithADueManifest(store, 1);
+        BoundWriter<ChainWriter> live = writerWithADueManifest(store, 0);
+        BoundWriter<ChainWriter> other = writerWithADueManifest(store, 1);
         String zombies = new ManifestName(0, 5).fileName();
         store.createBeside(ManifestName.dir(0), zombies, "{}".getBytes()); // a zombie's manifest, after this task's newest (none)
 

@@ -102,9 +102,9 @@ class PartitionOpenListingTest {
         KeysDirWatch keys = new KeysDirWatch(ObjectEncryption.none(), ObjectEncryption::none);
         IdentityChecks identity = new IdentityChecks(new BackupIdentity(t -> store, keys, admin, TIMEOUT, clock),
                 new SourceTopicCheck(admin, TIMEOUT));
-        OpenerSettings settings = new OpenerSettings(t -> store, SETTINGS, keys, new FlushPolicy(1, 1_000_000, 1000),
+        DestinationSetup settings = new DestinationSetup(t -> store, SETTINGS, keys, new FlushPolicy(1, 1_000_000, 1000),
                 new LogOffsets(admin, TIMEOUT), identity, clock);
-        return new PartitionOpener(settings).open(List.of(tp));
+        return new ChainPositioner(settings).open(List.of(tp));
     }
 
     private void opensWithOneDirectoryRead(int objects, boolean manifest) throws Exception {

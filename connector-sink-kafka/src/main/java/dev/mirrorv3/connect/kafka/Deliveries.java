@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PartitionException;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
@@ -93,7 +94,7 @@ final class Deliveries {
             }
         } else if (producer.aborted()) {
             return; // failed by the abort (or expired with it): lost in flight, the recovery re-reads the destination
-        } else if (Failures.isTransient(e)) {
+        } else if (ConnectFailures.isTransient(e)) {
             transientFailure.compareAndSet(null, e);
         } else {
             fatal.record(new ConnectException("destination " + mirror.destination + " did not store the record of "

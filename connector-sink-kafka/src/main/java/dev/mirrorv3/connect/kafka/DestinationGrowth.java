@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,7 @@ public final class DestinationGrowth {
             if (cause instanceof InvalidPartitionsException && partitions(topic) >= now) {
                 return; // grown meanwhile, by someone else
             }
-            if (Failures.isTransient(cause)) {
+            if (ConnectFailures.isTransient(cause)) {
                 throw cause instanceof Exception c ? c : ex;
             }
             String fix = cause instanceof UnknownTopicOrPartitionException ? "create it with " + now + " partitions"

@@ -4,6 +4,7 @@ import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Backoff;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PartitionException;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.sink.FatalFailure;
 import java.time.Clock;
 import java.time.Duration;
@@ -165,7 +166,7 @@ final class DestinationRecovery {
             if (current.aborted()) {
                 return false; // a failed delivery aborted the producer under this send
             }
-            if (!Failures.isTransient(e)) {
+            if (!ConnectFailures.isTransient(e)) {
                 throw fatal.fail(new ConnectException("cannot send the record of " + mirror.source + " offset " + offset + " to "
                         + mirror.destination + ": " + Failures.describe(e), e));
             }
@@ -262,7 +263,7 @@ final class DestinationRecovery {
                 return; // a backoff was waited in this recovery: continue now
             }
         } catch (RuntimeException e) {
-            if (!Failures.isTransient(e)) {
+            if (!ConnectFailures.isTransient(e)) {
                 throw fatal.fail(e);
             }
             settling = null; // two reads in a row must agree

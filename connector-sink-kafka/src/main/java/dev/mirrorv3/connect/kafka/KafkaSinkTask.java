@@ -12,6 +12,7 @@ import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.SourceTopicCheck;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.sink.PositionedSinkTask;
 import java.time.Clock;
 import java.util.Collection;
@@ -84,8 +85,8 @@ public class KafkaSinkTask extends PositionedSinkTask<Position> {
                 SourceIdentity.legacyGroupId(connectorName), config.destinationBootstrap(), config.adminTimeout());
         positions = new MirrorPositions(sourceOffsets, destinationOffsets, config.destinationBootstrap(), config.adminTimeout(), identity);
         sources = new SourceChecks(new SourceTopicCheck(sourceOffsets.admin(), config.adminTimeout()),
-                new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), this::retried), context::timeout,
-                clock.millis());
+                new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), this::retried,
+                ConnectFailures.KINDS), context::timeout, clock.millis());
         conversion = DestinationRecords.of(config);
         metrics = new KafkaSinkMetrics(context, connectorName, retryPauses()::count);
         startIsolation(config.partitionFailure(), config.partitionRetryMaxMs(), connectorName, metrics);

@@ -4,6 +4,7 @@ import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -65,7 +66,7 @@ public final class MirrorPositions {
      * (with what to do), the others their position; a transient failure is thrown.
      */
     public PerPartition<Position> resolve(Collection<Pair> pairs) {
-        PerPartition<Position> out = new PerPartition<>();
+        PerPartition<Position> out = new PerPartition<>(ConnectFailures.KINDS);
         Map<String, TopicDescription> destinations = new HashMap<>();
         List<Pair> present = checkDestinationTopics(pairs, destinations, out);
         if (present.isEmpty()) {

@@ -4,6 +4,7 @@ import static dev.mirrorv3.connect.kafka.DestinationRecovery.SETTLE_MS;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ record SettleBeforeClose(Function<List<Pair>, Map<TopicPartition, Long>> destina
                 previous = hwms;
                 failure = null;
             } catch (RuntimeException e) {
-                if (!Failures.isTransient(e)) {
+                if (!ConnectFailures.isTransient(e)) {
                     throw e;
                 }
                 previous = null; // two reads in a row must agree

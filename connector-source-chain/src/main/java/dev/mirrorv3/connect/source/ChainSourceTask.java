@@ -12,6 +12,7 @@ import dev.mirrorv3.kafka.HeartbeatSchedule;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PartitionException;
 import dev.mirrorv3.kafka.PartitionRetry;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import dev.mirrorv3.kafka.restore.RestoreCheckException;
 import dev.mirrorv3.kafka.restore.TargetIdentity;
 import dev.mirrorv3.kafka.restore.TargetTail;
@@ -114,7 +115,8 @@ public class ChainSourceTask extends SourceTask {
                     .until(cut)
                     .readingAhead(readAhead);
             fs.add(new PartitionFollow(p, new TopicPartition(config.targetTopic(), config.targetPartition(p)), follower,
-                    new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), metrics::restart),
+                    new PartitionRetry(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), metrics::restart,
+                            ConnectFailures.KINDS),
                     config.destinationName(), metrics.partition(config.sourceTopic(), p), clock.millis()));
             log.info("{}: following backup {} (topic {}, partition {}) into {} with offsets={}, listing every {} ms", name,
                     follower.location(), config.sourceTopic(), p, fs.get(fs.size() - 1).target, config.offsetMode().cliName(),

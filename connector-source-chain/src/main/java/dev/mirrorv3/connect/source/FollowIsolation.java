@@ -4,6 +4,7 @@ import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PartitionFailures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashSet;
@@ -51,7 +52,7 @@ final class FollowIsolation {
      * @throws ConnectException the task's failure
      */
     void isolate(PartitionFollow f, RuntimeException e, Collection<PartitionFollow> all) {
-        FailureVerdict verdict = FailureVerdict.of(e).under(isolation);
+        FailureVerdict verdict = ConnectFailures.verdict(e).under(isolation);
         if (!verdict.isolates()) {
             throw new ConnectException(name + ": follow-restore of " + f.follower.location() + " into " + f.target + " stopped: "
                     + Failures.describe(e), e);

@@ -4,6 +4,7 @@ import dev.mirrorv3.kafka.FailureNote;
 import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PartitionFailures;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -49,7 +50,7 @@ final class PartitionIsolation {
 
     /** The verdict on {@code e} under partition.failure. */
     FailureVerdict verdict(RuntimeException e) {
-        return FailureVerdict.of(e).under(isolation);
+        return ConnectFailures.verdict(e).under(isolation);
     }
 
     /**

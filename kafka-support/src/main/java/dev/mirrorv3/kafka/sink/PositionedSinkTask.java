@@ -9,6 +9,7 @@ import dev.mirrorv3.kafka.PartitionFailures;
 import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.RetryPauses;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,7 +77,8 @@ public abstract class PositionedSinkTask<P> extends SinkTask {
      * {@code heartbeatIntervalMs} (0: never).
      */
     protected final void startPositioning(long retryBackoffInitialMs, long retryBackoffMaxMs, long heartbeatIntervalMs) {
-        positionRetry = new PartitionRetry(retryBackoffInitialMs, Math.max(retryBackoffInitialMs, retryBackoffMaxMs), this::retried);
+        positionRetry = new PartitionRetry(retryBackoffInitialMs, Math.max(retryBackoffInitialMs, retryBackoffMaxMs), this::retried,
+                ConnectFailures.KINDS);
         pollCapMs = retryBackoffInitialMs;
         heartbeats = new HeartbeatSchedule(heartbeatIntervalMs, clock.millis());
     }

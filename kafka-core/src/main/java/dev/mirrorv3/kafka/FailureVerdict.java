@@ -17,8 +17,8 @@ import java.util.Optional;
  * a destination of it, or the whole task) and its kind (a transient failure retried at once with the short backoff, a
  * condition that clears by itself and is retried with a long backoff, or one that needs an operator). Decided here for
  * every connector, on top of {@link Failures}' transient-or-not; the first cause in the chain that says something
- * decides, outermost first. Connect-free: Connect's DataException is known by its name, as Failures knows Connect's
- * RetriableException.
+ * decides, outermost first. Connect-free: what Connect's own exceptions mean comes in as {@link RuntimeFailureKinds}
+ * (kafka-support's {@code ConnectFailures}).
  *
  * @param topic the source topic whose every partition a partition-scoped condition concerns (a re-created topic), or null
  * @param refused a store refused a partition's requests (S3 AccessDenied): when it refuses every partition of a task,
@@ -62,15 +62,19 @@ public record FailureVerdict(Scope scope, Kind kind, String topic, boolean refus
     private static final FailureVerdict TRANSIENT = new FailureVerdict(Scope.PARTITION, Kind.TRANSIENT, null, false);
     private static final FailureVerdict TASK_FAILURE = new FailureVerdict(Scope.TASK, Kind.NEEDS_OPERATOR, null, false);
     private static final FailureVerdict PARTITION_NEEDS_OPERATOR = new FailureVerdict(Scope.PARTITION, Kind.NEEDS_OPERATOR, null, false);
-    private static final String CONNECT_DATA_EXCEPTION = "org.apache.kafka.connect.errors.DataException";
 
-    /** The verdict on {@code t}, as if it happened while working on one partition. */
+    /** The verdict on {@code t}, as if it happened while working on one partition, where no runtime's exceptions occur. */
     public static FailureVerdict of(Throwable t) {
-        if (Failures.isTransient(t)) {
+        return of(t, RuntimeFailureKinds.NONE);
+    }
+
+    /** The verdict on {@code t}, as if it happened while working on one partition, where {@code runtime}'s occur. */
+    public static FailureVerdict of(Throwable t, RuntimeFailureKinds runtime) {
+        if (Failures.isTransient(t, runtime)) {
             return TRANSIENT;
         }
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            Optional<FailureVerdict> v = decide(c);
+            Optional<FailureVerdict> v = decide(c, runtime);
             if (v.isPresent()) {
                 return v.get();
             }
@@ -78,7 +82,7 @@ public record FailureVerdict(Scope scope, Kind kind, String topic, boolean refus
         return TASK_FAILURE;
     }
 
-    private static Optional<FailureVerdict> decide(Throwable c) {
+    private static Optional<FailureVerdict> decide(Throwable c, RuntimeFailureKinds runtime) {
         if (c instanceof S3AccessException s3) {
             return Optional.of(s3.problem() == S3AccessException.Problem.DENIED
                     ? new FailureVerdict(Scope.PARTITION, Kind.CLEARS_BY_ITSELF, null, true) : TASK_FAILURE);
@@ -94,22 +98,13 @@ public record FailureVerdict(Scope scope, Kind kind, String topic, boolean refus
         }
         if (c instanceof PartitionException || c instanceof ChainException || c instanceof ObjectExistsException
                 || c instanceof ObjectMissingException || c instanceof EnvelopeDecodeException || c instanceof ValueTypeException
-                || isConnectDataException(c)) {
+                || runtime.badRecord().test(c)) {
             return Optional.of(PARTITION_NEEDS_OPERATOR);
         }
         if (c instanceof StoreException) {
             return Optional.of(TASK_FAILURE); // a store's own fatal failure that names no partition's condition
         }
         return Optional.empty();
-    }
-
-    private static boolean isConnectDataException(Throwable t) {
-        for (Class<?> k = t.getClass(); k != null; k = k.getSuperclass()) {
-            if (k.getName().equals(CONNECT_DATA_EXCEPTION)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** This verdict where {@code partition.failure} is {@code isolation}: with {@code task} nothing is isolated. */

@@ -18,18 +18,20 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param <W> the writer
  */
-final class OpenWriter<W extends PartitionWriter> {
+final class BoundWriter<W extends PartitionWriter> {
     private final TopicPartition tp;
     private final W writer;
+    private final WriterKind<W> kind;
     private final CommitStrategy<? super W> commits;
     private final SourceTopicCheck source;
     private long recordsSinceHeartbeat;
     /** The check's stamp at the last append: a look begun after it covers every buffered record. */
     private long appendedBy;
 
-    OpenWriter(TopicPartition tp, W writer, CommitStrategy<? super W> commits, SourceTopicCheck source) {
+    BoundWriter(TopicPartition tp, W writer, WriterKind<W> kind, CommitStrategy<? super W> commits, SourceTopicCheck source) {
         this.tp = tp;
         this.writer = writer;
+        this.kind = kind;
         this.commits = commits;
         this.source = source;
     }
@@ -40,6 +42,16 @@ final class OpenWriter<W extends PartitionWriter> {
 
     PartitionWriter writer() {
         return writer;
+    }
+
+    /** Moves the buffer off the heap for the task-wide cap (a snapshot's); the heap bytes released, 0 if it must be written. */
+    long spill() {
+        return kind.spill(writer);
+    }
+
+    /** Reports what the durable object of this writer's kind adds to the flush metrics (a snapshot's keys and size). */
+    void durable(BlobSinkMetrics metrics) {
+        kind.durable(tp, writer, metrics);
     }
 
     /** Appends; returns the payload bytes the task-wide buffer gains. */

@@ -8,7 +8,7 @@ import java.time.Clock;
 import java.util.function.Function;
 
 /**
- * What both openers ({@link PartitionOpener}, {@link SnapshotOpener}) read a partition's destination and its source
+ * What both positioners ({@link ChainPositioner}, {@link SnapshotPositioner}) read a partition's destination and its source
  * with, and what the writers they open are built from: the task's stores, format, encryption and flush policy.
  *
  * @param storeForTopic the store holding a topic's backup
@@ -16,6 +16,6 @@ import java.util.function.Function;
  * @param identity which source topic a backup holds, checked before anything is written and before each commit
  * @param encryption the task's encryption, its keys dir read again when a chain names a key id it lacks
  */
-record OpenerSettings(Function<String, Store> storeForTopic, EnvelopeSettings envelope, KeysDirWatch encryption,
+record DestinationSetup(Function<String, Store> storeForTopic, EnvelopeSettings envelope, KeysDirWatch encryption,
                       FlushPolicy flushPolicy, LogOffsets sourceOffsets, IdentityChecks identity, Clock clock) {
 }

@@ -21,8 +21,6 @@ import java.lang.reflect.Constructor;
 import java.util.List;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.DataException;
 import org.junit.jupiter.api.Test;
 
 /** The table of docs/design.md, "Failures: one classifier, with a scope", row by row. */
@@ -49,7 +47,6 @@ class FailureVerdictTest {
                 Kind.NEEDS_OPERATOR);
         assertVerdict(new PositionException("lost position for t-0"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertVerdict(new PartitionException("destination stored the record at offset 11"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
-        assertVerdict(new DataException("record at t/0 offset 4 has a value of type String"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertVerdict(new ValueTypeException("not valid UTF-8"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertThat(FailureVerdict.of(new PositionException("lost position")).isolates()).isTrue();
     }
@@ -65,12 +62,6 @@ class FailureVerdictTest {
                 + " manifest records it"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertVerdict(new ObjectExistsException("/b/t/_manifest/0/00000000000000000020-00000000000000000039.json"), Scope.PARTITION,
                 Kind.NEEDS_OPERATOR); // a zombie's manifest racing the live task's name
-    }
-
-    @Test
-    void theCauseDecidesAlsoWhenWrapped() {
-        assertVerdict(new ConnectException("task", new ChainException("gap")), Scope.PARTITION, Kind.NEEDS_OPERATOR);
-        assertVerdict(new ConnectException("a bug"), Scope.TASK, Kind.NEEDS_OPERATOR);
     }
 
     @Test
@@ -122,5 +113,16 @@ class FailureVerdictTest {
                 String.class, Throwable.class);
         c.setAccessible(true);
         return c.newInstance(problem, "write", "S3 refused PutObject", null);
+    }
+
+    @Test
+    void aRuntimesBadRecordIsThePartitionsAndNeedsAnOperator() {
+        class BadRecord extends RuntimeException {
+        }
+        RuntimeFailureKinds runtime = new RuntimeFailureKinds(t -> false, t -> t instanceof BadRecord);
+        FailureVerdict v = FailureVerdict.of(new RuntimeException("task", new BadRecord()), runtime);
+        assertThat(v.scope()).isEqualTo(Scope.PARTITION);
+        assertThat(v.kind()).isEqualTo(Kind.NEEDS_OPERATOR);
+        assertThat(FailureVerdict.of(new BadRecord()).scope()).as("where the runtime does not run").isEqualTo(Scope.TASK);
     }
 }

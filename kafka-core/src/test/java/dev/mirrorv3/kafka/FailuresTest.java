@@ -42,14 +42,15 @@ class FailuresTest {
     }
 
     @Test
-    void connectsRetriableIsTransient() {
-        // A task's own "deliver the batch again after a pause" (thrown by the blob sink's buffer cap wait) must be
-        // retried as Kafka's RetriableException is, whether met directly or as a cause.
-        org.apache.kafka.connect.errors.RetriableException retriable = new org.apache.kafka.connect.errors.RetriableException("again");
-        assertThat(Failures.isTransient(retriable)).isTrue();
-        assertThat(Failures.isTransient(new RuntimeException("wrapped", retriable))).isTrue();
-        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.RetriableException("sub") { })).as("a subclass").isTrue();
-        assertThat(Failures.isTransient(new org.apache.kafka.connect.errors.ConnectException("fatal"))).isFalse();
+    void aRuntimesOwnRetriableIsTransientWhereItRunsAlsoAsACause() {
+        class TryLater extends RuntimeException {
+        }
+        RuntimeFailureKinds runtime = new RuntimeFailureKinds(t -> t instanceof TryLater, t -> false);
+        assertThat(Failures.isTransient(new TryLater(), runtime)).isTrue();
+        assertThat(Failures.isTransient(new RuntimeException("wrapped", new TryLater()), runtime)).isTrue();
+        assertThat(Failures.isTransient(new TryLater())).as("where it does not run").isFalse();
+        assertThat(Failures.isTransient(new StoreException("access denied", new TryLater()), runtime)).as("a fatal store error first")
+                .isFalse();
     }
 
     @Test

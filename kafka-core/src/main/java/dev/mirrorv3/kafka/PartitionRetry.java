@@ -10,6 +10,7 @@ package dev.mirrorv3.kafka;
 public final class PartitionRetry {
     private final Backoff backoff;
     private final Runnable count;
+    private final RuntimeFailureKinds runtime;
 
     /** What the caller does for one retry: pause for {@code delayMs} and log {@code cause} with the attempt. */
     @FunctionalInterface
@@ -17,10 +18,19 @@ public final class PartitionRetry {
         void pause(long delayMs, long attempt, String cause);
     }
 
-    /** @param count counts one transient failure (the task's restarts series) */
+    /** A retry where no runtime's own exceptions occur; {@code count} counts one transient failure. */
     public PartitionRetry(long initialMs, long maxMs, Runnable count) {
+        this(initialMs, maxMs, count, RuntimeFailureKinds.NONE);
+    }
+
+    /**
+     * @param count counts one transient failure (the task's restarts series)
+     * @param runtime what the runtime's own exceptions mean (a Connect task's: kafka-support's ConnectFailures)
+     */
+    public PartitionRetry(long initialMs, long maxMs, Runnable count, RuntimeFailureKinds runtime) {
         this.backoff = new Backoff(initialMs, maxMs);
         this.count = count;
+        this.runtime = runtime;
     }
 
     /**
@@ -28,7 +38,7 @@ public final class PartitionRetry {
      * and returns true.
      */
     public boolean retry(RuntimeException e, Pause pause) {
-        if (!Failures.isTransient(e)) {
+        if (!Failures.isTransient(e, runtime)) {
             return false;
         }
         long delay = backoff.next();

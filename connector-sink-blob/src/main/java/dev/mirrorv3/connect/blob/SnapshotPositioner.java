@@ -17,13 +17,13 @@ import org.slf4j.LoggerFactory;
  * continues at its {@code to + 1}, with the chain's rules against the source: below the log-start offset is a lost
  * position, above the high watermark the destination is ahead.
  */
-final class SnapshotOpener extends DestinationOpener<ChainHead, SnapshotWriter> {
-    private static final Logger log = LoggerFactory.getLogger(SnapshotOpener.class);
+final class SnapshotPositioner extends DestinationPositioner<ChainHead, SnapshotWriter> {
+    private static final Logger log = LoggerFactory.getLogger(SnapshotPositioner.class);
 
     private final Path spillDir;
     private final long memoryCapBytes;
 
-    SnapshotOpener(OpenerSettings settings, Path spillDir, long memoryCapBytes) {
+    SnapshotPositioner(DestinationSetup settings, Path spillDir, long memoryCapBytes) {
         super(settings, ChainHead::nextOffset);
         this.spillDir = spillDir;
         this.memoryCapBytes = memoryCapBytes;

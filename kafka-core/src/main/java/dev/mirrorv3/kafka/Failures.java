@@ -23,8 +23,9 @@ import org.apache.kafka.common.errors.UnknownMemberIdException;
  * A store has already classified its own failures ({@link TransientStoreException} or another
  * {@link StoreException}; S3: {@code S3Errors}), so the first store exception met in the cause chain decides:
  * a fatal store error (S3 access denied, another writer's object) stays fatal even if an I/O error caused it.
- * Both Kafka's {@code RetriableException}s are transient: the clients' (org.apache.kafka.common.errors) and Connect's
- * (org.apache.kafka.connect.errors), which a task throws to have its batch delivered again after a pause.
+ * Kafka's {@code RetriableException} (org.apache.kafka.common.errors) is transient, and so is a runtime's own "try again
+ * later" ({@link RuntimeFailureKinds#retriable}): Connect's RetriableException, which a task throws to have its batch
+ * delivered again after a pause, known by its type where Connect runs (kafka-support's {@code ConnectFailures}).
  */
 public final class Failures {
     private Failures() {
@@ -39,23 +40,16 @@ public final class Failures {
             RebalanceInProgressException.class, IllegalGenerationException.class);
     private static final List<Class<?>> AUTHORIZATION = List.of(AuthorizationException.class, AuthenticationException.class);
 
+    /** Transient or not, where no runtime's own exceptions can occur (the restore engine, the CLI, admin calls). */
     public static boolean isTransient(Throwable t) {
-        return firstCause(t, c -> c instanceof StoreException || isConnectRetriable(c) || isOneOf(c, TRANSIENT))
-                .map(c -> !(c instanceof StoreException) || c instanceof TransientStoreException)
-                .orElse(false);
+        return isTransient(t, RuntimeFailureKinds.NONE);
     }
 
-    /**
-     * Connect's RetriableException (a task's "deliver the batch again after a pause"), known by its name: the restore CLI
-     * runs this class without Connect's classes, where an instanceof would throw NoClassDefFoundError.
-     */
-    private static boolean isConnectRetriable(Throwable t) {
-        for (Class<?> k = t.getClass(); k != null; k = k.getSuperclass()) {
-            if (k.getName().equals("org.apache.kafka.connect.errors.RetriableException")) {
-                return true;
-            }
-        }
-        return false;
+    /** Transient or not, also where {@code runtime}'s "try again later" can occur (a Connect task: ConnectFailures). */
+    public static boolean isTransient(Throwable t, RuntimeFailureKinds runtime) {
+        return firstCause(t, c -> c instanceof StoreException || runtime.retriable().test(c) || isOneOf(c, TRANSIENT))
+                .map(c -> !(c instanceof StoreException) || c instanceof TransientStoreException)
+                .orElse(false);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.crypto.MissingKeysException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.PerPartition;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,12 +21,12 @@ import org.apache.kafka.common.TopicPartition;
  * @param <D> a partition's destination as read back (a chain, or a snapshot series)
  * @param <W> the writer that continues it
  */
-abstract class DestinationOpener<D, W> implements WriterOpener<W> {
-    protected final OpenerSettings settings;
+abstract class DestinationPositioner<D, W> implements Positioner<W> {
+    protected final DestinationSetup settings;
     /** The destination's next offset; empty when it holds nothing. */
     private final Function<D, OptionalLong> nextOffset;
 
-    DestinationOpener(OpenerSettings settings, Function<D, OptionalLong> nextOffset) {
+    DestinationPositioner(DestinationSetup settings, Function<D, OptionalLong> nextOffset) {
         this.settings = settings;
         this.nextOffset = nextOffset;
     }
@@ -37,7 +38,7 @@ abstract class DestinationOpener<D, W> implements WriterOpener<W> {
      */
     @Override
     public final PerPartition<W> open(Collection<TopicPartition> partitions) {
-        PerPartition<D> destinations = new PerPartition<>();
+        PerPartition<D> destinations = new PerPartition<>(ConnectFailures.KINDS);
         for (TopicPartition tp : partitions) {
             destinations.attempt(tp, () -> {
                 Store store = settings.storeForTopic().apply(tp.topic());

@@ -17,6 +17,17 @@ import org.apache.kafka.common.TopicPartition;
 public final class PerPartition<T> {
     private final Map<TopicPartition, T> results = new LinkedHashMap<>();
     private final Map<TopicPartition, RuntimeException> failures = new LinkedHashMap<>();
+    private final RuntimeFailureKinds runtime;
+
+    /** Where no runtime's own exceptions occur. */
+    public PerPartition() {
+        this(RuntimeFailureKinds.NONE);
+    }
+
+    /** @param runtime what the runtime's own exceptions mean (a Connect task's: kafka-support's ConnectFailures) */
+    public PerPartition(RuntimeFailureKinds runtime) {
+        this.runtime = runtime;
+    }
 
     /** Runs {@code step} for {@code tp}: keeps its result, or its failure unless that is transient (thrown). */
     public void attempt(TopicPartition tp, Supplier<? extends T> step) {
@@ -38,7 +49,7 @@ public final class PerPartition<T> {
 
     /** Records {@code tp}'s failure, unless it is transient: that one is thrown. */
     public void fail(TopicPartition tp, RuntimeException e) {
-        if (Failures.isTransient(e)) {
+        if (Failures.isTransient(e, runtime)) {
             throw e;
         }
         results.remove(tp);
@@ -65,7 +76,7 @@ public final class PerPartition<T> {
 
     /** These results turned into another type, the failures kept. */
     public <U> PerPartition<U> map(java.util.function.BiFunction<TopicPartition, T, U> f) {
-        PerPartition<U> out = new PerPartition<>();
+        PerPartition<U> out = new PerPartition<>(runtime);
         results.forEach((tp, t) -> out.attempt(tp, () -> f.apply(tp, t)));
         out.failures.putAll(failures);
         return out;

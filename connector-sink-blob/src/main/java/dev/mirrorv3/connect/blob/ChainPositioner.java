@@ -15,10 +15,10 @@ import org.slf4j.LoggerFactory;
  * temporary files in that one listing, reads its last object back, and checks the position against the source's log-start offset
  * and high watermark. The chain is the position; nothing else is trusted.
  */
-final class PartitionOpener extends DestinationOpener<ChainHead, ChainWriter> {
-    private static final Logger log = LoggerFactory.getLogger(PartitionOpener.class);
+final class ChainPositioner extends DestinationPositioner<ChainHead, ChainWriter> {
+    private static final Logger log = LoggerFactory.getLogger(ChainPositioner.class);
 
-    PartitionOpener(OpenerSettings settings) {
+    ChainPositioner(DestinationSetup settings) {
         super(settings, ChainHead::nextOffset);
     }
 
