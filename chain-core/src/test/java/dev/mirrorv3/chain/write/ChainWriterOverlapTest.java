@@ -87,25 +87,8 @@ class ChainWriterOverlapTest {
                 }
             }
         };
-        EnvelopeCodec real = EnvelopeCodecs.forSettings(SETTINGS);
-        EnvelopeCodec logging = new EnvelopeCodec() {
-            @Override
-            public EnvelopeFormat format() {
-                return real.format();
-            }
-
-            @Override
-            public byte[] encode(List<BackupRecord> records) {
-                byte[] bytes = real.encode(records);
-                events.add("encoded " + records.get(0).offset() + "-" + records.get(records.size() - 1).offset());
-                return bytes;
-            }
-
-            @Override
-            public List<BackupRecord> decode(byte[] data, String objectDescription) {
-                return real.decode(data, objectDescription);
-            }
-        };
+        EnvelopeCodec logging = new EncodeWatchingCodec(EnvelopeCodecs.forSettings(SETTINGS),
+                records -> events.add("encoded " + records.get(0).offset() + "-" + records.get(records.size() - 1).offset()));
         return new ChainWriter(gated, 0, logging, POLICY, clock, new ChainReader(gated, SETTINGS).head(0), 0);
     }
 
@@ -155,6 +138,28 @@ class ChainWriterOverlapTest {
         return objects;
     }
 
+    /** The two commits in flight: 0-2 held in its create, 3-5 cut behind it and encoded. */
+    private record TwoInFlight(Gate first, CompletableFuture<FlushResult> firstDone, CompletableFuture<FlushResult> nextDone) {
+    }
+
+    private TwoInFlight cutTwo(ChainWriter w, boolean firstFailsAfterLanding) throws InterruptedException {
+        Gate first = hold(name(0, 2), firstFailsAfterLanding);
+        CompletableFuture<FlushResult> firstDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
+        assertThat(first.entered.await(10, TimeUnit.SECONDS)).as("the create of 0-2 is held").isTrue();
+        CompletableFuture<FlushResult> nextDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
+        awaitEvent("encoded 3-5");
+        return new TwoInFlight(first, firstDone, nextDone);
+    }
+
+    /** Releases the first of two commits in flight, which fails after landing: the premise of the tests that need it. */
+    private void failFirst(TwoInFlight two) throws Exception {
+        two.first().release.countDown();
+        assertThat(failure(two.firstDone())).as("the premise: the commit of 0-2 failed").isInstanceOf(TransientStoreException.class);
+        assertThat(fs.list(0)).as("the premise: it landed").containsExactly(name(0, 2));
+        assertThat(failure(two.nextDone())).isInstanceOf(CommitAbandonedException.class)
+                .hasMessageContaining(name(3, 5)).hasMessageContaining(name(0, 2));
+    }
+
     @Test
     void theNextObjectIsEncodedWhileTheOneBeforeIsCreatedAndIsCreatedOnlyAfterIt() throws Exception {
         ChainWriter w = writer();
@@ -192,18 +197,8 @@ class ChainWriterOverlapTest {
     @Test
     void aFailedCommitAbandonsTheOneCutBehindItWhichIsWrittenAfterTheFailedOneIsReissued() throws Exception {
         ChainWriter w = writer();
-        Gate first = hold(name(0, 2), true); // it lands, but its outcome is lost
         appendRange(w, 0, 5);
-        CompletableFuture<FlushResult> nDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        assertThat(first.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<FlushResult> nextDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        awaitEvent("encoded 3-5");
-
-        first.release.countDown();
-        assertThat(failure(nDone)).as("the premise: the commit of 0-2 failed").isInstanceOf(TransientStoreException.class);
-        assertThat(fs.list(0)).as("the premise: it landed").containsExactly(name(0, 2));
-        assertThat(failure(nextDone)).isInstanceOf(CommitAbandonedException.class)
-                .hasMessageContaining(name(3, 5)).hasMessageContaining(name(0, 2));
+        failFirst(cutTwo(w, true)); // 0-2 lands, but its outcome is lost
         assertThat(events).as("nothing of 3-5 reached the store").doesNotContain("create 3-5");
         assertThat(w.durableNext()).isZero();
         assertThat(w.bufferedRecords()).as("every record stays buffered").isEqualTo(6);
@@ -217,15 +212,8 @@ class ChainWriterOverlapTest {
     @Test
     void afterAnAbandonedCommitTheChainIsTheOneACommitAtATimeMakes() throws Exception {
         ChainWriter w = writer();
-        Gate first = hold(name(0, 2), true);
         appendRange(w, 0, 5);
-        CompletableFuture<FlushResult> nDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        assertThat(first.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<FlushResult> nextDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        awaitEvent("encoded 3-5");
-        first.release.countDown();
-        assertThat(failure(nDone)).isInstanceOf(TransientStoreException.class);
-        assertThat(failure(nextDone)).isInstanceOf(CommitAbandonedException.class);
+        failFirst(cutTwo(w, true));
         byte[] firstAttempt = created.get(name(0, 2));
 
         appendRange(w, 6, 6);
@@ -243,22 +231,16 @@ class ChainWriterOverlapTest {
     @Test
     void theTimeTriggerCountsTheRecordsOutsideBothCommitsAndThoseOfAnAbandonedOneAgainNeverLate() throws Exception {
         ChainWriter w = writer();
-        Gate first = hold(name(0, 2), true);
         appendRange(w, 0, 2);
         clock.advance(10);
         appendRange(w, 3, 5);
         clock.advance(10);
         appendRange(w, 6, 6);
-        CompletableFuture<FlushResult> nDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        assertThat(first.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<FlushResult> nextDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        awaitEvent("encoded 3-5");
+        TwoInFlight two = cutTwo(w, true);
         // The records after a cut keep the oldest buffered record's time: their trigger may trip early, never late.
         assertThat(w.msUntilTimeTrigger(clock.millis())).as("record 6 is the only one outside").isBetween(59_980L, 60_000L);
 
-        first.release.countDown();
-        assertThat(failure(nDone)).isInstanceOf(TransientStoreException.class);
-        assertThat(failure(nextDone)).isInstanceOf(CommitAbandonedException.class);
+        failFirst(two);
         assertThat(w.sizeTrigger()).as("3-6 outside the frozen 0-2").contains(FlushTrigger.RECORDS);
         w.flush(FlushTrigger.TIME); // 0-2, re-issued
         assertThat(w.msUntilTimeTrigger(clock.millis())).as("record 3 has waited 10 ms").isBetween(59_980L, 59_990L);
@@ -267,17 +249,13 @@ class ChainWriterOverlapTest {
     @Test
     void theBufferIsNotDiscardedWhileEitherOfTwoCommitsRuns() throws Exception {
         ChainWriter w = writer();
-        Gate first = hold(name(0, 2), false);
         Gate second = hold(name(3, 5), false);
         appendRange(w, 0, 6);
-        CompletableFuture<FlushResult> nDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        assertThat(first.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<FlushResult> nextDone = runAsync(w.cut(FlushTrigger.RECORDS).orElseThrow());
-        awaitEvent("encoded 3-5");
+        TwoInFlight two = cutTwo(w, false);
         assertThatThrownBy(w::discardBuffer).isInstanceOf(IllegalStateException.class).hasMessageContaining("is still running");
 
-        first.release.countDown();
-        nDone.get(10, TimeUnit.SECONDS);
+        two.first().release.countDown();
+        two.firstDone().get(10, TimeUnit.SECONDS);
         assertThat(second.entered.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(w.durableNext()).isEqualTo(3);
         assertThatThrownBy(w::discardBuffer).as("the second still runs").isInstanceOf(IllegalStateException.class)
@@ -285,7 +263,7 @@ class ChainWriterOverlapTest {
         assertThat(w.bufferedRecords()).isEqualTo(4);
 
         second.release.countDown();
-        nextDone.get(10, TimeUnit.SECONDS);
+        two.nextDone().get(10, TimeUnit.SECONDS);
         w.discardBuffer();
         assertThat(w.bufferedRecords()).isZero();
         assertThat(w.bufferedBytes()).isZero();

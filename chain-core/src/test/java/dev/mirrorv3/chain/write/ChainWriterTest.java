@@ -249,26 +249,10 @@ class ChainWriterTest {
     void aTaskFrozenWhileItEncodesAddsNothingBesideTheObjectTheMovedTaskWrote() {
         FilesystemStore fs = new FilesystemStore(root, "m");
         EnvelopeCodec real = EnvelopeCodecs.forSettings(SETTINGS);
-        EnvelopeCodec frozenWhileEncoding = new EnvelopeCodec() {
-            @Override
-            public EnvelopeFormat format() {
-                return real.format();
-            }
-
-            @Override
-            public byte[] encode(List<BackupRecord> records) {
-                byte[] bytes = real.encode(records);
-                // Meanwhile the moved task wrote offsets 0..4.
-                fs.create(0, ObjectName.plain(0, 4, EnvelopeFormat.PARQUET).fileName(), real.encode(List.of(record(0), record(1),
-                        record(2), record(3), record(4))));
-                return bytes;
-            }
-
-            @Override
-            public List<BackupRecord> decode(byte[] data, String objectDescription) {
-                return real.decode(data, objectDescription);
-            }
-        };
+        // Meanwhile the moved task wrote offsets 0..4.
+        EnvelopeCodec frozenWhileEncoding = new EncodeWatchingCodec(real, records -> fs.create(0,
+                ObjectName.plain(0, 4, EnvelopeFormat.PARQUET).fileName(),
+                real.encode(List.of(record(0), record(1), record(2), record(3), record(4)))));
         ChainWriter zombie = new ChainWriter(fs, 0, frozenWhileEncoding, POLICY, clock,
                 new ChainReader(fs, SETTINGS).head(0), 0);
         zombie.append(record(0));

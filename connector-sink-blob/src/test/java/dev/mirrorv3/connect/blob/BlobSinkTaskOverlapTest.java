@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.MutableClock;
@@ -12,7 +11,6 @@ import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +81,7 @@ class BlobSinkTaskOverlapTest {
         config.put("heartbeat.interval.ms", "0");
         config.put("source.lag.interval.ms", "0");
         context = new RebalancingSinkTaskContext(config);
-        task = new FaultyTask(clock, faults);
+        task = new FaultInjectingTask(clock, faults);
         task.initialize(context);
         task.start(config);
         context.assign(task, P0);
@@ -168,20 +166,5 @@ class BlobSinkTaskOverlapTest {
             out.add(new SinkRecord(TOPIC, 0, Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA, new byte[] {(byte) o}, o));
         }
         return out;
-    }
-
-    /** The blob sink with a store whose faults this test arms. */
-    private static final class FaultyTask extends BlobSinkTask {
-        private final Faults faults;
-
-        FaultyTask(Clock clock, Faults faults) {
-            super(clock);
-            this.faults = faults;
-        }
-
-        @Override
-        protected Store createStore(BlobSinkConfig config, String destinationName) {
-            return new FaultInjectingStore(super.createStore(config, destinationName), faults);
-        }
     }
 }
