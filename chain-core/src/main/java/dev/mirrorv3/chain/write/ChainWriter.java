@@ -11,7 +11,6 @@ import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.store.Store;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -30,10 +29,14 @@ import org.slf4j.LoggerFactory;
  * object. Only an object that is not the pending one is another writer's.
  *
  * <p>A flush is two steps so that the commit can run off the task thread ({@link FlushPipeline}): {@link #cut} (task
- * thread) takes the next object's records, {@link Commit#run()} (any one thread at a time) checks the tail, encodes,
- * commits and only then advances {@link #durableNext()}. The task thread may append and read while a commit runs; the
- * writer's state is guarded by its monitor, held only for bookkeeping, never across encoding or store calls. Each object
- * committed is recorded for the chain's next manifest ({@link ManifestKeeper}).
+ * thread) takes the next object's records, {@link ChainCommit#run()} (another thread) encodes, checks the tail, commits and
+ * only then advances {@link #durableNext()}. The task thread may append and read while commits run; the writer's state
+ * is guarded by its monitor, held only for bookkeeping, never across encoding or store calls. Each object committed is
+ * recorded for the chain's next manifest ({@link ManifestKeeper}).
+ *
+ * <p>Two commits may be in flight, so that the next object is encoded while one uploads ({@link #cutBehind}): the second
+ * is created only after the first is durable and abandoned if it failed ({@link CommitAbandonedException}), so the
+ * chain's names and objects are those of one commit at a time (docs/blob-sink.md, "Pipelined flush").
  */
 public final class ChainWriter implements PartitionWriter {
     private static final Logger log = LoggerFactory.getLogger(ChainWriter.class);
@@ -49,18 +52,11 @@ public final class ChainWriter implements PartitionWriter {
 
     private volatile long durableNext;
     private ObjectName tail;
-    /** Frozen records first (those of {@link #pending}), then the ones appended since. */
-    private final List<BackupRecord> buffer = new ArrayList<>();
-    private long bufferedBytes;
-    /** When the first record not in {@link #pending} was appended; -1 if there is none. */
-    private long firstBufferedAtMs = -1;
+    /** Frozen records first (those of the commits in flight or {@link #pending}), then the ones appended since. */
+    private final WriteBuffer buffer = new WriteBuffer();
     private long lastFlushAtMs;
     private PendingCommit pending;
-    /** True from {@link #cut} until that commit succeeded or failed: at most one commit per chain at a time. */
-    private boolean committing;
-    /** Records and payload bytes at the buffer's head that belong to the commit running or pending. */
-    private int frozenRecords;
-    private long frozenBytes;
+    private final CommitOrder<ChainCommit> inFlight = new CommitOrder<>(this);
 
     /** An object whose commit was issued but is not known durable: re-issued as it is until it is. */
     private record PendingCommit(ObjectName name, byte[] bytes, int records, long payloadBytes) {
@@ -98,16 +94,16 @@ public final class ChainWriter implements PartitionWriter {
     /** The next offset this writer accepts: after the last buffered record, or {@link #durableNext()}. */
     @Override
     public synchronized long expectedNext() {
-        return buffer.isEmpty() ? durableNext : buffer.get(buffer.size() - 1).offset() + 1;
+        return buffer.isEmpty() ? durableNext : buffer.lastOffset() + 1;
     }
 
-    /** Payload bytes of every buffered record, a pending or running commit's included. */
+    /** Payload bytes of every buffered record, those of pending or running commits included. */
     @Override
     public synchronized long bufferedBytes() {
-        return bufferedBytes;
+        return buffer.bytes();
     }
 
-    /** Buffered records, a pending or running commit's included. */
+    /** Buffered records, those of pending or running commits included. */
     @Override
     public synchronized long bufferedRecords() {
         return buffer.size();
@@ -127,148 +123,132 @@ public final class ChainWriter implements PartitionWriter {
         if (record.offset() < expectedNext()) {
             return false;
         }
-        if (buffer.size() == frozenRecords) {
-            firstBufferedAtMs = clock.millis();
-        }
-        buffer.add(record);
-        bufferedBytes += record.payloadBytes();
+        buffer.append(record, clock.millis());
         return true;
     }
 
-    /** The size or count trigger that has tripped for the records not in a running or pending commit, if any. */
+    /** The size or count trigger that has tripped for the records in no running or pending commit, if any. */
     @Override
     public synchronized Optional<FlushTrigger> sizeTrigger() {
-        if (buffer.size() - frozenRecords >= policy.maxRecords()) {
-            return Optional.of(FlushTrigger.RECORDS);
-        }
-        if (bufferedBytes - frozenBytes >= policy.maxBytes()) {
-            return Optional.of(FlushTrigger.BYTES);
-        }
-        return Optional.empty();
+        return buffer.sizeTrigger(policy);
     }
 
     /**
      * Milliseconds until the time trigger trips (0 if it has, or if a failed commit is waiting to be re-issued);
-     * {@code Long.MAX_VALUE} when no record waits outside a running commit.
+     * {@code Long.MAX_VALUE} when no record waits outside the running commits.
      */
     @Override
     public synchronized long msUntilTimeTrigger(long nowMs) {
-        if (pending != null && !committing) {
+        if (pending != null && inFlight.isEmpty()) {
             return 0;
         }
-        if (buffer.size() == frozenRecords) {
-            return Long.MAX_VALUE;
-        }
-        return Math.max(0, firstBufferedAtMs + policy.maxTimeMs() - nowMs);
+        return buffer.firstOutsideAtMs().map(first -> Math.max(0, first + policy.maxTimeMs() - nowMs)).orElse(Long.MAX_VALUE);
     }
 
     /**
-     * Writes one object on the calling thread: {@link #cut} and {@link Commit#run()}. The pending commit if an earlier
-     * flush failed (re-issued as it was), else the buffer up to the size limits. Call again while {@link #bufferedRecords()} is not 0 to
-     * write everything. On any exception the buffer is kept, and the object is kept as the pending commit once
-     * encoded and past the tail check, so the caller can retry.
+     * Writes one object on the calling thread ({@link #cut}, {@link ChainCommit#run()}): the pending commit if an earlier
+     * flush failed, else the buffer up to the size limits; call again while {@link #bufferedRecords()} is not 0. On any
+     * exception the buffer is kept (and the object as the pending commit once past the tail check): the caller may retry.
      *
      * @return the committed object, or empty if nothing was buffered
      * @throws ChainChangedException if the chain's tail is not the one this writer left
      */
     @Override
     public Optional<FlushResult> flush(FlushTrigger trigger) {
-        return cut(trigger).map(Commit::run);
+        return cut(trigger).map(ChainCommit::run);
     }
 
     /**
-     * Takes the next object's records (task thread): the pending commit if an earlier one failed, else the buffer up
-     * to the size limits. Records appended from now on go into a later object. Empty if nothing is buffered.
+     * Takes the next object's records (task thread): with no commit in flight, the pending commit if an earlier one
+     * failed, else the buffer up to the size limits; while a fresh commit runs, a full object after it ({@link #cutBehind}).
+     * Records appended from now on go into a later object. Empty if nothing is buffered (or no full object follows the
+     * running commit).
      *
-     * @throws IllegalStateException if a commit of this chain is still running
+     * @throws IllegalStateException if two commits of this chain run, or one that no other may follow (a re-issue)
      */
-    public synchronized Optional<Commit> cut(FlushTrigger trigger) {
-        if (committing) {
-            throw new IllegalStateException("a commit of " + location + " is still running");
+    public synchronized Optional<ChainCommit> cut(FlushTrigger trigger) {
+        if (!inFlight.isEmpty()) {
+            ChainCommit running = inFlight.head();
+            if (inFlight.size() > 1 || !followable(running)) {
+                throw new IllegalStateException("a commit of " + location + " is still running");
+            }
+            return cutBehind(running, trigger);
         }
         if (buffer.isEmpty()) {
             return Optional.empty();
         }
-        committing = true;
-        Cut c;
-        if (pending != null) {
-            c = new Cut(trigger, null, pending.name(), pending.records(), pending.payloadBytes(), firstBufferedAtMs);
-        } else {
-            // At most what the size triggers allow: records that came while an earlier commit ran go into later objects,
-            // so objects keep the sizes a flush on the task thread gave them.
-            List<BackupRecord> records = List.copyOf(buffer.subList(0, policy.recordsInOneObject(buffer)));
-            int n = records.size();
-            ObjectName name = new ObjectName(durableNext, records.get(n - 1).offset(), codec.format(), codec.writeKeyId());
-            c = new Cut(trigger, records, name, n, records.stream().mapToLong(BackupRecord::payloadBytes).sum(), firstBufferedAtMs);
-            if (n == buffer.size()) {
-                firstBufferedAtMs = -1;
-            } // else the rest keeps the oldest record's time: its time trigger may fire early, never late
-        }
-        frozenRecords = c.records();
-        frozenBytes = c.payloadBytes();
-        return Optional.of(new Commit(c));
+        ChainCommit.Cut c = pending != null
+                ? new ChainCommit.Cut(trigger, null, pending.name(), pending.records(), pending.payloadBytes(), -1)
+                : cutOf(trigger, buffer.freezeNext(policy).orElseThrow(), durableNext);
+        return Optional.of(inFlight.add(new ChainCommit(this, codec, c, null)));
     }
 
     /**
-     * One object's records cut from the buffer, what the commit needs.
-     *
-     * @param toEncode the records to encode; null when the pending commit is re-issued (its bytes are frozen)
-     * @param firstBufferedAtMs the time trigger's start, given back to the buffer if the commit fails
+     * A second commit, behind {@code running} while it is the only one in flight and a fresh one (not a re-issue), for a
+     * full object after it (a size trigger has tripped: it holds what a cut after the first's success would take), named
+     * from the first's last offset on; empty otherwise, e.g. when {@code running} finished meanwhile. It encodes at once,
+     * then waits: after the first's success it goes on as any commit (N+1 is created only after N is durable); after its
+     * failure it is abandoned: nothing of it reached the store, its encoded bytes are dropped (it never passed the tail
+     * check, so nothing of it is frozen), its records stay buffered and are cut again after the frozen commit is re-issued.
      */
-    private record Cut(FlushTrigger trigger, List<BackupRecord> toEncode, ObjectName name, int records, long payloadBytes,
-                       long firstBufferedAtMs) {
+    public synchronized Optional<ChainCommit> cutBehind(ChainCommit running, FlushTrigger trigger) {
+        if (!canCutBehind(running)) {
+            return Optional.empty();
+        }
+        ChainCommit.Cut c = cutOf(trigger, buffer.freezeNext(policy).orElseThrow(), running.name().to() + 1);
+        return Optional.of(inFlight.add(new ChainCommit(this, codec, c, running.name())));
     }
 
-    /** One object cut from the buffer, committed by {@link #run()} on whichever thread runs it. */
-    public final class Commit {
-        private final Cut cut;
-
-        private Commit(Cut cut) {
-            this.cut = cut;
-        }
-
-        /** Payload bytes of the records this object holds. */
-        public long payloadBytes() {
-            return cut.payloadBytes();
-        }
-
-        public ObjectName name() {
-            return cut.name();
-        }
-
-        /**
-         * Encodes, checks the tail, commits (or re-issues the pending commit) and checks for a twin; only then are the
-         * records durable and dropped from the buffer. On any exception the records stay buffered, the object stays
-         * the pending commit once it passed the tail check, and the next {@link #cut} re-issues it.
-         */
-        public FlushResult run() {
-            return commit(cut);
-        }
+    /** Whether {@link #cutBehind} would cut a commit behind {@code running} now. */
+    public synchronized boolean canCutBehind(ChainCommit running) {
+        return inFlight.size() == 1 && inFlight.head() == running && followable(running) && buffer.sizeTrigger(policy).isPresent();
     }
 
-    private FlushResult commit(Cut c) {
+    /** Whether another commit may be cut behind {@code c}: a fresh one (not a re-issue), not abandoned. */
+    private boolean followable(ChainCommit c) {
+        return c.cut().toEncode() != null && !inFlight.abandoned(c);
+    }
+
+    private ChainCommit.Cut cutOf(FlushTrigger trigger, WriteBuffer.Taken t, long from) {
+        List<BackupRecord> records = t.records();
+        ObjectName name = new ObjectName(from, records.get(records.size() - 1).offset(), codec.format(), codec.writeKeyId());
+        return new ChainCommit.Cut(trigger, records, name, records.size(), t.payloadBytes(), t.firstOutsideAtMs());
+    }
+
+    /**
+     * Waits until the commit before {@code c} is settled; false if that one failed: {@code c} is abandoned.
+     *
+     * @throws CommitAbandonedException if the wait is interrupted (its records count for the triggers again)
+     */
+    synchronized boolean awaitTurn(ChainCommit c) {
         try {
-            long started = clock.millis();
-            PendingCommit commit;
-            if (c.toEncode() != null) {
-                byte[] bytes = codec.encode(c.toEncode());
-                // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
-                // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
-                checkTail();
-                commit = new PendingCommit(c.name(), bytes, c.records(), c.payloadBytes());
-                synchronized (this) {
-                    pending = commit; // frozen before the store sees it: a commit whose outcome is unknown is re-issued as it is
-                }
-                store.create(partition, c.name().fileName(), commit.bytes());
-            } else {
-                checkTail();
-                synchronized (this) {
-                    commit = pending;
-                }
-                log.info("re-issuing the commit of {}/{} ({} records), whose outcome an earlier attempt could not learn",
-                        location, commit.name(), commit.records());
-                store.recommit(partition, commit.name().fileName(), commit.bytes());
+            if (!inFlight.awaitTurn(c)) {
+                return true;
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (inFlight.head() == c && !inFlight.abandoned(c)) {
+                return true; // its turn came with the interrupt: it goes on, and fails as any commit if a store call sees it
+            }
+            if (!inFlight.abandoned(c)) { // its records are the last frozen ones
+                buffer.thawAfter(buffer.frozenRecords() - c.cut().records(), buffer.frozenBytes() - c.cut().payloadBytes(),
+                        c.cut().firstBufferedAtMs());
+            }
+            inFlight.remove(c);
+            throw new CommitAbandonedException(location + "/" + c.name(), c.after(), "was interrupted while it waited for the");
+        }
+        inFlight.remove(c);
+        return false;
+    }
+
+    FlushResult commit(ChainCommit c, byte[] encoded, RuntimeException encodeFailure) {
+        boolean done = false;
+        try {
+            if (encodeFailure != null) {
+                throw encodeFailure;
+            }
+            long started = clock.millis();
+            PendingCommit commit = c.cut().toEncode() != null ? create(c.cut(), encoded) : reissue();
             guard.checkNoTwin(commit.name());
             manifests.committed(commit.name(), commit.bytes().length, ManifestCodec.sha256(commit.bytes()));
 
@@ -277,33 +257,60 @@ public final class ChainWriter implements PartitionWriter {
             FlushResult result;
             synchronized (this) {
                 result = new FlushResult(name, location + "/" + name, commit.records(), commit.payloadBytes(),
-                        commit.bytes().length, now - started, now - lastFlushAtMs, c.trigger());
+                        commit.bytes().length, now - started, now - lastFlushAtMs, c.cut().trigger());
                 tail = name;
                 durableNext = name.to() + 1;
                 lastFlushAtMs = now;
-                buffer.subList(0, commit.records()).clear();
-                bufferedBytes -= commit.payloadBytes();
+                buffer.durable(commit.records(), commit.payloadBytes());
                 pending = null;
-                frozenRecords = 0;
-                frozenBytes = 0;
-                committing = false;
+                inFlight.remove(c); // the commit behind it goes on
+                done = true;
             }
             log.info("flushed batch path={} from={} to={} records={} bytes={} elapsed_ms={} interval_ms={} trigger={}",
                     result.location(), name.from(), name.to(), result.records(), result.objectBytes(), result.elapsedMs(),
-                    result.intervalMs(), c.trigger());
+                    result.intervalMs(), c.cut().trigger());
             return result;
         } finally {
-            synchronized (this) {
-                if (committing) { // failed: the pending commit (if encoded) stays frozen, the rest is buffered again
-                    committing = false;
-                    frozenRecords = pending == null ? 0 : pending.records();
-                    frozenBytes = pending == null ? 0 : pending.payloadBytes();
-                    if (pending == null && c.firstBufferedAtMs() >= 0) {
-                        firstBufferedAtMs = c.firstBufferedAtMs();
-                    }
-                }
+            if (!done) {
+                failed(c);
             }
         }
+    }
+
+    /** Encodes (unless it was, behind another commit), checks the tail, freezes the object as pending and creates it. */
+    private PendingCommit create(ChainCommit.Cut c, byte[] encoded) {
+        byte[] bytes = encoded != null ? encoded : codec.encode(c.toEncode());
+        // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
+        // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
+        checkTail();
+        PendingCommit commit = new PendingCommit(c.name(), bytes, c.records(), c.payloadBytes());
+        synchronized (this) {
+            pending = commit; // frozen before the store sees it: a commit whose outcome is unknown is re-issued as it is
+        }
+        store.create(partition, c.name().fileName(), commit.bytes());
+        return commit;
+    }
+
+    private PendingCommit reissue() {
+        checkTail();
+        PendingCommit commit;
+        synchronized (this) {
+            commit = pending;
+        }
+        log.info("re-issuing the commit of {}/{} ({} records), whose outcome an earlier attempt could not learn",
+                location, commit.name(), commit.records());
+        store.recommit(partition, commit.name().fileName(), commit.bytes());
+        return commit;
+    }
+
+    /**
+     * The commit at the head failed: the pending commit (if encoded) stays frozen, the rest counts for the triggers
+     * again, and a commit cut behind it is abandoned.
+     */
+    private synchronized void failed(ChainCommit c) {
+        ChainCommit behind = inFlight.failed(c);
+        long firstAtMs = pending == null ? c.cut().firstBufferedAtMs() : behind == null ? -1 : behind.cut().firstBufferedAtMs();
+        buffer.thawAfter(pending == null ? 0 : pending.records(), pending == null ? 0 : pending.payloadBytes(), firstAtMs);
     }
 
     /**
@@ -312,14 +319,10 @@ public final class ChainWriter implements PartitionWriter {
      */
     @Override
     public synchronized void discardBuffer() {
-        if (committing) {
+        if (!inFlight.isEmpty()) {
             throw new IllegalStateException("a commit of " + location + " is still running");
         }
         buffer.clear();
-        frozenRecords = 0;
-        frozenBytes = 0;
-        bufferedBytes = 0;
-        firstBufferedAtMs = -1;
         pending = null;
     }
 

@@ -54,14 +54,16 @@ class ChainWriterTest {
         FilesystemStore store = new FilesystemStore(root, "m");
         ChainWriter w = writer(store, 0);
         w.append(record(0));
-        ChainWriter.Commit running = w.cut(FlushTrigger.TIME).orElseThrow();
+        ChainCommit running = w.cut(FlushTrigger.TIME).orElseThrow();
         for (long o = 1; o <= 7; o++) {
             w.append(record(o)); // while the commit of 0 runs
         }
         assertThat(w.sizeTrigger()).as("7 records outside the running commit, limit 3").contains(FlushTrigger.RECORDS);
-        assertThatThrownBy(() -> w.cut(FlushTrigger.RECORDS)).as("one commit at a time").isInstanceOf(IllegalStateException.class);
+        ChainCommit behind = w.cut(FlushTrigger.RECORDS).orElseThrow();
+        assertThat(behind.name().fileName()).as("a full object behind the running commit").isEqualTo(name(1, 3));
+        assertThatThrownBy(() -> w.cut(FlushTrigger.RECORDS)).as("two commits at a time").isInstanceOf(IllegalStateException.class);
         running.run();
-        assertThat(w.flush(FlushTrigger.RECORDS)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(1, 3)));
+        assertThat(behind.run().name().fileName()).isEqualTo(name(1, 3));
         assertThat(w.flush(FlushTrigger.CLOSE)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(4, 6)));
         assertThat(w.flush(FlushTrigger.CLOSE)).hasValueSatisfying(r -> assertThat(r.name().fileName()).isEqualTo(name(7, 7)));
         assertThat(store.list(0)).containsExactly(name(0, 0), name(1, 3), name(4, 6), name(7, 7));
@@ -247,26 +249,10 @@ class ChainWriterTest {
     void aTaskFrozenWhileItEncodesAddsNothingBesideTheObjectTheMovedTaskWrote() {
         FilesystemStore fs = new FilesystemStore(root, "m");
         EnvelopeCodec real = EnvelopeCodecs.forSettings(SETTINGS);
-        EnvelopeCodec frozenWhileEncoding = new EnvelopeCodec() {
-            @Override
-            public EnvelopeFormat format() {
-                return real.format();
-            }
-
-            @Override
-            public byte[] encode(List<BackupRecord> records) {
-                byte[] bytes = real.encode(records);
-                // Meanwhile the moved task wrote offsets 0..4.
-                fs.create(0, ObjectName.plain(0, 4, EnvelopeFormat.PARQUET).fileName(), real.encode(List.of(record(0), record(1),
-                        record(2), record(3), record(4))));
-                return bytes;
-            }
-
-            @Override
-            public List<BackupRecord> decode(byte[] data, String objectDescription) {
-                return real.decode(data, objectDescription);
-            }
-        };
+        // Meanwhile the moved task wrote offsets 0..4.
+        EnvelopeCodec frozenWhileEncoding = new EncodeWatchingCodec(real, records -> fs.create(0,
+                ObjectName.plain(0, 4, EnvelopeFormat.PARQUET).fileName(),
+                real.encode(List.of(record(0), record(1), record(2), record(3), record(4)))));
         ChainWriter zombie = new ChainWriter(fs, 0, frozenWhileEncoding, POLICY, clock,
                 new ChainReader(fs, SETTINGS).head(0), 0);
         zombie.append(record(0));

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FlushPipelineTest {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
     private static final FlushPolicy POLICY = new FlushPolicy(1000, 1_000_000, 60_000);
+    private static final FlushPolicy THREE_RECORDS = new FlushPolicy(3, 1_000_000, 60_000);
 
     @TempDir
     Path root;
@@ -47,8 +49,18 @@ class FlushPipelineTest {
     }
 
     private ChainWriter writer(int partition) {
+        return writer(partition, POLICY);
+    }
+
+    private ChainWriter writer(int partition, FlushPolicy policy) {
         ChainHead head = new ChainReader(store, SETTINGS).head(partition);
-        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), POLICY, Clock.systemUTC(), head, 0);
+        return new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), policy, Clock.systemUTC(), head, 0);
+    }
+
+    private static void appendRange(ChainWriter w, long from, long to) {
+        for (long o = from; o <= to; o++) {
+            w.append(record(0, o));
+        }
     }
 
     private void setUp(int threads) {
@@ -66,7 +78,7 @@ class FlushPipelineTest {
     }
 
     @Test
-    void oneCommitPerChainAtATimeAndRecordsAppendedMeanwhileGoIntoTheNextObject() throws Exception {
+    void recordsAppendedWhileACommitRunsGoIntoTheNextObjectCutWhenFull() throws Exception {
         setUp(2);
         ChainWriter w = writer(0);
         Gate gate = store.gate(0);
@@ -78,7 +90,7 @@ class FlushPipelineTest {
         w.append(record(0, 3));
         w.append(record(0, 4));
         assertThat(pipeline.running(0)).isTrue();
-        assertThat(pipeline.start(0, w, FlushTrigger.TIME)).as("a chain is written in order: no second commit").isFalse();
+        assertThat(pipeline.start(0, w, FlushTrigger.TIME)).as("no second commit before a full object").isFalse();
         assertThat(w.durableNext()).as("nothing is durable before the commit returns").isZero();
         assertThat(w.bufferedBytes()).as("the running commit's records still count").isEqualTo(5 * record(0, 0).payloadBytes());
         assertThat(pipeline.runningBytes()).isEqualTo(3 * record(0, 0).payloadBytes());
@@ -98,6 +110,75 @@ class FlushPipelineTest {
         assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.result().name().fileName()).isEqualTo(name(3, 4)));
         assertThat(store.list(0)).containsExactly(name(0, 2), name(3, 4));
         assertThat(w.bufferedRecords()).isZero();
+    }
+
+    @Test
+    void aChainsNextObjectIsCutAndEncodedWhileItsCommitRunsAndCreatedAfterIt() throws Exception {
+        setUp(2);
+        ChainWriter w = writer(0, THREE_RECORDS);
+        Gate gate = store.gate(0);
+        appendRange(w, 0, 5);
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("a second commit while the first runs").isTrue();
+        appendRange(w, 6, 8);
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("at most two per chain").isFalse();
+        assertThat(pipeline.runningBytes()).isEqualTo(6 * record(0, 0).payloadBytes());
+        assertThat(pipeline.awaitIdle(0, 200)).isFalse();
+
+        gate.release.countDown();
+        assertThat(pipeline.awaitIdle(0, 10_000)).isTrue();
+        assertThat(pipeline.finished()).as("in the chain's order").extracting(f -> f.result().name().fileName())
+                .containsExactly(name(0, 2), name(3, 5));
+        assertThat(store.creates).containsExactly("create " + name(0, 2), "created " + name(0, 2), "create " + name(3, 5),
+                "created " + name(3, 5));
+        assertThat(pipeline.runningBytes()).isZero();
+        assertThat(pipeline.busy()).isFalse();
+    }
+
+    /**
+     * One thread: the first commit was queued first, so it is dequeued first; the second, queued behind it, runs only
+     * once the first is done and never waits on a commit that has no thread.
+     */
+    @Test
+    void withOneThreadTheSecondCommitOfAChainRunsAfterTheFirstWithoutDeadlock() throws Exception {
+        setUp(1);
+        ChainWriter w = writer(0, THREE_RECORDS);
+        Gate gate = store.gate(0);
+        appendRange(w, 0, 5);
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        gate.release.countDown();
+        assertThat(pipeline.awaitIdle(0, 10_000)).as("both finished on the one thread").isTrue();
+        assertThat(pipeline.finished()).extracting(f -> f.result().name().fileName()).containsExactly(name(0, 2), name(3, 5));
+        assertThat(store.list(0)).containsExactly(name(0, 2), name(3, 5));
+    }
+
+    @Test
+    void aFailedCommitAbandonsTheOneBehindItAndItsFailureIsTakenOnce() throws Exception {
+        setUp(2);
+        ChainWriter w = writer(0, THREE_RECORDS);
+        Gate gate = store.gate(0);
+        store.failAfterCommit.put(0, new AtomicInteger(1));
+        appendRange(w, 0, 5);
+        pipeline.start(0, w, FlushTrigger.RECORDS);
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        gate.release.countDown();
+        assertThat(pipeline.awaitIdle(0, 10_000)).isTrue();
+        List<FlushPipeline.Finished<Integer>> done = pipeline.finished();
+        assertThat(done).hasSize(2);
+        assertThat(done.get(0).failure()).as("the premise: the first failed").isInstanceOf(TransientStoreException.class);
+        assertThat(done.get(1).abandoned()).isTrue();
+        assertThat(done.get(1).failed()).as("not a second failure").isFalse();
+        assertThat(done).filteredOn(FlushPipeline.Finished::failed).hasSize(1);
+        assertThat(store.list(0)).as("the first landed, nothing of the second").containsExactly(name(0, 2));
+
+        assertThat(pipeline.start(0, w, FlushTrigger.TIME)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.result().name().fileName()).isEqualTo(name(0, 2)));
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        assertThat(awaitFinished()).singleElement().satisfies(f -> assertThat(f.result().name().fileName()).isEqualTo(name(3, 5)));
     }
 
     @Test
@@ -244,6 +325,7 @@ class FlushPipelineTest {
         final Map<Integer, AtomicInteger> failBeforeCommit = new ConcurrentHashMap<>();
         final Map<Integer, AtomicInteger> failAfterCommit = new ConcurrentHashMap<>();
         volatile Runnable onCreate = () -> { };
+        final List<String> creates = new CopyOnWriteArrayList<>();
 
         GatedStore(Store delegate) {
             super(delegate);
@@ -260,6 +342,7 @@ class FlushPipelineTest {
         @Override
         public void create(int partition, String name, byte[] data) {
             onCreate.run();
+            creates.add("create " + name);
             Gate g = gates.remove(partition);
             if (g != null) {
                 g.entered.countDown();
@@ -271,6 +354,7 @@ class FlushPipelineTest {
             }
             failIf(failBeforeCommit, partition, "create " + name);
             delegate.create(partition, name, data);
+            creates.add("created " + name);
             failIf(failAfterCommit, partition, "learn the outcome of create " + name);
         }
 

@@ -76,8 +76,9 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
     public static final String FLUSH_THREADS = "flush.threads";
     static final String FLUSH_THREADS_DOC = """
             Threads per task that encode and commit objects, so that the task thread only converts \
-            and buffers records while earlier buffers are written: at most one commit per partition at a time (a chain is \
-            written in order), several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the \
+            and buffers records while earlier buffers are written: at most two commits per partition, the next object \
+            encoded while the one before it uploads and created only after it is durable (a chain is written in order), \
+            several partitions in parallel. -1: min(4, the worker's cores). 0: every flush runs on the \
             task thread inside put(). Buffers being written count against buffer.max.bytes \
             until they are durable. compaction=log always writes its snapshots on the task thread.""";
     /** -1 stands for min(4, cores): a default in the generated reference must not depend on the machine that built it. */

@@ -61,9 +61,12 @@ final class BoundWriter<W extends PartitionWriter> {
         return commits.append(writer, record);
     }
 
+    /** Starts (or writes) a commit, unless the strategy can start none now (two running, a retry not due). */
     void flush(FlushTrigger trigger) {
-        checkSource();
-        commits.flush(tp, writer, trigger);
+        if (commits.wouldStart(tp, writer)) {
+            checkSource();
+            commits.flush(tp, writer, trigger);
+        }
     }
 
     Optional<FlushTrigger> dueAfterPut(long nowMs) {

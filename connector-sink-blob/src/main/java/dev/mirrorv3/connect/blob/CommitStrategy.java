@@ -26,6 +26,14 @@ interface CommitStrategy<W extends PartitionWriter> {
     /** Appends a record; returns the payload bytes the task-wide buffer gains (0 for a re-delivery). */
     long append(W w, BackupRecord record);
 
+    /**
+     * Whether {@link #flush} would start a commit of the partition now: the records' topic is looked at only then (while
+     * a partition's commits can take no other, a look per appended record would cost a request each).
+     */
+    default boolean wouldStart(TopicPartition tp, W w) {
+        return true;
+    }
+
     /** Starts writing the partition's buffer for {@code trigger} (or writes it, on the task thread). */
     void flush(TopicPartition tp, W w, FlushTrigger trigger);
 

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commit strategy of chains on chain-core's {@link FlushPipeline} (docs/blob-sink.md, "Pipelined flush"): starts a
- * chain's next commit, takes the finished ones on the task thread (a success is reported as {@link Durable}), pauses a
+ * chain's next commit (a second one behind a running one when a full object waits), takes the finished ones on the
+ * task thread (a success is reported as {@link Durable}, a second commit abandoned after the failure of the one before
+ * it is ignored: that failure is the one acted on), pauses a
  * partition whose commit failed transiently and re-issues its frozen commit after a backoff of its own while the other
  * partitions go on, keeps the other failures for {@link PartitionWriters} (which isolates the partition or fails the
  * task), and waits on the pipeline when the buffer cap is reached (re-issuing the frozen commits whose retry comes due
@@ -64,19 +66,30 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
     }
 
     /**
-     * Starts the chain's next object (unless one of its commits is running: a later put() starts the rest); a partition
-     * waiting for its retry starts only when the retry is due, or on close.
+     * Starts the chain's next object; while one of its commits runs, a second one behind it only for a full object (a
+     * size trigger), with two in flight none (a later put() starts the rest); a partition waiting for its retry starts
+     * only when the retry is due, or on close.
      */
     @Override
     public void flush(TopicPartition tp, ChainWriter w, FlushTrigger trigger) {
         chains.put(tp, w);
-        Long at = retryAt.get(tp);
-        if (at == null || clock.millis() >= at || trigger == FlushTrigger.CLOSE) {
+        if (retryDue(tp) || trigger == FlushTrigger.CLOSE) {
             pipeline.start(tp, w, trigger);
         }
     }
 
-    /** A size trigger too: it may have tripped while a commit of the chain ran, and a later put() starts the rest. */
+    @Override
+    public boolean wouldStart(TopicPartition tp, ChainWriter w) {
+        return retryDue(tp) && pipeline.canStart(tp, w);
+    }
+
+    /** No retry waits, or it is due. */
+    private boolean retryDue(TopicPartition tp) {
+        Long at = retryAt.get(tp);
+        return at == null || clock.millis() >= at;
+    }
+
+    /** A size trigger too: it may have tripped while two commits of the chain ran, and a later put() starts the rest. */
     @Override
     public Optional<FlushTrigger> dueAfterPut(ChainWriter w, long nowMs) {
         Optional<FlushTrigger> size = w.sizeTrigger();
@@ -102,7 +115,7 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
         return pipeline.busy();
     }
 
-    /** Payload bytes of the commits running now: what their success will take off the buffers. */
+    /** Payload bytes of the commits running now (two of a partition included): what their success will take off the buffers. */
     long runningBytes() {
         return pipeline.runningBytes();
     }
@@ -119,13 +132,16 @@ final class PipelinedCommits implements CommitStrategy<ChainWriter> {
      * Takes the pipeline's finished commits: successes count as durable (and resume a partition paused for a retry); a
      * transient failure pauses its partition until its frozen commit is re-issued after a backoff of its own; other
      * failures are kept for {@link #takeFinishedFailures}. Returns the failure of {@code closing}'s commit instead, for the
-     * close that waits for it.
+     * close that waits for it. A commit abandoned behind a failed one is nothing that happened: its records stay
+     * buffered, the failure before it is the one acted on (one backoff, one failure counted).
      */
     RuntimeException takeFinished(TopicPartition closing) {
         RuntimeException closingFailure = null;
         for (FlushPipeline.Finished<TopicPartition> f : pipeline.finished()) {
             TopicPartition tp = f.key();
-            if (f.failed() && tp.equals(closing)) {
+            if (f.abandoned()) {
+                continue;
+            } else if (f.failed() && tp.equals(closing)) {
                 closingFailure = f.failure();
             } else if (f.failed() && chains.containsKey(tp) && retried(tp, f.failure())) {
                 continue; // paused until its commit is re-issued

@@ -2,12 +2,10 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,7 +77,7 @@ class BlobSinkTaskPauseTest {
         config.put("source.lag.interval.ms", "0");
         config.putAll(extra);
         context = new RebalancingSinkTaskContext(config);
-        task = new FaultyTask(clock, faults);
+        task = new FaultInjectingTask(clock, faults);
         task.initialize(context);
         task.start(config);
     }
@@ -289,20 +287,5 @@ class BlobSinkTaskPauseTest {
             return Long.valueOf(5).equals(context.metric("destination-offset-verified",
                     Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")));
         });
-    }
-
-    /** The blob sink with a store whose faults this test arms. */
-    private static final class FaultyTask extends BlobSinkTask {
-        private final Faults faults;
-
-        FaultyTask(Clock clock, Faults faults) {
-            super(clock);
-            this.faults = faults;
-        }
-
-        @Override
-        protected Store createStore(BlobSinkConfig config, String destinationName) {
-            return new FaultInjectingStore(super.createStore(config, destinationName), faults);
-        }
     }
 }

@@ -70,6 +70,7 @@ final class FaultInjectingStore implements Store {
             awaitIgnoringInterrupts(hold); // as a thread stuck in I/O, see below
             faults.heldCreates.remove(partition);
             try {
+                failIfArmed(faults.failHeldCreateOf.remove(partition), "create " + name + " of partition " + partition);
                 delegate.create(partition, name, data);
                 faults.heldCreateOutcomes.put(partition, "ok");
             } catch (RuntimeException e) {

@@ -55,6 +55,8 @@ public final class Faults {
      * (S3Proxy's filesystem backend: {@code <name>-<uuid>}); real S3 never does.
      */
     public volatile boolean listHeldCreates;
+    /** Partitions whose held create fails with a transient error once released, without committing. */
+    public final Set<Integer> failHeldCreateOf = ConcurrentHashMap.newKeySet();
     /** Partitions whose create waits at its hold now, with the object's name. */
     public final Map<Integer, String> heldCreates = new ConcurrentHashMap<>();
     /** The outcomes of the held creates once released, per partition: "ok" or the exception's message. */
