@@ -20,9 +20,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,20 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
 class GroupIncarnationRestoreIT {
     private static final String OLD_ID = Uuid.randomUuid().toString();
     private static final String NEW_ID = Uuid.randomUuid().toString();
-    private static KafkaTestBroker broker;
+    @RegisterExtension
+    static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
 
     private Path root() {
         return dir.resolve("backups");

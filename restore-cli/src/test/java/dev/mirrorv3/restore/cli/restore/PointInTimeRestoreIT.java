@@ -33,27 +33,17 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Point-in-time restores into a real broker (one per class): only the prefix is sent, and the report is the evidence. */
 class PointInTimeRestoreIT {
-    private static KafkaTestBroker broker;
+    @RegisterExtension
+    static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
 
     private Path root() {
         return dir.resolve("backups");

@@ -25,27 +25,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code restore} into a real broker (one per class): round trips, refusals, a foreign writer, a changed object. */
 class RestoreIT {
-    private static KafkaTestBroker broker;
+    @RegisterExtension
+    static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
 
     private Path root() {
         return dir.resolve("backups");

@@ -39,9 +39,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,20 +50,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RestoreSnapshotIT {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
-    private static KafkaTestBroker broker;
+    @RegisterExtension
+    static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
 
     @Test
     void renumberRestoresTheNewestSnapshotInKeyOrderAndPreserveIsRefused() throws Exception {
