@@ -23,6 +23,7 @@ import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.StringWriter;
@@ -153,15 +154,7 @@ class BlobSinkEncryptionIT {
     private static Map<String, String> s3Config(String topic) {
         Map<String, String> c = sinkConfig(topic, dir, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", s3.endpoint().toString());
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", BUCKET);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", WRITER_ID);
-        c.put("s3.write.secret.access.key", WRITER_SECRET);
-        c.put("s3.read.access.key.id", READER_ID);
-        c.put("s3.read.secret.access.key", READER_SECRET);
+        c.putAll(ConnectorConfigs.s3(s3.endpoint().toString(), BUCKET, WRITER_ID, WRITER_SECRET, READER_ID, READER_SECRET));
         return c;
     }
 

@@ -13,6 +13,7 @@ import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.FreezableProxy;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
@@ -142,16 +143,9 @@ class BlobSinkS3IT {
     private Map<String, String> s3Config(String topic) {
         Map<String, String> c = sinkConfig(topic, dir, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", s3.endpoint().toString());
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", BUCKET);
+        c.putAll(ConnectorConfigs.s3(s3.endpoint().toString(), BUCKET, provided("write.access.key.id"),
+                provided("write.secret.access.key"), provided("read.access.key.id"), provided("read.secret.access.key")));
         c.put("s3.prefix", PREFIX);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", provided("write.access.key.id"));
-        c.put("s3.write.secret.access.key", provided("write.secret.access.key"));
-        c.put("s3.read.access.key.id", provided("read.access.key.id"));
-        c.put("s3.read.secret.access.key", provided("read.secret.access.key"));
         c.put("encryption", "none");
         return c;
     }

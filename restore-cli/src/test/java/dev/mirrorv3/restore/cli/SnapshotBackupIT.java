@@ -9,13 +9,13 @@ import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -36,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * key -> value map is the source's.
  */
 class SnapshotBackupIT {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -72,16 +71,7 @@ class SnapshotBackupIT {
         Path keys = Files.createDirectory(dir.resolve("keys"));
         Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
         Path root = Files.createDirectory(dir.resolve("backups"));
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", ConnectorKind.BLOB_SINK.className());
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
-        c.put("source.admin.bootstrap.servers", cluster.bootstrapServers());
+        Map<String, String> c = ConnectorConfigs.sink(ConnectorKind.BLOB_SINK.className(), topic, cluster.bootstrapServers());
         c.put("filesystem.root", root.toString());
         c.put("format", "parquet");
         c.put("compaction", "log");

@@ -3,6 +3,8 @@ package dev.mirrorv3.testsupport.sink;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.StartRefusals;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.connect.sink.SinkConnector;
 import org.apache.kafka.connect.sink.SinkTask;
@@ -18,18 +20,23 @@ public abstract class StoredTopicsRegexContract {
     @RegisterExtension
     protected static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
-    /** A valid config of the connector (its topics replaced by the test). */
+    private final Supplier<SinkConnector> connectors;
+    private final Supplier<SinkTask> tasks;
+    private final Function<Map<String, String>, Config> validation;
+
+    /** The connector's classes, and what its validate() says of a config. */
+    protected StoredTopicsRegexContract(Supplier<SinkConnector> connectors, Supplier<SinkTask> tasks,
+                                        Function<Map<String, String>, Config> validation) {
+        this.connectors = connectors;
+        this.tasks = tasks;
+        this.validation = validation;
+    }
+
+    /** A valid config of the connector, with what topics.regex needs beside it (its topics replaced by the test). */
     protected abstract Map<String, String> sinkConfig();
 
-    /** What the connector's validate() says of {@code config}. */
-    protected abstract Config validate(Map<String, String> config);
-
-    protected abstract SinkConnector newConnector();
-
-    protected abstract SinkTask newTask();
-
-    /** {@link #sinkConfig()} with topics.regex instead of topics; a connector adds what topics.regex needs beside it. */
-    protected Map<String, String> storedConfig() {
+    /** {@link #sinkConfig()} with topics.regex instead of topics. */
+    private Map<String, String> storedConfig() {
         Map<String, String> config = sinkConfig();
         config.remove("topics");
         config.put("topics.regex", "orders-.*");
@@ -38,18 +45,18 @@ public abstract class StoredTopicsRegexContract {
     }
 
     private String validateMessage(Map<String, String> config) {
-        return StartRefusals.validateMessage(validate(config), "topics.regex");
+        return StartRefusals.validateMessage(validation.apply(config), "topics.regex");
     }
 
     @Test
     void theConnectorRefusesAStoredTopicsRegexAtStart() {
         Map<String, String> config = storedConfig();
-        StartRefusals.assertConnectorRefuses(newConnector(), config, validateMessage(config));
+        StartRefusals.assertConnectorRefuses(connectors.get(), config, validateMessage(config));
     }
 
     @Test
     void theTaskRefusesAStoredTopicsRegexAtStart() {
         Map<String, String> config = storedConfig();
-        StartRefusals.assertTaskRefuses(newTask(), config, validateMessage(config));
+        StartRefusals.assertTaskRefuses(tasks.get(), config, validateMessage(config));
     }
 }

@@ -18,11 +18,11 @@ import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -50,7 +50,6 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Usage: {@code FollowRestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024>}
  */
 public final class FollowRestoreBench {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final Duration ADMIN_WAIT = Duration.ofSeconds(60);
 
     private FollowRestoreBench() {
@@ -181,13 +180,7 @@ public final class FollowRestoreBench {
     }
 
     private static Map<String, String> followConfig(Path root, String bootstrap, String topic) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "dev.mirrorv3.connect.source.ChainSourceConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", "bench");
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
+        Map<String, String> c = ConnectorConfigs.bytes("dev.mirrorv3.connect.source.ChainSourceConnector", 1, "bench");
         c.put("filesystem.root", root.toString());
         c.put("destination.name", "bench-backup");
         c.put("target.topic", topic);

@@ -1,0 +1,56 @@
+package dev.mirrorv3.testsupport;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** The connector configs the tests start from: what every connector of the bundle is given, and an S3 destination. */
+public final class ConnectorConfigs {
+    /** Connect's converter of the records' exact bytes: the only one the connectors accept. */
+    public static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+    private ConnectorConfigs() {
+    }
+
+    /** connector.class, tasks.max and topics, with byte-array key, value and header converters. */
+    public static Map<String, String> bytes(String connectorClass, int tasksMax, String topics) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", connectorClass);
+        c.put("tasks.max", Integer.toString(tasksMax));
+        c.put("topics", topics);
+        c.put("key.converter", BYTES);
+        c.put("value.converter", BYTES);
+        c.put("header.converter", BYTES);
+        return c;
+    }
+
+    /**
+     * A sink's start: one task on {@code topics}, byte-array converters, the consumer overrides every sink needs
+     * (auto.offset.reset=none, read_committed) and the source cluster's admin at {@code sourceBootstrap}.
+     */
+    public static Map<String, String> sink(String connectorClass, String topics, String sourceBootstrap) {
+        Map<String, String> c = bytes(connectorClass, 1, topics);
+        c.put("consumer.override.auto.offset.reset", "none");
+        c.put("consumer.override.isolation.level", "read_committed");
+        c.put("source.admin.bootstrap.servers", sourceBootstrap);
+        return c;
+    }
+
+    /**
+     * The blob sink's S3 destination in {@code bucket} of the server at {@code endpoint} (path-style, us-east-1), with
+     * its write and read identities.
+     */
+    public static Map<String, String> s3(String endpoint, String bucket, String writerId, String writerSecret, String readerId,
+                                         String readerSecret) {
+        Map<String, String> c = new HashMap<>();
+        c.put("destination.type", "s3");
+        c.put("s3.endpoint", endpoint);
+        c.put("s3.region", "us-east-1");
+        c.put("s3.bucket", bucket);
+        c.put("s3.path.style.access", "true");
+        c.put("s3.write.access.key.id", writerId);
+        c.put("s3.write.secret.access.key", writerSecret);
+        c.put("s3.read.access.key.id", readerId);
+        c.put("s3.read.secret.access.key", readerSecret);
+        return c;
+    }
+}
