@@ -36,6 +36,22 @@ public final class ConnectorConfigs {
     }
 
     /**
+     * A chain source's start: one task following the backup of {@code topics} into {@code target} with {@code offsets}
+     * (preserve or renumber), the target cluster's admin at {@code targetBootstrap}, and the producer overrides it
+     * requires (idempotent, acks=all, at most 5 requests in flight); the caller adds the backup's destination.
+     */
+    public static Map<String, String> chainSource(String topics, String target, String offsets, String targetBootstrap) {
+        Map<String, String> c = bytes("dev.mirrorv3.connect.source.ChainSourceConnector", 1, topics);
+        c.put("target.topic", target);
+        c.put("offsets", offsets);
+        c.put("target.admin.bootstrap.servers", targetBootstrap);
+        c.put("producer.override.enable.idempotence", "true");
+        c.put("producer.override.acks", "all");
+        c.put("producer.override.max.in.flight.requests.per.connection", "5");
+        return c;
+    }
+
+    /**
      * The blob sink's S3 destination in {@code bucket} of the server at {@code endpoint} (path-style, us-east-1), with
      * its write and read identities.
      */
@@ -52,5 +68,28 @@ public final class ConnectorConfigs {
         c.put("s3.read.access.key.id", readerId);
         c.put("s3.read.secret.access.key", readerSecret);
         return c;
+    }
+
+    /**
+     * {@code config} with a sink consumer's group that evicts a task stuck in put() or in I/O within 6 s (its heartbeats
+     * every {@code heartbeatMs} go on while it is stuck, so only max.poll.interval.ms notices).
+     */
+    public static Map<String, String> evictingStuckTasks(Map<String, String> config, long heartbeatMs) {
+        config.put("consumer.override.max.poll.interval.ms", "6000");
+        config.put("consumer.override.session.timeout.ms", "6000");
+        config.put("consumer.override.heartbeat.interval.ms", Long.toString(heartbeatMs));
+        return config;
+    }
+
+    /** {@code config} with each key of {@code keysAndValues} set to the value after it (a null value removes the key). */
+    public static Map<String, String> with(Map<String, String> config, String... keysAndValues) {
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            if (keysAndValues[i + 1] == null) {
+                config.remove(keysAndValues[i]);
+            } else {
+                config.put(keysAndValues[i], keysAndValues[i + 1]);
+            }
+        }
+        return config;
     }
 }

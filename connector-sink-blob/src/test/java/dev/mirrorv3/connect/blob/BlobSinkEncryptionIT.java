@@ -22,8 +22,10 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.StringWriter;
@@ -42,11 +44,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -90,7 +87,7 @@ class BlobSinkEncryptionIT {
 
     @BeforeAll
     static void start() throws Exception {
-        captureLogs();
+        LogCapture.appendTo(logs, "encryption-it-capture", "%p %c{1} %m%n%ex");
         keys = Files.createDirectory(dir.resolve("keys"));
         SecureRandom random = new SecureRandom();
         k1 = newKey(random);
@@ -118,29 +115,11 @@ class BlobSinkEncryptionIT {
 
     @AfterAll
     static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (admin != null) {
-            admin.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
+        Closeables.closeAll("the encryption test's worker and clients", cluster, admin, s3);
         String all = logs.toString();
         assertThat(all).as("worker logs").contains("encryption parquet with key id k1");
         assertThat(all).as("worker logs hold no key material").doesNotContain(k1).doesNotContain(k2)
                 .doesNotContain(k1.substring(0, 16)).doesNotContain(k2.substring(0, 16));
-    }
-
-    private static void captureLogs() {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("encryption-it-capture").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n%ex").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
     }
 
     private static Map<String, String> encrypted(Map<String, String> c, String keyId) {

@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
@@ -90,12 +91,7 @@ class BlobSinkObjectLockIT {
 
     @AfterAll
     static void closeClients() {
-        if (wire != null) {
-            wire.close();
-        }
-        if (admin != null) {
-            admin.close();
-        }
+        Closeables.closeAll("the Object Lock test's clients", wire, admin);
     }
 
     /** The blob sink on S3 (through the proxy) with a retention of {@code days} per object in governance mode. */

@@ -40,12 +40,7 @@ class BlobSinkTaskPauseTest extends SinkTaskPauseContract<BlobSinkTask> {
 
     @Override
     protected Map<String, String> sinkConfig() {
-        Map<String, String> config = BlobSinkTestSupport.sinkConfig(TOPIC, root, broker.bootstrapServers());
-        config.put("flush.max.time.ms", "600000");
-        config.put("chain.check.interval.ms", "600000");
-        config.put("heartbeat.interval.ms", "0");
-        config.put("source.lag.interval.ms", "0");
-        return config;
+        return BlobSinkTestSupport.handDrivenTaskConfig(TOPIC, root, broker.bootstrapServers());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.sink.SinkTaskHarness;
 import java.nio.file.Path;
@@ -41,21 +42,15 @@ class BlobSinkTeeTaskTest extends SinkTaskHarness<BlobSinkTask> {
 
     /** local and offsite, 1,000 bytes of buffer.max.bytes each, a commit of every 5 records on a pipeline thread. */
     private void start(long backoffInitialMs) {
-        Map<String, String> config = BlobSinkTestSupport.sinkConfig(TOPIC, root, broker.bootstrapServers());
+        Map<String, String> config = BlobSinkTestSupport.handDrivenTaskConfig(TOPIC, root, broker.bootstrapServers());
         config.remove("filesystem.root");
         config.put("name", "tee-task");
         config.put("destinations", "local,offsite");
         config.put("destinations.local.filesystem.root", root.resolve("local").toString());
         config.put("destinations.offsite.filesystem.root", root.resolve("offsite").toString());
-        config.put("buffer.max.bytes", "2000");
-        config.put("flush.max.records", "5");
-        config.put("flush.threads", "1");
-        config.put("flush.max.time.ms", "600000");
+        ConnectorConfigs.with(config, "buffer.max.bytes", "2000", "flush.max.records", "5", "flush.threads", "1");
         config.put("retry.backoff.initial.ms", Long.toString(backoffInitialMs));
         config.put("retry.backoff.max.ms", "60000");
-        config.put("chain.check.interval.ms", "600000");
-        config.put("heartbeat.interval.ms", "0");
-        config.put("source.lag.interval.ms", "0");
         start(new FaultyTask(new MutableClock(), faults), config);
         context.assign(task, P0);
         task.put(List.of());

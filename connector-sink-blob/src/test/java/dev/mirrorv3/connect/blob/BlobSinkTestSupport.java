@@ -44,12 +44,21 @@ final class BlobSinkTestSupport {
     static Map<String, String> sinkConfig(String connectorClass, String topic, Path root, String bootstrap) {
         Map<String, String> c = ConnectorConfigs.sink(connectorClass, topic, bootstrap);
         c.put("filesystem.root", root.toString());
-        c.put("flush.max.records", "1000");
-        c.put("flush.max.time.ms", "1000");
-        c.put("retry.backoff.initial.ms", "100");
-        c.put("retry.backoff.max.ms", "1000");
-        c.put("chain.check.interval.ms", "2000");
-        c.put("heartbeat.interval.ms", "5000");
+        ConnectorConfigs.with(c, "flush.max.records", "1000", "flush.max.time.ms", "1000", "retry.backoff.initial.ms", "100",
+                "retry.backoff.max.ms", "1000", "chain.check.interval.ms", "2000", "heartbeat.interval.ms", "5000");
+        return c;
+    }
+
+    /**
+     * The config of a task a unit test drives by hand ({@link BlobSinkTaskPauseTest}, {@link BlobSinkTeeTaskTest}): no
+     * time trigger, no periodic chain check, no heartbeat line and no lag refresh, so that only the test moves it.
+     */
+    static Map<String, String> handDrivenTaskConfig(String topic, Path root, String bootstrap) {
+        Map<String, String> c = sinkConfig(topic, root, bootstrap);
+        c.put("flush.max.time.ms", "600000");
+        c.put("chain.check.interval.ms", "600000");
+        c.put("heartbeat.interval.ms", "0");
+        c.put("source.lag.interval.ms", "0");
         return c;
     }
 

@@ -58,13 +58,10 @@ final class KafkaSinkTestSupport {
      */
     static Map<String, String> outageConfig(String topic, String sourceBootstrap, String destinationBootstrap, long adminTimeoutMs) {
         Map<String, String> c = sinkConfig(topic, sourceBootstrap, destinationBootstrap);
-        c.put("retry.backoff.initial.ms", "500");
-        c.put("retry.backoff.max.ms", "2000");
-        c.put("admin.timeout.ms", Long.toString(adminTimeoutMs));
-        c.put("destination.producer.delivery.timeout.ms", "5000");
-        c.put("destination.producer.request.timeout.ms", "2500");
-        c.put("destination.producer.reconnect.backoff.max.ms", "250");
-        c.put("destination.admin.reconnect.backoff.max.ms", "250");
+        ConnectorConfigs.with(c, "retry.backoff.initial.ms", "500", "retry.backoff.max.ms", "2000",
+                "admin.timeout.ms", Long.toString(adminTimeoutMs), "destination.producer.delivery.timeout.ms", "5000",
+                "destination.producer.request.timeout.ms", "2500", "destination.producer.reconnect.backoff.max.ms", "250",
+                "destination.admin.reconnect.backoff.max.ms", "250");
         return c;
     }
 

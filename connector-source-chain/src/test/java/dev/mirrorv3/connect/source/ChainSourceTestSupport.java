@@ -59,15 +59,10 @@ final class ChainSourceTestSupport {
 
     /** The chain source following {@code root/name} (a backup of {@code topic}) into {@code target}. */
     static Map<String, String> sourceConfig(String topic, Path root, String name, String target, String offsets, String bootstrap) {
-        Map<String, String> c = ConnectorConfigs.bytes(ChainSourceConnector.class.getName(), 4, topic);
+        Map<String, String> c = ConnectorConfigs.chainSource(topic, target, offsets, bootstrap);
+        c.put("tasks.max", "4");
         c.put("filesystem.root", root.toString());
         c.put("destination.name", name);
-        c.put("target.topic", target);
-        c.put("offsets", offsets);
-        c.put("target.admin.bootstrap.servers", bootstrap);
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("poll.interval.ms", "500");
         c.put("retry.backoff.initial.ms", "200");
         c.put("retry.backoff.max.ms", "2000");

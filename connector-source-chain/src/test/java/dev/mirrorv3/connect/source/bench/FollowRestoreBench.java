@@ -180,20 +180,12 @@ public final class FollowRestoreBench {
     }
 
     private static Map<String, String> followConfig(Path root, String bootstrap, String topic) {
-        Map<String, String> c = ConnectorConfigs.bytes("dev.mirrorv3.connect.source.ChainSourceConnector", 1, "bench");
+        Map<String, String> c = ConnectorConfigs.chainSource("bench", topic, "preserve", bootstrap);
         c.put("filesystem.root", root.toString());
         c.put("destination.name", "bench-backup");
-        c.put("target.topic", topic);
-        c.put("offsets", "preserve");
-        c.put("target.admin.bootstrap.servers", bootstrap);
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
         // The recommended throughput settings (docs/chain-source.md): as the one-shot restore's producer.
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
-        c.put("producer.override.linger.ms", "20");
-        c.put("producer.override.batch.size", "1000000");
-        c.put("producer.override.buffer.memory", "134217728");
-        c.put("poll.interval.ms", "1000");
+        ConnectorConfigs.with(c, "producer.override.linger.ms", "20", "producer.override.batch.size", "1000000",
+                "producer.override.buffer.memory", "134217728", "poll.interval.ms", "1000");
         return c;
     }
 

@@ -337,15 +337,9 @@ class PruneWhileRunningIT {
     }
 
     static Map<String, String> sourceConfig(String name, String topic, String target, Map<String, String> store) {
-        Map<String, String> c = ConnectorConfigs.bytes("dev.mirrorv3.connect.source.ChainSourceConnector", 1, topic);
+        Map<String, String> c = ConnectorConfigs.chainSource(topic, target, "preserve", cluster.bootstrapServers());
         c.putAll(store);
         c.put("destination.name", name);
-        c.put("target.topic", target);
-        c.put("offsets", "preserve");
-        c.put("target.admin.bootstrap.servers", cluster.bootstrapServers());
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("poll.interval.ms", "300");
         c.put("retry.backoff.initial.ms", "200");
         c.put("retry.backoff.max.ms", "2000");
