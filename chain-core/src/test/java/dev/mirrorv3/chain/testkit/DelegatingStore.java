@@ -29,6 +29,10 @@ public class DelegatingStore implements Store {
         this.bulkThroughBytes = bulkThroughBytes;
     }
 
+    private void bulk(Runnable throughBytes, Runnable forwarded) {
+        (bulkThroughBytes ? throughBytes : forwarded).run();
+    }
+
     /** The store this one passes calls to. */
     protected final Store delegate() {
         return d;
@@ -71,11 +75,7 @@ public class DelegatingStore implements Store {
 
     @Override
     public void recommitBeside(String dir, String name, byte[] data) {
-        if (bulkThroughBytes) {
-            Store.super.recommitBeside(dir, name, data);
-        } else {
-            d.recommitBeside(dir, name, data);
-        }
+        bulk(() -> Store.super.recommitBeside(dir, name, data), () -> d.recommitBeside(dir, name, data));
     }
 
     @Override
@@ -105,11 +105,7 @@ public class DelegatingStore implements Store {
 
     @Override
     public void recommit(int partition, String name, byte[] data) {
-        if (bulkThroughBytes) {
-            Store.super.recommit(partition, name, data);
-        } else {
-            d.recommit(partition, name, data);
-        }
+        bulk(() -> Store.super.recommit(partition, name, data), () -> d.recommit(partition, name, data));
     }
 
     @Override
@@ -124,20 +120,12 @@ public class DelegatingStore implements Store {
 
     @Override
     public void readTo(int partition, String name, Path target) {
-        if (bulkThroughBytes) {
-            Store.super.readTo(partition, name, target);
-        } else {
-            d.readTo(partition, name, target);
-        }
+        bulk(() -> Store.super.readTo(partition, name, target), () -> d.readTo(partition, name, target));
     }
 
     @Override
     public void createFrom(int partition, String name, Path file, boolean reissue) {
-        if (bulkThroughBytes) {
-            Store.super.createFrom(partition, name, file, reissue);
-        } else {
-            d.createFrom(partition, name, file, reissue);
-        }
+        bulk(() -> Store.super.createFrom(partition, name, file, reissue), () -> d.createFrom(partition, name, file, reissue));
     }
 
     @Override

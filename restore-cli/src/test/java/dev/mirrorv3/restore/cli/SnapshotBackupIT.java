@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestRecords;
@@ -15,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -58,18 +56,9 @@ class SnapshotBackupIT {
         }
         TestRecords.PartitionContent source = TestRecords.readToEnd(cluster.bootstrapServers(), new TopicPartition(topic, 0),
                 Duration.ofSeconds(60));
-        Map<String, String> expected = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : source.records()) {
-            String k = new String(r.key(), StandardCharsets.UTF_8);
-            if (r.value() == null) {
-                expected.remove(k);
-            } else {
-                expected.put(k, new String(r.value(), StandardCharsets.UTF_8));
-            }
-        }
+        Map<String, String> expected = TestBackups.newestValues(source.records());
 
-        Path keys = Files.createDirectory(dir.resolve("keys"));
-        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        Path keys = TestBackups.keysWithK1(dir);
         Path root = Files.createDirectory(dir.resolve("backups"));
         Map<String, String> c = ConnectorConfigs.sink(ConnectorKind.BLOB_SINK.className(), topic, cluster.bootstrapServers());
         c.put("filesystem.root", root.toString());
