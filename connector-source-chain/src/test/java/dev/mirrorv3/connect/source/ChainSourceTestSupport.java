@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -66,6 +67,18 @@ final class ChainSourceTestSupport {
         c.put("poll.interval.ms", "500");
         c.put("retry.backoff.initial.ms", "200");
         c.put("retry.backoff.max.ms", "2000");
+        return c;
+    }
+
+    /** The chain source's settings its offline checks read: orders restored from root/orders-backup with the given partitions. */
+    static Map<String, String> offlineConfig(Path root, String partitions) {
+        Map<String, String> c = new HashMap<>();
+        c.put("topics", "orders");
+        c.put("filesystem.root", root.toString());
+        c.put("destination.name", "orders-backup");
+        c.put("target.topic", "orders");
+        c.put("offsets", "preserve");
+        c.put("partitions", partitions);
         return c;
     }
 
