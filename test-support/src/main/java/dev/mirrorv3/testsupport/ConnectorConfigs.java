@@ -57,17 +57,9 @@ public final class ConnectorConfigs {
      */
     public static Map<String, String> s3(String endpoint, String bucket, String writerId, String writerSecret, String readerId,
                                          String readerSecret) {
-        Map<String, String> c = new HashMap<>();
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", endpoint);
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", bucket);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", writerId);
-        c.put("s3.write.secret.access.key", writerSecret);
-        c.put("s3.read.access.key.id", readerId);
-        c.put("s3.read.secret.access.key", readerSecret);
-        return c;
+        return with(new HashMap<>(), "destination.type", "s3", "s3.endpoint", endpoint, "s3.region", "us-east-1", "s3.bucket", bucket,
+                "s3.path.style.access", "true", "s3.write.access.key.id", writerId, "s3.write.secret.access.key", writerSecret,
+                "s3.read.access.key.id", readerId, "s3.read.secret.access.key", readerSecret);
     }
 
     /**
