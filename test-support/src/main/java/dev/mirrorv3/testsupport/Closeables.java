@@ -1,7 +1,7 @@
 package dev.mirrorv3.testsupport;
 
 /** Stopping what a test resource started. */
-final class Closeables {
+public final class Closeables {
     private Closeables() {
     }
 
@@ -10,7 +10,7 @@ final class Closeables {
      * or thread into the next test class; nulls (parts never started) are skipped. The first failure is thrown, the
      * later ones suppressed in it.
      */
-    static void closeAll(String what, AutoCloseable... parts) {
+    public static void closeAll(String what, AutoCloseable... parts) {
         Exception first = null;
         for (AutoCloseable part : parts) {
             if (part == null) {

@@ -199,6 +199,22 @@ public final class ConnectTestCluster extends PerClassResource {
         }
     }
 
+    /** A connector-wide plugin metric of {@code connector} (its series labelled mirror=connector), read through JMX. */
+    public long connectorMetric(String connector, String attribute) {
+        try {
+            ObjectName on = new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",mirror=" + connector);
+            return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(on, attribute)).longValue();
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot read " + attribute + " of " + connector, e);
+        }
+    }
+
+    /** Waits until {@link #connectorMetric} is {@code expected} (a metric not registered yet counts as not there). */
+    public void awaitConnectorMetric(String connector, String attribute, long expected, Duration timeout) {
+        Awaitility.await(attribute + " = " + expected).atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> connectorMetric(connector, attribute) == expected);
+    }
+
     /** The metadata of the offset a sink connector's consumer group (connect-{@code connector}) committed for the partition, or null. */
     public String committedOffsetMetadata(String connector, String topic, int partition) {
         try (Admin admin = kafka().createAdminClient()) {

@@ -1,5 +1,7 @@
 package dev.mirrorv3.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -145,6 +147,34 @@ public final class FastRecreation implements AutoCloseable {
     /** The old topic's record at {@code offset}, as written (null if none was acknowledged there). */
     public ProducerRecord<byte[], byte[]> oldRecord(int partition, long offset) {
         return oldRecords.get(new TopicPartition(topic, partition)).get(offset);
+    }
+
+    /** A test's premise: the topic was gone for less than a second and came back as a new topic (a new id). */
+    public static void assertFast(Recreated r) {
+        assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
+        assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
+    }
+
+    /** The record kept at {@code offset} of {@code partition} ({@code at} names it) is the old topic's record there. */
+    public void assertOldRecord(String at, int partition, long offset, byte[] key, byte[] value) {
+        ProducerRecord<byte[], byte[]> old = oldRecord(partition, offset);
+        assertThat(old).as(at + ": the old topic had a record there").isNotNull();
+        assertThat(key).as(at + " key").isEqualTo(old.key());
+        assertThat(value).as(at + " value").isEqualTo(old.value());
+    }
+
+    /**
+     * Every partition of {@code topic} was isolated by connector {@code topic} with the message of a source topic deleted
+     * and created again, naming both ids, while its task goes on.
+     */
+    public static void assertPartitionsIsolated(ConnectTestCluster cluster, String topic, int partitions, Recreated r, Duration wait) {
+        for (int p = 0; p < partitions; p++) {
+            assertThat(cluster.awaitPartitionFailed(topic, topic, p, wait)).as("partition %d's failure", p)
+                    .contains("source topic " + topic + " was deleted and created again",
+                            "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
+                            "Nothing of the new topic was written");
+        }
+        assertThat(cluster.taskState(topic)).as("the task goes on").isEqualTo("RUNNING");
     }
 
     /** Which topic a record with these headers was written to: "old", "new", or null for a record of neither. */

@@ -1,5 +1,6 @@
 package dev.mirrorv3.testsupport;
 
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -7,7 +8,9 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.appender.WriterAppender;
 import org.apache.logging.log4j.core.config.Property;
+import org.apache.logging.log4j.core.layout.PatternLayout;
 
 /**
  * The log lines of every logger of this JVM while attached: each event's formatted message, followed by its exception
@@ -29,6 +32,19 @@ public final class LogCapture extends AbstractAppender implements AutoCloseable 
         ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
         ctx.updateLoggers();
         return appender;
+    }
+
+    /**
+     * Appends every log event of this JVM to {@code target}, laid out by a log4j {@code pattern}, from now until the
+     * JVM ends (for a test class that greps the worker's whole log text); {@code name} names the appender.
+     */
+    public static void appendTo(Writer target, String name, String pattern) {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        WriterAppender appender = WriterAppender.newBuilder().setName(name).setTarget(target)
+                .setLayout(PatternLayout.newBuilder().withPattern(pattern).build()).build();
+        appender.start();
+        ctx.getConfiguration().getRootLogger().addAppender(appender, null, null);
+        ctx.updateLoggers();
     }
 
     /** The lines captured so far, in order. */

@@ -1,6 +1,7 @@
 package dev.mirrorv3.testsupport;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -59,6 +61,39 @@ public final class TestConsumers {
             }
         });
         return offsets;
+    }
+
+    /**
+     * Every record of {@code topic} up to its end offsets when called, per partition in order, read by a byte-array
+     * consumer (no group) with {@code settings} added (an isolation.level, say).
+     *
+     * @throws AssertionError if the topic is not read to its end within a minute
+     */
+    public static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> readAll(String bootstrap, String topic, Map<String, Object> settings) {
+        Map<String, Object> c = new HashMap<>();
+        c.put("bootstrap.servers", bootstrap);
+        c.put("key.deserializer", ByteArrayDeserializer.class);
+        c.put("value.deserializer", ByteArrayDeserializer.class);
+        c.put("enable.auto.commit", false);
+        c.putAll(settings);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
+            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.get(r.partition()).add(r);
+                }
+            }
+        }
+        return out;
     }
 
     private static Map<String, Object> byteArrayConsumer(String bootstrap, String group) {

@@ -11,13 +11,13 @@ import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -280,17 +280,7 @@ public final class ChainScaleBench {
     }
 
     private Map<String, String> config(String storeKind, String topic) {
-        Map<String, String> c = new HashMap<>();
-        String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
-        c.put("connector.class", "dev.mirrorv3.connect.blob.BlobSinkConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        c.put("key.converter", bytes);
-        c.put("value.converter", bytes);
-        c.put("header.converter", bytes);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
-        c.put("source.admin.bootstrap.servers", cluster.bootstrapServers());
+        Map<String, String> c = ConnectorConfigs.sink("dev.mirrorv3.connect.blob.BlobSinkConnector", topic, cluster.bootstrapServers());
         c.put("format", "ndjson");
         c.put("flush.max.records", "1");
         c.put("flush.max.time.ms", "1000");
@@ -300,16 +290,8 @@ public final class ChainScaleBench {
         if ("fs".equals(storeKind)) {
             c.put("filesystem.root", fsRoot.toString());
         } else {
-            c.put("destination.type", "s3");
-            c.put("s3.endpoint", server.endpoint().toString());
-            c.put("s3.region", "us-east-1");
-            c.put("s3.bucket", BUCKET);
+            c.putAll(ConnectorConfigs.s3(server.endpoint().toString(), BUCKET, ID, SECRET, ID, SECRET));
             c.put("s3.prefix", "bench");
-            c.put("s3.path.style.access", "true");
-            c.put("s3.write.access.key.id", ID);
-            c.put("s3.write.secret.access.key", SECRET);
-            c.put("s3.read.access.key.id", ID);
-            c.put("s3.read.secret.access.key", SECRET);
             c.put("encryption", "none");
         }
         return c;

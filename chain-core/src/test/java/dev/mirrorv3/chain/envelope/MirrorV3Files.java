@@ -29,19 +29,20 @@ final class MirrorV3Files {
     }
 
     /** [S]: key/value LargeBinary, unannotated BYTE_ARRAY. */
-    static final MessageType SNAPSHOT_SCHEMA = parquetSchema("");
+    static final MessageType SNAPSHOT_SCHEMA = parquetSchema("", "");
     /** [L]: key/value Utf8, BYTE_ARRAY (STRING). */
-    static final MessageType LATER_SCHEMA = parquetSchema(" (STRING)");
+    static final MessageType LATER_SCHEMA = parquetSchema(" (STRING)", " (STRING)");
 
-    private static MessageType parquetSchema(String payloadAnnotation) {
+    /** The Parquet schema of mirror-v3's columns, with the key's and the value's logical type annotations. */
+    static MessageType parquetSchema(String keyAnnotation, String valueAnnotation) {
         return MessageTypeParser.parseMessageType("message arrow_schema {\n"
                 + "  required binary topic (STRING);\n"
                 + "  required int32 partition;\n"
                 + "  required int64 offset (INTEGER(64,false));\n"
                 + "  optional int64 timestamp_ms;\n"
                 + "  required binary timestamp_type (STRING);\n"
-                + "  optional binary key" + payloadAnnotation + ";\n"
-                + "  optional binary value" + payloadAnnotation + ";\n"
+                + "  optional binary key" + keyAnnotation + ";\n"
+                + "  optional binary value" + valueAnnotation + ";\n"
                 + "  required group headers (LIST) {\n"
                 + "    repeated group list {\n"
                 + "      optional group item {\n"

@@ -53,23 +53,7 @@ class ParquetCodecTest {
         byte[] bytes = EnvelopeCodecs.forSettings(parquet(Compression.ZSTD, keys, values)).encode(Samples.edgeCasesFor(keys, values));
         ParquetMetadata footer = footer(bytes);
 
-        MessageType expected = MessageTypeParser.parseMessageType("message arrow_schema {\n"
-                + "  required binary topic (STRING);\n"
-                + "  required int32 partition;\n"
-                + "  required int64 offset (INTEGER(64,false));\n"
-                + "  optional int64 timestamp_ms;\n"
-                + "  required binary timestamp_type (STRING);\n"
-                + "  optional binary key" + annotation(keys) + ";\n"
-                + "  optional binary value" + annotation(values) + ";\n"
-                + "  required group headers (LIST) {\n"
-                + "    repeated group list {\n"
-                + "      optional group item {\n"
-                + "        required binary key (STRING);\n"
-                + "        optional binary value;\n"
-                + "      }\n"
-                + "    }\n"
-                + "  }\n"
-                + "}");
+        MessageType expected = MirrorV3Files.parquetSchema(annotation(keys), annotation(values));
         assertThat(footer.getFileMetaData().getSchema()).isEqualTo(expected);
         assertThat(footer.getFileMetaData().getKeyValueMetaData())
                 .containsOnlyKeys(ArrowSchemaFooter.KEY)

@@ -25,7 +25,6 @@ import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,10 +51,7 @@ class ChainPrunerS3Test {
 
     @BeforeAll
     static void startServer() {
-        server = S3TestServer.start("admin", "admin-secret-value");
-        server.addIdentity("writer", "writer-secret-value", Access.WRITE_ONLY);
-        server.addIdentity("reader", "reader-secret-value", Access.READ_ONLY);
-        server.addIdentity("pruner", "pruner-secret-value", Access.PRUNE);
+        server = S3TestServer.startWithLeastPrivilege();
         server.createBucket(BUCKET);
     }
 

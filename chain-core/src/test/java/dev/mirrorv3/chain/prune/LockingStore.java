@@ -2,7 +2,7 @@ package dev.mirrorv3.chain.prune;
 
 import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.DelegatingStore;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import java.time.Instant;
 import java.util.Optional;
 

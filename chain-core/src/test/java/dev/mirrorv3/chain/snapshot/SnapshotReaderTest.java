@@ -12,7 +12,7 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.write.DelegatingStore;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import java.nio.charset.StandardCharsets;

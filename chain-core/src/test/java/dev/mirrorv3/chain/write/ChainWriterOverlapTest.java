@@ -14,6 +14,7 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import dev.mirrorv3.testsupport.MutableClock;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -17,6 +17,7 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.chain.store.TransientStoreException;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,17 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,20 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * outcome the failure table of docs/operations.md gives it, its partition isolated with an error naming the object (the
  * task stays RUNNING; docs/operations.md, "A failed partition"), or, for our own temporary files, ignore-and-clean.
  */
-class BlobSinkAdversarialDestinationIT {
+class BlobSinkAdversarialDestinationIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final String TOPIC = "adversarial";
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     @BeforeAll
     static void prepare() {

@@ -12,9 +12,8 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.OneWorkerTestBase;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * 100 busy partitions: the task-wide buffer cap bounds buffered bytes (read from the task's plugin-metrics gauge
@@ -38,17 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the source record by record: the cap starts each partition's objects at its own moments, so a record lost or doubled
  * at one partition's early flush shows only in that partition.
  */
-class BlobSinkBufferCapIT {
+class BlobSinkBufferCapIT extends OneWorkerTestBase {
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final long CAP = 64 * 1024;
     private static final int PARTITIONS = 100;
     private static final int RECORDS_PER_PARTITION = 40;
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @TempDir
-    static Path root;
 
     @Test
     void bufferedBytesNeverExceedTheCap() throws Exception {

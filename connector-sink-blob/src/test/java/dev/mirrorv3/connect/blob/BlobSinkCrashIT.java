@@ -16,6 +16,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,10 +57,7 @@ class BlobSinkCrashIT {
         config.put("flush.max.records", "50");
         config.put("flush.max.time.ms", "600000");
         config.put("chain.check.interval.ms", "1000");
-        // A task stuck in I/O keeps its consumer's heartbeats going; let the group evict it quickly.
-        config.put("consumer.override.max.poll.interval.ms", "6000");
-        config.put("consumer.override.session.timeout.ms", "6000");
-        config.put("consumer.override.heartbeat.interval.ms", "1000");
+        ConnectorConfigs.evictingStuckTasks(config, 1000);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
         cluster.deploy("crash", config);
         awaitChainNext(cluster, root, "crash", PARQUET, Map.of(0, 100L), WAIT);
@@ -111,9 +109,7 @@ class BlobSinkCrashIT {
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
         config.put("metadata.interval.ms", "500");
         config.put("groups.interval.ms", "500");
-        config.put("consumer.override.max.poll.interval.ms", "6000");
-        config.put("consumer.override.session.timeout.ms", "6000");
-        config.put("consumer.override.heartbeat.interval.ms", "1000");
+        ConnectorConfigs.evictingStuckTasks(config, 1000);
         cluster.deploy(topic, config);
         try {
             assertThat(faults.snapshotWriteKilled.await(60, TimeUnit.SECONDS)).as("the first snapshot write was killed").isTrue();

@@ -22,7 +22,10 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.StringWriter;
@@ -41,11 +44,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,7 +87,7 @@ class BlobSinkEncryptionIT {
 
     @BeforeAll
     static void start() throws Exception {
-        captureLogs();
+        LogCapture.appendTo(logs, "encryption-it-capture", "%p %c{1} %m%n%ex");
         keys = Files.createDirectory(dir.resolve("keys"));
         SecureRandom random = new SecureRandom();
         k1 = newKey(random);
@@ -117,29 +115,11 @@ class BlobSinkEncryptionIT {
 
     @AfterAll
     static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (admin != null) {
-            admin.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
+        Closeables.closeAll("the encryption test's worker and clients", cluster, admin, s3);
         String all = logs.toString();
         assertThat(all).as("worker logs").contains("encryption parquet with key id k1");
         assertThat(all).as("worker logs hold no key material").doesNotContain(k1).doesNotContain(k2)
                 .doesNotContain(k1.substring(0, 16)).doesNotContain(k2.substring(0, 16));
-    }
-
-    private static void captureLogs() {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("encryption-it-capture").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n%ex").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
     }
 
     private static Map<String, String> encrypted(Map<String, String> c, String keyId) {
@@ -153,15 +133,7 @@ class BlobSinkEncryptionIT {
     private static Map<String, String> s3Config(String topic) {
         Map<String, String> c = sinkConfig(topic, dir, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", s3.endpoint().toString());
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", BUCKET);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", WRITER_ID);
-        c.put("s3.write.secret.access.key", WRITER_SECRET);
-        c.put("s3.read.access.key.id", READER_ID);
-        c.put("s3.read.secret.access.key", READER_SECRET);
+        c.putAll(ConnectorConfigs.s3(s3.endpoint().toString(), BUCKET, WRITER_ID, WRITER_SECRET, READER_ID, READER_SECRET));
         return c;
     }
 

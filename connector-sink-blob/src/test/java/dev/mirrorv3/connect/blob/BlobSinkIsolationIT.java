@@ -23,7 +23,6 @@ import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.FailureNote;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import dev.mirrorv3.testsupport.TestRecords;
@@ -47,7 +46,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,24 +58,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (restart?includeTasks=true, which also restarts a RUNNING task), resumes it once the cause is gone. A condition of the
  * task (credentials) still fails the task.
  */
-class BlobSinkIsolationIT {
+class BlobSinkIsolationIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
 
     @TempDir
     static Path dir;
 
     static final PrometheusRegistry exporter = ObservabilityFiles.exporter();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     private static Map<String, String> config(TestDestination d, String topics) {
         Map<String, String> c = d.config(topics, cluster.bootstrapServers());

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainListing;
 import dev.mirrorv3.chain.manifest.Manifest;
@@ -15,13 +14,10 @@ import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.manifest.ManifestTrail;
 import dev.mirrorv3.chain.manifest.StoredManifest;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -32,19 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (as a crash between an object and its manifest leaves them) are covered as a range by the next task, which then records
  * its own.
  */
-class BlobSinkManifestIT {
+class BlobSinkManifestIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")

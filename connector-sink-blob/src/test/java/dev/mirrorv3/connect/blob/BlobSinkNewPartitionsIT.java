@@ -4,8 +4,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
-import java.nio.file.Path;
+import dev.mirrorv3.testsupport.OneWorkerTestBase;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -18,22 +17,14 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Partitions added to a backed-up topic are backed up from their log start with no action: the connector watches the
  * topic's partition count and restarts its task, whose start() gives the new partition a committed offset while the
  * group is empty. A seeding failure fails the task with a message that says what to do.
  */
-class BlobSinkNewPartitionsIT {
+class BlobSinkNewPartitionsIT extends OneWorkerTestBase {
     private static final Duration WAIT = Duration.ofSeconds(120);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @TempDir
-    static Path root;
 
     private static void grow(String topic, int partitions) throws Exception {
         try (Admin admin = cluster.kafka().createAdminClient()) {

@@ -10,7 +10,9 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy.Request;
 import dev.mirrorv3.testsupport.s3.S3MockServer;
@@ -89,28 +91,15 @@ class BlobSinkObjectLockIT {
 
     @AfterAll
     static void closeClients() {
-        if (wire != null) {
-            wire.close();
-        }
-        if (admin != null) {
-            admin.close();
-        }
+        Closeables.closeAll("the Object Lock test's clients", wire, admin);
     }
 
     /** The blob sink on S3 (through the proxy) with a retention of {@code days} per object in governance mode. */
     private static Map<String, String> config(String topic, String bucket) {
         Map<String, String> c = sinkConfig(topic, spill, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", wire.endpoint().toString());
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", bucket);
+        c.putAll(ConnectorConfigs.s3(wire.endpoint().toString(), bucket, "writer", "writer-secret", "reader", "reader-secret"));
         c.put("s3.prefix", PREFIX);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", "writer");
-        c.put("s3.write.secret.access.key", "writer-secret");
-        c.put("s3.read.access.key.id", "reader");
-        c.put("s3.read.secret.access.key", "reader-secret");
         c.put("encryption", "none");
         c.put("s3.object.lock.mode", "governance");
         c.put("s3.object.lock.retain.days", "3");

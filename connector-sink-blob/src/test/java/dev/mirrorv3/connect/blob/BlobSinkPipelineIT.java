@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,10 +62,7 @@ class BlobSinkPipelineIT {
     private static Map<String, String> config(String topic) {
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
         config.put("flush.threads", "4");
-        // A task stuck waiting for a commit keeps its consumer's heartbeats going; let the group evict it quickly.
-        config.put("consumer.override.max.poll.interval.ms", "6000");
-        config.put("consumer.override.session.timeout.ms", "6000");
-        config.put("consumer.override.heartbeat.interval.ms", "500");
+        ConnectorConfigs.evictingStuckTasks(config, 500);
         return config;
     }
 

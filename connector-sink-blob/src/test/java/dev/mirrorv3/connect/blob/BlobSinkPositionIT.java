@@ -7,9 +7,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.RecordHeader;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.FastRecreation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,15 +18,12 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,19 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * validate()'s refusals. Each condition is the partition's: it is isolated, named in its committed offset (what
  * mirror-v3 status shows), and nothing is written (BlobSinkIsolationIT: the other partitions go on).
  */
-class BlobSinkPositionIT {
+class BlobSinkPositionIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     private static void deleteRecordsBefore(String topic, long offset) throws Exception {
         try (Admin admin = cluster.kafka().createAdminClient()) {
@@ -212,8 +196,7 @@ class BlobSinkPositionIT {
             assertThat(faults.putHeld.await(30, TimeUnit.SECONDS)).as("premise: a put() with records is held").isTrue();
             FastRecreation.Recreated r = feed.recreate(1000);
             release.countDown();
-            assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
-            assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
+            FastRecreation.assertFast(r);
 
             Awaitility.await("the partitions of " + topic + " isolated, the task failed or the chain past the old topic's end")
                     .atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> cluster.failureTrace(topic) != null
@@ -227,19 +210,10 @@ class BlobSinkPositionIT {
                     String at = "backup of " + topic + "-" + p + " offset " + b.offset();
                     assertThat(b.headers()).as(at + ": a record of the old topic")
                             .contains(new RecordHeader(FastRecreation.HEADER, "old".getBytes(StandardCharsets.UTF_8)));
-                    ProducerRecord<byte[], byte[]> old = feed.oldRecord(p, b.offset());
-                    assertThat(old).as(at + ": the old topic had a record there").isNotNull();
-                    assertThat(b.key()).as(at + " key").isEqualTo(old.key());
-                    assertThat(b.value()).as(at + " value").isEqualTo(old.value());
+                    feed.assertOldRecord(at, p, b.offset(), b.key(), b.value());
                 }
             }
-            for (int p = 0; p < partitions; p++) {
-                assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT)).as("partition %d's failure", p)
-                        .contains("source topic " + topic + " was deleted and created again",
-                                "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
-                                "Nothing of the new topic was written");
-            }
-            assertThat(cluster.taskState(topic)).as("the task goes on").isEqualTo("RUNNING");
+            FastRecreation.assertPartitionsIsolated(cluster, topic, partitions, r, WAIT);
         } finally {
             release.countDown();
         }

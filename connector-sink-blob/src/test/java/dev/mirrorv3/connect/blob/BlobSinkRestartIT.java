@@ -8,21 +8,17 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,19 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and graceful stops run on the filesystem and on S3; injected store failures, rebalances and flush triggers test
  * the task's buffering, the same for every store, on the filesystem (S3's real outage: {@code BlobSinkS3IT}).
  */
-class BlobSinkRestartIT {
+class BlobSinkRestartIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     /** The filesystem destination, for scenarios of the task's buffering that do not depend on the store. */
     private static Path root() {

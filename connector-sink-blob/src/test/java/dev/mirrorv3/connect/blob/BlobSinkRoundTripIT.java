@@ -17,7 +17,6 @@ import dev.mirrorv3.chain.envelope.Compression;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ValueType;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,26 +36,14 @@ import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Backups hold exactly the source's records, byte for byte, at their offsets. */
-class BlobSinkRoundTripIT {
+class BlobSinkRoundTripIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final EnvelopeSettings NDJSON =
             new EnvelopeSettings(EnvelopeFormat.NDJSON, Compression.ZSTD, ValueType.BYTES, ValueType.BYTES);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
-
-    static Stream<TestDestination> stores() {
-        return destinations.all();
-    }
 
     /** The root of the filesystem destination, for scenarios of the record envelope that do not depend on the store. */
     private static Path root() {

@@ -12,8 +12,11 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.FreezableProxy;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
@@ -41,11 +44,6 @@ import javax.management.MBeanServer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,7 +90,7 @@ class BlobSinkS3IT {
 
     @BeforeAll
     static void start() throws Exception {
-        captureLogs();
+        LogCapture.appendTo(logs, "s3-it-capture", "%p %c{1} %X{connector.context}%m%n%ex");
         s3 = S3TestServer.start(ADMIN_ID, ADMIN_SECRET);
         s3.addIdentity(WRITER_ID, WRITER_SECRET, Access.WRITE_ONLY);
         s3.addIdentity(READER_ID, READER_SECRET, Access.READ_ONLY);
@@ -113,25 +111,7 @@ class BlobSinkS3IT {
 
     @AfterAll
     static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (admin != null) {
-            admin.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
-    }
-
-    private static void captureLogs() {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("s3-it-capture").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %X{connector.context}%m%n%ex").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
+        Closeables.closeAll("the S3 test's worker and clients", cluster, admin, s3);
     }
 
     private String provided(String key) {
@@ -142,16 +122,9 @@ class BlobSinkS3IT {
     private Map<String, String> s3Config(String topic) {
         Map<String, String> c = sinkConfig(topic, dir, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.put("destination.type", "s3");
-        c.put("s3.endpoint", s3.endpoint().toString());
-        c.put("s3.region", "us-east-1");
-        c.put("s3.bucket", BUCKET);
+        c.putAll(ConnectorConfigs.s3(s3.endpoint().toString(), BUCKET, provided("write.access.key.id"),
+                provided("write.secret.access.key"), provided("read.access.key.id"), provided("read.secret.access.key")));
         c.put("s3.prefix", PREFIX);
-        c.put("s3.path.style.access", "true");
-        c.put("s3.write.access.key.id", provided("write.access.key.id"));
-        c.put("s3.write.secret.access.key", provided("write.secret.access.key"));
-        c.put("s3.read.access.key.id", provided("read.access.key.id"));
-        c.put("s3.read.secret.access.key", provided("read.secret.access.key"));
         c.put("encryption", "none");
         return c;
     }

@@ -14,6 +14,7 @@ import dev.mirrorv3.chain.meta.MetaName;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -47,11 +48,8 @@ class BlobSinkSharedDestinationIT {
         Map<String, String> c = new HashMap<>(sinkConfig(TOPIC, root, cluster.bootstrapServers()));
         c.put("destination.name", DESTINATION);
         c.put("partitions", partitions);
-        c.put("flush.max.records", "50");
-        c.put("flush.max.time.ms", "300");
-        c.put("metadata.interval.ms", "300");
-        c.put("groups.interval.ms", "300");
-        c.put("groups.include", "shared-app");
+        ConnectorConfigs.with(c, "flush.max.records", "50", "flush.max.time.ms", "300", "metadata.interval.ms", "300",
+                "groups.interval.ms", "300", "groups.include", "shared-app");
         return c;
     }
 

@@ -13,6 +13,7 @@ import dev.mirrorv3.chain.snapshot.CheckedSnapshot;
 import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,9 +71,7 @@ class BlobSinkSnapshotIT {
         config.put("flush.max.time.ms", "2000");
         config.put("buffer.max.bytes", Long.toString(CAP));
         config.put("chain.check.interval.ms", "1000");
-        config.put("consumer.override.max.poll.interval.ms", "6000");
-        config.put("consumer.override.session.timeout.ms", "6000");
-        config.put("consumer.override.heartbeat.interval.ms", "1000");
+        ConnectorConfigs.evictingStuckTasks(config, 1000);
         Random random = new Random(11);
         produce(topic, random, 0, KEYS, 0); // every key once
         produce(topic, random, 20_000, KEYS, 3_000); // updates and tombstones

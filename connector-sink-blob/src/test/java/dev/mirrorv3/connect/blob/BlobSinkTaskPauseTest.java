@@ -2,139 +2,71 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.KafkaTestBroker;
-import dev.mirrorv3.testsupport.MutableClock;
-import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
+import dev.mirrorv3.testsupport.sink.SinkTaskPauseContract;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.sink.SinkRecord;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The task against a context that keeps paused partitions as Connect does (re-paused after every rebalance until the
- * task resumes them): a partition paused while its open is retried is resumed by whichever path positions it later,
- * and open retries back off to the maximum, each one starting when its delay is over. A real source broker and a
- * real filesystem store with injected faults.
+ * The blob sink's task against a context that keeps paused partitions as Connect does: the kit's
+ * {@link SinkTaskPauseContract} (its opens fail on a list of the store), and what only a sink with a commit pipeline
+ * does: a partition outside the setting partitions stays paused, polls end promptly while a commit runs, a record
+ * waiting for room re-issues the commit due for its retry, and the periodic chain check waits for a partition's
+ * commits. A real source broker and a real filesystem store with injected faults.
  */
-class BlobSinkTaskPauseTest {
-    private static final String TOPIC = "pause";
-    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
-    private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+class BlobSinkTaskPauseTest extends SinkTaskPauseContract<BlobSinkTask> {
     private static final TopicPartition P2 = new TopicPartition(TOPIC, 2);
-
-    private static KafkaTestBroker broker;
 
     @TempDir
     Path root;
 
-    private final MutableClock clock = new MutableClock();
     private final Faults faults = new Faults();
-    private RebalancingSinkTaskContext context;
-    private BlobSinkTask task;
+    private int armedListFailures;
 
     @BeforeAll
-    static void startBroker() {
-        broker = KafkaTestBroker.start();
+    static void createTopic() {
         broker.createTopic(TOPIC, 3, Map.of());
     }
 
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
+    @Override
+    protected Map<String, String> sinkConfig() {
+        return BlobSinkTestSupport.handDrivenTaskConfig(TOPIC, root, broker.bootstrapServers());
     }
 
-    @AfterEach
-    void stopTask() {
-        if (task != null) {
-            task.stop();
-        }
-        if (context != null) {
-            context.close();
-        }
+    @Override
+    protected BlobSinkTask newTask() {
+        return new FaultInjectingTask(clock, faults);
     }
 
-    private void start(Map<String, String> extra) {
-        Map<String, String> config = BlobSinkTestSupport.sinkConfig(TOPIC, root, broker.bootstrapServers());
-        config.put("name", "pause-test");
-        config.put("retry.backoff.initial.ms", "100");
-        config.put("retry.backoff.max.ms", "800");
-        config.put("flush.max.time.ms", "600000");
-        config.put("chain.check.interval.ms", "600000");
-        config.put("heartbeat.interval.ms", "0");
-        config.put("source.lag.interval.ms", "0");
-        config.putAll(extra);
-        context = new RebalancingSinkTaskContext(config);
-        task = new FaultInjectingTask(clock, faults);
-        task.initialize(context);
-        task.start(config);
+    @Override
+    protected void failNextOpens(int n) {
+        armedListFailures = n;
+        faults.failNextLists.set(n);
     }
 
-    @Test
-    void aPartitionPausedByAFailedOpenIsResumedWhenARebalanceOpensItAgain() {
-        start(Map.of());
-        faults.failNextLists.set(1);
-        context.assign(task, P0, P1);
-        assertThat(context.consumerPaused()).as("paused while the open is retried").containsExactlyInAnyOrder(P0, P1);
-
-        context.revoke(task, P0, P1); // before the retry; Connect pauses them again before the next open()
-        context.assign(task, P0, P1);
-        assertThat(context.takeOffsets()).as("positioned at the chains' ends").isEqualTo(Map.of(P0, 0L, P1, 0L));
-        assertThat(context.consumerPaused()).as("positioned partitions are fetched again").isEmpty();
-    }
-
-    @Test
-    void aPendingPartitionIsResumedWhenTheOpenOfAnotherOnePositionsIt() {
-        start(Map.of());
-        faults.failNextLists.set(1);
-        context.assign(task, P0);
-        assertThat(context.consumerPaused()).containsExactly(P0);
-
-        context.assign(task, P1); // a cooperative rebalance adds P1 while P0 waits for its retry: both open now
-        assertThat(context.takeOffsets()).isEqualTo(Map.of(P0, 0L, P1, 0L));
-        assertThat(context.consumerPaused()).isEmpty();
+    @Override
+    protected int failedOpens() {
+        return armedListFailures - faults.failNextLists.get();
     }
 
     @Test
     void partitionsNotBackedUpStayPausedWhileTheOthersAreResumed() {
         start(Map.of("partitions", "0,1"));
-        faults.failNextLists.set(1);
+        failNextOpens(1);
         context.assign(task, P0, P1, P2);
         assertThat(context.consumerPaused()).containsExactlyInAnyOrder(P0, P1, P2);
 
         context.revoke(task, P0, P1, P2);
         context.assign(task, P0, P1, P2);
         assertThat(context.consumerPaused()).as("only the partition outside the setting partitions").containsExactly(P2);
-    }
-
-    @Test
-    void aFailedOpenAsksForAPollThatEndsByTheFirstRetry() {
-        start(Map.of());
-        context.takeTimeout();
-        faults.failNextLists.set(1);
-        context.assign(task, P0);
-        assertThat(context.takeTimeout()).isBetween(1L, 100L);
-    }
-
-    @Test
-    void everyPollEndsWithinTheInitialBackoffSoThatAnOpenFailingInItIsRetriedPromptly() {
-        start(Map.of());
-        assertThat(context.takeTimeout()).as("the first poll, which runs the first open()").isBetween(1L, 100L);
-        context.assign(task, P0);
-        task.put(List.of());
-        assertThat(context.takeTimeout()).as("an idle poll").isBetween(1L, 100L);
     }
 
     @Test
@@ -161,45 +93,6 @@ class BlobSinkTaskPauseTest {
     }
 
     @Test
-    void theMetricCountsThePartitionsPausedForARetry() {
-        start(Map.of());
-        faults.failNextLists.set(1);
-        context.assign(task, P0, P1);
-        assertThat(context.metric("partitions-paused-for-retry", Map.of("mirror", "pause-test"))).isEqualTo(2L);
-        clock.advance(100);
-        task.put(List.of());
-        assertThat(context.metric("partitions-paused-for-retry", Map.of("mirror", "pause-test"))).isEqualTo(0L);
-    }
-
-    @Test
-    void openRetriesBackOffToTheMaximumWhileOtherPartitionsFlowAndEachStartsOnTime() {
-        start(Map.of());
-        context.assign(task, P0);
-        faults.failNextLists.set(1_000);
-        context.assign(task, P1);
-
-        long offset = 0;
-        int attempts = 1;
-        for (long delay : new long[] {100, 200, 400, 800, 800, 800}) {
-            clock.advance(delay - 1);
-            task.put(records(P0, offset, 5)); // P0 flows meanwhile
-            offset += 5;
-            assertThat(openAttempts()).as("no retry before %d ms", delay).isEqualTo(attempts);
-            assertThat(context.takeTimeout()).as("the poll ends by the next retry").isBetween(1L, 1L);
-
-            clock.advance(1);
-            task.put(List.of());
-            attempts++;
-            assertThat(openAttempts()).as("the retry after %d ms", delay).isEqualTo(attempts);
-            assertThat(context.consumerPaused()).containsExactly(P1);
-        }
-        faults.failNextLists.set(0);
-        clock.advance(800);
-        task.put(List.of());
-        assertThat(context.consumerPaused()).as("resumed once positioned").isEmpty();
-    }
-
-    @Test
     void aRecordWaitingForRoomReissuesTheCommitDueForItsRetry() {
         start(Map.of("flush.max.records", "5", "flush.threads", "1", "buffer.max.bytes", "1000"));
         context.assign(task, P0, P1);
@@ -219,26 +112,6 @@ class BlobSinkTaskPauseTest {
         assertThat(context.metric("destination-offset-verified", Map.of("mirror", "pause-test", "topic", TOPIC, "partition", "0")))
                 .as("P0's records durable").isEqualTo(5L);
         assertThat(context.consumerPaused()).as("P0 resumed after its retry").isEmpty();
-    }
-
-    private int openAttempts() {
-        return 1_000 - faults.failNextLists.get();
-    }
-
-    private static List<SinkRecord> records(TopicPartition tp, long from, int n) {
-        return records(tp, from, n, 1);
-    }
-
-    /** {@code n} records of {@code valueBytes} value bytes each (their payload bytes for buffer.max.bytes). */
-    private static List<SinkRecord> records(TopicPartition tp, long from, int n, int valueBytes) {
-        List<SinkRecord> out = new ArrayList<>();
-        for (long o = from; o < from + n; o++) {
-            byte[] value = new byte[valueBytes];
-            Arrays.fill(value, (byte) o);
-            out.add(new SinkRecord(tp.topic(), tp.partition(), Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA,
-                    value, o));
-        }
-        return out;
     }
 
     @Test

@@ -12,9 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.kafka.config.DestinationSettings;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.FreezableProxy;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
@@ -37,7 +35,6 @@ import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One connector, two destinations, the source read once (docs/blob-sink.md, "Several destinations"): a filesystem and
@@ -45,15 +42,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * bytes once; S3 frozen while records flow, the filesystem chain advancing meanwhile and S3 catching up after; another
  * writer in one destination's chain failing that destination's partition only.
  */
-class BlobSinkTeeIT {
+class BlobSinkTeeIT extends BlobSinkWorkerBase {
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final TestDestinations destinations = new TestDestinations();
 
     /** A tee of {@code local} (the filesystem) and {@code offsite} (S3, at {@code s3Endpoint}), each with its store's keys. */
     private static Map<String, String> tee(String topic, String s3Endpoint) {

@@ -3,24 +3,19 @@ package dev.mirrorv3.connect.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.MutableClock;
-import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
+import dev.mirrorv3.testsupport.sink.SinkTaskHarness;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.sink.SinkRecord;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,61 +26,32 @@ import org.junit.jupiter.api.io.TempDir;
  * being held back and re-reading what it missed; one whose commit does not finish within retry.backoff.initial.ms is
  * held back, and the other destination goes on. A real source broker and real filesystem stores.
  */
-class BlobSinkTeeTaskTest {
+class BlobSinkTeeTaskTest extends SinkTaskHarness<BlobSinkTask> {
     private static final String TOPIC = "tee-task";
     private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
-
-    private static KafkaTestBroker broker;
 
     @TempDir
     Path root;
 
     private final Map<String, Faults> faults = new ConcurrentHashMap<>();
-    private RebalancingSinkTaskContext context;
-    private BlobSinkTask task;
 
     @BeforeAll
-    static void startBroker() {
-        broker = KafkaTestBroker.start();
+    static void createTopic() {
         broker.createTopic(TOPIC, 1, Map.of());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
-    @AfterEach
-    void stopTask() {
-        if (task != null) {
-            task.stop();
-        }
-        if (context != null) {
-            context.close();
-        }
     }
 
     /** local and offsite, 1,000 bytes of buffer.max.bytes each, a commit of every 5 records on a pipeline thread. */
     private void start(long backoffInitialMs) {
-        Map<String, String> config = BlobSinkTestSupport.sinkConfig(TOPIC, root, broker.bootstrapServers());
+        Map<String, String> config = BlobSinkTestSupport.handDrivenTaskConfig(TOPIC, root, broker.bootstrapServers());
         config.remove("filesystem.root");
         config.put("name", "tee-task");
         config.put("destinations", "local,offsite");
         config.put("destinations.local.filesystem.root", root.resolve("local").toString());
         config.put("destinations.offsite.filesystem.root", root.resolve("offsite").toString());
-        config.put("buffer.max.bytes", "2000");
-        config.put("flush.max.records", "5");
-        config.put("flush.threads", "1");
-        config.put("flush.max.time.ms", "600000");
+        ConnectorConfigs.with(config, "buffer.max.bytes", "2000", "flush.max.records", "5", "flush.threads", "1");
         config.put("retry.backoff.initial.ms", Long.toString(backoffInitialMs));
         config.put("retry.backoff.max.ms", "60000");
-        config.put("chain.check.interval.ms", "600000");
-        config.put("heartbeat.interval.ms", "0");
-        config.put("source.lag.interval.ms", "0");
-        context = new RebalancingSinkTaskContext(config);
-        task = new FaultyTask(new MutableClock(), faults);
-        task.initialize(context);
-        task.start(config);
+        start(new FaultyTask(new MutableClock(), faults), config);
         context.assign(task, P0);
         task.put(List.of());
         context.takeOffsets(); // where it is positioned (the chains' start)
@@ -107,7 +73,7 @@ class BlobSinkTeeTaskTest {
         });
         releaser.start();
         // Records 0-4 start offsite's commit (held 300 ms); 5-9 fill its share beside it; 10 finds no room until it ends.
-        task.put(records(0, 12, 100));
+        task.put(records(P0, 0, 12, 100));
         releaser.join();
         awaitVerified("offsite", 10);
         awaitVerified("local", 10);
@@ -121,7 +87,7 @@ class BlobSinkTeeTaskTest {
         CountDownLatch release = new CountDownLatch(1);
         offsite().holdNextCreateOf.put(0, release);
         long started = System.nanoTime();
-        task.put(records(0, 12, 100));
+        task.put(records(P0, 0, 12, 100));
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         Awaitility.await("premise: offsite's commit hangs").atMost(Duration.ofSeconds(10))
                 .until(() -> offsite().heldCreates.containsKey(0));
@@ -132,7 +98,7 @@ class BlobSinkTeeTaskTest {
         Awaitility.await("offsite catches up by re-reading").atMost(Duration.ofSeconds(10)).until(() -> {
             Long seek = context.takeOffsets().get(P0);
             if (seek != null) {
-                task.put(records(seek, 12 - (int) seek.longValue(), 100)); // the consumer re-delivers from the seek
+                task.put(records(P0, seek, 12 - (int) seek.longValue(), 100)); // the consumer re-delivers from the seek
             } else {
                 task.put(List.of());
             }
@@ -154,16 +120,6 @@ class BlobSinkTeeTaskTest {
     private Object verified(String destination) {
         return context.metric("destination-offset-verified",
                 Map.of("mirror", "tee-task", "topic", TOPIC, "partition", "0", "destination", destination));
-    }
-
-    /** {@code n} records of {@code valueBytes} value bytes each (their payload bytes for buffer.max.bytes). */
-    private static List<SinkRecord> records(long from, int n, int valueBytes) {
-        List<SinkRecord> out = new ArrayList<>();
-        for (long o = from; o < from + n; o++) {
-            out.add(new SinkRecord(TOPIC, 0, Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA,
-                    new byte[valueBytes], o));
-        }
-        return out;
     }
 
     /** The blob sink with each destination's store faulted by that destination's {@link Faults}. */

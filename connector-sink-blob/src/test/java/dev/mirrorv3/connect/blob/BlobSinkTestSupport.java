@@ -11,12 +11,13 @@ import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -24,17 +25,13 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the blob sink's integration tests: configs, data, reading chains back, comparing. */
 final class BlobSinkTestSupport {
-    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
     private BlobSinkTestSupport() {
     }
@@ -45,23 +42,23 @@ final class BlobSinkTestSupport {
     }
 
     static Map<String, String> sinkConfig(String connectorClass, String topic, Path root, String bootstrap) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", connectorClass);
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
+        Map<String, String> c = ConnectorConfigs.sink(connectorClass, topic, bootstrap);
         c.put("filesystem.root", root.toString());
-        c.put("source.admin.bootstrap.servers", bootstrap);
-        c.put("flush.max.records", "1000");
-        c.put("flush.max.time.ms", "1000");
-        c.put("retry.backoff.initial.ms", "100");
-        c.put("retry.backoff.max.ms", "1000");
-        c.put("chain.check.interval.ms", "2000");
-        c.put("heartbeat.interval.ms", "5000");
+        ConnectorConfigs.with(c, "flush.max.records", "1000", "flush.max.time.ms", "1000", "retry.backoff.initial.ms", "100",
+                "retry.backoff.max.ms", "1000", "chain.check.interval.ms", "2000", "heartbeat.interval.ms", "5000");
+        return c;
+    }
+
+    /**
+     * The config of a task a unit test drives by hand ({@link BlobSinkTaskPauseTest}, {@link BlobSinkTeeTaskTest}): no
+     * time trigger, no periodic chain check, no heartbeat line and no lag refresh, so that only the test moves it.
+     */
+    static Map<String, String> handDrivenTaskConfig(String topic, Path root, String bootstrap) {
+        Map<String, String> c = sinkConfig(topic, root, bootstrap);
+        c.put("flush.max.time.ms", "600000");
+        c.put("chain.check.interval.ms", "600000");
+        c.put("heartbeat.interval.ms", "0");
+        c.put("source.lag.interval.ms", "0");
         return c;
     }
 
@@ -101,31 +98,7 @@ final class BlobSinkTestSupport {
 
     /** Every committed record of the topic, per partition, read with a read_committed consumer. */
     static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        c.put("isolation.level", "read_committed");
-        c.put("enable.auto.commit", false);
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            List<TopicPartition> tps = consumer.partitionsFor(topic).stream()
-                    .map(pi -> new TopicPartition(topic, pi.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end");
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.get(r.partition()).add(r);
-                }
-            }
-        }
-        return out;
+        return TestConsumers.readAll(bootstrap, topic, Map.of("isolation.level", "read_committed"));
     }
 
     static ChainReader reader(Path root, String name, EnvelopeSettings settings) {

@@ -1,56 +1,26 @@
 package dev.mirrorv3.connect.blob;
 
-import dev.mirrorv3.testsupport.KafkaTestBroker;
-import dev.mirrorv3.testsupport.StartRefusals;
+import dev.mirrorv3.testsupport.sink.StoredTopicsRegexContract;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A config with topics.regex that reaches start() without validate(): stored by an older version, or written to the
- * config topic directly. The connector and the task refuse it with validate()'s message.
+ * The blob sink's connector and task refuse a stored topics.regex at start ({@link StoredTopicsRegexContract}); its
+ * destination.name holds ${topic}, as topics.regex requires.
  */
-class BlobSinkTopicsRegexTest {
-    private static KafkaTestBroker broker;
-
+class BlobSinkTopicsRegexTest extends StoredTopicsRegexContract {
     @TempDir
     Path root;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaTestBroker.start();
+    BlobSinkTopicsRegexTest() {
+        super(BlobSinkConnector::new, BlobSinkTask::new, config -> BlobSinkValidation.VALIDATION.validate(config, true));
     }
 
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
-    private Map<String, String> storedConfig() {
+    @Override
+    protected Map<String, String> sinkConfig() {
         Map<String, String> config = BlobSinkTestSupport.sinkConfig("", root, broker.bootstrapServers());
-        config.remove("topics");
-        config.put("topics.regex", "orders-.*");
         config.put("destination.name", "${topic}");
-        config.put("name", "regex-stored");
         return config;
-    }
-
-    private static String validateMessage(Map<String, String> config) {
-        return StartRefusals.validateMessage(BlobSinkValidation.VALIDATION.validate(config, true), "topics.regex");
-    }
-
-    @Test
-    void theConnectorRefusesAStoredTopicsRegexAtStart() {
-        Map<String, String> config = storedConfig();
-        StartRefusals.assertConnectorRefuses(new BlobSinkConnector(), config, validateMessage(config));
-    }
-
-    @Test
-    void theTaskRefusesAStoredTopicsRegexAtStart() {
-        Map<String, String> config = storedConfig();
-        StartRefusals.assertTaskRefuses(new BlobSinkTask(), config, validateMessage(config));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -27,22 +28,11 @@ class DestinationsValidationTest {
         c.put("name", "orders-backup");
         c.put("destinations", "local,offsite");
         c.put("destinations.local.filesystem.root", dir.resolve("local").toString());
-        c.put("destinations.offsite.destination.type", "s3");
-        c.put("destinations.offsite.s3.region", "us-east-1");
-        c.put("destinations.offsite.s3.bucket", "backups");
-        c.put("destinations.offsite.s3.write.access.key.id", "w");
-        c.put("destinations.offsite.s3.write.secret.access.key", "ws");
-        c.put("destinations.offsite.s3.read.access.key.id", "r");
-        c.put("destinations.offsite.s3.read.secret.access.key", "rs");
-        c.put("destinations.offsite.encryption", "none");
-        for (int i = 0; i < kv.length; i += 2) {
-            if (kv[i + 1] == null) {
-                c.remove(kv[i]);
-            } else {
-                c.put(kv[i], kv[i + 1]);
-            }
-        }
-        return c;
+        ConnectorConfigs.with(c, "destinations.offsite.destination.type", "s3", "destinations.offsite.s3.region", "us-east-1",
+                "destinations.offsite.s3.bucket", "backups", "destinations.offsite.s3.write.access.key.id", "w",
+                "destinations.offsite.s3.write.secret.access.key", "ws", "destinations.offsite.s3.read.access.key.id", "r",
+                "destinations.offsite.s3.read.secret.access.key", "rs", "destinations.offsite.encryption", "none");
+        return ConnectorConfigs.with(c, kv);
     }
 
     private static Map<String, List<String>> errors(Map<String, String> config) {

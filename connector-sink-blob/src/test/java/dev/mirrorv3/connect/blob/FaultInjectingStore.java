@@ -2,8 +2,8 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.chain.store.TransientStoreException;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,25 +12,22 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-/** Delegates to a real store, failing or blocking as {@link Faults} says. */
-final class FaultInjectingStore implements Store {
-    private final Store delegate;
+/**
+ * Delegates to a real store, failing or blocking as {@link Faults} says. Whole-object calls (a snapshot's commit from
+ * a file) go through {@link #create} and {@link #read}, so that their faults land on them too.
+ */
+final class FaultInjectingStore extends DelegatingStore {
     private final Faults faults;
 
     FaultInjectingStore(Store delegate, Faults faults) {
-        this.delegate = delegate;
+        super(delegate, true);
         this.faults = faults;
-    }
-
-    @Override
-    public String location(int partition) {
-        return delegate.location(partition);
     }
 
     @Override
     public List<String> list(int partition) {
         failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
-        List<String> names = delegate.list(partition);
+        List<String> names = delegate().list(partition);
         String held = faults.listHeldCreates ? faults.heldCreates.get(partition) : null;
         if (held == null) {
             return names;
@@ -45,17 +42,7 @@ final class FaultInjectingStore implements Store {
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
         failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
-        return delegate.listFrom(partition, startAt, max);
-    }
-
-    @Override
-    public boolean exists(int partition, String name) {
-        return delegate.exists(partition, name);
-    }
-
-    @Override
-    public byte[] read(int partition, String name) {
-        return delegate.read(partition, name);
+        return delegate().listFrom(partition, startAt, max);
     }
 
     @Override
@@ -71,7 +58,7 @@ final class FaultInjectingStore implements Store {
             faults.heldCreates.remove(partition);
             try {
                 failIfArmed(faults.failHeldCreateOf.remove(partition), "create " + name + " of partition " + partition);
-                delegate.create(partition, name, data);
+                delegate().create(partition, name, data);
                 faults.heldCreateOutcomes.put(partition, "ok");
             } catch (RuntimeException e) {
                 faults.heldCreateOutcomes.put(partition, String.valueOf(e.getMessage()));
@@ -93,7 +80,7 @@ final class FaultInjectingStore implements Store {
                 }
             }
             try {
-                delegate.create(partition, name, data);
+                delegate().create(partition, name, data);
                 faults.blockedCreateOutcome.set(null);
             } catch (RuntimeException e) {
                 faults.blockedCreateOutcome.set(e.getMessage());
@@ -103,7 +90,7 @@ final class FaultInjectingStore implements Store {
             }
             return;
         }
-        delegate.create(partition, name, data);
+        delegate().create(partition, name, data);
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of create " + name);
     }
 
@@ -114,40 +101,15 @@ final class FaultInjectingStore implements Store {
         faults.createThreads.add(Thread.currentThread().getName());
         failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "recommit " + name + " of partition " + partition);
         failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
-        delegate.recommit(partition, name, data);
+        delegate().recommit(partition, name, data);
         failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
     }
 
     // Metadata snapshots and manifests pass through, but for a killed metadata snapshot write (killNextSnapshotWrite).
     @Override
-    public StoreRequests requests() {
-        return delegate.requests();
-    }
-
-    @Override
-    public String besideLocation(String dir) {
-        return delegate.besideLocation(dir);
-    }
-
-    @Override
-    public List<String> listBeside(String dir) {
-        return delegate.listBeside(dir);
-    }
-
-    @Override
-    public List<String> listBesideFrom(String dir, String startAt, int max) {
-        return delegate.listBesideFrom(dir, startAt, max);
-    }
-
-    @Override
-    public byte[] readBeside(String dir, String name) {
-        return delegate.readBeside(dir, name);
-    }
-
-    @Override
     public void recommitBeside(String dir, String name, byte[] data) {
         failIfArmed(dir.startsWith("_manifest") && faults.failManifestCreates.get(), "create manifest " + name);
-        delegate.recommitBeside(dir, name, data);
+        delegate().recommitBeside(dir, name, data);
     }
 
     @Override
@@ -156,7 +118,7 @@ final class FaultInjectingStore implements Store {
         CountDownLatch kill = dir.startsWith("_meta") ? faults.killNextSnapshotWrite.getAndSet(null) : null;
         if (kill != null) {
             // A filesystem commit writes a temporary file, then links it: a writer that dies before the link leaves this.
-            Path temp = Path.of(delegate.besideLocation(dir)).resolve(TemporaryFiles.temporaryNameFor(name));
+            Path temp = Path.of(delegate().besideLocation(dir)).resolve(TemporaryFiles.temporaryNameFor(name));
             try {
                 Files.createDirectories(temp.getParent());
                 Files.write(temp, Arrays.copyOf(data, data.length / 2));
@@ -177,27 +139,7 @@ final class FaultInjectingStore implements Store {
         if (overtaken != null) {
             overtaken.run();
         }
-        delegate.createBeside(dir, name, data);
-    }
-
-    @Override
-    public int removeTemporaryFilesBeside(String dir) {
-        return delegate.removeTemporaryFilesBeside(dir);
-    }
-
-    @Override
-    public int removeTemporaryFiles(int partition) {
-        return delegate.removeTemporaryFiles(partition);
-    }
-
-    @Override
-    public List<Integer> partitions() {
-        return delegate.partitions();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
+        delegate().createBeside(dir, name, data);
     }
 
     private static void awaitIgnoringInterrupts(CountDownLatch latch) {

@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.IOException;
@@ -171,16 +172,8 @@ abstract class TestDestination {
         Map<String, String> config(String connectorClass, String topic, String bootstrap) {
             Map<String, String> c = BlobSinkTestSupport.sinkConfig(connectorClass, topic, Path.of("/unused"), bootstrap);
             c.remove("filesystem.root");
-            c.put("destination.type", "s3");
-            c.put("s3.endpoint", server.endpoint().toString());
-            c.put("s3.region", "us-east-1");
-            c.put("s3.bucket", BUCKET);
+            c.putAll(ConnectorConfigs.s3(server.endpoint().toString(), BUCKET, WRITER_ID, WRITER_SECRET, READER_ID, READER_SECRET));
             c.put("s3.prefix", PREFIX);
-            c.put("s3.path.style.access", "true");
-            c.put("s3.write.access.key.id", WRITER_ID);
-            c.put("s3.write.secret.access.key", WRITER_SECRET);
-            c.put("s3.read.access.key.id", READER_ID);
-            c.put("s3.read.secret.access.key", READER_SECRET);
             c.put("encryption", "none");
             return c;
         }

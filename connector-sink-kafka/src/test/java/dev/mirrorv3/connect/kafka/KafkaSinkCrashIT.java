@@ -9,6 +9,7 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.Map;
@@ -53,10 +54,7 @@ class KafkaSinkCrashIT {
         FaultInjectingKafkaSinkConnector.HOLD_AT.set(1200);
         Map<String, String> config = sinkConfig(FaultInjectingKafkaSinkConnector.class.getName(), TOPIC, cluster.bootstrapServers(),
                 destination.bootstrapServers());
-        // A task stuck in put() keeps its consumer's heartbeats going; let the group evict it quickly.
-        config.put("consumer.override.max.poll.interval.ms", "6000");
-        config.put("consumer.override.session.timeout.ms", "6000");
-        config.put("consumer.override.heartbeat.interval.ms", "1000");
+        ConnectorConfigs.evictingStuckTasks(config, 1000);
         config.put("consumer.override.max.poll.records", "500");
         cluster.deploy(TOPIC, config);
         try {

@@ -10,14 +10,12 @@ import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -83,11 +81,11 @@ class KafkaSinkGroupSyncIT {
             assertThat(committed("excluded-x")).as("exclude wins").isEmpty();
             assertThat(committed("connect-" + name)).as("the connector's own group").isEmpty();
             assertThat(committed("other-topic-only")).as("a group without offsets on the mirrored topics").isEmpty();
-            awaitMetric(name, "groups-skipped", 1);
-            awaitMetric(name, "groups-synced", 4);
-            assertThat(metric(name, "groups-sync-timestamp-seconds")).isGreaterThan(0);
-            assertThat(metric(name, "groups-sync-interval-ms")).as("groups.interval.ms as configured").isEqualTo(300);
-            assertThat(metric(name, "group-offsets-clamped")).isEqualTo(2);
+            cluster.awaitConnectorMetric(name, "groups-skipped", 1, WAIT);
+            cluster.awaitConnectorMetric(name, "groups-synced", 4, WAIT);
+            assertThat(cluster.connectorMetric(name, "groups-sync-timestamp-seconds")).isGreaterThan(0);
+            assertThat(cluster.connectorMetric(name, "groups-sync-interval-ms")).as("groups.interval.ms as configured").isEqualTo(300);
+            assertThat(cluster.connectorMetric(name, "group-offsets-clamped")).isEqualTo(2);
 
             // A reset on the source (kafka-consumer-groups --reset-offsets) moves the destination back too.
             commit(source, "app-a", Map.of(S0, 10L, S1, 60L));
@@ -97,7 +95,7 @@ class KafkaSinkGroupSyncIT {
             source.deleteConsumerGroups(List.of("app-b")).all().get(30, TimeUnit.SECONDS);
             commit(source, "app-a", Map.of(S0, 12L, S1, 60L));
             awaitGroup("app-a", Map.of(D0, 12L, D1, 60L));
-            awaitMetric(name, "groups-synced", 3); // a later pass, without app-b
+            cluster.awaitConnectorMetric(name, "groups-synced", 3, WAIT); // a later pass, without app-b
             assertThat(offsets("app-b")).as("deleted on the source, kept on the destination").isEqualTo(Map.of(D0, 100L, D1, 100L));
 
             // Once its consumers leave, a group that was live is synced like the others.
@@ -186,15 +184,5 @@ class KafkaSinkGroupSyncIT {
     private static void awaitGroup(String group, Map<TopicPartition, Long> expected) {
         Awaitility.await("group " + group + " on the destination at " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions().until(() -> offsets(group).equals(expected));
-    }
-
-    private static long metric(String connector, String attribute) throws Exception {
-        ObjectName on = new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",mirror=" + connector);
-        return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(on, attribute)).longValue();
-    }
-
-    private static void awaitMetric(String connector, String attribute, long expected) {
-        Awaitility.await(attribute + " = " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> metric(connector, attribute) == expected);
     }
 }

@@ -3,21 +3,16 @@ package dev.mirrorv3.connect.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.MutableClock;
-import dev.mirrorv3.testsupport.RebalancingSinkTaskContext;
+import dev.mirrorv3.testsupport.sink.SinkTaskHarness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,37 +23,13 @@ import org.junit.jupiter.api.Test;
  * recorded stays the old topic's. A real broker holds the source and destination topics; the task's clock is moved by
  * hand.
  */
-class KafkaSinkIdentityRecheckTest {
-    private static KafkaTestBroker broker;
-
+class KafkaSinkIdentityRecheckTest extends SinkTaskHarness<KafkaSinkTask> {
     private final MutableClock clock = new MutableClock();
-    private RebalancingSinkTaskContext context;
-    private KafkaSinkTask task;
     /** The topic re-created (two partitions), and another topic of the same task, never re-created. */
     private String topic;
     private TopicPartition p0;
     private TopicPartition p1;
     private TopicPartition steady;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
-    @AfterEach
-    void stopTask() {
-        if (task != null) {
-            task.stop();
-        }
-        if (context != null) {
-            context.close();
-        }
-    }
 
     @Test
     void theHourlyLookAtIdlePartitionsFindsTheSourceRecreatedAndIsolatesThatTopicsPartitions() throws Exception {
@@ -120,10 +91,7 @@ class KafkaSinkIdentityRecheckTest {
         config.put("destination.topic", "${topic}-copy");
         config.put("heartbeat.interval.ms", "0");
         config.put("partition.failure", partitionFailure);
-        context = new RebalancingSinkTaskContext(config);
-        task = new KafkaSinkTask(clock);
-        task.initialize(context);
-        task.start(config);
+        start(new KafkaSinkTask(clock), config);
         context.assign(task, p0, p1, steady);
         List<SinkRecord> batch = new ArrayList<>(records(p0, 0, 10));
         batch.addAll(records(p1, 0, 10));
@@ -145,14 +113,5 @@ class KafkaSinkIdentityRecheckTest {
 
     private static String topicId(String topic) {
         return KafkaSinkTestSupport.topicId(broker.admin(), topic);
-    }
-
-    private static List<SinkRecord> records(TopicPartition tp, long from, int n) {
-        List<SinkRecord> out = new ArrayList<>();
-        for (long o = from; o < from + n; o++) {
-            out.add(new SinkRecord(tp.topic(), tp.partition(), Schema.OPTIONAL_BYTES_SCHEMA, null, Schema.OPTIONAL_BYTES_SCHEMA,
-                    new byte[] {(byte) o}, o));
-        }
-        return out;
     }
 }

@@ -3,14 +3,11 @@ package dev.mirrorv3.connect.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.LogCapture;
-import java.lang.reflect.Proxy;
+import dev.mirrorv3.testsupport.PluginMetricsContexts;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.Metrics;
-import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.junit.jupiter.api.Test;
 
@@ -19,30 +16,13 @@ class KafkaSinkMetricsTest {
     private final Metrics registry = new Metrics();
 
     private SinkTaskContext context(boolean oldRuntime) {
-        PluginMetricsImpl plugin = new PluginMetricsImpl(registry, Map.of("connector", "dr", "task", "0"));
-        return (SinkTaskContext) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {SinkTaskContext.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("pluginMetrics")) {
-                        if (oldRuntime) {
-                            throw new NoSuchMethodError("org.apache.kafka.connect.sink.SinkTaskContext.pluginMetrics()");
-                        }
-                        return plugin;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
+        return PluginMetricsContexts.of(SinkTaskContext.class, registry, "dr", oldRuntime);
     }
 
     /** "name" (per task) or "name/topic-partition" to the value of every series of mirror "dr". */
     private Map<String, Object> series() {
         Map<String, Object> out = new TreeMap<>();
-        for (Map.Entry<MetricName, KafkaMetric> e : registry.metrics().entrySet()) {
-            Map<String, String> tags = e.getKey().tags();
-            if ("dr".equals(tags.get("mirror"))) {
-                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-"
-                        + tags.get("partition") : "");
-                out.put(key, e.getValue().metricValue());
-            }
-        }
+        PluginMetricsContexts.series(registry, "dr").forEach((key, metric) -> out.put(key, metric.metricValue()));
         return out;
     }
 

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.lang.management.ManagementFactory;
@@ -70,14 +71,10 @@ class KafkaSinkOutageIT {
         destination.createTopic(TOPIC, 2);
         produceVaried(cluster.bootstrapServers(), TOPIC, 2, 20_000, 1);
         Map<String, String> config = sinkConfig(TOPIC, cluster.bootstrapServers(), destination.bootstrapServers());
-        config.put("retry.backoff.initial.ms", "1000");
-        config.put("retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS));
-        config.put("admin.timeout.ms", "1500");
-        config.put("destination.producer.delivery.timeout.ms", "5000");
-        config.put("destination.producer.request.timeout.ms", "2000");
-        config.put("destination.producer.max.block.ms", "2000");
-        config.put("destination.producer.reconnect.backoff.max.ms", "250");
-        config.put("destination.admin.reconnect.backoff.max.ms", "250");
+        ConnectorConfigs.with(config, "retry.backoff.initial.ms", "1000", "retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS),
+                "admin.timeout.ms", "1500", "destination.producer.delivery.timeout.ms", "5000",
+                "destination.producer.request.timeout.ms", "2000", "destination.producer.max.block.ms", "2000",
+                "destination.producer.reconnect.backoff.max.ms", "250", "destination.admin.reconnect.backoff.max.ms", "250");
         config.put("consumer.override.max.poll.records", "200"); // a slow stream, so records are in flight when the broker stops
         cluster.deploy(TOPIC, config);
 

@@ -18,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -131,8 +130,7 @@ class KafkaSinkRecreatedSourceIT {
                     .isTrue();
             FastRecreation.Recreated r = feed.recreate(1000);
             release.countDown();
-            assertThat(r.gapMs()).as("premise: deleted and created again within a second").isLessThan(1000);
-            assertThat(r.newId()).as("premise: a new topic").isNotEqualTo(r.oldId());
+            FastRecreation.assertFast(r);
 
             Awaitility.await("the partitions of " + topic + " isolated, the task failed or the copy past the old topic's end")
                     .atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> cluster.failureTrace(topic) != null
@@ -145,19 +143,10 @@ class KafkaSinkRecreatedSourceIT {
                 for (ConsumerRecord<byte[], byte[]> c : copy.get(p)) {
                     String at = "copy of " + topic + "-" + p + " offset " + c.offset();
                     assertThat(FastRecreation.incarnation(c.headers())).as(at + ": a record of the old topic").isEqualTo("old");
-                    ProducerRecord<byte[], byte[]> old = feed.oldRecord(p, c.offset());
-                    assertThat(old).as(at + ": the old topic had a record there").isNotNull();
-                    assertThat(c.key()).as(at + " key").isEqualTo(old.key());
-                    assertThat(c.value()).as(at + " value").isEqualTo(old.value());
+                    feed.assertOldRecord(at, p, c.offset(), c.key(), c.value());
                 }
             }
-            for (int p = 0; p < partitions; p++) {
-                assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT)).as("partition %d's failure", p)
-                        .contains("source topic " + topic + " was deleted and created again",
-                                "holds a copy of the topic with id " + r.oldId(), topic + " now has id " + r.newId(),
-                                "Nothing of the new topic was written");
-            }
-            assertThat(cluster.taskState(topic)).as("the task goes on").isEqualTo("RUNNING");
+            FastRecreation.assertPartitionsIsolated(cluster, topic, partitions, r, WAIT);
         } finally {
             release.countDown();
             FaultInjectingKafkaSinkConnector.HOLD_AT.set(-1);

@@ -3,7 +3,9 @@ package dev.mirrorv3.connect.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.RestartableKafka;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +32,6 @@ import org.awaitility.Awaitility;
 
 /** Shared pieces of the Kafka sink's integration tests: configs, data, reading both topics back, comparing. */
 final class KafkaSinkTestSupport {
-    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     /** The destination cluster's topic that keeps which source topic each destination topic copies (the default name). */
     static final String IDENTITY_TOPIC = "__mirror-v3.source-ids";
 
@@ -38,16 +39,7 @@ final class KafkaSinkTestSupport {
     }
 
     static Map<String, String> sinkConfig(String connectorClass, String topic, String sourceBootstrap, String destinationBootstrap) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", connectorClass);
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
-        c.put("source.admin.bootstrap.servers", sourceBootstrap);
+        Map<String, String> c = ConnectorConfigs.sink(connectorClass, topic, sourceBootstrap);
         c.put("destination.bootstrap.servers", destinationBootstrap);
         c.put("retry.backoff.initial.ms", "100");
         c.put("retry.backoff.max.ms", "1000");
@@ -66,13 +58,10 @@ final class KafkaSinkTestSupport {
      */
     static Map<String, String> outageConfig(String topic, String sourceBootstrap, String destinationBootstrap, long adminTimeoutMs) {
         Map<String, String> c = sinkConfig(topic, sourceBootstrap, destinationBootstrap);
-        c.put("retry.backoff.initial.ms", "500");
-        c.put("retry.backoff.max.ms", "2000");
-        c.put("admin.timeout.ms", Long.toString(adminTimeoutMs));
-        c.put("destination.producer.delivery.timeout.ms", "5000");
-        c.put("destination.producer.request.timeout.ms", "2500");
-        c.put("destination.producer.reconnect.backoff.max.ms", "250");
-        c.put("destination.admin.reconnect.backoff.max.ms", "250");
+        ConnectorConfigs.with(c, "retry.backoff.initial.ms", "500", "retry.backoff.max.ms", "2000",
+                "admin.timeout.ms", Long.toString(adminTimeoutMs), "destination.producer.delivery.timeout.ms", "5000",
+                "destination.producer.request.timeout.ms", "2500", "destination.producer.reconnect.backoff.max.ms", "250",
+                "destination.admin.reconnect.backoff.max.ms", "250");
         return c;
     }
 
@@ -167,31 +156,7 @@ final class KafkaSinkTestSupport {
 
     /** Every committed record of the topic, per partition (read_committed). */
     static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        c.put("isolation.level", "read_committed");
-        c.put("enable.auto.commit", false);
-        c.put("max.poll.records", 5000);
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end");
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.get(r.partition()).add(r);
-                }
-            }
-        }
-        return out;
+        return TestConsumers.readAll(bootstrap, topic, Map.of("isolation.level", "read_committed", "max.poll.records", 5000));
     }
 
     static Map<Integer, Long> highWatermarks(Admin admin, String topic, int partitions) {

@@ -19,9 +19,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where the Kafka sink finds which source topic a destination topic copies: its identity topic's record, or, for a copy
@@ -31,17 +30,8 @@ import org.junit.jupiter.api.Test;
 class SourceIdentityTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private static KafkaTestBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
+    @RegisterExtension
+    static final KafkaTestBroker broker = KafkaTestBroker.perClass();
 
     private static SourceIdentity identity(String identityTopic, String connector) {
         Admin admin = broker.admin();

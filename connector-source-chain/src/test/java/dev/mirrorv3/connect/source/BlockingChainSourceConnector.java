@@ -1,7 +1,7 @@
 package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
-import java.util.List;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -90,32 +90,7 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
         protected Store openStore(ChainSourceConfig config) {
             Store store = super.openStore(config);
             Thread task = Thread.currentThread(); // start() runs on the task's thread
-            return new Store() {
-                @Override
-                public dev.mirrorv3.chain.store.StoreRequests requests() {
-                    return store.requests();
-                }
-
-                @Override
-                public String location(int partition) {
-                    return store.location(partition);
-                }
-
-                @Override
-                public List<String> list(int partition) {
-                    return store.list(partition);
-                }
-
-                @Override
-                public List<String> listFrom(int partition, String startAt, int max) {
-                    return store.listFrom(partition, startAt, max);
-                }
-
-                @Override
-                public boolean exists(int partition, String name) {
-                    return store.exists(partition, name);
-                }
-
+            return new DelegatingStore(store, true) { // a snapshot's whole-object read hangs as any read does
                 @Override
                 public byte[] read(int partition, String name) {
                     Hang hang = NEXT.get();
@@ -126,26 +101,6 @@ public class BlockingChainSourceConnector extends ChainSourceConnector {
                         return bytes;
                     }
                     return store.read(partition, name);
-                }
-
-                @Override
-                public void create(int partition, String name, byte[] data) {
-                    store.create(partition, name, data);
-                }
-
-                @Override
-                public int removeTemporaryFiles(int partition) {
-                    return store.removeTemporaryFiles(partition);
-                }
-
-                @Override
-                public List<Integer> partitions() {
-                    return store.partitions();
-                }
-
-                @Override
-                public void close() {
-                    store.close();
                 }
             };
         }

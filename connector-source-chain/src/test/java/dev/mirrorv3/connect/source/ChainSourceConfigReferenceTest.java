@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.docs.ConfigDocs;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.util.HashMap;
 import java.util.Map;
@@ -35,16 +36,9 @@ class ChainSourceConfigReferenceTest {
     @Test
     void aBlobSinkConfigParsesAsTheBackupsStoreSettings() {
         Map<String, String> sink = new HashMap<>();
-        sink.put("destination.type", "s3");
-        sink.put("s3.bucket", "b");
-        sink.put("s3.region", "us-east-1");
-        sink.put("s3.read.access.key.id", "id");
-        sink.put("s3.read.secret.access.key", "secret");
-        sink.put("format", "ndjson");
-        sink.put("destination.name", "${topic}-backup");
-        sink.put("topics", "orders");
-        sink.put("target.topic", "orders-standby");
-        sink.put("offsets", "preserve");
+        ConnectorConfigs.with(sink, "destination.type", "s3", "s3.bucket", "b", "s3.region", "us-east-1",
+                "s3.read.access.key.id", "id", "s3.read.secret.access.key", "secret", "format", "ndjson",
+                "destination.name", "${topic}-backup", "topics", "orders", "target.topic", "orders-standby", "offsets", "preserve");
         ChainSourceConfig c = new ChainSourceConfig(sink);
         assertThat(c.destinationName()).isEqualTo("orders-backup");
         assertThat(c.envelope().format().extension()).isEqualTo("ndjson");

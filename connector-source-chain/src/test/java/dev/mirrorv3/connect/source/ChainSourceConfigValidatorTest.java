@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigValue;
@@ -21,13 +20,7 @@ class ChainSourceConfigValidatorTest {
     Path root;
 
     private Map<String, String> config(String partitions, String mapping) {
-        Map<String, String> c = new HashMap<>();
-        c.put("topics", "orders");
-        c.put("filesystem.root", root.toString());
-        c.put("destination.name", "orders-backup");
-        c.put("target.topic", "orders");
-        c.put("offsets", "preserve");
-        c.put("partitions", partitions);
+        Map<String, String> c = ChainSourceTestSupport.offlineConfig(root, partitions);
         c.put("partition.mapping", mapping);
         return c;
     }

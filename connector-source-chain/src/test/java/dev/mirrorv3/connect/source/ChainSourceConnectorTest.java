@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,14 +24,7 @@ class ChainSourceConnectorTest {
     Path root;
 
     private Map<String, String> config(String partitions) {
-        Map<String, String> c = new HashMap<>();
-        c.put("topics", "orders");
-        c.put("filesystem.root", root.toString());
-        c.put("destination.name", "orders-backup");
-        c.put("target.topic", "orders");
-        c.put("offsets", "preserve");
-        c.put("partitions", partitions);
-        return c;
+        return ChainSourceTestSupport.offlineConfig(root, partitions);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -36,14 +37,7 @@ class ChainSourceDestinationTest {
         c.put("destinations.offsite.flush.max.time.ms", "60000");
         c.put("target.topic", "orders");
         c.put("offsets", "preserve");
-        for (int i = 0; i < kv.length; i += 2) {
-            if (kv[i + 1] == null) {
-                c.remove(kv[i]);
-            } else {
-                c.put(kv[i], kv[i + 1]);
-            }
-        }
-        return c;
+        return ConnectorConfigs.with(c, kv);
     }
 
     private static Map<String, List<String>> errors(Map<String, String> config, boolean offline) {

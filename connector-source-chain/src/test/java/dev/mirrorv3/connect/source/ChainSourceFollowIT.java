@@ -31,7 +31,9 @@ import dev.mirrorv3.kafka.restore.RecordSizes;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -49,11 +51,6 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.WriterAppender;
-import org.apache.logging.log4j.core.config.Configuration;
-import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,7 +79,7 @@ class ChainSourceFollowIT {
 
     @BeforeAll
     static void start() {
-        captureLogs();
+        LogCapture.appendTo(logs, "chain-source-it", "%p %c{1} %m%n");
         s3 = S3TestServer.start(S3_ID, S3_SECRET);
         s3.createBucket(BUCKET);
         cluster = ConnectTestCluster.start(1);
@@ -90,12 +87,7 @@ class ChainSourceFollowIT {
 
     @AfterAll
     static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
+        Closeables.closeAll("the follow test's worker and S3 server", cluster, s3);
     }
 
     private static String bootstrap() {
@@ -630,15 +622,5 @@ class ChainSourceFollowIT {
                 return true;
             }
         });
-    }
-
-    private static void captureLogs() {
-        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
-        Configuration config = ctx.getConfiguration();
-        WriterAppender appender = WriterAppender.newBuilder().setName("chain-source-it").setTarget(logs)
-                .setLayout(PatternLayout.newBuilder().withPattern("%p %c{1} %m%n").build()).build();
-        appender.start();
-        config.getRootLogger().addAppender(appender, null, null);
-        ctx.updateLoggers();
     }
 }

@@ -13,43 +13,32 @@ import dev.mirrorv3.chain.meta.GroupSnapshot.CommittedOffset;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
+import dev.mirrorv3.testsupport.OneWorkerTestBase;
 import dev.mirrorv3.testsupport.TestConsumers;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.management.ObjectName;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * groups.sync on the chain source: the groups of the backup's newest snapshot reach the standby, clamped to what has
  * been restored so far and to the standby's log start, never for a group active there, filtered by include/exclude; a
  * reset in a newer snapshot moves the standby back; a group missing from a newer snapshot (deleted) stays.
  */
-class ChainSourceGroupSyncIT {
+class ChainSourceGroupSyncIT extends OneWorkerTestBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String TOPIC = "orders";
     private static final String BACKUP = "orders-backup";
     private static final String STANDBY = "orders-standby";
     private static final TopicPartition T0 = new TopicPartition(STANDBY, 0);
     private static final TopicPartition T1 = new TopicPartition(STANDBY, 1);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @TempDir
-    static Path root;
 
     @Test
     void snapshotGroupsReachTheStandbyClampedToWhatIsRestored() throws Exception {
@@ -87,9 +76,9 @@ class ChainSourceGroupSyncIT {
             awaitGroup(admin, "old", Map.of(T1, 20L));
             assertThat(offsets(admin, "live")).as("a group active on the standby is never written").isEqualTo(Map.of(T0, 3L));
             assertThat(offsets(admin, "excluded-x")).as("exclude wins").isEmpty();
-            awaitMetric(name, "groups-skipped", 1);
-            awaitMetric(name, "groups-synced", 4);
-            assertThat(metric(name, "groups-snapshot-timestamp-seconds")).isEqualTo(t1 / 1000);
+            cluster.awaitConnectorMetric(name, "groups-skipped", 1, WAIT);
+            cluster.awaitConnectorMetric(name, "groups-synced", 4, WAIT);
+            assertThat(cluster.connectorMetric(name, "groups-snapshot-timestamp-seconds")).isEqualTo(t1 / 1000);
             // What Prometheus gets through config/jmx-exporter.yaml (the connector's MBean, no task label).
             String scrape = ObservabilityFiles.scrape(ObservabilityFiles.exporter());
             // The group sync's series as the alerts and the dashboard use them (MirrorV3GroupSyncBehind).
@@ -117,8 +106,8 @@ class ChainSourceGroupSyncIT {
                     "excluded-x", Map.of(0, at(7)),
                     "live", Map.of(0, at(50)))));
             awaitGroup(admin, "app-a", Map.of(T0, 10L, T1, 60L));
-            awaitMetric(name, "groups-snapshot-timestamp-seconds", t2 / 1000);
-            awaitMetric(name, "groups-synced", 3);
+            cluster.awaitConnectorMetric(name, "groups-snapshot-timestamp-seconds", t2 / 1000, WAIT);
+            cluster.awaitConnectorMetric(name, "groups-synced", 3, WAIT);
             assertThat(offsets(admin, "app-b")).as("gone from the snapshot, kept on the standby").isEqualTo(Map.of(T0, 100L, T1, 100L));
 
             live.close();
@@ -154,8 +143,9 @@ class ChainSourceGroupSyncIT {
             config.put("until.offset", "0:59");
             cluster.deploy(name, config);
             Awaitility.await("the first group sync").atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                    .until(() -> metric(name, "groups-snapshot-timestamp-seconds") > 0);
-            assertThat(metric(name, "groups-snapshot-timestamp-seconds")).as("the snapshot synced from").isEqualTo(t1 / 1000);
+                    .until(() -> cluster.connectorMetric(name, "groups-snapshot-timestamp-seconds") > 0);
+            assertThat(cluster.connectorMetric(name, "groups-snapshot-timestamp-seconds")).as("the snapshot synced from")
+                    .isEqualTo(t1 / 1000);
             Awaitility.await("restored up to the cut").atMost(WAIT).until(() -> highWatermark(bootstrap, "pit-standby", 0) == 60);
             awaitGroup(admin, "g", Map.of(tp, 45L));
             awaitGroup(admin, "g-ahead", Map.of(tp, 60L));
@@ -185,8 +175,8 @@ class ChainSourceGroupSyncIT {
             config.put("groups.interval.ms", "300");
             cluster.deploy(name, config);
             awaitGroup(admin, "grown-a", Map.of(t0, 40L)); // group ids of their own: the cluster is the class's
-            awaitMetric(name, "group-partitions-missing", 1);
-            awaitMetric(name, "groups-synced", 1);
+            cluster.awaitConnectorMetric(name, "group-partitions-missing", 1, WAIT);
+            cluster.awaitConnectorMetric(name, "groups-synced", 1, WAIT);
             assertThat(offsets(admin, "grown-only-1")).as("its only partition is missing on the standby").isEmpty();
         }
         cluster.delete(name);
@@ -221,15 +211,5 @@ class ChainSourceGroupSyncIT {
     private static void awaitGroup(Admin admin, String group, Map<TopicPartition, Long> expected) {
         Awaitility.await("group " + group + " on the standby at " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions().until(() -> offsets(admin, group).equals(expected));
-    }
-
-    private static long metric(String connector, String attribute) throws Exception {
-        ObjectName on = new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",mirror=" + connector);
-        return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(on, attribute)).longValue();
-    }
-
-    private static void awaitMetric(String connector, String attribute, long expected) {
-        Awaitility.await(attribute + " = " + expected).atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> metric(connector, attribute) == expected);
     }
 }

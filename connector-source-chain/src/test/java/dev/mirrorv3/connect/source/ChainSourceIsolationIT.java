@@ -13,9 +13,8 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.FailureNotes;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
-import java.nio.file.Path;
+import dev.mirrorv3.testsupport.OneWorkerTestBase;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +23,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One task follows three backup partitions; one chain breaks (a gap: an object missing): that partition is isolated,
@@ -33,14 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * partitions go on and stay exact; the broken one is not restored past the gap. Once the missing object is back, a
  * restart of the connector's tasks (restart?includeTasks=true) resumes it (docs/operations.md, "A failed partition").
  */
-class ChainSourceIsolationIT {
+class ChainSourceIsolationIT extends OneWorkerTestBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @TempDir
-    static Path root;
 
     private static void assertRestored(String target, int partition, long count) {
         List<ConsumerRecord<byte[], byte[]>> restored = consumeAll(cluster.bootstrapServers(), target).get(partition);

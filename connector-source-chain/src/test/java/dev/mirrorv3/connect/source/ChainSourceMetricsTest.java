@@ -2,14 +2,11 @@ package dev.mirrorv3.connect.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Proxy;
+import dev.mirrorv3.testsupport.PluginMetricsContexts;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.KafkaMetric;
 import org.apache.kafka.common.metrics.Metrics;
-import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.junit.jupiter.api.Test;
 
@@ -18,31 +15,16 @@ class ChainSourceMetricsTest {
     private final Metrics registry = new Metrics();
 
     private SourceTaskContext context(boolean oldRuntime) {
-        PluginMetricsImpl plugin = new PluginMetricsImpl(registry, Map.of("connector", "standby", "task", "0"));
-        return (SourceTaskContext) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {SourceTaskContext.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("pluginMetrics")) {
-                        if (oldRuntime) {
-                            throw new NoSuchMethodError("org.apache.kafka.connect.source.SourceTaskContext.pluginMetrics()");
-                        }
-                        return plugin;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
+        return PluginMetricsContexts.of(SourceTaskContext.class, registry, "standby", oldRuntime);
     }
 
     /** "name" (per task) or "name/partition" to the value of every series the registry holds for mirror "standby". */
     private Map<String, Long> series() {
         Map<String, Long> out = new TreeMap<>();
-        for (Map.Entry<MetricName, KafkaMetric> e : registry.metrics().entrySet()) {
-            Map<String, String> tags = e.getKey().tags();
-            if ("standby".equals(tags.get("mirror"))) {
-                assertThat(tags).containsEntry("connector", "standby").containsEntry("task", "0");
-                String key = e.getKey().name() + (tags.containsKey("partition") ? "/" + tags.get("topic") + "-"
-                        + tags.get("partition") : "");
-                out.put(key, (Long) e.getValue().metricValue());
-            }
-        }
+        PluginMetricsContexts.series(registry, "standby").forEach((key, metric) -> {
+            assertThat(metric.metricName().tags()).containsEntry("connector", "standby").containsEntry("task", "0");
+            out.put(key, (Long) metric.metricValue());
+        });
         return out;
     }
 

@@ -13,6 +13,7 @@ import dev.mirrorv3.chain.envelope.RecordHeader;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -86,12 +87,7 @@ class ChainSourceObservabilityIT {
 
     @AfterAll
     static void stop() {
-        if (store != null) {
-            store.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        Closeables.closeAll("the observability test's store and worker", store, cluster);
     }
 
     @Test

@@ -8,10 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.OneWorkerTestBase;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +27,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The target topic deleted and created again under a running chain source (docs/chain-source.md: the target's identity):
@@ -37,15 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one (another producer fills it). The task must stop naming the target topic and both topic ids, and never go on
  * writing the backup into the new topic as if it were the old one.
  */
-class ChainSourceTargetRecreatedIT {
+class ChainSourceTargetRecreatedIT extends OneWorkerTestBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final int PER_OBJECT = 100;
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @TempDir
-    static Path root;
 
     @Test
     void aTargetDeletedAndCreatedAgainWhileTheTaskProducesStopsTheTaskNamingBothIds() throws Exception {

@@ -12,6 +12,8 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
+import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,18 +30,15 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 
 /** Shared pieces of the chain source's integration tests: configs, backups written directly, topics, comparisons. */
 final class ChainSourceTestSupport {
-    static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     static final EnvelopeCodec CODEC = EnvelopeCodecs.forSettings(PARQUET);
     static final long BASE_TS = 1_700_000_000_000L;
@@ -49,16 +48,9 @@ final class ChainSourceTestSupport {
 
     /** The real blob sink backing up {@code topic} under {@code root/name}. */
     static Map<String, String> sinkConfig(String topic, Path root, String name, String bootstrap) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "dev.mirrorv3.connect.blob.BlobSinkConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        converters(c);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
+        Map<String, String> c = ConnectorConfigs.sink("dev.mirrorv3.connect.blob.BlobSinkConnector", topic, bootstrap);
         c.put("filesystem.root", root.toString());
         c.put("destination.name", name);
-        c.put("source.admin.bootstrap.servers", bootstrap);
         c.put("flush.max.records", "500");
         c.put("flush.max.time.ms", "500");
         c.put("retry.backoff.initial.ms", "100");
@@ -68,29 +60,26 @@ final class ChainSourceTestSupport {
 
     /** The chain source following {@code root/name} (a backup of {@code topic}) into {@code target}. */
     static Map<String, String> sourceConfig(String topic, Path root, String name, String target, String offsets, String bootstrap) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", ChainSourceConnector.class.getName());
+        Map<String, String> c = ConnectorConfigs.chainSource(topic, target, offsets, bootstrap);
         c.put("tasks.max", "4");
-        c.put("topics", topic);
-        converters(c);
         c.put("filesystem.root", root.toString());
         c.put("destination.name", name);
-        c.put("target.topic", target);
-        c.put("offsets", offsets);
-        c.put("target.admin.bootstrap.servers", bootstrap);
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("poll.interval.ms", "500");
         c.put("retry.backoff.initial.ms", "200");
         c.put("retry.backoff.max.ms", "2000");
         return c;
     }
 
-    private static void converters(Map<String, String> c) {
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
+    /** The chain source's settings its offline checks read: orders restored from root/orders-backup with the given partitions. */
+    static Map<String, String> offlineConfig(Path root, String partitions) {
+        Map<String, String> c = new HashMap<>();
+        c.put("topics", "orders");
+        c.put("filesystem.root", root.toString());
+        c.put("destination.name", "orders-backup");
+        c.put("target.topic", "orders");
+        c.put("offsets", "preserve");
+        c.put("partitions", partitions);
+        return c;
     }
 
     static void createTopic(String bootstrap, String topic, int partitions) {
@@ -161,29 +150,7 @@ final class ChainSourceTestSupport {
 
     /** Every record of the topic per partition. */
     static Map<Integer, List<ConsumerRecord<byte[], byte[]>>> consumeAll(String bootstrap, String topic) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("bootstrap.servers", bootstrap);
-        c.put("key.deserializer", ByteArrayDeserializer.class);
-        c.put("value.deserializer", ByteArrayDeserializer.class);
-        c.put("enable.auto.commit", false);
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> out = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-            List<TopicPartition> tps = consumer.partitionsFor(topic).stream().map(pi -> new TopicPartition(topic, pi.partition())).toList();
-            consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            tps.forEach(tp -> out.put(tp.partition(), new ArrayList<>()));
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (tps.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end");
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.get(r.partition()).add(r);
-                }
-            }
-        }
-        return out;
+        return TestConsumers.readAll(bootstrap, topic, Map.of());
     }
 
     /** Same offsets (preserve), keys, values, headers and timestamps, in order. */

@@ -16,7 +16,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.restore.cli.prune.PruneReportSchema;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -77,10 +76,7 @@ class PruneCronJobExampleTest {
 
     @Test
     void theCronJobsIdentityIsThePruneIdentitysKeysAndItsRunPrunesABackupOnS3() throws Exception {
-        try (S3TestServer server = S3TestServer.start("admin", "admin-secret-value")) {
-            server.addIdentity("writer", "writer-secret-value", Access.WRITE_ONLY);
-            server.addIdentity("reader", "reader-secret-value", Access.READ_ONLY);
-            server.addIdentity("pruner", "pruner-secret-value", Access.PRUNE);
+        try (S3TestServer server = S3TestServer.startWithLeastPrivilege()) {
             JsonNode container = VerifyCronJob.container(FILE);
             ObjectNode connector = connectorAsTheCommentSays(container, server);
             Map<String, String> settings = new HashMap<>();

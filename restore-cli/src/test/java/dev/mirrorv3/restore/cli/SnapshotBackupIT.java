@@ -7,15 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.SnapshotChain;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -36,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  * key -> value map is the source's.
  */
 class SnapshotBackupIT {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -59,29 +56,11 @@ class SnapshotBackupIT {
         }
         TestRecords.PartitionContent source = TestRecords.readToEnd(cluster.bootstrapServers(), new TopicPartition(topic, 0),
                 Duration.ofSeconds(60));
-        Map<String, String> expected = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : source.records()) {
-            String k = new String(r.key(), StandardCharsets.UTF_8);
-            if (r.value() == null) {
-                expected.remove(k);
-            } else {
-                expected.put(k, new String(r.value(), StandardCharsets.UTF_8));
-            }
-        }
+        Map<String, String> expected = TestBackups.newestValues(source.records());
 
-        Path keys = Files.createDirectory(dir.resolve("keys"));
-        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        Path keys = TestBackups.keysWithK1(dir);
         Path root = Files.createDirectory(dir.resolve("backups"));
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", ConnectorKind.BLOB_SINK.className());
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
-        c.put("source.admin.bootstrap.servers", cluster.bootstrapServers());
+        Map<String, String> c = ConnectorConfigs.sink(ConnectorKind.BLOB_SINK.className(), topic, cluster.bootstrapServers());
         c.put("filesystem.root", root.toString());
         c.put("format", "parquet");
         c.put("compaction", "log");

@@ -12,15 +12,20 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
+import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.LongPredicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /** Backups written with chain-core's codecs and store, as the blob sink writes them. */
 public final class TestBackups {
@@ -107,5 +112,26 @@ public final class TestBackups {
         writer.flush(FlushTrigger.CLOSE).ifPresent(f -> names.add(f.name()));
         writer.manifests().writeWaiting(); // as the sink does when the partition closes
         return names;
+    }
+
+    /** The directory {@code dir/keys} holding key k1 ({@link DecryptTest#K1}, base64 on a line) for encryption.keys.dir. */
+    public static Path keysWithK1(Path dir) throws IOException {
+        Path keys = Files.createDirectory(dir.resolve("keys"));
+        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        return keys;
+    }
+
+    /** What compaction keeps of a partition's records: each key's newest value, as text; a tombstone removes its key. */
+    public static Map<String, String> newestValues(Iterable<ConsumerRecord<byte[], byte[]>> records) {
+        Map<String, String> newest = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            String k = new String(r.key(), StandardCharsets.UTF_8);
+            if (r.value() == null) {
+                newest.remove(k);
+            } else {
+                newest.put(k, new String(r.value(), StandardCharsets.UTF_8));
+            }
+        }
+        return newest;
     }
 }

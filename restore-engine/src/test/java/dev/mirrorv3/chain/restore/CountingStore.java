@@ -2,7 +2,7 @@ package dev.mirrorv3.chain.restore;
 
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
-import java.util.List;
+import dev.mirrorv3.chain.testkit.DelegatingStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  * until released; {@link #maxConcurrentReads} tells how many reads ran at once. What is beside the chains (manifests) is
  * read from the store it wraps, uncounted; {@link #maxConcurrentBesideReads} tells how many of those ran at once.
  */
-final class CountingStore implements Store {
-    private final Store store;
+final class CountingStore extends DelegatingStore {
     private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
     volatile int reads;
     volatile int failReads;
@@ -28,7 +27,7 @@ final class CountingStore implements Store {
     private int maxConcurrentBeside;
 
     CountingStore(Store store) {
-        this.store = store;
+        super(store, true); // a snapshot's whole-object read is an object read too
     }
 
     /** The next read of object {@code name} fails as an unreachable store does. */
@@ -51,26 +50,6 @@ final class CountingStore implements Store {
     }
 
     @Override
-    public String location(int partition) {
-        return store.location(partition);
-    }
-
-    @Override
-    public List<String> list(int partition) {
-        return store.list(partition);
-    }
-
-    @Override
-    public List<String> listFrom(int partition, String startAt, int max) {
-        return store.listFrom(partition, startAt, max);
-    }
-
-    @Override
-    public boolean exists(int partition, String name) {
-        return store.exists(partition, name);
-    }
-
-    @Override
     public byte[] read(int partition, String name) {
         synchronized (this) {
             if (failReads > 0 || failOnce.remove(name)) {
@@ -84,7 +63,7 @@ final class CountingStore implements Store {
             if (name.equals(held) && !hold.await(30, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("reads held for 30 s: the test never released them");
             }
-            return store.read(partition, name);
+            return delegate().read(partition, name);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -96,31 +75,6 @@ final class CountingStore implements Store {
     }
 
     @Override
-    public void create(int partition, String name, byte[] data) {
-        store.create(partition, name, data);
-    }
-
-    @Override
-    public int removeTemporaryFiles(int partition) {
-        return store.removeTemporaryFiles(partition);
-    }
-
-    @Override
-    public String besideLocation(String dir) {
-        return store.besideLocation(dir);
-    }
-
-    @Override
-    public List<String> listBeside(String dir) {
-        return store.listBeside(dir);
-    }
-
-    @Override
-    public List<String> listBesideFrom(String dir, String startAt, int max) {
-        return store.listBesideFrom(dir, startAt, max);
-    }
-
-    @Override
     public byte[] readBeside(String dir, String name) {
         synchronized (this) {
             maxConcurrentBeside = Math.max(maxConcurrentBeside, ++concurrentBeside);
@@ -129,7 +83,7 @@ final class CountingStore implements Store {
             CountDownLatch meet = besideReadsMeet;
             meet.countDown();
             meet.await(5, TimeUnit.SECONDS); // read one after the other, the first waits in vain
-            return store.readBeside(dir, name);
+            return delegate().readBeside(dir, name);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TransientStoreException("read " + name + ": interrupted", e);
@@ -149,13 +103,4 @@ final class CountingStore implements Store {
         return maxConcurrentBeside;
     }
 
-    @Override
-    public List<Integer> partitions() {
-        return store.partitions();
-    }
-
-    @Override
-    public void close() {
-        store.close();
-    }
 }

@@ -86,6 +86,19 @@ public final class S3TestServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * As {@link #start}, with an admin identity ({@code admin}, {@code admin-secret-value}) and the least-privilege ones
+     * a backup's three users hold: {@code writer}, {@code reader} and {@code pruner}, each with its secret
+     * {@code <id>-secret-value}.
+     */
+    public static S3TestServer startWithLeastPrivilege() {
+        S3TestServer server = start("admin", "admin-secret-value");
+        server.addIdentity("writer", "writer-secret-value", Access.WRITE_ONLY);
+        server.addIdentity("reader", "reader-secret-value", Access.READ_ONLY);
+        server.addIdentity("pruner", "pruner-secret-value", Access.PRUNE);
+        return server;
+    }
+
     public void addIdentity(String accessKeyId, String secret, Access access) {
         identities.put(accessKeyId, new Identity(secret, access));
     }

@@ -8,7 +8,6 @@ import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,10 +29,7 @@ class S3StoreDeleteTest {
 
     @BeforeAll
     static void startServer() {
-        server = S3TestServer.start("admin", "admin-secret-value");
-        server.addIdentity("writer", "writer-secret-value", Access.WRITE_ONLY);
-        server.addIdentity("reader", "reader-secret-value", Access.READ_ONLY);
-        server.addIdentity("pruner", "pruner-secret-value", Access.PRUNE);
+        server = S3TestServer.startWithLeastPrivilege();
         server.createBucket(BUCKET);
     }
 

@@ -18,11 +18,11 @@ import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -50,7 +50,6 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Usage: {@code FollowRestoreBench <records of 100 B> <rounds> <warm-up rounds> <sizes, e.g. 100,1024>}
  */
 public final class FollowRestoreBench {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final Duration ADMIN_WAIT = Duration.ofSeconds(60);
 
     private FollowRestoreBench() {
@@ -181,26 +180,12 @@ public final class FollowRestoreBench {
     }
 
     private static Map<String, String> followConfig(Path root, String bootstrap, String topic) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "dev.mirrorv3.connect.source.ChainSourceConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", "bench");
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
+        Map<String, String> c = ConnectorConfigs.chainSource("bench", topic, "preserve", bootstrap);
         c.put("filesystem.root", root.toString());
         c.put("destination.name", "bench-backup");
-        c.put("target.topic", topic);
-        c.put("offsets", "preserve");
-        c.put("target.admin.bootstrap.servers", bootstrap);
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
         // The recommended throughput settings (docs/chain-source.md): as the one-shot restore's producer.
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
-        c.put("producer.override.linger.ms", "20");
-        c.put("producer.override.batch.size", "1000000");
-        c.put("producer.override.buffer.memory", "134217728");
-        c.put("poll.interval.ms", "1000");
+        ConnectorConfigs.with(c, "producer.override.linger.ms", "20", "producer.override.batch.size", "1000000",
+                "producer.override.buffer.memory", "134217728", "poll.interval.ms", "1000");
         return c;
     }
 

@@ -25,7 +25,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +55,7 @@ class SnapshotDecryptTest {
     @BeforeEach
     void backup() throws Exception {
         root = Files.createDirectory(dir.resolve("backups"));
-        keys = Files.createDirectory(dir.resolve("keys"));
-        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        keys = TestBackups.keysWithK1(dir);
         KeyRing ring = KeyRing.load(keys);
         FilesystemStore store = new FilesystemStore(root, "kv-backup");
         Random random = new Random(11);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.mirrorv3.kafka.FailureNotes;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.nio.file.Files;
@@ -39,7 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PruneWhileRunningIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -322,15 +322,9 @@ class PruneWhileRunningIT {
     }
 
     static Map<String, String> sinkConfig(String name, String topic, Map<String, String> store) {
-        Map<String, String> c = new HashMap<>(store);
-        c.put("connector.class", "dev.mirrorv3.connect.blob.BlobSinkConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        converters(c);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
+        Map<String, String> c = ConnectorConfigs.sink("dev.mirrorv3.connect.blob.BlobSinkConnector", topic, cluster.bootstrapServers());
+        c.putAll(store);
         c.put("destination.name", name);
-        c.put("source.admin.bootstrap.servers", cluster.bootstrapServers());
         c.put("flush.max.records", "200");
         c.put("flush.max.time.ms", "300");
         c.put("chain.check.interval.ms", "300"); // the periodic check lists the chain often while prune removes its head
@@ -343,28 +337,13 @@ class PruneWhileRunningIT {
     }
 
     static Map<String, String> sourceConfig(String name, String topic, String target, Map<String, String> store) {
-        Map<String, String> c = new HashMap<>(store);
-        c.put("connector.class", "dev.mirrorv3.connect.source.ChainSourceConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", topic);
-        converters(c);
+        Map<String, String> c = ConnectorConfigs.chainSource(topic, target, "preserve", cluster.bootstrapServers());
+        c.putAll(store);
         c.put("destination.name", name);
-        c.put("target.topic", target);
-        c.put("offsets", "preserve");
-        c.put("target.admin.bootstrap.servers", cluster.bootstrapServers());
-        c.put("producer.override.enable.idempotence", "true");
-        c.put("producer.override.acks", "all");
-        c.put("producer.override.max.in.flight.requests.per.connection", "5");
         c.put("poll.interval.ms", "300");
         c.put("retry.backoff.initial.ms", "200");
         c.put("retry.backoff.max.ms", "2000");
         return c;
-    }
-
-    private static void converters(Map<String, String> c) {
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
     }
 
     static Path connectorJson(String name, Map<String, String> config) throws Exception {

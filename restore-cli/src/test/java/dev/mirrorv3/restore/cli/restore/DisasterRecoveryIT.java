@@ -10,6 +10,7 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.kafka.restore.RestoreOptions;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,6 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster (the target), and consumers of the restored groups resume at the right record.
  */
 class DisasterRecoveryIT {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final Map<String, String> ORDERS_CONFIGS = Map.of("retention.ms", "604800000", "max.message.bytes", "300000",
             "min.insync.replicas", "1", "compression.type", "lz4", "segment.ms", "3600000");
     /** users: batches of 4 records and a commit or abort marker; batches 2 and 5 aborted. */
@@ -120,18 +120,10 @@ class DisasterRecoveryIT {
                 commit(admin, userGroup(c), Map.of(tp("users", 0), c));
             }
         }
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "dev.mirrorv3.connect.blob.BlobSinkConnector");
-        c.put("tasks.max", "1");
-        c.put("topics", "orders,users");
+        Map<String, String> c =
+                ConnectorConfigs.sink("dev.mirrorv3.connect.blob.BlobSinkConnector", "orders,users", source.bootstrapServers());
         c.put("destination.name", "dr-${topic}");
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
         c.put("filesystem.root", root.toString());
-        c.put("source.admin.bootstrap.servers", source.bootstrapServers());
         c.put("flush.max.records", "20");
         c.put("flush.max.time.ms", "300");
         c.put("retry.backoff.initial.ms", "100");

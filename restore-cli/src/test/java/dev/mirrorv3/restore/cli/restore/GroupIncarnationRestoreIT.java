@@ -11,7 +11,6 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
-import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import java.nio.charset.StandardCharsets;
@@ -20,37 +19,16 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Group restores from a backup whose destination also holds group snapshots of another topic of the same name (the
  * source topic deleted and created again): restore takes the newest snapshot of the backup's own topic (the id of its
  * newest {@code _meta/topic/} snapshot), skips the others, and says which groups it skipped and why.
  */
-class GroupIncarnationRestoreIT {
+class GroupIncarnationRestoreIT extends RestoreIntoBrokerBase {
     private static final String OLD_ID = Uuid.randomUuid().toString();
     private static final String NEW_ID = Uuid.randomUuid().toString();
-    private static KafkaTestBroker broker;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
 
     /**
      * The backup of the old topic "reborn" (records 0-99, its id recorded), a group snapshot of it, and a newer one taken

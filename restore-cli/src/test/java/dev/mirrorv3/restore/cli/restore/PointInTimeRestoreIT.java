@@ -19,7 +19,6 @@ import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.restore.cli.report.ReportMarkdown;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
-import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestConsumers;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
@@ -33,32 +32,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Point-in-time restores into a real broker (one per class): only the prefix is sent, and the report is the evidence. */
-class PointInTimeRestoreIT {
-    private static KafkaTestBroker broker;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
-
+class PointInTimeRestoreIT extends RestoreIntoBrokerBase {
     private static String iso(long offset) {
         return Instant.ofEpochMilli(TestBackups.BASE_TS + offset).toString();
     }

@@ -21,7 +21,6 @@ import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
-import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestRecords;
@@ -32,7 +31,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -116,8 +114,7 @@ class RestoreFlagMatrixIT {
     @BeforeAll
     static void backUp() throws Exception {
         broker = KafkaTestBroker.start();
-        keys = Files.createDirectory(dir.resolve("keys"));
-        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        keys = TestBackups.keysWithK1(dir);
         KeyRing ring = KeyRing.load(keys);
         Path root = Files.createDirectory(dir.resolve("backups"));
         for (Kind kind : Kind.values()) {

@@ -9,7 +9,6 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.restore.KeptObjects;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
-import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
 import java.nio.charset.StandardCharsets;
@@ -25,32 +24,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code restore} into a real broker (one per class): round trips, refusals, a foreign writer, a changed object. */
-class RestoreIT {
-    private static KafkaTestBroker broker;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
-
+class RestoreIT extends RestoreIntoBrokerBase {
     private String config(String topic) throws Exception {
         return TestBackups.connectorJson(dir, topic + "-backup", topic, root()).toString();
     }

@@ -16,9 +16,7 @@ import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
-import dev.mirrorv3.restore.cli.decrypt.DecryptTest;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
-import dev.mirrorv3.testsupport.KafkaTestBroker;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +26,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -39,32 +36,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code restore} of a compaction=log backup: snapshots written from a real compacted topic with updates and tombstones;
  * preserve is refused, verify-only checks the snapshots, renumber produces the newest snapshot in key order, and a
  * consumer of the restored topic builds the same key -> value map as one of the source topic.
  */
-class RestoreSnapshotIT {
+class RestoreSnapshotIT extends RestoreIntoBrokerBase {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
-    private static KafkaTestBroker broker;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        broker = KafkaTestBroker.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
 
     @Test
     void renumberRestoresTheNewestSnapshotInKeyOrderAndPreserveIsRefused() throws Exception {
@@ -160,18 +140,9 @@ class RestoreSnapshotIT {
         }
         List<ConsumerRecord<byte[], byte[]>> source = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-enc", 0),
                 Duration.ofSeconds(60)).records();
-        Map<String, String> expected = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : source) {
-            String k = new String(r.key(), StandardCharsets.UTF_8);
-            if (r.value() == null) {
-                expected.remove(k);
-            } else {
-                expected.put(k, new String(r.value(), StandardCharsets.UTF_8));
-            }
-        }
+        Map<String, String> expected = TestBackups.newestValues(source);
 
-        Path keys = Files.createDirectory(dir.resolve("keys"));
-        Files.writeString(keys.resolve("k1"), Base64.getEncoder().encodeToString(DecryptTest.K1) + "\n");
+        Path keys = TestBackups.keysWithK1(dir);
         KeyRing ring = KeyRing.load(keys);
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-enc-backup");

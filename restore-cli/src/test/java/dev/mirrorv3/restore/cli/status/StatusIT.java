@@ -24,12 +24,12 @@ import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.ConnectorKind;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,7 +52,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --connect-url}, table and JSON, and exit 1 when a row cannot be read or a task FAILED.
  */
 class StatusIT {
-    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @RegisterExtension
@@ -337,17 +336,7 @@ class StatusIT {
     }
 
     private static Map<String, String> common(ConnectorKind kind, String topics) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", kind.className());
-        c.put("tasks.max", "1");
-        c.put("topics", topics);
-        c.put("key.converter", BYTES);
-        c.put("value.converter", BYTES);
-        c.put("header.converter", BYTES);
-        c.put("consumer.override.auto.offset.reset", "none");
-        c.put("consumer.override.isolation.level", "read_committed");
-        c.put("source.admin.bootstrap.servers", cluster.bootstrapServers());
-        return c;
+        return ConnectorConfigs.sink(kind.className(), topics, cluster.bootstrapServers());
     }
 
     private static Map<String, String> kafkaSink(String topic, String destinationTopic) {
