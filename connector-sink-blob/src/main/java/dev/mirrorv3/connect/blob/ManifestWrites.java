@@ -13,10 +13,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * When the open partitions' manifests are written (docs/blob-sink.md, "Chain manifests"): at the end of a put() for each
- * partition whose manifest is due ({@link ManifestKeeper#due}) and that no commit or retry holds, and when a partition
- * closes. A manifest only records objects that are durable already, so a transient failure to write one loses nothing:
- * it is logged and tried again after retry.backoff.max.ms, the same bytes, while the partition goes on; anything else
- * (another writer's manifest) is the partition's failure, which the task isolates (partition.failure). Task thread only.
+ * partition whose manifest is due ({@link ManifestKeeper#due}) and that no commit retry holds, and when a partition
+ * closes. A manifest only records objects that are durable already, so a commit running meanwhile does not hold it back
+ * (a busy partition has one in flight almost all the time: the next object is encoded while one uploads), and a transient
+ * failure to write one loses nothing: it is logged and tried again after retry.backoff.max.ms, the same bytes, while the
+ * partition goes on; anything else (another writer's manifest) is the partition's failure, which the task isolates
+ * (partition.failure). Task thread only.
  */
 final class ManifestWrites {
     private static final Logger log = LoggerFactory.getLogger(BlobSinkTask.class); // the task's log lines
@@ -30,14 +32,14 @@ final class ManifestWrites {
     }
 
     /**
-     * Writes the manifests due now of the partitions that are neither committing nor waiting for a commit's retry.
+     * Writes the manifests due now of the partitions not waiting for a commit's retry (a running commit may go on).
      *
      * @param failed told of each partition whose manifest failed for a reason that is not transient
      */
     void writeDue(Collection<BoundWriter<?>> open, long now, BiConsumer<TopicPartition, RuntimeException> failed) {
         for (BoundWriter<?> w : open) {
             ManifestKeeper manifests = w.writer().manifests();
-            if (!w.busy() && now >= retryAt.getOrDefault(w.partition(), 0L) && manifests.due(now)) {
+            if (w.retryAt().isEmpty() && now >= retryAt.getOrDefault(w.partition(), 0L) && manifests.due(now)) {
                 try {
                     write(w, now);
                 } catch (RuntimeException e) {

@@ -15,7 +15,9 @@ import dev.mirrorv3.chain.write.ChainWriter;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.chain.write.ManifestKeeper;
+import dev.mirrorv3.chain.write.PartitionWriter;
 import dev.mirrorv3.testsupport.MutableClock;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +47,11 @@ class ManifestWritesTest {
 
     /** A writer of partition t-0 on {@code store} that committed one object, whose manifest is due a day later. */
     private BoundWriter<ChainWriter> writerWithADueManifest(FilesystemStore store, int partition) {
+        return writerWithADueManifest(store, partition, new InlineCommits(clock, (t, r) -> { }));
+    }
+
+    private BoundWriter<ChainWriter> writerWithADueManifest(FilesystemStore store, int partition,
+            CommitStrategy<PartitionWriter> commits) {
         TopicPartition tp = new TopicPartition("t", partition);
         ChainListing listing = new ChainListing(store, partition, Manifest.Kind.CHAIN);
         ChainWriter writer = new ChainWriter(store, partition, EnvelopeCodecs.forSettings(SETTINGS), new FlushPolicy(1, 1_000_000, 1000),
@@ -53,7 +60,7 @@ class ManifestWritesTest {
         writer.flush(FlushTrigger.RECORDS);
         clock.advance(ManifestKeeper.MAX_AGE.toMillis());
         assertThat(writer.manifests().due(clock.millis())).as("the premise: a manifest is due").isTrue();
-        return new BoundWriter<>(tp, writer, WriterKind.CHAINS, new InlineCommits(clock, (t, r) -> { }), null);
+        return new BoundWriter<>(tp, writer, WriterKind.CHAINS, commits, null);
     }
 
     @Test
@@ -72,5 +79,27 @@ class ManifestWritesTest {
         assertThat(store.listBeside(ManifestName.dir(1))).as("the other partition's manifest")
                 .containsExactly(new ManifestName(0, 0).fileName());
         assertThat(other.writer().manifests().anyWaiting()).isFalse();
+    }
+
+    /**
+     * A busy partition has a commit in flight almost all the time (the next object is encoded while one uploads): its due
+     * manifest is written meanwhile, since it records only objects durable already, instead of waiting for an idle moment.
+     */
+    @Test
+    void aDueManifestIsWrittenWhileACommitOfItsPartitionRuns() {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        InlineCommits inline = new InlineCommits(clock, (t, r) -> { });
+        @SuppressWarnings("unchecked")
+        CommitStrategy<PartitionWriter> running = (CommitStrategy<PartitionWriter>) Proxy.newProxyInstance(
+                CommitStrategy.class.getClassLoader(), new Class<?>[] {CommitStrategy.class},
+                (proxy, method, args) -> "running".equals(method.getName()) ? Boolean.TRUE : method.invoke(inline, args));
+        BoundWriter<ChainWriter> busy = writerWithADueManifest(store, 0, running);
+        assertThat(busy.running()).as("the premise: a commit of the partition runs").isTrue();
+
+        new ManifestWrites(RETRY_MS).writeDue(List.of(busy), clock.millis(), failed::put);
+
+        assertThat(failed).isEmpty();
+        assertThat(store.listBeside(ManifestName.dir(0))).containsExactly(new ManifestName(0, 0).fileName());
+        assertThat(busy.writer().manifests().anyWaiting()).isFalse();
     }
 }
