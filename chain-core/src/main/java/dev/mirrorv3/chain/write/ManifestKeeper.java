@@ -101,7 +101,19 @@ public final class ManifestKeeper {
      * @throws ChainChangedException if another writer created a manifest of this partition meanwhile
      */
     public void writeWaiting() {
-        for (Frozen f = frozen != null ? frozen : next(); f != null; f = next()) {
+        writeDue(Long.MAX_VALUE);
+    }
+
+    /**
+     * Writes the manifests due at {@code nowMs}: one whose earlier attempt failed, the objects found at open, and the
+     * objects committed since only in chunks that are due themselves ({@link #MAX_OBJECTS} of them, or the oldest
+     * {@link #MAX_AGE} old); the rest wait for more, so a range written at open is not followed by a small manifest
+     * of whatever a running commit had just added.
+     *
+     * @throws ChainChangedException if another writer created a manifest of this partition meanwhile
+     */
+    public void writeDue(long nowMs) {
+        for (Frozen f = frozen != null ? frozen : next(nowMs); f != null; f = next(nowMs)) {
             checkTail(f.manifest().name());
             frozen = new Frozen(f.manifest(), f.bytes(), f.waitingCovered(), f.coversFound(), true);
             listing.create(f.manifest().name(), f.bytes(), f.attempted());
@@ -119,8 +131,8 @@ public final class ManifestKeeper {
         }
     }
 
-    /** The next manifest to write: the objects found at open first, then the objects committed; null when none waits. */
-    private Frozen next() {
+    /** The next manifest due: the objects found at open first, then the objects committed; null when none is due. */
+    private Frozen next(long nowMs) {
         Manifest.Link previous = newest == null ? null : newest.link();
         Map<String, String> keyIds = newest == null ? Map.of() : newest.manifest().keyIds();
         if (foundRange != null) {
@@ -128,7 +140,7 @@ public final class ManifestKeeper {
         }
         List<Manifest.Entry> chunk;
         synchronized (this) {
-            if (waiting.isEmpty()) {
+            if (waiting.isEmpty() || (waiting.size() < MAX_OBJECTS && nowMs - waiting.get(0).atMs() < MAX_AGE.toMillis())) {
                 return null;
             }
             chunk = waiting.subList(0, Math.min(MAX_OBJECTS, waiting.size())).stream().map(Waiting::entry).toList();

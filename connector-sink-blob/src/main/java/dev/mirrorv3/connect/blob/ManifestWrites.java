@@ -62,7 +62,7 @@ final class ManifestWrites {
 
     private void write(BoundWriter<?> w, long now) {
         try {
-            w.writer().manifests().writeWaiting();
+            w.writer().manifests().writeDue(now); // at a close (now: Long.MAX_VALUE) every waiting object is due
             retryAt.remove(w.partition());
         } catch (RuntimeException e) {
             if (!ConnectFailures.isTransient(e)) {

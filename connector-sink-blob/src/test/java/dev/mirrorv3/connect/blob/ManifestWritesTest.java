@@ -102,4 +102,33 @@ class ManifestWritesTest {
         assertThat(store.listBeside(ManifestName.dir(0))).containsExactly(new ManifestName(0, 0).fileName());
         assertThat(busy.writer().manifests().anyWaiting()).isFalse();
     }
+
+    /**
+     * Objects found after the newest manifest when a partition opens are covered at once, as a range; the objects committed
+     * since wait for their own manifest (1,000 of them, a day, or the close) instead of going into a small one beside it.
+     */
+    @Test
+    void theRangeFoundAtOpenIsWrittenAloneTheObjectsCommittedSinceWaitForTheirOwnManifest() {
+        FilesystemStore store = new FilesystemStore(root, "m");
+        FlushPolicy oneRecord = new FlushPolicy(1, 1_000_000, 1000);
+        ChainWriter before = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), oneRecord, clock,
+                new ChainListing(store, 0, Manifest.Kind.CHAIN).head(SETTINGS.format()), 0);
+        before.append(record(0));
+        before.flush(FlushTrigger.RECORDS); // an object no manifest covers, as a task that could not write one leaves it
+        ChainWriter writer = new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), oneRecord, clock,
+                new ChainListing(store, 0, Manifest.Kind.CHAIN).head(SETTINGS.format()), 1);
+        writer.append(record(1));
+        writer.flush(FlushTrigger.RECORDS);
+        BoundWriter<ChainWriter> w = new BoundWriter<>(new TopicPartition("t", 0), writer, WriterKind.CHAINS,
+                new InlineCommits(clock, (t, r) -> { }), null);
+
+        new ManifestWrites(RETRY_MS).writeDue(List.of(w), clock.millis(), failed::put);
+
+        assertThat(failed).isEmpty();
+        assertThat(store.listBeside(ManifestName.dir(0))).containsExactly(new ManifestName(0, 0).fileName());
+        assertThat(writer.manifests().anyWaiting()).as("the object committed since waits").isTrue();
+        new ManifestWrites(RETRY_MS).writeOnClose(w);
+        assertThat(store.listBeside(ManifestName.dir(0))).containsExactly(new ManifestName(0, 0).fileName(),
+                new ManifestName(1, 1).fileName());
+    }
 }
