@@ -86,8 +86,12 @@ public final class ManifestKeeper {
 
     /** Whether a manifest is due now (objects found at open, enough or old enough objects waiting, a retry). */
     public synchronized boolean due(long nowMs) {
-        return frozen != null || foundRange != null || waiting.size() >= MAX_OBJECTS
-                || (!waiting.isEmpty() && nowMs - waiting.get(0).atMs() >= MAX_AGE.toMillis());
+        return frozen != null || foundRange != null || chunkDue(nowMs);
+    }
+
+    /** Whether the objects committed since the newest manifest make one due: 1,000 of them, or the oldest a day old. */
+    private boolean chunkDue(long nowMs) {
+        return waiting.size() >= MAX_OBJECTS || (!waiting.isEmpty() && nowMs - waiting.get(0).atMs() >= MAX_AGE.toMillis());
     }
 
     /** Whether any object waits for a manifest (a partition closing writes them). */
@@ -140,7 +144,7 @@ public final class ManifestKeeper {
         }
         List<Manifest.Entry> chunk;
         synchronized (this) {
-            if (waiting.isEmpty() || (waiting.size() < MAX_OBJECTS && nowMs - waiting.get(0).atMs() < MAX_AGE.toMillis())) {
+            if (!chunkDue(nowMs)) {
                 return null;
             }
             chunk = waiting.subList(0, Math.min(MAX_OBJECTS, waiting.size())).stream().map(Waiting::entry).toList();
