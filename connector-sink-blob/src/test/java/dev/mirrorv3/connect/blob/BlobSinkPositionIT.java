@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.createTopicWithRecords;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,15 +42,23 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
         }
     }
 
+    /**
+     * Creates a topic of one partition with {@code records} varied records, deploys the connector on it and waits until
+     * its chain holds them all; returns the connector's config, to deploy it again.
+     */
+    private static Map<String, String> backUpOnePartition(TestDestination d, String topic, int records) {
+        createTopicWithRecords(cluster, topic, 1, records, 1);
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, (long) records), WAIT);
+        return config;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void lostPositionOfAStoppedConnectorIsolatesThePartition(TestDestination d) throws Exception {
         String topic = "lost-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        Map<String, String> config = backUpOnePartition(d, topic, 100);
         cluster.delete(topic);
 
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 2);
@@ -66,11 +75,7 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void retentionOvertakingAPausedConnectorIsNeverASilentJump(TestDestination d) throws Exception {
         String topic = "overtaken-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 50, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 50L), WAIT);
+        backUpOnePartition(d, topic, 50);
         cluster.connect().pauseConnector(topic);
         Thread.sleep(2000);
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 2);
@@ -94,15 +99,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void aRecreatedTopicBehindItsBackupIsRefused(TestDestination d) {
         String topic = "recreated-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        Map<String, String> config = backUpOnePartition(d, topic, 100);
         cluster.delete(topic);
         cluster.kafka().deleteTopic(topic);
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 2);
+        createTopicWithRecords(cluster, topic, 1, 10, 2);
         cluster.deploy(topic, config);
         String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         // The topic id tells first (PositionRule.checkIdentity); offsets alone would say "the destination is ahead".
@@ -119,15 +119,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void aTopicRecreatedPastTheBackupsEndIsRefusedByItsId(TestDestination d) {
         String topic = "recreated-longer-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        backUpOnePartition(d, topic, 100);
         cluster.stop(topic, WAIT);
         cluster.kafka().deleteTopic(topic);
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
+        createTopicWithRecords(cluster, topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
         String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).as("nothing of the new topic is written").hasValue(100);
@@ -147,16 +142,14 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     void aTopicRecreatedUnderARunningConnectorIsolatesItsPartitionsNamingIt() throws Exception {
         TestDestination d = destinations.filesystem();
         String topic = "recreated-running";
-        cluster.kafka().createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 100, 1);
+        createTopicWithRecords(cluster, topic, 3, 100, 1);
         Map<String, String> config = d.config(topic, cluster.bootstrapServers());
         config.put("partitions.watch.interval.ms", "1000");
         cluster.deploy(topic, config);
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L, 1, 100L, 2, 100L), WAIT);
         cluster.kafka().deleteTopic(topic);
         Thread.sleep(3000); // an operator's pause: the task's consumer sees the topic gone
-        cluster.kafka().createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 300, 2);
+        createTopicWithRecords(cluster, topic, 3, 300, 2);
         for (int p = 0; p < 3; p++) {
             assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT, true)).contains("source topic " + topic
                     + " was deleted and created again", "new destination.name");
@@ -224,8 +217,7 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void anEmptyChainStartsAtTheLogStartOffset(TestDestination d) throws Exception {
         String topic = "starts-later-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
+        createTopicWithRecords(cluster, topic, 1, 100, 1);
         deleteRecordsBefore(topic, 40);
         cluster.deploy(topic, d.config(topic, cluster.bootstrapServers()));
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
