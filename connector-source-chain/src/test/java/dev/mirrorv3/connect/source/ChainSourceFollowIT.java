@@ -99,6 +99,28 @@ class ChainSourceFollowIT {
         return awaitPartitionFailed(cluster, name, "t", 0, new TopicPartition(name + "-target", 0), WAIT);
     }
 
+    /** Backup {@code name} of topic t holding offsets 0-9 in one object, and its target {@code <name>-target}, empty. */
+    private static Store tenRecordsAndAnEmptyTarget(String name) {
+        Store store = new FilesystemStore(root, name);
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), name + "-target", 1);
+        return store;
+    }
+
+    /** The follower of backup {@code name} of topic t onto {@code <name>-target}, the offsets preserved. */
+    private static Map<String, String> preservingFollower(String name) {
+        return sourceConfig("t", root, name, name + "-target", "preserve", bootstrap());
+    }
+
+    /** {@code count} records of another writer on partition 0 of {@code topic}. */
+    private static void produceForeign(String topic, int count) {
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
+            for (int i = 0; i < count; i++) {
+                p.send(new ProducerRecord<>(topic, 0, null, "other".getBytes()));
+            }
+        }
+    }
+
     @Test
     void followsAGrowingBackupWhileTheSinkWritesIt() throws Exception {
         createTopic(bootstrap(), "orders", 2);
@@ -311,15 +333,9 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetWithForeignRecords() {
-        Store store = new FilesystemStore(root, "foreign");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "foreign-target", 1);
-        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
-            for (int i = 0; i < 3; i++) {
-                p.send(new ProducerRecord<>("foreign-target", 0, null, "other".getBytes()));
-            }
-        }
-        cluster.deploy("foreign", sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap()));
+        tenRecordsAndAnEmptyTarget("foreign");
+        produceForeign("foreign-target", 3);
+        cluster.deploy("foreign", preservingFollower("foreign"));
         assertThat(failedPartition("foreign")).contains("the target holds records that are not this backup's")
                 .contains("foreign-target-0 offset 2").contains("the key differs");
         cluster.delete("foreign");
@@ -327,15 +343,9 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetPastTheBackup() {
-        Store store = new FilesystemStore(root, "past");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "past-target", 1);
-        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
-            for (int i = 0; i < 12; i++) {
-                p.send(new ProducerRecord<>("past-target", 0, null, "other".getBytes()));
-            }
-        }
-        cluster.deploy("past", sourceConfig("t", root, "past", "past-target", "preserve", bootstrap()));
+        tenRecordsAndAnEmptyTarget("past");
+        produceForeign("past-target", 12);
+        cluster.deploy("past", preservingFollower("past"));
         assertThat(failedPartition("past")).contains("the target is past the backup").contains("holds 12 records")
                 .contains("the backup ends at offset 9");
         cluster.delete("past");
@@ -343,10 +353,8 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetWhoseLastRecordRetentionRemoved() throws Exception {
-        Store store = new FilesystemStore(root, "retention");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "retention-target", 1);
-        Map<String, String> c = sourceConfig("t", root, "retention", "retention-target", "preserve", bootstrap());
+        tenRecordsAndAnEmptyTarget("retention");
+        Map<String, String> c = preservingFollower("retention");
         cluster.deploy("retention", c);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "retention-target", 0) == 10);
         cluster.delete("retention");
@@ -361,10 +369,8 @@ class ChainSourceFollowIT {
 
     @Test
     void stopsAtUntilTimestampWithTheTaskRunningAndSaysSo() throws Exception {
-        Store store = new FilesystemStore(root, "frozen");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
-        createTopic(bootstrap(), "frozen-target", 1);
-        Map<String, String> config = sourceConfig("t", root, "frozen", "frozen-target", "preserve", bootstrap());
+        Store store = tenRecordsAndAnEmptyTarget("frozen"); // stamped BASE_TS + offset
+        Map<String, String> config = preservingFollower("frozen");
         config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 14).toString());
         int logMark = logs.getBuffer().length();
         cluster.deploy("frozen", config);
@@ -391,11 +397,9 @@ class ChainSourceFollowIT {
      */
     @Test
     void aCutTheStandbyIsAlreadyPastFailsThePartition() {
-        Store store = new FilesystemStore(root, "late-cut");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
+        Store store = tenRecordsAndAnEmptyTarget("late-cut"); // stamped BASE_TS + offset
         writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
-        createTopic(bootstrap(), "late-cut-target", 1);
-        Map<String, String> config = sourceConfig("t", root, "late-cut", "late-cut-target", "preserve", bootstrap());
+        Map<String, String> config = preservingFollower("late-cut");
         cluster.deploy("late-cut", config);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "late-cut-target", 0) == 20);
         cluster.delete("late-cut");
@@ -448,9 +452,7 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesAGapInNewObjects() {
-        Store store = new FilesystemStore(root, "gap");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "gap-target", 1);
+        Store store = tenRecordsAndAnEmptyTarget("gap");
         cluster.deploy("gap", sourceConfig("t", root, "gap", "gap-target", "renumber", bootstrap()));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "gap-target", 0) == 10);
         writeObject(store, 0, 20, 29, records("t", 0, 20, 29, o -> true));
@@ -464,7 +466,7 @@ class ChainSourceFollowIT {
         Store store = new FilesystemStore(root, "hole");
         writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> o != 5));
         createTopic(bootstrap(), "hole-target", 1);
-        cluster.deploy("hole", sourceConfig("t", root, "hole", "hole-target", "preserve", bootstrap()));
+        cluster.deploy("hole", preservingFollower("hole"));
         assertThat(failedPartition("hole")).contains("hole at offset 5").contains("offsets=renumber");
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "hole-target", 0) == 5);
         cluster.delete("hole");
@@ -472,10 +474,8 @@ class ChainSourceFollowIT {
 
     @Test
     void detectsASecondWriterOnTheTarget() {
-        Store store = new FilesystemStore(root, "second");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "second-target", 1);
-        cluster.deploy("second", sourceConfig("t", root, "second", "second-target", "preserve", bootstrap()));
+        Store store = tenRecordsAndAnEmptyTarget("second");
+        cluster.deploy("second", preservingFollower("second"));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "second-target", 0) == 10);
         try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
             p.send(new ProducerRecord<>("second-target", 0, null, "intruder".getBytes()));
@@ -564,7 +564,7 @@ class ChainSourceFollowIT {
     void waitsForAnEmptyBackupAndRefusesAMissingDirectory() throws Exception {
         Files.createDirectories(root.resolve("empty").resolve("0"));
         createTopic(bootstrap(), "empty-target", 1);
-        Map<String, String> c = sourceConfig("t", root, "empty", "empty-target", "preserve", bootstrap());
+        Map<String, String> c = preservingFollower("empty");
         int logMark = logs.getBuffer().length();
         cluster.deploy("empty", c);
         String emptyLine = root.resolve("empty").resolve("0") + " is empty (no objects) for";
@@ -583,7 +583,7 @@ class ChainSourceFollowIT {
 
     @Test
     void validateRequiresAnIdempotentProducerWithAcksAll() {
-        Map<String, String> c = sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap());
+        Map<String, String> c = preservingFollower("foreign");
         c.remove("producer.override.enable.idempotence");
         c.put("producer.override.acks", "1");
         c.put("errors.tolerance", "all");
