@@ -4,6 +4,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertBackupComplete
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.filesystem;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.flushAt;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,11 +42,11 @@ class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
         }
     }
 
-    /** The fault-injecting connector's config, four flush threads, an object every {@code flushMaxRecords} records. */
-    private static Map<String, String> config(String topic, int flushMaxRecords) {
+    /** The fault-injecting connector's config, four flush threads, objects cut as {@link BlobSinkTestSupport#flushAt} says. */
+    private static Map<String, String> config(String topic, int flushMaxRecords, long flushMaxTimeMs) {
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
         config.put("flush.threads", "4");
-        config.put("flush.max.records", Integer.toString(flushMaxRecords));
+        flushAt(config, flushMaxRecords, flushMaxTimeMs);
         ConnectorConfigs.evictingStuckTasks(config, 500);
         return config;
     }
@@ -79,8 +80,7 @@ class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
     void aWorkerKilledWithCommitsInFlightForSeveralPartitionsLeavesNoGapAndNoDuplicate() throws Exception {
         String topic = "pipecrash";
         Faults faults = topicWithFaults(topic, 4);
-        Map<String, String> config = config(topic, 50);
-        config.put("flush.max.time.ms", "600000");
+        Map<String, String> config = config(topic, 50, 600000);
         config.put("chain.check.interval.ms", "1000");
         produceVaried(cluster.bootstrapServers(), topic, 4, 100, 1);
         cluster.deploy(topic, config);
@@ -122,8 +122,7 @@ class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
     void aTransientFailureOfOnePartitionPausesItWhileTheOthersKeepCommitting() throws Exception {
         String topic = "pipeoutage";
         Faults faults = topicWithFaults(topic, 3);
-        Map<String, String> config = config(topic, 20);
-        config.put("flush.max.time.ms", "500");
+        Map<String, String> config = config(topic, 20, 500);
         faults.failCreatesOf.put(0, true);
         cluster.deploy(topic, config);
         cluster.awaitRunning(topic, WAIT);
@@ -149,7 +148,7 @@ class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
     void zeroFlushThreadsCommitOnTheTaskThreadAndATransientFailureRetriesTheBatchAsBefore() {
         String topic = "pipezero";
         Faults faults = topicWithFaults(topic, 2);
-        Map<String, String> config = config(topic, 30);
+        Map<String, String> config = config(topic, 30, 1000); // the time trigger sinkConfig sets
         config.put("flush.threads", "0");
         faults.failNextCreates.set(2);
         produceVaried(cluster.bootstrapServers(), topic, 2, 100, 40);
@@ -169,8 +168,7 @@ class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
     void aRebalanceClosesSomePartitionsWhileTheOthersHaveCommitsInFlight() throws Exception {
         String topic = "piperebalance";
         Faults faults = topicWithFaults(topic, 4);
-        Map<String, String> config = config(topic, 10);
-        config.put("flush.max.time.ms", "600000");
+        Map<String, String> config = config(topic, 10, 600000);
         config.put("consumer.override.partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
         cluster.deploy(topic, config);
         cluster.awaitRunning(topic, WAIT);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.FastRecreation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -229,13 +230,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @Test
     void validateRefusesUnsafeConfigsPerField() {
         Map<String, String> config = new HashMap<>(sinkConfig("a,b", Path.of("relative/dir"), "localhost:1"));
-        config.remove("consumer.override.auto.offset.reset");
-        config.put("consumer.override.isolation.level", "read_uncommitted");
-        config.put("errors.tolerance", "all");
-        config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
-        config.remove("header.converter");
-        config.put("transforms", "x");
-        config.put("transforms.x.type", "org.apache.kafka.connect.transforms.InsertHeader");
+        ConnectorConfigs.with(config, "consumer.override.auto.offset.reset", null, "header.converter", null,
+                "consumer.override.isolation.level", "read_uncommitted", "errors.tolerance", "all",
+                "value.converter", "org.apache.kafka.connect.storage.StringConverter",
+                "transforms", "x", "transforms.x.type", "org.apache.kafka.connect.transforms.InsertHeader");
         ConfigInfos infos = cluster.validate(BlobSinkConnector.class.getName(), config);
         Map<String, String> errors = errorsByField(infos);
         assertThat(errors.get("consumer.override.auto.offset.reset")).contains("set consumer.override.auto.offset.reset=none",

@@ -5,6 +5,7 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
 import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -37,8 +38,13 @@ record S3TestUsers(String adminId, String adminSecret, String writerId, String w
 
     /** An S3 client of the admin, for the test to put, read and list objects behind the connector's back. */
     S3Client adminClient(S3TestServer server) {
-        return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(adminId, adminSecret))).build();
+        return client(server.endpoint(), adminId, adminSecret);
+    }
+
+    /** An S3 client of one identity of the in-process server at {@code endpoint} (path-style, as the server needs). */
+    static S3Client client(URI endpoint, String accessKeyId, String secret) {
+        return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secret))).build();
     }
 
     /** Store settings with the admin as reader and writer, for the test to read chains with. */
