@@ -1,9 +1,8 @@
 package dev.mirrorv3.connect.source;
 
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.PARQUET;
-import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertStandbyMirrors;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.awaitPartitionFailed;
-import static dev.mirrorv3.connect.source.ChainSourceTestSupport.consumeAll;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.createTopic;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.errors;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.highWatermark;
@@ -141,11 +140,7 @@ class ChainSourceFollowIT {
                 .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000
                         && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
         assertThat(Duration.ofNanos(System.nanoTime() - backedUp)).isLessThanOrEqualTo(bound);
-        var expected = consumeAll(bootstrap(), "orders");
-        var actual = consumeAll(bootstrap(), "orders-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(bootstrap(), "orders", "orders-standby", 2);
         assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
         cluster.delete("orders-follow");
         cluster.delete("orders-backup");
@@ -217,11 +212,7 @@ class ChainSourceFollowIT {
                 .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/0"))
                 .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/1"))
                 .noneMatch(l -> l.contains("tee-local"));
-        var expected = consumeAll(cluster.bootstrapServers(), topic);
-        var actual = consumeAll(cluster.bootstrapServers(), "tee-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(cluster.bootstrapServers(), topic, "tee-standby", 2);
         assertThat(cluster.taskState("tee-follow")).isEqualTo("RUNNING");
         cluster.delete("tee-follow");
         cluster.delete("tee-backup");
@@ -266,7 +257,7 @@ class ChainSourceFollowIT {
             assertThat(new ChainReader(store, PARQUET, keys).listChain(0, OptionalLong.empty()).objects())
                     .as("every object encrypted with k1").isNotEmpty().allMatch(o -> "k1".equals(o.keyId()));
         }
-        assertSameRecords(consumeAll(bootstrap(), "cards").get(0), consumeAll(bootstrap(), "cards-standby").get(0), true);
+        assertStandbyMirrors(bootstrap(), "cards", "cards-standby", 1);
         assertThat(cluster.taskState("cards-follow")).isEqualTo("RUNNING");
         cluster.delete("cards-follow");
         cluster.delete("cards-backup");
@@ -294,11 +285,7 @@ class ChainSourceFollowIT {
                 .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600
                         && highWatermark(bootstrap(), "events-standby", 1) == 300);
         assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
-        var expected = consumeAll(bootstrap(), "events");
-        var actual = consumeAll(bootstrap(), "events-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(bootstrap(), "events", "events-standby", 2);
         assertThat(cluster.taskState("events-follow")).isEqualTo("RUNNING");
         cluster.delete("events-follow");
         cluster.delete("events-backup");
@@ -325,7 +312,7 @@ class ChainSourceFollowIT {
         awaitBackup("payments-backup", 1, 3000);
         Awaitility.await("the follower continues where the one-shot restore ended").atMost(WAIT)
                 .until(() -> highWatermark(bootstrap(), "payments-restored", 0) == 3000);
-        assertSameRecords(consumeAll(bootstrap(), "payments").get(0), consumeAll(bootstrap(), "payments-restored").get(0), true);
+        assertStandbyMirrors(bootstrap(), "payments", "payments-restored", 1);
         assertThat(cluster.taskState("payments-follow")).isEqualTo("RUNNING");
         cluster.delete("payments-follow");
         cluster.delete("payments-backup");
