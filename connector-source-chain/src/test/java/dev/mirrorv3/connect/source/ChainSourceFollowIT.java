@@ -570,7 +570,7 @@ class ChainSourceFollowIT {
 
     @Test
     void validateRequiresAnIdempotentProducerWithAcksAll() {
-        Map<String, String> c = preservingFollower("foreign");
+        Map<String, String> c = sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap());
         c.remove("producer.override.enable.idempotence");
         c.put("producer.override.acks", "1");
         c.put("errors.tolerance", "all");
