@@ -4,6 +4,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.flushAt;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
@@ -12,10 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.meta.MetaSnapshots;
 import dev.mirrorv3.chain.store.FilesystemStore;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,22 +30,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker dies in the middle of a flush: its task lives on as a zombie blocked before its commit,
  * the task moves to the other worker and continues the chain, and the zombie's late commit is refused.
  */
-class BlobSinkCrashIT {
-    private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(2, Map.of("task.shutdown.graceful.timeout.ms", "1000"));
-
-    @TempDir
-    static Path root;
+class BlobSinkCrashIT extends BlobSinkTwoWorkerBase {
 
     @Test
     void aZombiesLateCommitIsRefusedAndTheChainContinuesExactly() throws Exception {
@@ -54,8 +43,7 @@ class BlobSinkCrashIT {
         cluster.kafka().createTopic(topic, 1);
         Faults faults = Faults.forDestination("crash");
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
-        config.put("flush.max.records", "50");
-        config.put("flush.max.time.ms", "600000");
+        flushAt(config, 50, 600000);
         config.put("chain.check.interval.ms", "1000");
         ConnectorConfigs.evictingStuckTasks(config, 1000);
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);

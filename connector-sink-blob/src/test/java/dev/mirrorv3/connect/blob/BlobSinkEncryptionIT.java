@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainsNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.nextAfterLast;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
@@ -19,15 +20,12 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
-import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,21 +35,16 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -65,12 +58,8 @@ class BlobSinkEncryptionIT {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final String BUCKET = "enc-backups";
-    private static final String ADMIN_ID = "admin";
-    private static final String ADMIN_SECRET = "admin-SECRET-enc";
-    private static final String WRITER_ID = "writer";
-    private static final String WRITER_SECRET = "writer-SECRET-enc";
-    private static final String READER_ID = "reader";
-    private static final String READER_SECRET = "reader-SECRET-enc";
+    private static final S3TestUsers USERS = new S3TestUsers("admin", "admin-SECRET-enc", "writer",
+            "writer-SECRET-enc", "reader", "reader-SECRET-enc");
     private static final String MARKER = "PLAINTEXT-MARKER-";
 
     static ConnectTestCluster cluster;
@@ -94,15 +83,9 @@ class BlobSinkEncryptionIT {
         k2 = newKey(random);
         Files.writeString(keys.resolve("k1"), k1 + "\n");
         Files.writeString(keys.resolve("k2"), k2 + "\n");
-        s3 = S3TestServer.start(ADMIN_ID, ADMIN_SECRET);
-        s3.addIdentity(WRITER_ID, WRITER_SECRET, Access.WRITE_ONLY);
-        s3.addIdentity(READER_ID, READER_SECRET, Access.READ_ONLY);
-        s3.createBucket(BUCKET);
-        admin = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
-        S3Identity adminIdentity = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-        S3Settings adminSettings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, "", true,
-                adminIdentity, adminIdentity).withCallTimeout(Duration.ofSeconds(10));
+        s3 = USERS.start(BUCKET);
+        admin = USERS.adminClient(s3);
+        S3Settings adminSettings = USERS.adminSettings(s3, BUCKET, "");
         s3Stores = name -> new S3Store(adminSettings, name);
         cluster = ConnectTestCluster.start(1, Map.of());
     }
@@ -133,7 +116,7 @@ class BlobSinkEncryptionIT {
     private static Map<String, String> s3Config(String topic) {
         Map<String, String> c = sinkConfig(topic, dir, cluster.bootstrapServers());
         c.remove("filesystem.root");
-        c.putAll(ConnectorConfigs.s3(s3.endpoint().toString(), BUCKET, WRITER_ID, WRITER_SECRET, READER_ID, READER_SECRET));
+        c.putAll(USERS.connectorCredentials(s3, BUCKET));
         return c;
     }
 
@@ -174,16 +157,7 @@ class BlobSinkEncryptionIT {
         KeyRing ring = KeyRing.load(keys);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
         Map<Integer, Long> next = nextAfterLast(expected);
-        Awaitility.await("chain " + name + " reaches " + next).atMost(WAIT).pollInterval(Duration.ofMillis(250))
-                .failFast("connector " + name + " failed", () -> {
-                    String trace = cluster.failureTrace(name);
-                    if (trace != null) {
-                        throw new AssertionError("connector " + name + " failed: " + trace);
-                    }
-                })
-                .ignoreExceptions()
-                .until(() -> next.entrySet().stream().allMatch(e -> chain(stores, name, e.getKey(), ring).nextOffset()
-                        .orElse(-1) >= e.getValue()));
+        awaitChainsNext(cluster, name, p -> chain(stores, name, p, ring), next, WAIT);
         for (int p = 0; p < partitions; p++) {
             assertChainEquals(expected.get(p), readChain(stores, name, topic, p, ring));
             assertContiguous(chain(stores, name, p, ring), 0);

@@ -6,6 +6,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.createTopicWithRecords;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
@@ -74,6 +75,17 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
         return c;
     }
 
+    /**
+     * Creates a topic of two partitions with ten records each and deploys the connector on it: {@link #config} and one
+     * setting on top.
+     */
+    private static void deployOnTwoPartitions(TestDestination d, String topic, String key, String value) {
+        createTopicWithRecords(cluster, topic, 2, 10, 1);
+        Map<String, String> config = config(d, topic);
+        config.put(key, value);
+        cluster.deploy(topic, config);
+    }
+
     private static String name(long from, long to) {
         return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
     }
@@ -97,8 +109,7 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void anotherWritersObjectIsolatesItsPartitionTheOthersCompleteAndARestartResumesItOnceRemoved(TestDestination d) {
         String topic = "isolate-foreign-" + d;
-        cluster.kafka().createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 20, 1);
+        createTopicWithRecords(cluster, topic, 3, 20, 1);
         try (LogCapture logs = LogCapture.attach()) {
             cluster.deploy(topic, config(d, topic));
             awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 20L, 1, 20L, 2, 20L), WAIT);
@@ -339,8 +350,7 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
         awaitChainNext(cluster, d.stores(), name + "-" + b, PARQUET, Map.of(0, 20L), WAIT);
         cluster.stop(name, WAIT);
         cluster.kafka().deleteTopic(a);
-        cluster.kafka().createTopic(a, 2);
-        produceVaried(cluster.bootstrapServers(), a, 2, 40, 3);
+        createTopicWithRecords(cluster, a, 2, 40, 3);
         produceVaried(cluster.bootstrapServers(), b, 1, 20, 4);
         cluster.connect().resumeConnector(name);
 
@@ -362,11 +372,7 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
     void withPartitionFailureTaskAnotherWritersObjectFailsTheTask() {
         TestDestination d = destinations.filesystem();
         String topic = "isolate-off";
-        cluster.kafka().createTopic(topic, 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 10, 1);
-        Map<String, String> config = config(d, topic);
-        config.put("partition.failure", "task");
-        cluster.deploy(topic, config);
+        deployOnTwoPartitions(d, topic, "partition.failure", "task");
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 10L, 1, 10L), WAIT);
         d.put(topic, 1, name(10, 19), d.read(topic, 1, name(0, 9)));
         produceVaried(cluster.bootstrapServers(), topic, 2, 10, 2);
@@ -380,11 +386,7 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
     void badCredentialsStillFailTheTask() {
         TestDestination d = destinations.s3();
         String topic = "isolate-credentials";
-        cluster.kafka().createTopic(topic, 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 10, 1);
-        Map<String, String> config = config(d, topic);
-        config.put("s3.write.secret.access.key", "not-the-writer-secret");
-        cluster.deploy(topic, config);
+        deployOnTwoPartitions(d, topic, "s3.write.secret.access.key", "not-the-writer-secret");
         String trace = cluster.awaitTaskFailure(topic, WAIT);
         assertThat(trace).contains("does not accept the credentials of", "s3.write.access.key.id")
                 .doesNotContain("not-the-writer-secret");

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.createTopicWithRecords;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,21 +33,31 @@ class BlobSinkNewPartitionsIT extends OneWorkerTestBase {
         }
     }
 
+    /** The connector's config, its watch looking for new partitions every {@code intervalMs}. */
+    private static Map<String, String> watchingPartitionsEvery(String topic, long intervalMs) {
+        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        config.put("partitions.watch.interval.ms", Long.toString(intervalMs));
+        return config;
+    }
+
+    /** Each partition's chain holds every record of the topic, nothing twice and without a gap. */
+    private static void assertBackupComplete(String topic, int partitions) {
+        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), topic, topic, partitions, WAIT);
+    }
+
     @Test
     void aPartitionAddedToTheTopicIsBackedUpFromItsLogStartWithNoAction() throws Exception {
         String topic = "grown";
-        cluster.kafka().createTopic(topic, 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 500, 1);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
-        config.put("partitions.watch.interval.ms", "1000");
+        createTopicWithRecords(cluster, topic, 2, 500, 1);
+        Map<String, String> config = watchingPartitionsEvery(topic, 1000);
         cluster.deploy(topic, config);
-        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), topic, topic, 2, WAIT);
+        assertBackupComplete(topic, 2);
 
         grow(topic, 3);
         produceVaried(cluster.bootstrapServers(), topic, 3, 300, 2);
         // The consumer alone would notice the new partition only at its next metadata refresh (5 minutes by default) and
         // then fail with NoOffsetForPartitionException; the connector's watch restarts the task well before.
-        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), topic, topic, 3, WAIT);
+        assertBackupComplete(topic, 3);
         cluster.awaitRunning(topic, WAIT);
         cluster.delete(topic);
     }
@@ -54,22 +65,20 @@ class BlobSinkNewPartitionsIT extends OneWorkerTestBase {
     @Test
     void aTaskWhoseConsumerNoticesTheNewPartitionFirstIsReplacedWithNoAction() throws Exception {
         String topic = "noticed-first";
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 200, 3);
-        Map<String, String> config = sinkConfig(topic, root, cluster.bootstrapServers());
+        createTopicWithRecords(cluster, topic, 1, 200, 3);
         // The consumer refreshes its metadata every second, the connector looks every 20 s: the consumer notices the
         // new partition first, and its task fails in Connect's rebalance callback (no committed offset, reset none).
+        Map<String, String> config = watchingPartitionsEvery(topic, 20000);
         config.put("consumer.override.metadata.max.age.ms", "1000");
-        config.put("partitions.watch.interval.ms", "20000");
         cluster.deploy(topic, config);
-        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), topic, topic, 1, WAIT);
+        assertBackupComplete(topic, 1);
 
         grow(topic, 2);
         String trace = cluster.awaitTaskFailure(topic, WAIT);
         assertThat(trace).contains("NoOffsetForPartitionException");
         produceVaried(cluster.bootstrapServers(), topic, 2, 200, 4);
         cluster.awaitRunning(topic, WAIT); // replaced by the connector's reconfiguration, not by the test
-        BlobSinkTestSupport.assertBackupComplete(cluster, BlobSinkTestSupport.filesystem(root), topic, topic, 2, WAIT);
+        assertBackupComplete(topic, 2);
         cluster.delete(topic);
     }
 

@@ -39,9 +39,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
@@ -78,8 +75,7 @@ class BlobSinkObjectLockIT {
     static void buckets() {
         S3MOCK.createBucket(LOCKED, true);
         S3MOCK.createBucket(PLAIN, false);
-        admin = S3Client.builder().endpointOverride(S3MOCK.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("admin", "admin-secret"))).build();
+        admin = S3TestUsers.client(S3MOCK.endpoint(), "admin", "admin-secret");
         admin.putObjectLockConfiguration(r -> r.bucket(LOCKED).objectLockConfiguration(c -> c.objectLockEnabled("Enabled")
                 .rule(rule -> rule.defaultRetention(d -> d.mode(ObjectLockRetentionMode.GOVERNANCE).days(1)))));
         wire = ReplyDroppingProxy.start(S3MOCK.endpoint());

@@ -1,25 +1,19 @@
 package dev.mirrorv3.connect.blob;
 
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertChainEquals;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertContiguous;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.assertBackupComplete;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.consumeAll;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.nextAfterLast;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.filesystem;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.flushAt;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
-import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.readChain;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.TestConsumers;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,30 +21,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The pipelined flush (docs/blob-sink.md, "Pipelined flush") on a real worker: commits of several partitions in flight
  * when a worker dies, a transient failure of one partition while the others commit, and a rebalance that closes some
  * partitions while the others' commits are running. Each chain is checked record by record against the topic.
  */
-class BlobSinkPipelineIT {
-    private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(2, Map.of("task.shutdown.graceful.timeout.ms", "1000"));
-
-    @TempDir
-    static Path root;
+class BlobSinkPipelineIT extends BlobSinkTwoWorkerBase {
 
     @BeforeEach
     void twoWorkers() {
@@ -59,20 +42,30 @@ class BlobSinkPipelineIT {
         }
     }
 
-    private static Map<String, String> config(String topic) {
+    /** The fault-injecting connector's config, four flush threads, objects cut as {@link BlobSinkTestSupport#flushAt} says. */
+    private static Map<String, String> config(String topic, int flushMaxRecords, long flushMaxTimeMs) {
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root, cluster.bootstrapServers());
         config.put("flush.threads", "4");
+        flushAt(config, flushMaxRecords, flushMaxTimeMs);
         ConnectorConfigs.evictingStuckTasks(config, 500);
         return config;
     }
 
-    private static void assertChainsComplete(String name, String topic, int partitions) {
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
-        awaitChainNext(cluster, root, name, PARQUET, nextAfterLast(expected), WAIT);
-        for (int p = 0; p < partitions; p++) {
-            assertChainEquals(expected.get(p), readChain(root, name, topic, p, PARQUET)); // nothing missing, nothing twice
-            assertContiguous(chain(root, name, p, PARQUET), 0); // no gap, no overlap
-        }
+    /** Creates the topic, and the faults its connector's tasks will meet. */
+    private static Faults topicWithFaults(String topic, int partitions) {
+        cluster.kafka().createTopic(topic, partitions);
+        return Faults.forDestination(topic);
+    }
+
+    /** Each chain holds every record of the topic, nothing twice and without a gap. */
+    private static void assertChainsComplete(String topic, int partitions) {
+        assertBackupComplete(cluster, filesystem(root), topic, topic, partitions, WAIT);
+    }
+
+    /** The faults cost neither a record nor the task. */
+    private static void assertChainsCompleteAndTaskRunning(String topic, int partitions) {
+        assertChainsComplete(topic, partitions);
+        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
     }
 
     private static Map<Integer, Long> each(int partitions, long next) {
@@ -86,11 +79,8 @@ class BlobSinkPipelineIT {
     @Test
     void aWorkerKilledWithCommitsInFlightForSeveralPartitionsLeavesNoGapAndNoDuplicate() throws Exception {
         String topic = "pipecrash";
-        cluster.kafka().createTopic(topic, 4);
-        Faults faults = Faults.forDestination(topic);
-        Map<String, String> config = config(topic);
-        config.put("flush.max.records", "50");
-        config.put("flush.max.time.ms", "600000");
+        Faults faults = topicWithFaults(topic, 4);
+        Map<String, String> config = config(topic, 50, 600000);
         config.put("chain.check.interval.ms", "1000");
         produceVaried(cluster.bootstrapServers(), topic, 4, 100, 1);
         cluster.deploy(topic, config);
@@ -124,19 +114,15 @@ class BlobSinkPipelineIT {
         for (int p = 0; p < 4; p++) {
             assertThat(chain(root, topic, p, PARQUET).objects()).extracting(ObjectName::to).containsExactly(49L, 99L, 149L, 199L);
         }
-        assertChainsComplete(topic, topic, 4);
-        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertChainsCompleteAndTaskRunning(topic, 4);
         cluster.delete(topic);
     }
 
     @Test
     void aTransientFailureOfOnePartitionPausesItWhileTheOthersKeepCommitting() throws Exception {
         String topic = "pipeoutage";
-        cluster.kafka().createTopic(topic, 3);
-        Faults faults = Faults.forDestination(topic);
-        Map<String, String> config = config(topic);
-        config.put("flush.max.records", "20");
-        config.put("flush.max.time.ms", "500");
+        Faults faults = topicWithFaults(topic, 3);
+        Map<String, String> config = config(topic, 20, 500);
         faults.failCreatesOf.put(0, true);
         cluster.deploy(topic, config);
         cluster.awaitRunning(topic, WAIT);
@@ -152,8 +138,7 @@ class BlobSinkPipelineIT {
 
         faults.failCreatesOf.put(0, false);
         produceVaried(cluster.bootstrapServers(), topic, 3, 20, 20);
-        assertChainsComplete(topic, topic, 3);
-        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertChainsCompleteAndTaskRunning(topic, 3);
         assertThat(faults.createThreads).as("commits run on the pool").isNotEmpty()
                 .allMatch(t -> t.startsWith("mirror-v3-flush-" + topic + "-"));
         cluster.delete(topic);
@@ -162,15 +147,13 @@ class BlobSinkPipelineIT {
     @Test
     void zeroFlushThreadsCommitOnTheTaskThreadAndATransientFailureRetriesTheBatchAsBefore() {
         String topic = "pipezero";
-        cluster.kafka().createTopic(topic, 2);
-        Faults faults = Faults.forDestination(topic);
-        Map<String, String> config = config(topic);
+        Faults faults = topicWithFaults(topic, 2);
+        Map<String, String> config = config(topic, 30, 1000); // the time trigger sinkConfig sets
         config.put("flush.threads", "0");
-        config.put("flush.max.records", "30");
         faults.failNextCreates.set(2);
         produceVaried(cluster.bootstrapServers(), topic, 2, 100, 40);
         cluster.deploy(topic, config);
-        assertChainsComplete(topic, topic, 2);
+        assertChainsComplete(topic, 2);
         assertThat(faults.failNextCreates.get()).as("both injected failures were hit").isZero();
         assertThat(faults.createThreads).as("every commit on the task thread").isNotEmpty()
                 .noneMatch(t -> t.startsWith("mirror-v3-flush-"));
@@ -184,11 +167,8 @@ class BlobSinkPipelineIT {
     @Test
     void aRebalanceClosesSomePartitionsWhileTheOthersHaveCommitsInFlight() throws Exception {
         String topic = "piperebalance";
-        cluster.kafka().createTopic(topic, 4);
-        Faults faults = Faults.forDestination(topic);
-        Map<String, String> config = config(topic);
-        config.put("flush.max.records", "10");
-        config.put("flush.max.time.ms", "600000");
+        Faults faults = topicWithFaults(topic, 4);
+        Map<String, String> config = config(topic, 10, 600000);
         config.put("consumer.override.partition.assignment.strategy", CooperativeStickyAssignor.class.getName());
         cluster.deploy(topic, config);
         cluster.awaitRunning(topic, WAIT);
@@ -229,8 +209,7 @@ class BlobSinkPipelineIT {
             }
         }
         produceVaried(cluster.bootstrapServers(), topic, 4, 10, 31);
-        assertChainsComplete(topic, topic, 4);
-        assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        assertChainsCompleteAndTaskRunning(topic, 4);
         cluster.delete(topic);
     }
 }

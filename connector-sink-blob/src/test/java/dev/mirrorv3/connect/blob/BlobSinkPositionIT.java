@@ -2,12 +2,14 @@ package dev.mirrorv3.connect.blob;
 
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.createTopicWithRecords;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.RecordHeader;
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.FastRecreation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -41,15 +43,23 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
         }
     }
 
+    /**
+     * Creates a topic of one partition with {@code records} varied records, deploys the connector on it and waits until
+     * its chain holds them all; returns the connector's config, to deploy it again.
+     */
+    private static Map<String, String> backUpOnePartition(TestDestination d, String topic, int records) {
+        createTopicWithRecords(cluster, topic, 1, records, 1);
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        cluster.deploy(topic, config);
+        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, (long) records), WAIT);
+        return config;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void lostPositionOfAStoppedConnectorIsolatesThePartition(TestDestination d) throws Exception {
         String topic = "lost-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        Map<String, String> config = backUpOnePartition(d, topic, 100);
         cluster.delete(topic);
 
         produceVaried(cluster.bootstrapServers(), topic, 1, 100, 2);
@@ -66,11 +76,7 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void retentionOvertakingAPausedConnectorIsNeverASilentJump(TestDestination d) throws Exception {
         String topic = "overtaken-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 50, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 50L), WAIT);
+        backUpOnePartition(d, topic, 50);
         cluster.connect().pauseConnector(topic);
         Thread.sleep(2000);
         produceVaried(cluster.bootstrapServers(), topic, 1, 50, 2);
@@ -94,15 +100,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void aRecreatedTopicBehindItsBackupIsRefused(TestDestination d) {
         String topic = "recreated-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        Map<String, String> config = backUpOnePartition(d, topic, 100);
         cluster.delete(topic);
         cluster.kafka().deleteTopic(topic);
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 2);
+        createTopicWithRecords(cluster, topic, 1, 10, 2);
         cluster.deploy(topic, config);
         String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         // The topic id tells first (PositionRule.checkIdentity); offsets alone would say "the destination is ahead".
@@ -119,15 +120,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void aTopicRecreatedPastTheBackupsEndIsRefusedByItsId(TestDestination d) {
         String topic = "recreated-longer-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        cluster.deploy(topic, config);
-        awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
+        backUpOnePartition(d, topic, 100);
         cluster.stop(topic, WAIT);
         cluster.kafka().deleteTopic(topic);
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
+        createTopicWithRecords(cluster, topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
         String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
         assertThat(chain(d.stores(), topic, 0, PARQUET).nextOffset()).as("nothing of the new topic is written").hasValue(100);
@@ -147,16 +143,14 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     void aTopicRecreatedUnderARunningConnectorIsolatesItsPartitionsNamingIt() throws Exception {
         TestDestination d = destinations.filesystem();
         String topic = "recreated-running";
-        cluster.kafka().createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 100, 1);
+        createTopicWithRecords(cluster, topic, 3, 100, 1);
         Map<String, String> config = d.config(topic, cluster.bootstrapServers());
         config.put("partitions.watch.interval.ms", "1000");
         cluster.deploy(topic, config);
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L, 1, 100L, 2, 100L), WAIT);
         cluster.kafka().deleteTopic(topic);
         Thread.sleep(3000); // an operator's pause: the task's consumer sees the topic gone
-        cluster.kafka().createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 300, 2);
+        createTopicWithRecords(cluster, topic, 3, 300, 2);
         for (int p = 0; p < 3; p++) {
             assertThat(cluster.awaitPartitionFailed(topic, topic, p, WAIT, true)).contains("source topic " + topic
                     + " was deleted and created again", "new destination.name");
@@ -224,8 +218,7 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @MethodSource("stores")
     void anEmptyChainStartsAtTheLogStartOffset(TestDestination d) throws Exception {
         String topic = "starts-later-" + d;
-        cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
+        createTopicWithRecords(cluster, topic, 1, 100, 1);
         deleteRecordsBefore(topic, 40);
         cluster.deploy(topic, d.config(topic, cluster.bootstrapServers()));
         awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 100L), WAIT);
@@ -237,13 +230,10 @@ class BlobSinkPositionIT extends BlobSinkWorkerBase {
     @Test
     void validateRefusesUnsafeConfigsPerField() {
         Map<String, String> config = new HashMap<>(sinkConfig("a,b", Path.of("relative/dir"), "localhost:1"));
-        config.remove("consumer.override.auto.offset.reset");
-        config.put("consumer.override.isolation.level", "read_uncommitted");
-        config.put("errors.tolerance", "all");
-        config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
-        config.remove("header.converter");
-        config.put("transforms", "x");
-        config.put("transforms.x.type", "org.apache.kafka.connect.transforms.InsertHeader");
+        ConnectorConfigs.with(config, "consumer.override.auto.offset.reset", null, "header.converter", null,
+                "consumer.override.isolation.level", "read_uncommitted", "errors.tolerance", "all",
+                "value.converter", "org.apache.kafka.connect.storage.StringConverter",
+                "transforms", "x", "transforms.x.type", "org.apache.kafka.connect.transforms.InsertHeader");
         ConfigInfos infos = cluster.validate(BlobSinkConnector.class.getName(), config);
         Map<String, String> errors = errorsByField(infos);
         assertThat(errors.get("consumer.override.auto.offset.reset")).contains("set consumer.override.auto.offset.reset=none",

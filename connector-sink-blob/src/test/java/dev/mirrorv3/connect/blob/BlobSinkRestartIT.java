@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.chain;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.flushAt;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
@@ -43,14 +44,19 @@ class BlobSinkRestartIT extends BlobSinkWorkerBase {
         assertBackupComplete(destinations.filesystem(), name, topic, partitions);
     }
 
+    /** The destination's config: an object after {@code maxRecords} records or {@code maxTimeMs} milliseconds. */
+    private static Map<String, String> flushingAt(TestDestination d, String topic, int maxRecords, long maxTimeMs) {
+        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
+        flushAt(config, maxRecords, maxTimeMs);
+        return config;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void stopStartAndDeleteRecreateContinueTheChainExactly(TestDestination d) {
         String topic = "restart-" + d;
         cluster.kafka().createTopic(topic, 2);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        config.put("flush.max.records", "100");
-        config.put("flush.max.time.ms", "500");
+        Map<String, String> config = flushingAt(d, topic, 100, 500);
         produceVaried(cluster.bootstrapServers(), topic, 2, 500, 1);
         cluster.deploy(topic, config);
         assertBackupComplete(d, topic, topic, 2);
@@ -73,8 +79,7 @@ class BlobSinkRestartIT extends BlobSinkWorkerBase {
         cluster.kafka().createTopic(topic, 1);
         Faults faults = Faults.forDestination("outage");
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root(), cluster.bootstrapServers());
-        config.put("flush.max.records", "100000");
-        config.put("flush.max.time.ms", "3000");
+        flushAt(config, 100000, 3000);
         cluster.deploy("outage", config);
         cluster.awaitRunning("outage", WAIT);
         faults.failNextCreates.set(3);
@@ -103,8 +108,7 @@ class BlobSinkRestartIT extends BlobSinkWorkerBase {
         cluster.kafka().createTopic(topic, 1);
         Faults faults = Faults.forDestination(topic);
         Map<String, String> config = sinkConfig(FaultInjectingBlobSinkConnector.class.getName(), topic, root(), cluster.bootstrapServers());
-        config.put("flush.max.records", "100");
-        config.put("flush.max.time.ms", "500");
+        flushAt(config, 100, 500);
         // The first object of an empty chain lands and its commit reports a transient failure; so does its re-issue.
         faults.failNextCreatesAfterCommit.set(2);
         produceVaried(cluster.bootstrapServers(), topic, 1, 250, 6);
@@ -125,9 +129,7 @@ class BlobSinkRestartIT extends BlobSinkWorkerBase {
     void gracefulStopWritesPartialBuffers(TestDestination d) {
         String topic = "graceful-" + d;
         cluster.kafka().createTopic(topic, 2);
-        Map<String, String> config = d.config(topic, cluster.bootstrapServers());
-        config.put("flush.max.records", "1000000");
-        config.put("flush.max.time.ms", "600000");
+        Map<String, String> config = flushingAt(d, topic, 1000000, 600000);
         cluster.deploy(topic, config);
         cluster.awaitRunning(topic, WAIT);
         try (KafkaProducer<byte[], byte[]> producer = producer(cluster.bootstrapServers())) {
@@ -153,8 +155,7 @@ class BlobSinkRestartIT extends BlobSinkWorkerBase {
         String topic = "rebalance";
         cluster.kafka().createTopic(topic, 2);
         Map<String, String> config = sinkConfig(topic, root(), cluster.bootstrapServers());
-        config.put("flush.max.records", "1000000");
-        config.put("flush.max.time.ms", "600000");
+        flushAt(config, 1000000, 600000);
         config.put("consumer.override.partition.assignment.strategy", RangeAssignor.class.getName());
         cluster.deploy("rebalance", config);
         cluster.awaitRunning("rebalance", WAIT);

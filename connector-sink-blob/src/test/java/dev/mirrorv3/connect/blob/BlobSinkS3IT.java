@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.awaitChainNext;
+import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.flushAt;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +10,6 @@ import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.testsupport.Closeables;
@@ -19,7 +19,6 @@ import dev.mirrorv3.testsupport.FreezableProxy;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.s3.ReplyDroppingProxy;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import dev.mirrorv3.testsupport.s3.S3TestServer.ConditionalWrites;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
@@ -32,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,9 +49,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -70,13 +65,9 @@ class BlobSinkS3IT {
     private static final EnvelopeSettings PARQUET = EnvelopeSettings.parquetBytes();
     private static final String BUCKET = "backups";
     private static final String PREFIX = "kafka/";
-    private static final String ADMIN_ID = "admin";
-    private static final String ADMIN_SECRET = "admin-SECRET-0a1b2c";
-    private static final String WRITER_ID = "writer-key-id";
-    private static final String WRITER_SECRET = "writer-SECRET-3d4e5f";
-    private static final String READER_ID = "reader-key-id";
-    private static final String READER_SECRET = "reader-SECRET-6a7b8c";
-    private static final List<String> SECRETS = List.of(ADMIN_SECRET, WRITER_SECRET, READER_SECRET);
+    private static final S3TestUsers USERS = new S3TestUsers("admin", "admin-SECRET-0a1b2c", "writer-key-id",
+            "writer-SECRET-3d4e5f", "reader-key-id", "reader-SECRET-6a7b8c");
+    private static final List<String> SECRETS = List.of(USERS.adminSecret(), USERS.writerSecret(), USERS.readerSecret());
 
     static ConnectTestCluster cluster;
     static S3TestServer s3;
@@ -91,20 +82,14 @@ class BlobSinkS3IT {
     @BeforeAll
     static void start() throws Exception {
         LogCapture.appendTo(logs, "s3-it-capture", "%p %c{1} %X{connector.context}%m%n%ex");
-        s3 = S3TestServer.start(ADMIN_ID, ADMIN_SECRET);
-        s3.addIdentity(WRITER_ID, WRITER_SECRET, Access.WRITE_ONLY);
-        s3.addIdentity(READER_ID, READER_SECRET, Access.READ_ONLY);
-        s3.createBucket(BUCKET);
-        admin = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
-        S3Identity adminIdentity = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-        S3Settings adminSettings = S3Settings.of(Optional.of(s3.endpoint()), "us-east-1", BUCKET, PREFIX, true,
-                adminIdentity, adminIdentity).withCallTimeout(Duration.ofSeconds(10));
+        s3 = USERS.start(BUCKET);
+        admin = USERS.adminClient(s3);
+        S3Settings adminSettings = USERS.adminSettings(s3, BUCKET, PREFIX);
         stores = name -> new S3Store(adminSettings, name);
         secretsFile = dir.resolve("s3.properties");
-        Files.writeString(secretsFile, "write.access.key.id=" + WRITER_ID + "\nwrite.secret.access.key=" + WRITER_SECRET
-                + "\nread.access.key.id=" + READER_ID + "\nread.secret.access.key=" + READER_SECRET
-                + "\nwrong.secret=" + ADMIN_SECRET + "\n", StandardCharsets.UTF_8);
+        Files.writeString(secretsFile, "write.access.key.id=" + USERS.writerId() + "\nwrite.secret.access.key=" + USERS.writerSecret()
+                + "\nread.access.key.id=" + USERS.readerId() + "\nread.secret.access.key=" + USERS.readerSecret()
+                + "\nwrong.secret=" + USERS.adminSecret() + "\n", StandardCharsets.UTF_8);
         cluster = ConnectTestCluster.start(1, Map.of("config.providers", "file",
                 "config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider"));
     }
@@ -127,6 +112,14 @@ class BlobSinkS3IT {
         c.put("s3.prefix", PREFIX);
         c.put("encryption", "none");
         return c;
+    }
+
+    /** S3 reached through {@code proxy}; an object every 50 records, none on time: object 50-99 is the second. */
+    private Map<String, String> fiftyRecordObjectsThrough(ReplyDroppingProxy proxy, String topic) {
+        Map<String, String> config = s3Config(topic);
+        flushAt(config, 50, 600000);
+        config.put("s3.endpoint", proxy.endpoint().toString());
+        return config;
     }
 
     private void assertBackupComplete(String name, String topic, int partitions) {
@@ -153,11 +146,8 @@ class BlobSinkS3IT {
     void aLostPutReplyIsRecognisedAsOurOwnCommit() {
         String topic = "s3-lost-reply";
         cluster.kafka().createTopic(topic, 1);
-        Map<String, String> config = s3Config(topic);
-        config.put("flush.max.records", "50");
-        config.put("flush.max.time.ms", "600000");
         try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(s3.endpoint())) {
-            config.put("s3.endpoint", proxy.endpoint().toString());
+            Map<String, String> config = fiftyRecordObjectsThrough(proxy, topic);
             // The second object's first PutObject commits, but its reply never reaches the task; the SDK retries.
             proxy.dropFirstPutReply(BUCKET, PREFIX + topic + "/0/" + ObjectName.plain(50, 99, EnvelopeFormat.PARQUET).fileName());
             produceVaried(cluster.bootstrapServers(), topic, 1, 200, 51);
@@ -174,12 +164,9 @@ class BlobSinkS3IT {
     void aPutWhoseEveryAttemptLostItsReplyIsCompletedByTheRetryNotTakenForAnotherWriter() {
         String topic = "s3-lost-replies";
         cluster.kafka().createTopic(topic, 1);
-        Map<String, String> config = s3Config(topic);
-        config.put("flush.max.records", "50");
-        config.put("flush.max.time.ms", "600000");
         String object = ObjectName.plain(50, 99, EnvelopeFormat.PARQUET).fileName();
         try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(s3.endpoint())) {
-            config.put("s3.endpoint", proxy.endpoint().toString());
+            Map<String, String> config = fiftyRecordObjectsThrough(proxy, topic);
             // The first attempt commits; it and the SDK's retries (412s) all lose their replies: the SDK gives up with
             // a transient error although the object is there, and Connect re-delivers.
             String key = PREFIX + topic + "/0/" + object;
@@ -224,8 +211,7 @@ class BlobSinkS3IT {
         String topic = "s3-outage";
         cluster.kafka().createTopic(topic, 1);
         Map<String, String> config = s3Config(topic);
-        config.put("flush.max.records", "100");
-        config.put("flush.max.time.ms", "500");
+        flushAt(config, 100, 500);
         config.put("retry.backoff.initial.ms", "250");
         config.put("retry.backoff.max.ms", "2000");
         produceVaried(cluster.bootstrapServers(), topic, 1, 300, 31);
@@ -285,8 +271,7 @@ class BlobSinkS3IT {
         int partitions = 12;
         cluster.kafka().createTopic(topic, partitions);
         Map<String, String> config = s3Config(topic);
-        config.put("flush.max.records", "200");
-        config.put("flush.max.time.ms", "500");
+        flushAt(config, 200, 500);
         config.put("retry.backoff.initial.ms", "250");
         config.put("retry.backoff.max.ms", "1000");
         config.put("buffer.max.bytes", "32768"); // about 300 records: partitions waiting for their commit or retry fill it

@@ -24,6 +24,7 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -47,6 +48,12 @@ final class BlobSinkTestSupport {
         ConnectorConfigs.with(c, "flush.max.records", "1000", "flush.max.time.ms", "1000", "retry.backoff.initial.ms", "100",
                 "retry.backoff.max.ms", "1000", "chain.check.interval.ms", "2000", "heartbeat.interval.ms", "5000");
         return c;
+    }
+
+    /** Cuts an object after {@code maxRecords} records or {@code maxTimeMs} milliseconds, whichever comes first. */
+    static void flushAt(Map<String, String> config, int maxRecords, long maxTimeMs) {
+        config.put("flush.max.records", Integer.toString(maxRecords));
+        config.put("flush.max.time.ms", Long.toString(maxTimeMs));
     }
 
     /**
@@ -82,6 +89,12 @@ final class BlobSinkTestSupport {
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
             TestRecords.sendAll(producer, records, Duration.ofSeconds(60));
         }
+    }
+
+    /** Creates the topic and fills each of its partitions with {@code perPartition} records of {@link #produceVaried}. */
+    static void createTopicWithRecords(ConnectTestCluster cluster, String topic, int partitions, int perPartition, long seed) {
+        cluster.kafka().createTopic(topic, partitions);
+        produceVaried(cluster.bootstrapServers(), topic, partitions, perPartition, seed);
     }
 
     static ProducerRecord<byte[], byte[]> variedRecord(String topic, int partition, int i, Random random) {
@@ -146,6 +159,15 @@ final class BlobSinkTestSupport {
 
     static void awaitChainNext(ConnectTestCluster cluster, Function<String, Store> stores, String name, EnvelopeSettings settings,
                                Map<Integer, Long> nextOffsets, Duration timeout) {
+        awaitChainsNext(cluster, name, p -> chain(stores, name, p, settings), nextOffsets, timeout);
+    }
+
+    /**
+     * Waits until each partition's chain, as {@code chainOf} lists it (with the envelope settings or key ring it needs),
+     * reaches the given next offset; fails at once when the connector {@code name} fails.
+     */
+    static void awaitChainsNext(ConnectTestCluster cluster, String name, IntFunction<Chain> chainOf, Map<Integer, Long> nextOffsets,
+                                Duration timeout) {
         Awaitility.await("chain " + name + " reaches " + nextOffsets).atMost(timeout).pollInterval(Duration.ofMillis(250))
                 .failFast("connector " + name + " failed", () -> {
                     String trace = cluster.failureTrace(name);
@@ -155,7 +177,7 @@ final class BlobSinkTestSupport {
                 })
                 .ignoreExceptions()
                 .until(() -> nextOffsets.entrySet().stream().allMatch(e ->
-                        chain(stores, name, e.getKey(), settings).nextOffset().orElse(-1) >= e.getValue()));
+                        chainOf.apply(e.getKey()).nextOffset().orElse(-1) >= e.getValue()));
     }
 
     /**

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Delegates to a real store, failing or blocking as {@link Faults} says. Whole-object calls (a snapshot's commit from
@@ -26,7 +27,7 @@ final class FaultInjectingStore extends DelegatingStore {
 
     @Override
     public List<String> list(int partition) {
-        failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
+        failIfArmed(takeOne(faults.failNextLists), "list");
         List<String> names = delegate().list(partition);
         String held = faults.listHeldCreates ? faults.heldCreates.get(partition) : null;
         if (held == null) {
@@ -41,16 +42,24 @@ final class FaultInjectingStore extends DelegatingStore {
 
     @Override
     public List<String> listFrom(int partition, String startAt, int max) {
-        failIfArmed(faults.failNextLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "list");
+        failIfArmed(takeOne(faults.failNextLists), "list");
         return delegate().listFrom(partition, startAt, max);
+    }
+
+    /**
+     * Counts an attempt to commit an object of {@code partition} (a create or a recommit: both are commits to the
+     * faults), and fails it while the test fails that partition's commits.
+     */
+    private void countCommitAttempt(int partition, String attempt) {
+        faults.creates.incrementAndGet();
+        faults.createsOf.computeIfAbsent(partition, p -> new AtomicInteger()).incrementAndGet();
+        faults.createThreads.add(Thread.currentThread().getName());
+        failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), attempt + " of partition " + partition);
     }
 
     @Override
     public void create(int partition, String name, byte[] data) {
-        faults.creates.incrementAndGet();
-        faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-        faults.createThreads.add(Thread.currentThread().getName());
-        failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "create " + name + " of partition " + partition);
+        countCommitAttempt(partition, "create " + name);
         CountDownLatch hold = faults.holdNextCreateOf.remove(partition);
         if (hold != null) {
             faults.heldCreates.put(partition, name);
@@ -66,7 +75,7 @@ final class FaultInjectingStore extends DelegatingStore {
             }
             return;
         }
-        failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "create " + name);
+        failIfArmed(takeOne(faults.failNextCreates), "create " + name);
         CountDownLatch block = faults.blockNextCreate.getAndSet(null);
         if (block != null) {
             faults.blocked.countDown();
@@ -91,18 +100,15 @@ final class FaultInjectingStore extends DelegatingStore {
             return;
         }
         delegate().create(partition, name, data);
-        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of create " + name);
+        failIfArmed(takeOne(faults.failNextCreatesAfterCommit), "learn the outcome of create " + name);
     }
 
     @Override
     public void recommit(int partition, String name, byte[] data) {
-        faults.creates.incrementAndGet();
-        faults.createsOf.computeIfAbsent(partition, p -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-        faults.createThreads.add(Thread.currentThread().getName());
-        failIfArmed(faults.failCreatesOf.getOrDefault(partition, false), "recommit " + name + " of partition " + partition);
-        failIfArmed(faults.failNextCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "recommit " + name);
+        countCommitAttempt(partition, "recommit " + name);
+        failIfArmed(takeOne(faults.failNextCreates), "recommit " + name);
         delegate().recommit(partition, name, data);
-        failIfArmed(faults.failNextCreatesAfterCommit.getAndUpdate(n -> Math.max(0, n - 1)) > 0, "learn the outcome of recommit " + name);
+        failIfArmed(takeOne(faults.failNextCreatesAfterCommit), "learn the outcome of recommit " + name);
     }
 
     // Metadata snapshots and manifests pass through, but for a killed metadata snapshot write (killNextSnapshotWrite).
@@ -150,6 +156,11 @@ final class FaultInjectingStore extends DelegatingStore {
                 // swallowed on purpose: a thread stuck in I/O does not see the worker's interrupt
             }
         }
+    }
+
+    /** Uses up one of the {@code remaining} armed failures: true when one was left. */
+    private static boolean takeOne(AtomicInteger remaining) {
+        return remaining.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     private static void failIfArmed(boolean armed, String what) {

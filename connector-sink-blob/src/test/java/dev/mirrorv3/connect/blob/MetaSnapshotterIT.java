@@ -37,6 +37,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,9 @@ class MetaSnapshotterIT {
 
     @TempDir
     Path root;
+    /** The destination of the source topic "orders" most tests snapshot, and its snapshots read back unencrypted. */
+    private FilesystemStore store;
+    private MetaSnapshots meta;
 
     @BeforeAll
     static void start() throws Exception {
@@ -82,6 +86,16 @@ class MetaSnapshotterIT {
         broker.close();
     }
 
+    @BeforeEach
+    void ordersDestination() {
+        store = new FilesystemStore(root, "orders");
+        meta = new MetaSnapshots(store, ObjectEncryption.none());
+    }
+
+    private static Admin newAdmin() {
+        return Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+    }
+
     private static String group(int g) {
         return String.format("app-%04d", g);
     }
@@ -97,9 +111,7 @@ class MetaSnapshotterIT {
 
     @Test
     void topicMetadataHoldsTheTopicsOwnConfigsAndIsWrittenOnlyWhenItChanged() throws Exception {
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter s = snapshotter(admin, store, ".*", "")) {
             assertThat(s.snapshotTopics()).hasSize(1);
             TopicSnapshot t = meta.newestTopic().orElseThrow().snapshot();
@@ -118,7 +130,7 @@ class MetaSnapshotterIT {
             assertThat(meta.newestTopic().orElseThrow().snapshot().configs()).containsEntry("retention.ms", "604800001");
         }
         // A restarted task reads the newest snapshot back instead of writing the same again.
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter s = snapshotter(admin, store, ".*", "")) {
             assertThat(s.snapshotTopics()).isEmpty();
         }
@@ -127,11 +139,9 @@ class MetaSnapshotterIT {
     /** The newest snapshot's id is the backup's identity: a topic of the same name with another id never replaces it. */
     @Test
     void aTopicWithAnotherIdThanTheBackupsIsNotSnapshottedAndFailsTheTask() throws Exception {
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
         meta.writeTopic(new TopicSnapshot(1_000, "orders", "an-older-topic-id", 3, 1, Map.of()));
         List<RuntimeException> failures = new ArrayList<>();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of(".*", "",
                         List.of()), Duration.ofSeconds(30), Clock.systemUTC(), failures::add)) {
             s.durableOffsets().durable(new TopicPartition("orders", 1), 10);
@@ -145,9 +155,7 @@ class MetaSnapshotterIT {
 
     @Test
     void twoThousandGroupsAreSnapshottedInABoundedNumberOfRequestsAndExcludeWins() throws Exception {
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter s = snapshotter(admin, store, "app-.*|connect-blob", "app-1.*")) {
             admin.describeCluster().nodes().get(); // connected: the count below is the snapshot's alone
             double before = requests(admin);
@@ -178,9 +186,7 @@ class MetaSnapshotterIT {
      */
     @Test
     void aPartitionClosedBetweenSnapshotsOrOwnedByAnotherConnectorKeepsItsOffsetsInTheNewest() throws Exception {
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter a = snapshotter(admin, store, "carry-.*", "")) {
             commit(admin, "carry-a", Map.of(0, 3L, 1, 4L, 2, 5L));
             assertThat(a.snapshotGroups()).hasSize(1);
@@ -225,13 +231,11 @@ class MetaSnapshotterIT {
      */
     @Test
     void theNewestSnapshotHoldsEveryConnectorsNewestOffsetsAfterAnotherOneCarriedOlderOnes() throws Exception {
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
         Faults race = new Faults();
         MutableClock clockA = new MutableClock();
         MutableClock clockB = new MutableClock();
         clockB.advance(60_000); // B's worker's clock a minute ahead of A's
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter a = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of("stale-.*", "",
                         List.of()), Duration.ofSeconds(30), clockA, e -> { });
                 MetaSnapshotter b = new MetaSnapshotter(admin, t -> new FaultInjectingStore(store, race), ObjectEncryption.none(),
@@ -287,20 +291,20 @@ class MetaSnapshotterIT {
     void aTopicDeletedAndCreatedAgainNeitherDropsNorReplacesTheBackupsGroupPositions() throws Exception {
         String topic = "reborn";
         broker.createTopic(topic, 2, Map.of());
-        FilesystemStore store = new FilesystemStore(root, topic);
-        MetaSnapshots meta = new MetaSnapshots(store, ObjectEncryption.none());
+        FilesystemStore rebornStore = new FilesystemStore(root, topic);
+        MetaSnapshots rebornMeta = new MetaSnapshots(rebornStore, ObjectEncryption.none());
         MetaName good;
         String oldId;
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
-                MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, ObjectEncryption.none(), GroupSelection.of("reborn-.*", "",
+        try (Admin admin = newAdmin();
+                MetaSnapshotter s = new MetaSnapshotter(admin, t -> rebornStore, ObjectEncryption.none(), GroupSelection.of("reborn-.*", "",
                         List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
             oldId = topicId(admin, topic);
-            meta.writeTopic(new TopicSnapshot(1_000, topic, oldId, 2, 1, Map.of())); // recorded when the task opened the partitions
+            rebornMeta.writeTopic(new TopicSnapshot(1_000, topic, oldId, 2, 1, Map.of())); // recorded when the task opened the partitions
             s.durableOffsets().durable(new TopicPartition(topic, 0), 50);
             s.durableOffsets().durable(new TopicPartition(topic, 1), 10);
             commit(admin, "reborn-app", topic, Map.of(0, 40L, 1, 7L));
             assertThat(s.snapshotGroups()).hasSize(1);
-            good = meta.groupNames().get(0);
+            good = rebornMeta.groupNames().get(0);
 
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
             Awaitility.await("the group's offsets went with the topic").atMost(Duration.ofSeconds(30)).ignoreExceptions()
@@ -318,9 +322,10 @@ class MetaSnapshotterIT {
             assertThat(TestConsumers.committed(admin, "reborn-app", topic)).as("premise").isEqualTo(Map.of(0, 3L));
             assertThat(s.snapshotGroups()).as("the new topic's positions are not the backup's").isEmpty();
         }
-        assertThat(meta.groupNames()).containsExactly(good);
-        assertThat(meta.newestGroups().orElseThrow().snapshot().groups()).isEqualTo(Map.of("reborn-app", offsets(Map.of(0, 40L, 1, 7L))));
-        assertThat(json(store, good).path("topic_id").asText()).as("recorded with the topic they belong to").isEqualTo(oldId);
+        assertThat(rebornMeta.groupNames()).containsExactly(good);
+        assertThat(rebornMeta.newestGroups().orElseThrow().snapshot().groups())
+                .isEqualTo(Map.of("reborn-app", offsets(Map.of(0, 40L, 1, 7L))));
+        assertThat(json(rebornStore, good).path("topic_id").asText()).as("recorded with the topic they belong to").isEqualTo(oldId);
     }
 
     /** The topic's id, once the broker's metadata holds the topic (right after its creation it may not yet). */
@@ -330,13 +335,13 @@ class MetaSnapshotterIT {
                         .toString(), id -> true);
     }
 
-    private static Map<Integer, CommittedOffset> newestOffsets(MetaSnapshots meta, String group) {
-        return meta.newestGroups().orElseThrow().snapshot().groups().get(group);
+    private static Map<Integer, CommittedOffset> newestOffsets(MetaSnapshots rebornMeta, String group) {
+        return rebornMeta.newestGroups().orElseThrow().snapshot().groups().get(group);
     }
 
     /** A group snapshot's JSON as stored. */
-    private static JsonNode json(FilesystemStore store, MetaName name) throws Exception {
-        return new ObjectMapper().readTree(store.readBeside(MetaSnapshots.GROUPS_DIR, name.fileName()));
+    private static JsonNode json(FilesystemStore rebornStore, MetaName name) throws Exception {
+        return new ObjectMapper().readTree(rebornStore.readBeside(MetaSnapshots.GROUPS_DIR, name.fileName()));
     }
 
     private static void commit(Admin admin, String group, String topic, Map<Integer, Long> offsets) throws Exception {
@@ -364,8 +369,7 @@ class MetaSnapshotterIT {
             key[i] = (byte) (i + 7);
         }
         KeyRing ring = KeyRing.of("test keys", Map.of("k1", key));
-        FilesystemStore store = new FilesystemStore(root, "orders");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()));
+        try (Admin admin = newAdmin();
                 MetaSnapshotter s = new MetaSnapshotter(admin, t -> store, new ObjectEncryption(ring, "k1"),
                         GroupSelection.of("app-000.*", "", List.of()), Duration.ofSeconds(30), Clock.systemUTC(), e -> { })) {
             s.durableOffsets().durable(new TopicPartition("orders", 0), 10);

@@ -2,25 +2,17 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.s3.S3Identity;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.store.s3.S3Store;
-import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.s3.S3TestServer;
-import dev.mirrorv3.testsupport.s3.S3TestServer.Access;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -144,12 +136,8 @@ abstract class TestDestination {
     static final class S3 extends TestDestination {
         static final String BUCKET = "backups";
         static final String PREFIX = "kafka";
-        private static final String ADMIN_ID = "admin";
-        private static final String ADMIN_SECRET = "admin-secret";
-        private static final String WRITER_ID = "writer";
-        private static final String WRITER_SECRET = "writer-secret";
-        private static final String READER_ID = "reader";
-        private static final String READER_SECRET = "reader-secret";
+        private static final S3TestUsers USERS = new S3TestUsers("admin", "admin-secret", "writer",
+                "writer-secret", "reader", "reader-secret");
 
         private final S3TestServer server;
         private final S3Client admin;
@@ -157,22 +145,16 @@ abstract class TestDestination {
 
         S3() {
             super("s3");
-            server = S3TestServer.start(ADMIN_ID, ADMIN_SECRET);
-            server.addIdentity(WRITER_ID, WRITER_SECRET, Access.WRITE_ONLY);
-            server.addIdentity(READER_ID, READER_SECRET, Access.READ_ONLY);
-            server.createBucket(BUCKET);
-            admin = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ADMIN_ID, ADMIN_SECRET))).build();
-            S3Identity all = new S3Identity("read", ADMIN_ID, ADMIN_SECRET);
-            adminSettings = S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, PREFIX, true, all, all)
-                    .withCallTimeout(Duration.ofSeconds(10));
+            server = USERS.start(BUCKET);
+            admin = USERS.adminClient(server);
+            adminSettings = USERS.adminSettings(server, BUCKET, PREFIX);
         }
 
         @Override
         Map<String, String> config(String connectorClass, String topic, String bootstrap) {
             Map<String, String> c = BlobSinkTestSupport.sinkConfig(connectorClass, topic, Path.of("/unused"), bootstrap);
             c.remove("filesystem.root");
-            c.putAll(ConnectorConfigs.s3(server.endpoint().toString(), BUCKET, WRITER_ID, WRITER_SECRET, READER_ID, READER_SECRET));
+            c.putAll(USERS.connectorCredentials(server, BUCKET));
             c.put("s3.prefix", PREFIX);
             c.put("encryption", "none");
             return c;

@@ -1,9 +1,8 @@
 package dev.mirrorv3.connect.source;
 
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.PARQUET;
-import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertSameRecords;
+import static dev.mirrorv3.connect.source.ChainSourceTestSupport.assertStandbyMirrors;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.awaitPartitionFailed;
-import static dev.mirrorv3.connect.source.ChainSourceTestSupport.consumeAll;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.createTopic;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.errors;
 import static dev.mirrorv3.connect.source.ChainSourceTestSupport.highWatermark;
@@ -99,6 +98,28 @@ class ChainSourceFollowIT {
         return awaitPartitionFailed(cluster, name, "t", 0, new TopicPartition(name + "-target", 0), WAIT);
     }
 
+    /** Backup {@code name} of topic t holding offsets 0-9 in one object, and its target {@code <name>-target}, empty. */
+    private static Store tenRecordsAndAnEmptyTarget(String name) {
+        Store store = new FilesystemStore(root, name);
+        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
+        createTopic(bootstrap(), name + "-target", 1);
+        return store;
+    }
+
+    /** The follower of backup {@code name} of topic t onto {@code <name>-target}, the offsets preserved. */
+    private static Map<String, String> preservingFollower(String name) {
+        return sourceConfig("t", root, name, name + "-target", "preserve", bootstrap());
+    }
+
+    /** {@code count} records of another writer on partition 0 of {@code topic}. */
+    private static void produceForeign(String topic, int count) {
+        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
+            for (int i = 0; i < count; i++) {
+                p.send(new ProducerRecord<>(topic, 0, null, "other".getBytes()));
+            }
+        }
+    }
+
     @Test
     void followsAGrowingBackupWhileTheSinkWritesIt() throws Exception {
         createTopic(bootstrap(), "orders", 2);
@@ -119,11 +140,7 @@ class ChainSourceFollowIT {
                 .until(() -> highWatermark(bootstrap(), "orders-standby", 0) == 4000
                         && highWatermark(bootstrap(), "orders-standby", 1) == 4000);
         assertThat(Duration.ofNanos(System.nanoTime() - backedUp)).isLessThanOrEqualTo(bound);
-        var expected = consumeAll(bootstrap(), "orders");
-        var actual = consumeAll(bootstrap(), "orders-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(bootstrap(), "orders", "orders-standby", 2);
         assertThat(cluster.taskState("orders-follow")).isEqualTo("RUNNING");
         cluster.delete("orders-follow");
         cluster.delete("orders-backup");
@@ -195,11 +212,7 @@ class ChainSourceFollowIT {
                 .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/0"))
                 .anyMatch(l -> l.contains("following backup s3://" + BUCKET + "/dr/tee-offsite/1"))
                 .noneMatch(l -> l.contains("tee-local"));
-        var expected = consumeAll(cluster.bootstrapServers(), topic);
-        var actual = consumeAll(cluster.bootstrapServers(), "tee-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(cluster.bootstrapServers(), topic, "tee-standby", 2);
         assertThat(cluster.taskState("tee-follow")).isEqualTo("RUNNING");
         cluster.delete("tee-follow");
         cluster.delete("tee-backup");
@@ -244,7 +257,7 @@ class ChainSourceFollowIT {
             assertThat(new ChainReader(store, PARQUET, keys).listChain(0, OptionalLong.empty()).objects())
                     .as("every object encrypted with k1").isNotEmpty().allMatch(o -> "k1".equals(o.keyId()));
         }
-        assertSameRecords(consumeAll(bootstrap(), "cards").get(0), consumeAll(bootstrap(), "cards-standby").get(0), true);
+        assertStandbyMirrors(bootstrap(), "cards", "cards-standby", 1);
         assertThat(cluster.taskState("cards-follow")).isEqualTo("RUNNING");
         cluster.delete("cards-follow");
         cluster.delete("cards-backup");
@@ -272,11 +285,7 @@ class ChainSourceFollowIT {
                 .until(() -> highWatermark(bootstrap(), "events-standby", 0) == 600
                         && highWatermark(bootstrap(), "events-standby", 1) == 300);
         assertThat(logs.toString()).contains("now has partitions [0, 1] (following [0]): asking Connect to reconfigure the tasks");
-        var expected = consumeAll(bootstrap(), "events");
-        var actual = consumeAll(bootstrap(), "events-standby");
-        for (int p = 0; p < 2; p++) {
-            assertSameRecords(expected.get(p), actual.get(p), true);
-        }
+        assertStandbyMirrors(bootstrap(), "events", "events-standby", 2);
         assertThat(cluster.taskState("events-follow")).isEqualTo("RUNNING");
         cluster.delete("events-follow");
         cluster.delete("events-backup");
@@ -303,7 +312,7 @@ class ChainSourceFollowIT {
         awaitBackup("payments-backup", 1, 3000);
         Awaitility.await("the follower continues where the one-shot restore ended").atMost(WAIT)
                 .until(() -> highWatermark(bootstrap(), "payments-restored", 0) == 3000);
-        assertSameRecords(consumeAll(bootstrap(), "payments").get(0), consumeAll(bootstrap(), "payments-restored").get(0), true);
+        assertStandbyMirrors(bootstrap(), "payments", "payments-restored", 1);
         assertThat(cluster.taskState("payments-follow")).isEqualTo("RUNNING");
         cluster.delete("payments-follow");
         cluster.delete("payments-backup");
@@ -311,15 +320,9 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetWithForeignRecords() {
-        Store store = new FilesystemStore(root, "foreign");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "foreign-target", 1);
-        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
-            for (int i = 0; i < 3; i++) {
-                p.send(new ProducerRecord<>("foreign-target", 0, null, "other".getBytes()));
-            }
-        }
-        cluster.deploy("foreign", sourceConfig("t", root, "foreign", "foreign-target", "preserve", bootstrap()));
+        tenRecordsAndAnEmptyTarget("foreign");
+        produceForeign("foreign-target", 3);
+        cluster.deploy("foreign", preservingFollower("foreign"));
         assertThat(failedPartition("foreign")).contains("the target holds records that are not this backup's")
                 .contains("foreign-target-0 offset 2").contains("the key differs");
         cluster.delete("foreign");
@@ -327,15 +330,9 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetPastTheBackup() {
-        Store store = new FilesystemStore(root, "past");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "past-target", 1);
-        try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
-            for (int i = 0; i < 12; i++) {
-                p.send(new ProducerRecord<>("past-target", 0, null, "other".getBytes()));
-            }
-        }
-        cluster.deploy("past", sourceConfig("t", root, "past", "past-target", "preserve", bootstrap()));
+        tenRecordsAndAnEmptyTarget("past");
+        produceForeign("past-target", 12);
+        cluster.deploy("past", preservingFollower("past"));
         assertThat(failedPartition("past")).contains("the target is past the backup").contains("holds 12 records")
                 .contains("the backup ends at offset 9");
         cluster.delete("past");
@@ -343,10 +340,8 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesATargetWhoseLastRecordRetentionRemoved() throws Exception {
-        Store store = new FilesystemStore(root, "retention");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "retention-target", 1);
-        Map<String, String> c = sourceConfig("t", root, "retention", "retention-target", "preserve", bootstrap());
+        tenRecordsAndAnEmptyTarget("retention");
+        Map<String, String> c = preservingFollower("retention");
         cluster.deploy("retention", c);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "retention-target", 0) == 10);
         cluster.delete("retention");
@@ -361,10 +356,8 @@ class ChainSourceFollowIT {
 
     @Test
     void stopsAtUntilTimestampWithTheTaskRunningAndSaysSo() throws Exception {
-        Store store = new FilesystemStore(root, "frozen");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
-        createTopic(bootstrap(), "frozen-target", 1);
-        Map<String, String> config = sourceConfig("t", root, "frozen", "frozen-target", "preserve", bootstrap());
+        Store store = tenRecordsAndAnEmptyTarget("frozen"); // stamped BASE_TS + offset
+        Map<String, String> config = preservingFollower("frozen");
         config.put("until.timestamp", java.time.Instant.ofEpochMilli(ChainSourceTestSupport.BASE_TS + 14).toString());
         int logMark = logs.getBuffer().length();
         cluster.deploy("frozen", config);
@@ -391,11 +384,9 @@ class ChainSourceFollowIT {
      */
     @Test
     void aCutTheStandbyIsAlreadyPastFailsThePartition() {
-        Store store = new FilesystemStore(root, "late-cut");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true)); // stamped BASE_TS + offset
+        Store store = tenRecordsAndAnEmptyTarget("late-cut"); // stamped BASE_TS + offset
         writeObject(store, 0, 10, 19, records("t", 0, 10, 19, o -> true));
-        createTopic(bootstrap(), "late-cut-target", 1);
-        Map<String, String> config = sourceConfig("t", root, "late-cut", "late-cut-target", "preserve", bootstrap());
+        Map<String, String> config = preservingFollower("late-cut");
         cluster.deploy("late-cut", config);
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "late-cut-target", 0) == 20);
         cluster.delete("late-cut");
@@ -448,9 +439,7 @@ class ChainSourceFollowIT {
 
     @Test
     void refusesAGapInNewObjects() {
-        Store store = new FilesystemStore(root, "gap");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "gap-target", 1);
+        Store store = tenRecordsAndAnEmptyTarget("gap");
         cluster.deploy("gap", sourceConfig("t", root, "gap", "gap-target", "renumber", bootstrap()));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "gap-target", 0) == 10);
         writeObject(store, 0, 20, 29, records("t", 0, 20, 29, o -> true));
@@ -464,7 +453,7 @@ class ChainSourceFollowIT {
         Store store = new FilesystemStore(root, "hole");
         writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> o != 5));
         createTopic(bootstrap(), "hole-target", 1);
-        cluster.deploy("hole", sourceConfig("t", root, "hole", "hole-target", "preserve", bootstrap()));
+        cluster.deploy("hole", preservingFollower("hole"));
         assertThat(failedPartition("hole")).contains("hole at offset 5").contains("offsets=renumber");
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "hole-target", 0) == 5);
         cluster.delete("hole");
@@ -472,10 +461,8 @@ class ChainSourceFollowIT {
 
     @Test
     void detectsASecondWriterOnTheTarget() {
-        Store store = new FilesystemStore(root, "second");
-        writeObject(store, 0, 0, 9, records("t", 0, 0, 9, o -> true));
-        createTopic(bootstrap(), "second-target", 1);
-        cluster.deploy("second", sourceConfig("t", root, "second", "second-target", "preserve", bootstrap()));
+        Store store = tenRecordsAndAnEmptyTarget("second");
+        cluster.deploy("second", preservingFollower("second"));
         Awaitility.await().atMost(WAIT).until(() -> highWatermark(bootstrap(), "second-target", 0) == 10);
         try (KafkaProducer<byte[], byte[]> p = ChainSourceTestSupport.producer(bootstrap())) {
             p.send(new ProducerRecord<>("second-target", 0, null, "intruder".getBytes()));
@@ -564,7 +551,7 @@ class ChainSourceFollowIT {
     void waitsForAnEmptyBackupAndRefusesAMissingDirectory() throws Exception {
         Files.createDirectories(root.resolve("empty").resolve("0"));
         createTopic(bootstrap(), "empty-target", 1);
-        Map<String, String> c = sourceConfig("t", root, "empty", "empty-target", "preserve", bootstrap());
+        Map<String, String> c = preservingFollower("empty");
         int logMark = logs.getBuffer().length();
         cluster.deploy("empty", c);
         String emptyLine = root.resolve("empty").resolve("0") + " is empty (no objects) for";

@@ -61,9 +61,7 @@ class ChainSourceGroupSyncIT extends OneWorkerTestBase {
                     "excluded-x", Map.of(0, at(7)),       // include matches, exclude wins
                     "live", Map.of(0, at(50)))));         // active on the standby: its consumer owns it
 
-            Map<String, String> config = sourceConfig(TOPIC, root, BACKUP, STANDBY, "preserve", bootstrap);
-            config.put("groups.sync", "true");
-            config.put("groups.interval.ms", "300");
+            Map<String, String> config = syncingGroups(BACKUP, STANDBY, bootstrap);
             config.put("groups.exclude", "excluded-.*");
             cluster.deploy(name, config);
             Awaitility.await("both partitions restored").atMost(WAIT)
@@ -137,9 +135,7 @@ class ChainSourceGroupSyncIT extends OneWorkerTestBase {
             meta.writeGroups(new GroupSnapshot(t1 + 5_000, TOPIC, Map.of(0, 100L),
                     Map.of("g", Map.of(0, at(90)), "g-late", Map.of(0, at(70)))));
 
-            Map<String, String> config = sourceConfig(TOPIC, root, "pit-backup", "pit-standby", "preserve", bootstrap);
-            config.put("groups.sync", "true");
-            config.put("groups.interval.ms", "300");
+            Map<String, String> config = syncingGroups("pit-backup", "pit-standby", bootstrap);
             config.put("until.offset", "0:59");
             cluster.deploy(name, config);
             Awaitility.await("the first group sync").atMost(WAIT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
@@ -170,9 +166,7 @@ class ChainSourceGroupSyncIT extends OneWorkerTestBase {
             writeObject(store, 0, 0, 99, records(TOPIC, 0, 0, 99, o -> true));
             new MetaSnapshots(store, ObjectEncryption.none()).writeGroups(new GroupSnapshot(System.currentTimeMillis() - 10_000, TOPIC,
                     Map.of(0, 100L, 1, 100L), Map.of("grown-a", Map.of(0, at(40), 1, at(60)), "grown-only-1", Map.of(1, at(10)))));
-            Map<String, String> config = sourceConfig(TOPIC, root, "grown-backup", "grown-standby", "preserve", bootstrap);
-            config.put("groups.sync", "true");
-            config.put("groups.interval.ms", "300");
+            Map<String, String> config = syncingGroups("grown-backup", "grown-standby", bootstrap);
             cluster.deploy(name, config);
             awaitGroup(admin, "grown-a", Map.of(t0, 40L)); // group ids of their own: the cluster is the class's
             cluster.awaitConnectorMetric(name, "group-partitions-missing", 1, WAIT);
@@ -188,6 +182,14 @@ class ChainSourceGroupSyncIT extends OneWorkerTestBase {
         config.put("groups.sync", "true");
         assertThat(ChainSourceTestSupport.errors(cluster.validate(ChainSourceConnector.class.getName(), config)).get("groups.sync"))
                 .as("validate() errors of groups.sync").anySatisfy(m -> assertThat(m).contains("groups.sync=true needs offsets=preserve"));
+    }
+
+    /** A standby with preserved offsets that syncs the backup's groups every 300 ms. */
+    private static Map<String, String> syncingGroups(String backup, String standby, String bootstrap) {
+        Map<String, String> config = sourceConfig(TOPIC, root, backup, standby, "preserve", bootstrap);
+        config.put("groups.sync", "true");
+        config.put("groups.interval.ms", "300");
+        return config;
     }
 
     private static CommittedOffset at(long offset) {

@@ -153,6 +153,15 @@ final class ChainSourceTestSupport {
         return TestConsumers.readAll(bootstrap, topic, Map.of());
     }
 
+    /** Each partition of {@code standby} holds the same records as {@code topic}'s, at the same offsets. */
+    static void assertStandbyMirrors(String bootstrap, String topic, String standby, int partitions) {
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(bootstrap, topic);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> actual = consumeAll(bootstrap, standby);
+        for (int p = 0; p < partitions; p++) {
+            assertSameRecords(expected.get(p), actual.get(p), true);
+        }
+    }
+
     /** Same offsets (preserve), keys, values, headers and timestamps, in order. */
     static void assertSameRecords(List<ConsumerRecord<byte[], byte[]>> expected, List<ConsumerRecord<byte[], byte[]>> actual,
             boolean sameOffsets) {
