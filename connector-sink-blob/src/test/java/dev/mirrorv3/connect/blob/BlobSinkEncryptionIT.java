@@ -44,7 +44,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -174,14 +173,7 @@ class BlobSinkEncryptionIT {
         KeyRing ring = KeyRing.load(keys);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> expected = consumeAll(cluster.bootstrapServers(), topic);
         Map<Integer, Long> next = nextAfterLast(expected);
-        Awaitility.await("chain " + name + " reaches " + next).atMost(WAIT).pollInterval(Duration.ofMillis(250))
-                .failFast("connector " + name + " failed", () -> {
-                    String trace = cluster.failureTrace(name);
-                    if (trace != null) {
-                        throw new AssertionError("connector " + name + " failed: " + trace);
-                    }
-                })
-                .ignoreExceptions()
+        cluster.awaitUnlessFailed(name, "chain " + name + " reaches " + next, WAIT)
                 .until(() -> next.entrySet().stream().allMatch(e -> chain(stores, name, e.getKey(), ring).nextOffset()
                         .orElse(-1) >= e.getValue()));
         for (int p = 0; p < partitions; p++) {
