@@ -370,7 +370,7 @@ class DestinationRecoveryTest {
     void aDestinationHighWatermarkThisTaskCannotExplainIsolatesThatPartitionAfterATransientFailure() {
         DestinationRecovery isolating = isolating();
         Mirror m0 = open(0);
-        Mirror m1 = open(SOURCE1, DESTINATION1, 0);
+        open(SOURCE1, DESTINATION1, 0);
         isolating.send(new ProducerRecord<>(DESTINATION.topic(), 0, null, new byte[] {1}), m0, 0, 1);
         m0.expected++;
         producer().errorNext(new TimeoutException("injected: request timed out"));
