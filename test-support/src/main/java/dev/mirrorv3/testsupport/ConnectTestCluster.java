@@ -18,6 +18,7 @@ import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.apache.kafka.connect.util.clusters.EmbeddedKafkaCluster;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
 
 /**
  * A real KRaft broker and real Connect worker(s) in this JVM: the one place that uses Kafka's non-public test
@@ -152,6 +153,21 @@ public final class ConnectTestCluster extends PerClassResource {
             return null;
         }
         return null;
+    }
+
+    /**
+     * An await of something connector {@code name} brings about: polls every 250 ms, ignoring exceptions, and fails at
+     * once, with Connect's trace, when the connector or a task of it fails.
+     */
+    public ConditionFactory awaitUnlessFailed(String name, String description, Duration timeout) {
+        return Awaitility.await(description).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("connector " + name + " failed", () -> {
+                    String trace = failureTrace(name);
+                    if (trace != null) {
+                        throw new AssertionError("connector " + name + " failed: " + trace);
+                    }
+                })
+                .ignoreExceptions();
     }
 
     public String taskState(String name) {

@@ -45,4 +45,11 @@ public final class PluginMetricsContexts {
         }
         return out;
     }
+
+    /** The values of {@link #series}: "name" (per task) or "name/topic-partition" to the metric's value now. */
+    public static Map<String, Object> values(Metrics registry, String mirror) {
+        Map<String, Object> out = new TreeMap<>();
+        series(registry, mirror).forEach((key, metric) -> out.put(key, metric.metricValue()));
+        return out;
+    }
 }

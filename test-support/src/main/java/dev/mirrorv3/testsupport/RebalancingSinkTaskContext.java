@@ -96,7 +96,7 @@ public final class RebalancingSinkTaskContext implements SinkTaskContext, AutoCl
 
     @Override
     public void offset(TopicPartition tp, long offset) {
-        offsets.put(tp, offset);
+        offset(Map.of(tp, offset));
     }
 
     @Override

@@ -38,6 +38,27 @@ public final class TestRecords {
         return new KafkaProducer<>(p);
     }
 
+    /** Makes record {@code i} of a partition. */
+    @FunctionalInterface
+    public interface RecordMaker {
+        ProducerRecord<byte[], byte[]> record(int partition, int i);
+    }
+
+    /**
+     * Sends {@code perPartition} records to each of partitions 0 to {@code partitions - 1}, made in rounds (record i of
+     * every partition before record i + 1 of any), with {@link #sendAll}.
+     */
+    public static void sendRounds(KafkaProducer<byte[], byte[]> producer, int partitions, int perPartition, RecordMaker maker,
+                                  Duration timeout) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                records.add(maker.record(p, i));
+            }
+        }
+        sendAll(producer, records, timeout);
+    }
+
     /**
      * Sends {@code records} in order and waits for every acknowledgement. The first record of each partition goes
      * alone: with several batches in flight to the leader of a topic just created, which may not be ready yet, the

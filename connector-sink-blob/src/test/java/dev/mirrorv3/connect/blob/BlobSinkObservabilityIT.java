@@ -5,6 +5,7 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ExactScrape;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -15,8 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -88,48 +87,28 @@ class BlobSinkObservabilityIT {
     @Test
     @Order(1)
     void theScrapeHoldsExactlyMirrorV3sSeriesLabelsAndValues() throws Exception {
-        Map<String, Double> expected = new TreeMap<>();
-        String p0 = "{mirror=\"obs-sink\",partition=\"0\",topic=\"obs\"}";
-        String p1 = "{mirror=\"obs-sink\",partition=\"1\",topic=\"obs\"}";
-        expected.put("mirror_v3_destination_offset_verified" + p0, 20.0);
-        expected.put("mirror_v3_destination_offset_verified" + p1, 10.0);
-        expected.put("mirror_v3_destination_records_total" + p0, 20.0);
-        expected.put("mirror_v3_destination_records_total" + p1, 10.0);
-        expected.put("mirror_v3_destination_flushes_total" + p0, 2.0);
-        expected.put("mirror_v3_destination_flushes_total" + p1, 1.0);
-        expected.put("mirror_v3_source_lag_offsets" + p0, 5.0);
-        expected.put("mirror_v3_source_lag_offsets" + p1, 0.0);
-        expected.put("mirror_v3_mirror_restarts_total{mirror=\"obs-sink\",task=\"0\"}", 0.0);
-        expected.put("mirror_v3_buffered_bytes{mirror=\"obs-sink\",task=\"0\"}", 5.0 * VALUE_BYTES);
-        expected.put("mirror_v3_partitions_paused_for_retry{mirror=\"obs-sink\",task=\"0\"}", 0.0);
-        // The cadence the alerts compare against, as configured (milliseconds in the MBean, seconds in Prometheus):
-        // flush.max.time.ms and chain.check.interval.ms set, metadata.interval.ms and groups.interval.ms by default.
-        expected.put("mirror_v3_destination_flush_max_time_seconds" + p0, 600.0);
-        expected.put("mirror_v3_destination_flush_max_time_seconds" + p1, 600.0);
-        expected.put("mirror_v3_chain_check_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 2.0);
-        expected.put("mirror_v3_metadata_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 60.0);
-        expected.put("mirror_v3_metadata_groups_interval_seconds{mirror=\"obs-sink\",task=\"0\"}", 60.0);
+        ExactScrape expected = new ExactScrape(NAME, TOPIC, 2)
+                .perPartition("mirror_v3_destination_offset_verified", 20.0, 10.0)
+                .perPartition("mirror_v3_destination_records_total", 20.0, 10.0)
+                .perPartition("mirror_v3_destination_flushes_total", 2.0, 1.0)
+                .perPartition("mirror_v3_source_lag_offsets", 5.0, 0.0)
+                .perTask("mirror_v3_mirror_restarts_total", 0.0)
+                .perTask("mirror_v3_buffered_bytes", 5.0 * VALUE_BYTES)
+                .perTask("mirror_v3_partitions_paused_for_retry", 0.0)
+                // The cadence the alerts compare against, as configured (milliseconds in the MBean, seconds in Prometheus):
+                // flush.max.time.ms and chain.check.interval.ms set, metadata.interval.ms and groups.interval.ms by default.
+                .perPartition("mirror_v3_destination_flush_max_time_seconds", 600.0, 600.0)
+                .perTask("mirror_v3_chain_check_interval_seconds", 2.0)
+                .perTask("mirror_v3_metadata_interval_seconds", 60.0)
+                .perTask("mirror_v3_metadata_groups_interval_seconds", 60.0);
 
-        AtomicReference<Map<String, Double>> last = new AtomicReference<>();
-        Awaitility.await("the scrape shows 2 + 1 flushes and the lag").atMost(WAIT).pollInterval(Duration.ofMillis(300))
-                .failFast("connector failed", () -> cluster.failureTrace(NAME) != null)
-                .untilAsserted(() -> {
-                    last.set(mirrorSeries(scrape()));
-                    Map<String, Double> withoutTimestamps = new TreeMap<>(last.get());
-                    withoutTimestamps.keySet().removeIf(k -> k.startsWith("mirror_v3_destination_last_flush_timestamp_seconds"));
-                    Map<String, Double> requests = ObservabilityFiles.takeStoreRequests(withoutTimestamps, NAME, TOPIC);
+        Map<String, Double> last = expected.await(cluster, "the scrape shows 2 + 1 flushes and the lag", WAIT, () -> mirrorSeries(scrape()),
+                "mirror_v3_destination_last_flush_timestamp_seconds", startedSeconds, requests -> {
                     assertThat(requests.get("PUT ok")).as("the 3 objects at least").isGreaterThanOrEqualTo(3);
                     assertThat(requests.get("LIST ok")).as("the opening and the tail checks").isGreaterThanOrEqualTo(4);
-                    expected.put("mirror_v3_destination_bytes_total" + p0, (double) objectBytes(0));
-                    expected.put("mirror_v3_destination_bytes_total" + p1, (double) objectBytes(1));
-                    assertThat(withoutTimestamps).isEqualTo(expected);
+                    expected.perPartition("mirror_v3_destination_bytes_total", objectBytes(0), objectBytes(1));
                 });
-        long now = System.currentTimeMillis() / 1000;
-        for (String p : List.of(p0, p1)) {
-            assertThat(last.get().get("mirror_v3_destination_last_flush_timestamp_seconds" + p))
-                    .as("last flush timestamp of " + p).isBetween((double) startedSeconds, (double) now);
-        }
-        assertThat(last.get()).hasSize(expected.size() + 2 + 15);
+        assertThat(last).hasSize(expected.expected().size() + 2 + 15);
 
         String text = scrape();
         assertThat(text).contains("# TYPE mirror_v3_store_requests_total counter",

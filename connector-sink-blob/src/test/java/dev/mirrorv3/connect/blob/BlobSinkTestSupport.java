@@ -29,7 +29,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
-import org.awaitility.Awaitility;
 
 /** Shared pieces of the blob sink's integration tests: configs, data, reading chains back, comparing. */
 final class BlobSinkTestSupport {
@@ -80,14 +79,8 @@ final class BlobSinkTestSupport {
      */
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < perPartition; i++) {
-            for (int p = 0; p < partitions; p++) {
-                records.add(variedRecord(topic, p, i, random));
-            }
-        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            TestRecords.sendAll(producer, records, Duration.ofSeconds(60));
+            TestRecords.sendRounds(producer, partitions, perPartition, (p, i) -> variedRecord(topic, p, i, random), Duration.ofSeconds(60));
         }
     }
 
@@ -168,14 +161,7 @@ final class BlobSinkTestSupport {
      */
     static void awaitChainsNext(ConnectTestCluster cluster, String name, IntFunction<Chain> chainOf, Map<Integer, Long> nextOffsets,
                                 Duration timeout) {
-        Awaitility.await("chain " + name + " reaches " + nextOffsets).atMost(timeout).pollInterval(Duration.ofMillis(250))
-                .failFast("connector " + name + " failed", () -> {
-                    String trace = cluster.failureTrace(name);
-                    if (trace != null) {
-                        throw new AssertionError("connector " + name + " failed: " + trace);
-                    }
-                })
-                .ignoreExceptions()
+        cluster.awaitUnlessFailed(name, "chain " + name + " reaches " + nextOffsets, timeout)
                 .until(() -> nextOffsets.entrySet().stream().allMatch(e ->
                         chainOf.apply(e.getKey()).nextOffset().orElse(-1) >= e.getValue()));
     }

@@ -66,8 +66,12 @@ class DestinationRecoveryTest {
     }
 
     private Mirror open(long next) {
-        Mirror m = new Mirror(SOURCE, DESTINATION, next, next);
-        mirrors.put(SOURCE, m);
+        return open(SOURCE, DESTINATION, next);
+    }
+
+    private Mirror open(TopicPartition source, TopicPartition destination, long next) {
+        Mirror m = new Mirror(source, destination, next, next);
+        mirrors.put(source, m);
         return m;
     }
 
@@ -151,10 +155,7 @@ class DestinationRecoveryTest {
         assertThat(recovery.state()).as("the high watermark moved: settle again").isEqualTo(State.SETTLING);
         assertThat(control.rewinds).isEmpty();
 
-        clock.advance(DestinationRecovery.SETTLE_MS);
-        recovery.proceed();
-        assertThat(recovery.state()).as("stable: rewound, and the settle wait was the wait").isEqualTo(State.FLOWING);
-        assertThat(control.rewinds).isEqualTo(Map.of(SOURCE, 2L));
+        assertSettledAndRewoundTo(2L, "stable: rewound, and the settle wait was the wait");
         assertThat(m.expected).isEqualTo(2);
         assertThat(m.acked.get()).isEqualTo(2);
         assertThat(control.paused).isEmpty();
@@ -214,10 +215,7 @@ class DestinationRecoveryTest {
                 .isEqualTo(State.SETTLING);
         assertThat(control.rewinds).isEmpty();
 
-        clock.advance(DestinationRecovery.SETTLE_MS);
-        recovery.proceed();
-        assertThat(recovery.state()).as("a backoff was waited already: resumed at once").isEqualTo(State.FLOWING);
-        assertThat(control.rewinds).isEqualTo(Map.of(SOURCE, 1L));
+        assertSettledAndRewoundTo(1L, "a backoff was waited already: resumed at once");
         assertThat(control.retries).isEqualTo(1);
     }
 
@@ -337,8 +335,7 @@ class DestinationRecoveryTest {
     void aDeliveryAtAnotherOffsetIsolatesItsPartitionAndTheOthersGoOnThroughAFreshProducer() {
         DestinationRecovery isolating = isolating();
         Mirror m0 = open(7);
-        Mirror m1 = new Mirror(SOURCE1, DESTINATION1, 3, 3);
-        mirrors.put(SOURCE1, m1);
+        Mirror m1 = open(SOURCE1, DESTINATION1, 3);
         for (Mirror m : List.of(m0, m1, m1)) {
             assertThat(isolating.send(new ProducerRecord<>(m.destination.topic(), m.destination.partition(), null, new byte[] {1}), m,
                     m.expected, 1)).isTrue();
@@ -373,8 +370,7 @@ class DestinationRecoveryTest {
     void aDestinationHighWatermarkThisTaskCannotExplainIsolatesThatPartitionAfterATransientFailure() {
         DestinationRecovery isolating = isolating();
         Mirror m0 = open(0);
-        Mirror m1 = new Mirror(SOURCE1, DESTINATION1, 0, 0);
-        mirrors.put(SOURCE1, m1);
+        open(SOURCE1, DESTINATION1, 0);
         isolating.send(new ProducerRecord<>(DESTINATION.topic(), 0, null, new byte[] {1}), m0, 0, 1);
         m0.expected++;
         producer().errorNext(new TimeoutException("injected: request timed out"));
@@ -385,6 +381,14 @@ class DestinationRecoveryTest {
         assertThat(control.isolated.get(SOURCE1)).contains("destination orders-copy-1 has high watermark 4",
                 "0 acknowledged and 0 sent for orders-1");
         assertThat(fatal.isSet()).isFalse();
+    }
+
+    /** A settle time later the high watermark has not moved: the source is rewound to {@code offset} and records flow. */
+    private void assertSettledAndRewoundTo(long offset, String why) {
+        clock.advance(DestinationRecovery.SETTLE_MS);
+        recovery.proceed();
+        assertThat(recovery.state()).as(why).isEqualTo(State.FLOWING);
+        assertThat(control.rewinds).isEqualTo(Map.of(SOURCE, offset));
     }
 
     /** The consumer as the recovery leaves it: the paused partitions, the rewinds, the last poll timeout, the isolated partitions. */

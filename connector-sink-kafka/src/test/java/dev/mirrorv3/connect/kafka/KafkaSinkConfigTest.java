@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.testsupport.ConnectorConfigs;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,11 +17,9 @@ class KafkaSinkConfigTest {
 
     @Test
     void theProducerIsAlwaysIdempotentWithAcksAllWhateverTheOverridesSay() {
-        Map<String, String> p = props();
-        p.put("destination.producer.acks", "1");
-        p.put("destination.producer.enable.idempotence", "false");
-        p.put("destination.producer.transactional.id", "x");
-        p.put("destination.producer.linger.ms", "50");
+        Map<String, String> p = ConnectorConfigs.with(props(), "destination.producer.acks", "1",
+                "destination.producer.enable.idempotence", "false", "destination.producer.transactional.id", "x",
+                "destination.producer.linger.ms", "50");
         Map<String, Object> c = new KafkaSinkConfig(p).producerConfig("id");
         assertThat(c).containsEntry("acks", "all").containsEntry("enable.idempotence", "true").containsEntry("linger.ms", "50")
                 .containsEntry("bootstrap.servers", "dr:9092").doesNotContainKey("transactional.id");
@@ -28,11 +27,9 @@ class KafkaSinkConfigTest {
 
     @Test
     void securitySettingsGoToBothDestinationClients() {
-        Map<String, String> p = props();
-        p.put("destination.security.protocol", "SASL_SSL");
-        p.put("destination.sasl.mechanism", "SCRAM-SHA-512");
-        p.put("destination.sasl.jaas.config", "secret-jaas");
-        p.put("destination.admin.request.timeout.ms", "1234");
+        Map<String, String> p = ConnectorConfigs.with(props(), "destination.security.protocol", "SASL_SSL",
+                "destination.sasl.mechanism", "SCRAM-SHA-512", "destination.sasl.jaas.config", "secret-jaas",
+                "destination.admin.request.timeout.ms", "1234");
         KafkaSinkConfig config = new KafkaSinkConfig(p);
         for (Map<String, Object> c : new Map[] {config.producerConfig("p"), config.destinationAdminConfig("a")}) {
             assertThat(c).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")

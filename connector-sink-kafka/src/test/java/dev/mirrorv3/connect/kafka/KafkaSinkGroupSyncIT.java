@@ -2,13 +2,10 @@ package dev.mirrorv3.connect.kafka;
 
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,14 +20,13 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * groups.sync: the source's consumer groups reach the destination at the same offsets, double-clamped into the
  * destination's range, never for a group active there, filtered by include/exclude; a reset on the source moves the
  * destination back; a group deleted on the source stays on the destination; the metrics say so.
  */
-class KafkaSinkGroupSyncIT {
+class KafkaSinkGroupSyncIT extends SourceAndDestinationTestBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String TOPIC = "orders";
     private static final String COPY = "orders-copy";
@@ -39,19 +35,13 @@ class KafkaSinkGroupSyncIT {
     private static final TopicPartition D0 = new TopicPartition(COPY, 0);
     private static final TopicPartition D1 = new TopicPartition(COPY, 1);
 
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
-
     @Test
     void groupsReachTheDestinationClampedGuardedAndFiltered() throws Exception {
         String name = "group-sync";
         cluster.kafka().createTopic(TOPIC, 2);
         cluster.kafka().createTopic("unmirrored", 1);
         destination.createTopic(COPY, 2);
-        produceVaried(cluster.bootstrapServers(), TOPIC, 2, 100, 1);
+        produceToSource(TOPIC, 2, 100, 1);
         try (Admin source = cluster.kafka().createAdminClient();
              KafkaConsumer<byte[], byte[]> live = TestConsumers.activeMember(destination.bootstrapServers(), "live", D0, 3, WAIT)) {
             commit(source, "app-a", Map.of(S0, 40L, S1, 60L));
@@ -62,7 +52,7 @@ class KafkaSinkGroupSyncIT {
             commit(source, "live", Map.of(S0, 50L));          // active on the destination: its consumer owns it
             commit(source, "other-topic-only", Map.of(new TopicPartition("unmirrored", 0), 1L));
 
-            Map<String, String> config = sinkConfig(TOPIC, cluster.bootstrapServers(), destination.bootstrapServers());
+            Map<String, String> config = config(TOPIC);
             config.put("destination.topic", "${topic}-copy");
             config.put("groups.sync", "true");
             config.put("groups.interval.ms", "300");
@@ -121,9 +111,8 @@ class KafkaSinkGroupSyncIT {
         TopicPartition keptCopy = new TopicPartition(kept + "-copy", 0);
         TopicPartition recreatedCopy = new TopicPartition(recreated + "-copy", 0);
         for (String t : List.of(kept, recreated)) {
-            cluster.kafka().createTopic(t, 1);
-            destination.createTopic(t + "-copy", 1);
-            produceVaried(cluster.bootstrapServers(), t, 1, 100, 3);
+            createTopics(t, t + "-copy", 1);
+            produceToSource(t, 1, 100, 3);
         }
         try (Admin source = cluster.kafka().createAdminClient(); LogCapture logs = LogCapture.attach()) {
             commit(source, "app-r", Map.of(recreatedSource, 80L));
@@ -142,7 +131,7 @@ class KafkaSinkGroupSyncIT {
             String oldId = topicId(source, recreated);
             cluster.kafka().deleteTopic(recreated);
             cluster.kafka().createTopic(recreated, 1);
-            produceVaried(cluster.bootstrapServers(), recreated, 1, 10, 4);
+            produceToSource(recreated, 1, 10, 4);
             String newId = topicId(source, recreated);
             assertThat(newId).as("premise: the topic was created again").isNotEqualTo(oldId);
             commit(source, "app-r", Map.of(recreatedSource, 5L)); // a consumer of the new topic

@@ -4,15 +4,11 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.producer;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.kafka.FailureNote;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +18,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * One destination partition written by another producer: the delivery that lands at the wrong offset aborts the one
@@ -32,28 +27,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * operator re-creates the destination topic, a restart of the connector's tasks copies everything again, exactly
  * (docs/kafka-sink.md, "A failed partition").
  */
-class KafkaSinkIsolationIT {
+class KafkaSinkIsolationIT extends SourceAndDestinationTestBase {
     private static final Duration WAIT = Duration.ofSeconds(120);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
 
     @Test
     void anotherProducerInOneDestinationPartitionIsolatesItWhileTheOthersCopyExactly() throws Exception {
         String topic = "isolate";
-        cluster.kafka().createTopic(topic, 3);
-        destination.createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 100, 1);
+        createTopics(topic, 3);
+        produceToSource(topic, 3, 100, 1);
         try (LogCapture logs = LogCapture.attach()) {
-            cluster.deploy(topic, sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers()));
+            cluster.deploy(topic, config(topic));
             awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 100L, 1, 100L, 2, 100L), WAIT);
             try (KafkaProducer<byte[], byte[]> p = producer(destination.bootstrapServers())) {
                 p.send(new ProducerRecord<>(topic, 1, null, "not from the source".getBytes())).get(30, TimeUnit.SECONDS); // offset 100
             }
-            produceVaried(cluster.bootstrapServers(), topic, 3, 100, 2);
+            produceToSource(topic, 3, 100, 2);
 
             String note = cluster.awaitPartitionFailed(topic, topic, 1, WAIT);
             assertThat(note).contains("needs an operator", "stored the record of isolate-1 offset 100 at offset 101", "another writer",
@@ -65,7 +53,7 @@ class KafkaSinkIsolationIT {
             assertSameRecords(Map.of(0, source.get(0), 2, source.get(2)), Map.of(0, copy.get(0), 2, copy.get(2)), true);
             assertSameRecords(Map.of(1, source.get(1).subList(0, 100)), Map.of(1, copy.get(1).subList(0, 100)), true);
             long isolatedEnd = highWatermarks(destination.admin(), topic, 3).get(1);
-            produceVaried(cluster.bootstrapServers(), topic, 3, 50, 3);
+            produceToSource(topic, 3, 50, 3);
             awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 250L, 1, isolatedEnd, 2, 250L), WAIT);
             assertThat(highWatermarks(destination.admin(), topic, 3).get(1)).as("the isolated partition is not written to again")
                     .isEqualTo(isolatedEnd);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.PluginMetricsContexts;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -21,9 +20,7 @@ class KafkaSinkMetricsTest {
 
     /** "name" (per task) or "name/topic-partition" to the value of every series of mirror "dr". */
     private Map<String, Object> series() {
-        Map<String, Object> out = new TreeMap<>();
-        PluginMetricsContexts.series(registry, "dr").forEach((key, metric) -> out.put(key, metric.metricValue()));
-        return out;
+        return PluginMetricsContexts.values(registry, "dr");
     }
 
     @Test

@@ -3,13 +3,8 @@ package dev.mirrorv3.connect.kafka;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.assertSameRecords;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,36 +12,22 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A partition added to a mirrored topic is mirrored with no action: the connector grows the destination topic to the
  * source's partition count and restarts its tasks, whose start() gives the new partition a committed offset; open()
  * positions it at the destination's high watermark.
  */
-class KafkaSinkNewPartitionsIT {
+class KafkaSinkNewPartitionsIT extends SourceAndDestinationTestBase {
     private static final Duration WAIT = Duration.ofSeconds(120);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
-
-    private static Map<Integer, Long> sourceHighWatermarks(String topic, int partitions) {
-        try (Admin admin = cluster.kafka().createAdminClient()) {
-            return highWatermarks(admin, topic, partitions);
-        }
-    }
 
     @Test
     void aPartitionAddedToTheSourceIsMirroredToTheSameNumberedDestinationPartitionWithNoAction() throws Exception {
         String topic = "grown";
         String copy = "grown-copy";
-        cluster.kafka().createTopic(topic, 2);
-        destination.createTopic(copy, 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 1_000, 1);
-        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers());
+        createTopics(topic, copy, 2);
+        produceToSource(topic, 2, 1_000, 1);
+        Map<String, String> config = config(topic);
         config.put("destination.topic", "${topic}-copy");
         config.put("tasks.max", "2"); // both tasks restart and seed; the second may find the group already joined
         config.put("partitions.watch.interval.ms", "1000");
@@ -56,7 +37,7 @@ class KafkaSinkNewPartitionsIT {
         try (Admin admin = cluster.kafka().createAdminClient()) {
             admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(3))).all().get(30, TimeUnit.SECONDS);
         }
-        produceVaried(cluster.bootstrapServers(), topic, 3, 500, 2);
+        produceToSource(topic, 3, 500, 2);
         awaitDestination(cluster, topic, destination.admin(), copy, sourceHighWatermarks(topic, 3), WAIT);
         assertThat(destination.admin().describeTopics(List.of(copy)).allTopicNames().get(30, TimeUnit.SECONDS).get(copy).partitions())
                 .as("destination partitions").hasSize(3);

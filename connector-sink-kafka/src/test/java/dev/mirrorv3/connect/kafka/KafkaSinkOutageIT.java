@@ -5,15 +5,11 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitExactCopyOfSt
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.outageConfig;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.total;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -26,7 +22,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -46,17 +41,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * And the destination down while the partitions are opened, then rebalances: Connect pauses again what the failed
  * open() paused, and positioning must resume it.
  */
-class KafkaSinkOutageIT {
+class KafkaSinkOutageIT extends SourceAndDestinationTestBase {
     private static final String TOPIC = "outage";
     private static final long MAX_BACKOFF_MS = 2000;
     private static final int PARTITIONS = 3;
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    /** The steady-source variants reach it through its proxy, which can freeze; the first test connects directly. */
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClassWithProxy();
 
     enum Outage {
         /** The broker process stops: connections are closed and new ones refused. */
@@ -67,10 +55,9 @@ class KafkaSinkOutageIT {
 
     @Test
     void aDestinationOutageIsRetriedAndEveryRecordCopiedExactlyOnce() throws Exception {
-        cluster.kafka().createTopic(TOPIC, 2);
-        destination.createTopic(TOPIC, 2);
-        produceVaried(cluster.bootstrapServers(), TOPIC, 2, 20_000, 1);
-        Map<String, String> config = sinkConfig(TOPIC, cluster.bootstrapServers(), destination.bootstrapServers());
+        createTopics(TOPIC, 2);
+        produceToSource(TOPIC, 2, 20_000, 1);
+        Map<String, String> config = config(TOPIC);
         ConnectorConfigs.with(config, "retry.backoff.initial.ms", "1000", "retry.backoff.max.ms", Long.toString(MAX_BACKOFF_MS),
                 "admin.timeout.ms", "1500", "destination.producer.delivery.timeout.ms", "5000",
                 "destination.producer.request.timeout.ms", "2000", "destination.producer.max.block.ms", "2000",
@@ -88,7 +75,7 @@ class KafkaSinkOutageIT {
                     .isLessThan(total(highWatermarks(source, TOPIC, 2)));
             long stopped = System.currentTimeMillis();
             destination.stopBrokers();
-            produceVaried(cluster.bootstrapServers(), TOPIC, 2, 2000, 2); // the source grows during the outage
+            produceToSource(TOPIC, 2, 2000, 2); // the source grows during the outage
             Thread.sleep(Math.max(0, 20_000 - (System.currentTimeMillis() - stopped)));
             assertThat(cluster.taskState(TOPIC)).as("task state during the outage").isEqualTo("RUNNING");
             destination.startBrokers();
@@ -116,10 +103,9 @@ class KafkaSinkOutageIT {
     @Test
     void aDestinationDownDuringOpenFollowedByRebalancesLeavesNoPartitionPaused() throws Exception {
         String topic = "open-rebalance";
-        cluster.kafka().createTopic(topic, 2);
-        destination.createTopic(topic, 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 300, 3);
-        Map<String, String> config = sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers());
+        createTopics(topic, 2);
+        produceToSource(topic, 2, 300, 3);
+        Map<String, String> config = config(topic);
         // No retry from put() before the rebalances: only their open() calls can position the partitions.
         config.put("retry.backoff.initial.ms", "60000");
         config.put("retry.backoff.max.ms", "60000");
@@ -131,7 +117,7 @@ class KafkaSinkOutageIT {
                 Duration.ofSeconds(120));
         cluster.connect().stopConnector(topic);
         cluster.connect().assertions().assertConnectorIsStopped(topic, "the connector did not stop");
-        produceVaried(cluster.bootstrapServers(), topic, 2, 200, 4);
+        produceToSource(topic, 2, 200, 4);
         destination.stopBrokers();
         try {
             cluster.connect().resumeConnector(topic);
@@ -159,8 +145,7 @@ class KafkaSinkOutageIT {
     @CsvSource({"STOPPED, 7000", "STOPPED, 12000", "FROZEN, 7000", "FROZEN, 12000"})
     void anOutageLongerThanTheDeliveryTimeoutUnderASteadySourceLeavesAnExactCopy(Outage outage, long outageMs) throws Exception {
         String topic = "steady-" + outage.name().toLowerCase() + "-" + outageMs;
-        cluster.kafka().createTopic(topic, PARTITIONS);
-        destination.createTopic(topic, PARTITIONS);
+        createTopics(topic, PARTITIONS);
         Map<String, String> config = outageConfig(topic, cluster.bootstrapServers(), destination.proxiedBootstrapServers(), 1500);
 
         Admin source = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()));

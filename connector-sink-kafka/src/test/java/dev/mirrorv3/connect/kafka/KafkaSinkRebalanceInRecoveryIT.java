@@ -8,9 +8,7 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.total;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.SteadySource;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.LogCapture;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import dev.mirrorv3.testsupport.TestConsumers;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +26,6 @@ import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A rebalance in the middle of a recovery (docs/kafka-sink.md, "Transient failures"): the destination broker hangs
@@ -40,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * append, or the next owner positions below it and its first delivery lands at the wrong offset (the task fails).
  * The copy must be exact record by record at the same offsets, and the task RUNNING throughout.
  */
-class KafkaSinkRebalanceInRecoveryIT {
+class KafkaSinkRebalanceInRecoveryIT extends SourceAndDestinationTestBase {
     private static final String TOPIC = "rebalance-in-recovery";
     private static final int PARTITIONS = 3;
     /** Longer than the wait between the revocation and the thaw, so the read started in close() or open() spans it. */
@@ -55,16 +52,9 @@ class KafkaSinkRebalanceInRecoveryIT {
     /** Logs the revocation, at DEBUG (not public: named). */
     private static final String WORKER_SINK_TASK = "org.apache.kafka.connect.runtime.WorkerSinkTask";
 
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClassWithProxy();
-
     @Test
     void aRebalanceDuringARecoveryFromAFrozenDestinationWaitsForTheLateAppendAndLeavesAnExactCopy() throws Exception {
-        cluster.kafka().createTopic(TOPIC, PARTITIONS);
-        destination.createTopic(TOPIC, PARTITIONS);
+        createTopics(TOPIC, PARTITIONS);
         Map<String, String> config = outageConfig(TOPIC, cluster.bootstrapServers(), destination.proxiedBootstrapServers(),
                 ADMIN_TIMEOUT_MS);
         // Eager: the intruder's join revokes every partition of the task (close() of all of them), then assigns two back.

@@ -4,13 +4,10 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestination;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.awaitDestinationAtLeast;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.FastRecreation;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,21 +17,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A source topic deleted and created again under the same name, whose new log has grown past the copy's end: the
  * destination's high watermark lies inside the new log, so only the topic id (kept on the destination, in the
  * connector's identity group) tells the topics apart. Nothing of the new topic may reach the old copy.
  */
-class KafkaSinkRecreatedSourceIT {
+class KafkaSinkRecreatedSourceIT extends SourceAndDestinationTestBase {
     private static final Duration WAIT = Duration.ofSeconds(90);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
 
     @Test
     void aSourceRecreatedPastTheCopysEndIsRefusedByItsId() throws Exception {
@@ -77,17 +67,16 @@ class KafkaSinkRecreatedSourceIT {
      * resumes: the partition must be isolated naming both ids, nothing of the new topic copied. Returns its failure's note.
      */
     private static String copyThenRecreateWhileStopped(String topic, WhileStopped whileStopped) throws Exception {
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 1);
-        cluster.deploy(topic, sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers()));
+        createTopics(topic, 1);
+        produceToSource(topic, 1, 100, 1);
+        cluster.deploy(topic, config(topic));
         awaitDestination(cluster, topic, destination.admin(), topic, Map.of(0, 100L), WAIT);
         String oldId = currentId(topic);
         cluster.stop(topic, WAIT);
         whileStopped.run();
         cluster.kafka().deleteTopic(topic);
         cluster.kafka().createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 300, 2);
+        produceToSource(topic, 1, 300, 2);
         cluster.connect().resumeConnector(topic);
 
         String note = cluster.awaitPartitionFailed(topic, topic, 0, WAIT);
@@ -111,8 +100,7 @@ class KafkaSinkRecreatedSourceIT {
     void aSourceRecreatedWithinASecondUnderARunningTaskNeverReachesTheCopy() throws Exception {
         String topic = "recreated-fast";
         int partitions = 2;
-        cluster.kafka().createTopic(topic, partitions);
-        destination.createTopic(topic, partitions);
+        createTopics(topic, partitions);
         CountDownLatch release = new CountDownLatch(1);
         FaultInjectingKafkaSinkConnector.RELEASE.set(release);
         FaultInjectingKafkaSinkConnector.BLOCKED[0] = new CountDownLatch(1);

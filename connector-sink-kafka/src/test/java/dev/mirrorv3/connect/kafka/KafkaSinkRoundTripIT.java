@@ -6,11 +6,8 @@ import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.consumeAll;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.highWatermarks;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.produceVaried;
 import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.producer;
-import static dev.mirrorv3.connect.kafka.KafkaSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
-import dev.mirrorv3.testsupport.RestartableKafka;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +22,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfo;
 import org.apache.kafka.connect.runtime.rest.entities.ConfigInfos;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A byte-identical copy at the same offsets in both timestamp modes, and every refusal (a source
@@ -34,33 +30,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * its partition's, which is isolated (its committed offset carries the message; KafkaSinkIsolationIT: the others go
  * on), or with partition.failure=task fails the task.
  */
-class KafkaSinkRoundTripIT {
+class KafkaSinkRoundTripIT extends SourceAndDestinationTestBase {
     private static final Duration WAIT = Duration.ofSeconds(120);
-
-    @RegisterExtension
-    static final ConnectTestCluster cluster = ConnectTestCluster.perClass(1);
-
-    @RegisterExtension
-    static final RestartableKafka destination = RestartableKafka.perClass();
-
-    private static Map<String, String> config(String topic) {
-        return sinkConfig(topic, cluster.bootstrapServers(), destination.bootstrapServers());
-    }
-
-    private static Map<Integer, Long> sourceHighWatermarks(String topic, int partitions) {
-        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            return highWatermarks(admin, topic, partitions);
-        }
-    }
 
     @Test
     void copiesThreePartitionsByteIdenticalAtTheSameOffsetsWithSourceTimestamps() {
         String topic = "roundtrip";
-        cluster.kafka().createTopic(topic, 3);
-        destination.createTopic(topic, 3);
-        produceVaried(cluster.bootstrapServers(), topic, 3, 10_000, 1);
+        createTopics(topic, 3);
+        produceToSource(topic, 3, 10_000, 1);
         cluster.deploy("roundtrip", config(topic));
-        produceVaried(cluster.bootstrapServers(), topic, 3, 5_000, 2); // while it streams
+        produceToSource(topic, 3, 5_000, 2); // while it streams
         awaitDestination(cluster, "roundtrip", destination.admin(), topic, sourceHighWatermarks(topic, 3), WAIT);
         assertSameRecords(consumeAll(cluster.bootstrapServers(), topic), consumeAll(destination.bootstrapServers(), topic), true);
         assertThat(cluster.taskState("roundtrip")).isEqualTo("RUNNING");
@@ -78,9 +57,8 @@ class KafkaSinkRoundTripIT {
     @Test
     void destinationTimestampModeLetsTheDestinationStampRecords() {
         String topic = "stamped";
-        cluster.kafka().createTopic(topic, 2);
-        destination.createTopic("stamped-copy", 2);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 500, 3);
+        createTopics(topic, "stamped-copy", 2);
+        produceToSource(topic, 2, 500, 3);
         Map<String, String> c = config(topic);
         c.put("timestamp.mode", "destination");
         c.put("destination.topic", "${topic}-copy");
@@ -108,8 +86,7 @@ class KafkaSinkRoundTripIT {
     @Test
     void aValueThatIsNotJsonIsolatesItsPartitionWithValuesTypeJson() throws Exception {
         String topic = "typed";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
+        createTopics(topic, 1);
         try (KafkaProducer<byte[], byte[]> p = producer(cluster.bootstrapServers())) {
             for (int i = 0; i < 5; i++) {
                 p.send(new ProducerRecord<>(topic, 0, null, ("{\"n\":" + i + "}").getBytes()));
@@ -129,9 +106,8 @@ class KafkaSinkRoundTripIT {
     @Test
     void anAbortedTransactionIsAHoleThatIsolatesItsPartition() throws Exception {
         String topic = "holes";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 4);
+        createTopics(topic, 1);
+        produceToSource(topic, 1, 10, 4);
         Map<String, Object> tx = new HashMap<>();
         tx.put("bootstrap.servers", cluster.bootstrapServers());
         tx.put("transactional.id", "holes-tx");
@@ -144,7 +120,7 @@ class KafkaSinkRoundTripIT {
             p.flush(); // written, then aborted
             p.abortTransaction(); // the aborted records and the abort marker become a hole from offset 10
         }
-        produceVaried(cluster.bootstrapServers(), topic, 1, 1, 5); // the next record after the hole
+        produceToSource(topic, 1, 1, 5); // the next record after the hole
         cluster.deploy("holes", config(topic));
         String note = cluster.awaitPartitionFailed("holes", topic, 0, WAIT);
         assertThat(note).contains("the source has an offset hole at 10 in holes-0").contains("the next record is at offset 1")
@@ -158,9 +134,8 @@ class KafkaSinkRoundTripIT {
     @Test
     void withPartitionFailureTaskAForeignRecordOnTheDestinationFailsTheTaskNamingBothOffsets() throws Exception {
         String topic = "foreign";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 100, 6);
+        createTopics(topic, 1);
+        produceToSource(topic, 1, 100, 6);
         Map<String, String> c = config(topic);
         c.put("partition.failure", "task");
         cluster.deploy("foreign", c);
@@ -168,7 +143,7 @@ class KafkaSinkRoundTripIT {
         try (KafkaProducer<byte[], byte[]> p = producer(destination.bootstrapServers())) {
             p.send(new ProducerRecord<>(topic, 0, null, "not from the source".getBytes())).get(30, TimeUnit.SECONDS); // offset 100
         }
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 7);
+        produceToSource(topic, 1, 10, 7);
         String trace = cluster.awaitTaskFailure("foreign", WAIT);
         assertThat(trace).contains("stored the record of foreign-0 offset 100 at offset 101").contains("another writer");
         cluster.delete("foreign");
@@ -177,9 +152,8 @@ class KafkaSinkRoundTripIT {
     @Test
     void aDestinationAheadOfTheSourceIsolatesItsPartition() throws Exception {
         String topic = "ahead";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 8);
+        createTopics(topic, 1);
+        produceToSource(topic, 1, 10, 8);
         produceVaried(destination.bootstrapServers(), topic, 1, 20, 9);
         cluster.deploy("ahead", config(topic));
         String note = cluster.awaitPartitionFailed("ahead", topic, 0, WAIT);
@@ -191,9 +165,8 @@ class KafkaSinkRoundTripIT {
     @Test
     void anEmptyDestinationOfASourceStartingAboveZeroCannotPreserveOffsets() throws Exception {
         String topic = "truncated";
-        cluster.kafka().createTopic(topic, 1);
-        destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 1, 10, 10);
+        createTopics(topic, 1);
+        produceToSource(topic, 1, 10, 10);
         try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(4))).all().get(30, TimeUnit.SECONDS);
         }
@@ -214,7 +187,7 @@ class KafkaSinkRoundTripIT {
         assertThat(errors).anyMatch(e -> e.contains("destination topic(s) nowhere do not exist") && e.contains("never creates topics"));
 
         destination.createTopic(topic, 1);
-        produceVaried(cluster.bootstrapServers(), topic, 2, 10, 11);
+        produceToSource(topic, 2, 10, 11);
         cluster.deploy("nowhere", config(topic));
         String note = cluster.awaitPartitionFailed("nowhere", topic, 1, WAIT);
         assertThat(note).contains("destination topic nowhere").contains("has 1 partitions").contains("add partitions");

@@ -76,10 +76,7 @@ class KafkaSinkTaskPauseTest extends SinkTaskPauseContract<KafkaSinkTaskPauseTes
 
     @Test
     void aRebalanceDuringARecoveryResumesThePartitionsItOpensAgain() {
-        autoComplete = false;
-        start(Map.of());
-        context.assign(task, P0, P1);
-        startRecovery();
+        startRecoveryOfBothPartitions();
         assertThat(context.consumerPaused()).as("paused by the recovery").containsExactlyInAnyOrder(P0, P1);
 
         context.revoke(task, P0, P1); // Connect pauses them again before the next open()
@@ -89,10 +86,7 @@ class KafkaSinkTaskPauseTest extends SinkTaskPauseContract<KafkaSinkTaskPauseTes
 
     @Test
     void aPartitionOpenedDuringARecoveryWaitsForItsEnd() {
-        autoComplete = false;
-        start(Map.of());
-        context.assign(task, P0, P1);
-        startRecovery();
+        startRecoveryOfBothPartitions();
 
         context.revoke(task, P1);
         context.assign(task, P1);
@@ -109,7 +103,11 @@ class KafkaSinkTaskPauseTest extends SinkTaskPauseContract<KafkaSinkTaskPauseTes
     }
 
     /** The first of three records in flight fails with a transient error: the next put() starts the recovery. */
-    private void startRecovery() {
+    /** A task of both partitions whose destination producer acknowledges nothing until one delivery fails: it recovers. */
+    private void startRecoveryOfBothPartitions() {
+        autoComplete = false;
+        start(Map.of());
+        context.assign(task, P0, P1);
         task.put(records(P0, 0, 3));
         task.producer.errorNext(new TimeoutException("injected: destination unreachable"));
         task.put(List.of());

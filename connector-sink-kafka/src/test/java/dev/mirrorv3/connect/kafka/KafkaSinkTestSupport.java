@@ -76,14 +76,9 @@ final class KafkaSinkTestSupport {
     static void produceVaried(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
         long baseTs = System.currentTimeMillis() - 3_600_000;
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < perPartition; i++) {
-            for (int p = 0; p < partitions; p++) {
-                records.add(variedRecord(topic, p, i, random, baseTs + i));
-            }
-        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            TestRecords.sendAll(producer, records, Duration.ofSeconds(120));
+            TestRecords.sendRounds(producer, partitions, perPartition, (p, i) -> variedRecord(topic, p, i, random, baseTs + i),
+                    Duration.ofSeconds(120));
         }
     }
 
@@ -244,14 +239,7 @@ final class KafkaSinkTestSupport {
 
     private static void awaitDestination(ConnectTestCluster cluster, String connector, Admin destination, String topic, String what,
                                          int partitions, Predicate<Map<Integer, Long>> reached, Duration timeout) {
-        Awaitility.await("destination " + topic + " " + what).atMost(timeout).pollInterval(Duration.ofMillis(250))
-                .failFast("connector " + connector + " failed", () -> {
-                    String trace = cluster.failureTrace(connector);
-                    if (trace != null) {
-                        throw new AssertionError("connector " + connector + " failed: " + trace);
-                    }
-                })
-                .ignoreExceptions()
+        cluster.awaitUnlessFailed(connector, "destination " + topic + " " + what, timeout)
                 .until(() -> reached.test(highWatermarks(destination, topic, partitions)));
     }
 

@@ -3,34 +3,24 @@ package dev.mirrorv3.connect.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.docs.ConfigDocs;
+import dev.mirrorv3.testsupport.ConfigReferenceContract;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
-import dev.mirrorv3.testsupport.GeneratedDocs;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every setting is documented, grouped and displayed; the reference in docs/configuration.md is the one generated from the ConfigDef;
- * the blob sink's store settings are the same definitions. Regenerate that section with {@code mvn -pl
- * connector-source-chain -am test -Dtest=ChainSourceConfigReferenceTest -Dsurefire.failIfNoSpecifiedTests=false
+ * Every setting is documented, grouped and displayed, the secret is a password; the reference in docs/configuration.md
+ * is the one generated from the ConfigDef; the blob sink's store settings are the same definitions. Regenerate that
+ * section with {@code mvn -pl connector-source-chain -am test -Dtest=ChainSourceConfigReferenceTest -Dsurefire.failIfNoSpecifiedTests=false
  * -DupdateReadme=true}.
  */
-class ChainSourceConfigReferenceTest {
-    private static final String START = "<!-- chain-source-config:start (generated from ChainSourceConfig; see "
-            + "ChainSourceConfigReferenceTest) -->";
-    private static final String END = "<!-- chain-source-config:end -->";
-
-    @Test
-    void everySettingIsDocumentedGroupedAndDisplayed() {
-        GeneratedDocs.assertDocumentedGroupedAndDisplayed(ChainSourceConfig.CONFIG_DEF);
-        assertThat(ChainSourceConfig.CONFIG_DEF.configKeys().get("s3.read.secret.access.key").type).isEqualTo(ConfigDef.Type.PASSWORD);
-    }
-
-    @Test
-    void configurationPageHoldsTheGeneratedReference() throws Exception {
-        GeneratedDocs.checkSection(GeneratedDocs.CONFIGURATION, START, END, ConfigDocs.markdown(ChainSourceConfig.CONFIG_DEF),
-                "chain source");
+class ChainSourceConfigReferenceTest extends ConfigReferenceContract {
+    ChainSourceConfigReferenceTest() {
+        super(ChainSourceConfig.CONFIG_DEF, List.of("s3.read.secret.access.key"),
+                "<!-- chain-source-config:start (generated from ChainSourceConfig; see ChainSourceConfigReferenceTest) -->",
+                "<!-- chain-source-config:end -->", ConfigDocs::markdown, "chain source");
     }
 
     @Test

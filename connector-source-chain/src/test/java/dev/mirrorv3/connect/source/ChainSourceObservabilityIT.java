@@ -15,6 +15,7 @@ import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.Closeables;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
+import dev.mirrorv3.testsupport.ExactScrape;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.awaitility.Awaitility;
@@ -93,44 +93,25 @@ class ChainSourceObservabilityIT {
     @Test
     @Order(1)
     void theScrapeHoldsExactlyTheChainSourcesSeriesOnceCaughtUp() {
-        Map<String, Double> expected = new TreeMap<>();
-        expected.put("mirror_v3_follow_records_total" + P0, 30.0);
-        expected.put("mirror_v3_follow_records_total" + P1, 10.0);
-        // Partition 0 is behind by more than the object it reads first: its newest object (20-29) is read ahead once
-        // for the lag in seconds, then in its turn. Partition 1's one object is the one it reads first.
-        expected.put("mirror_v3_follow_objects_total" + P0, 4.0);
-        expected.put("mirror_v3_follow_objects_total" + P1, 1.0);
-        expected.put("mirror_v3_follow_lag_offsets" + P0, 0.0);
-        expected.put("mirror_v3_follow_lag_offsets" + P1, 0.0);
-        expected.put("mirror_v3_follow_lag_seconds" + P0, 0.0);
-        expected.put("mirror_v3_follow_lag_seconds" + P1, 0.0);
-        expected.put("mirror_v3_follow_cut_reached" + P0, 0.0); // no until.*: never
-        expected.put("mirror_v3_follow_cut_reached" + P1, 0.0);
-        expected.put("mirror_v3_follow_poll_interval_seconds" + P0, 0.3); // poll.interval.ms as configured, in seconds
-        expected.put("mirror_v3_follow_poll_interval_seconds" + P1, 0.3);
-        expected.put("mirror_v3_mirror_restarts_total{mirror=\"" + NAME + "\",task=\"0\"}", 0.0);
+        ExactScrape expected = new ExactScrape(NAME, TOPIC, 2)
+                .perPartition("mirror_v3_follow_records_total", 30.0, 10.0)
+                // Partition 0 is behind by more than the object it reads first: its newest object (20-29) is read ahead once
+                // for the lag in seconds, then in its turn. Partition 1's one object is the one it reads first.
+                .perPartition("mirror_v3_follow_objects_total", 4.0, 1.0)
+                .perPartition("mirror_v3_follow_lag_offsets", 0.0, 0.0)
+                .perPartition("mirror_v3_follow_lag_seconds", 0.0, 0.0)
+                .perPartition("mirror_v3_follow_cut_reached", 0.0, 0.0) // no until.*: never
+                .perPartition("mirror_v3_follow_poll_interval_seconds", 0.3, 0.3) // poll.interval.ms as configured, in seconds
+                .perTask("mirror_v3_mirror_restarts_total", 0.0);
 
-        AtomicReference<Map<String, Double>> last = new AtomicReference<>();
-        Awaitility.await("the scrape shows the whole backup restored").atMost(WAIT).pollInterval(Duration.ofMillis(300))
-                .failFast("connector failed", () -> cluster.failureTrace(NAME) != null)
-                .untilAsserted(() -> {
-                    last.set(series());
-                    Map<String, Double> withoutTimestamps = new TreeMap<>(last.get());
-                    withoutTimestamps.keySet().removeIf(k -> k.startsWith("mirror_v3_follow_last_poll_timestamp_seconds"));
-                    Map<String, Double> requests = ObservabilityFiles.takeStoreRequests(withoutTimestamps, NAME, TOPIC);
+        Map<String, Double> last = expected.await(cluster, "the scrape shows the whole backup restored", WAIT,
+                ChainSourceObservabilityIT::series, "mirror_v3_follow_last_poll_timestamp_seconds", startedSeconds, requests -> {
                     assertThat(requests.get("GET ok")).as("the 5 objects read (one of them twice)").isGreaterThanOrEqualTo(5);
                     assertThat(requests.get("PUT ok")).as("the chain source only reads").isZero();
-                    expected.put("mirror_v3_follow_bytes_total" + P0, (double) targetBytes(0));
-                    expected.put("mirror_v3_follow_bytes_total" + P1, (double) targetBytes(1));
-                    assertThat(withoutTimestamps).isEqualTo(expected);
+                    expected.perPartition("mirror_v3_follow_bytes_total", targetBytes(0), targetBytes(1));
                 });
-        assertThat(expected.get("mirror_v3_follow_bytes_total" + P0)).as("the 30 records' bytes").isGreaterThan(30 * 10);
-        long now = System.currentTimeMillis() / 1000;
-        for (String p : List.of(P0, P1)) {
-            assertThat(last.get().get("mirror_v3_follow_last_poll_timestamp_seconds" + p)).as("last poll of " + p)
-                    .isBetween((double) startedSeconds, (double) now);
-        }
-        assertThat(last.get()).hasSize(expected.size() + 2 + 15);
+        assertThat(expected.expected().get("mirror_v3_follow_bytes_total" + P0)).as("the 30 records' bytes").isGreaterThan(30 * 10);
+        assertThat(last).hasSize(expected.expected().size() + 2 + 15);
 
         String text = scrape();
         assertThat(text).contains("# TYPE mirror_v3_follow_records_total counter", "# TYPE mirror_v3_follow_bytes_total counter",

@@ -107,22 +107,21 @@ final class ChainSourceTestSupport {
     /** Records with keys and null keys, values and tombstones, headers; CreateTime timestamps. Waits for every ack. */
     static void produce(String bootstrap, String topic, int partitions, int perPartition, long seed) {
         Random random = new Random(seed);
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < perPartition; i++) {
-            for (int p = 0; p < partitions; p++) {
-                byte[] key = i % 5 == 0 ? null : ("k" + seed + "-" + i).getBytes(StandardCharsets.UTF_8);
-                byte[] value = i % 7 == 0 ? null : bytes(random, 20 + random.nextInt(100));
-                RecordHeaders headers = new RecordHeaders();
-                if (i % 3 == 0) {
-                    headers.add("h", bytes(random, 5));
-                    headers.add("h", null);
-                }
-                records.add(new ProducerRecord<>(topic, p, BASE_TS + i, key, value, headers));
-            }
-        }
         try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-            TestRecords.sendAll(producer, records, Duration.ofSeconds(60));
+            TestRecords.sendRounds(producer, partitions, perPartition, (p, i) -> record(topic, p, i, seed, random), Duration.ofSeconds(60));
         }
+    }
+
+    /** Record {@code i} of a partition: no key every 5th, no value every 7th, two headers (one null) every 3rd. */
+    private static ProducerRecord<byte[], byte[]> record(String topic, int partition, int i, long seed, Random random) {
+        byte[] key = i % 5 == 0 ? null : ("k" + seed + "-" + i).getBytes(StandardCharsets.UTF_8);
+        byte[] value = i % 7 == 0 ? null : bytes(random, 20 + random.nextInt(100));
+        RecordHeaders headers = new RecordHeaders();
+        if (i % 3 == 0) {
+            headers.add("h", bytes(random, 5));
+            headers.add("h", null);
+        }
+        return new ProducerRecord<>(topic, partition, BASE_TS + i, key, value, headers);
     }
 
     static byte[] bytes(Random random, int n) {

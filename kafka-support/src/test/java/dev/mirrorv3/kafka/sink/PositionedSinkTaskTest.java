@@ -566,7 +566,7 @@ class PositionedSinkTaskTest {
 
         @Override
         public void offset(TopicPartition tp, long offset) {
-            offsets.put(tp, offset);
+            offset(Map.of(tp, offset));
         }
 
         @Override
