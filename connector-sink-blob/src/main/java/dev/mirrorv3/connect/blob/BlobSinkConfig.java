@@ -1,11 +1,7 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
-import dev.mirrorv3.chain.envelope.Compression;
-import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.ValueType;
-import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.config.ConfigFragment;
@@ -20,6 +16,7 @@ import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
@@ -203,11 +200,13 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
         super(FRAGMENTS, props);
     }
 
+    /** The store settings of this config's destination (a tee's through {@link #forDestination}), typed. */
+    public StoreSettings store() {
+        return StoreSettings.of(originalsStrings());
+    }
+
     public EnvelopeSettings envelope() {
-        return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(StoreConfigFragment.FORMAT)),
-                Compression.fromConfig(getString(StoreConfigFragment.COMPRESSION)),
-                ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE)),
-                ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE)));
+        return store().envelope();
     }
 
     /**
@@ -216,7 +215,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
      * @throws dev.mirrorv3.chain.crypto.KeysDirException naming the setting or the key file that is wrong
      */
     public ObjectEncryption encryption() {
-        return ObjectEncryption.fromSettings(originalsStrings());
+        return store().encryption();
     }
 
     /** The flush limits; with compaction=log, the ones the user did not set are the snapshot mode's (see COMPACTION_DOC). */
@@ -253,22 +252,21 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
     }
 
     public String destinationType() {
-        return getString(StoreConfigFragment.DESTINATION_TYPE);
+        return store().destinationType();
     }
 
-    /** The S3 destination's settings (destination.type=s3); identities from the PASSWORD settings. */
     /** The S3 destination, read by the one shared factory (the restore CLI reads the same settings). */
     public S3Settings s3Settings() {
-        return StoreFactory.s3Settings(originalsStrings());
+        return store().s3Settings();
     }
 
     public Path filesystemRoot() {
-        return Path.of(getString(StoreConfigFragment.FILESYSTEM_ROOT));
+        return store().filesystemRoot();
     }
 
     /** The chain directory name for a topic: destination.name (default the connector name) with ${topic} resolved. */
     public String destinationName(String connectorName, String topic) {
-        return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), connectorName, topic);
+        return store().chainName(connectorName, topic);
     }
 
     /** The destinations: this config's one, or each of a tee's (destinations). */

@@ -10,6 +10,7 @@ import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
@@ -207,11 +208,11 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
     }
 
     public ValueType keysType() {
-        return ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE));
+        return StoreSettings.of(originalsStrings()).keysType();
     }
 
     public ValueType valuesType() {
-        return ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE));
+        return StoreSettings.of(originalsStrings()).valuesType();
     }
 
     public String destinationBootstrap() {
