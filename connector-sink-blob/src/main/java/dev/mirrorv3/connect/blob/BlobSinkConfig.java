@@ -6,6 +6,7 @@ import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.config.ConfigFragment;
 import dev.mirrorv3.kafka.config.ConfigFragments;
+import dev.mirrorv3.kafka.config.ConfigGroups;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
@@ -43,10 +44,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             its own chain, position, cadence and an equal share of buffer.max.bytes, and one that cannot write falls behind \
             and catches up without holding the others back. Empty: one destination, the settings without a prefix.""";
 
-    private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
-    private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
 
@@ -156,8 +154,8 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.""";
 
     static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
-            new StoreConfigFragment(GROUP_DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
-            ConfigFragment.settings(GROUP_DESTINATION, Setting.of(DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM,
+            new StoreConfigFragment(ConfigGroups.DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
+            ConfigFragment.settings(ConfigGroups.DESTINATION, Setting.of(DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM,
                     "Destinations (tee)", DESTINATIONS_DOC)),
             ConfigFragment.settings(GROUP_FLUSH,
                     Setting.of(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, Importance.HIGH, Width.SHORT, "Flush max records",
@@ -175,17 +173,20 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
                             .withRecommender(ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG)),
                     Setting.of(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, Width.LONG, "Snapshot spill directory",
                             COMPACTION_SPILL_DIR_DOC)),
-            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of()),
-            ConfigFragment.settings(GROUP_SOURCE, Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions",
-                    PARTITIONS_DOC).withValidator(ConfigValidators.partitionList())),
-            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE),
-            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS, Map.of()),
-            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT,
-                    "Chain check interval (ms)", CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
+            ConnectorConfigFragment.sourceAdmin(ConfigGroups.SOURCE_CLUSTER, Map.of()),
+            ConfigFragment.settings(ConfigGroups.SOURCE_CLUSTER,
+                    Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions", PARTITIONS_DOC)
+                            .withValidator(ConfigValidators.partitionList())),
+            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, ConfigGroups.SOURCE_CLUSTER),
+            ConnectorConfigFragment.retryBackoff(ConfigGroups.OPERATIONS, Map.of()),
+            ConfigFragment.settings(ConfigGroups.OPERATIONS,
+                    Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT, "Chain check interval (ms)",
+                            CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
             HeartbeatConfigFragment.FRAGMENT,
-            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT,
-                    "Source lag interval (ms)", SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
-            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+            ConfigFragment.settings(ConfigGroups.OPERATIONS,
+                    Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT, "Source lag interval (ms)",
+                            SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            ConnectorConfigFragment.partitionsWatch(ConfigGroups.OPERATIONS,
                     Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
             ConfigFragment.settings(GROUP_METADATA, Setting.of(METADATA_INTERVAL_MS, Type.LONG, 60_000L, Importance.MEDIUM, Width.SHORT,
                     "Topic metadata interval (ms)", METADATA_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
