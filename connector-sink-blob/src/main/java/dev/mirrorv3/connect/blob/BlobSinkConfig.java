@@ -1,15 +1,12 @@
 package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
-import dev.mirrorv3.chain.envelope.Compression;
-import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.ValueType;
-import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Settings;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.kafka.config.ConfigFragment;
 import dev.mirrorv3.kafka.config.ConfigFragments;
+import dev.mirrorv3.kafka.config.ConfigGroups;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConfigValidators;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
@@ -20,6 +17,7 @@ import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import dev.mirrorv3.kafka.groups.GroupSelection;
 import java.nio.file.Path;
@@ -46,10 +44,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             its own chain, position, cadence and an equal share of buffer.max.bytes, and one that cannot write falls behind \
             and catches up without holding the others back. Empty: one destination, the settings without a prefix.""";
 
-    private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_FLUSH = "Flush";
-    private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_METADATA = "Topic and group metadata";
 
 
@@ -159,8 +154,8 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             a Java regular expression; empty for none. The connector's own group and ids starting with __ are always left out.""";
 
     static final ConfigFragments FRAGMENTS = ConfigFragments.of(DEPRECATED,
-            new StoreConfigFragment(GROUP_DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
-            ConfigFragment.settings(GROUP_DESTINATION, Setting.of(DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM,
+            new StoreConfigFragment(ConfigGroups.DESTINATION, StoreConfigFragment.Access.WRITE, Map.of()),
+            ConfigFragment.settings(ConfigGroups.DESTINATION, Setting.of(DESTINATIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM,
                     "Destinations (tee)", DESTINATIONS_DOC)),
             ConfigFragment.settings(GROUP_FLUSH,
                     Setting.of(FLUSH_MAX_RECORDS, Type.LONG, 100_000L, Importance.HIGH, Width.SHORT, "Flush max records",
@@ -178,17 +173,20 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
                             .withRecommender(ConfigRecommenders.fixed(COMPACTION_NONE, COMPACTION_LOG)),
                     Setting.of(COMPACTION_SPILL_DIR, Type.STRING, "", Importance.LOW, Width.LONG, "Snapshot spill directory",
                             COMPACTION_SPILL_DIR_DOC)),
-            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of()),
-            ConfigFragment.settings(GROUP_SOURCE, Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions",
-                    PARTITIONS_DOC).withValidator(ConfigValidators.partitionList())),
-            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, GROUP_SOURCE),
-            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS, Map.of()),
-            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT,
-                    "Chain check interval (ms)", CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
+            ConnectorConfigFragment.sourceAdmin(ConfigGroups.SOURCE_CLUSTER, Map.of()),
+            ConfigFragment.settings(ConfigGroups.SOURCE_CLUSTER,
+                    Setting.of(PARTITIONS, Type.LIST, "", Importance.MEDIUM, Width.MEDIUM, "Partitions", PARTITIONS_DOC)
+                            .withValidator(ConfigValidators.partitionList())),
+            ConnectorConfigFragment.deprecatedAdminTimeout(DEPRECATED_ADMIN_TIMEOUT_MS, ConfigGroups.SOURCE_CLUSTER),
+            ConnectorConfigFragment.retryBackoff(ConfigGroups.OPERATIONS, Map.of()),
+            ConfigFragment.settings(ConfigGroups.OPERATIONS,
+                    Setting.of(CHAIN_CHECK_INTERVAL_MS, Type.LONG, 60_000L, Importance.LOW, Width.SHORT, "Chain check interval (ms)",
+                            CHAIN_CHECK_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(100))),
             HeartbeatConfigFragment.FRAGMENT,
-            ConfigFragment.settings(GROUP_OPERATIONS, Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT,
-                    "Source lag interval (ms)", SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
-            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+            ConfigFragment.settings(ConfigGroups.OPERATIONS,
+                    Setting.of(SOURCE_LAG_INTERVAL_MS, Type.LONG, 30_000L, Importance.LOW, Width.SHORT, "Source lag interval (ms)",
+                            SOURCE_LAG_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
+            ConnectorConfigFragment.partitionsWatch(ConfigGroups.OPERATIONS,
                     Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
             ConfigFragment.settings(GROUP_METADATA, Setting.of(METADATA_INTERVAL_MS, Type.LONG, 60_000L, Importance.MEDIUM, Width.SHORT,
                     "Topic metadata interval (ms)", METADATA_INTERVAL_MS_DOC).withValidator(ConfigDef.Range.atLeast(0))),
@@ -203,11 +201,13 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
         super(FRAGMENTS, props);
     }
 
+    /** The store settings of this config's destination (a tee's through {@link #forDestination}), typed. */
+    public StoreSettings store() {
+        return StoreSettings.of(originalsStrings());
+    }
+
     public EnvelopeSettings envelope() {
-        return new EnvelopeSettings(EnvelopeFormat.fromConfig(getString(StoreConfigFragment.FORMAT)),
-                Compression.fromConfig(getString(StoreConfigFragment.COMPRESSION)),
-                ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE)),
-                ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE)));
+        return store().envelope();
     }
 
     /**
@@ -216,7 +216,7 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
      * @throws dev.mirrorv3.chain.crypto.KeysDirException naming the setting or the key file that is wrong
      */
     public ObjectEncryption encryption() {
-        return ObjectEncryption.fromSettings(originalsStrings());
+        return store().encryption();
     }
 
     /** The flush limits; with compaction=log, the ones the user did not set are the snapshot mode's (see COMPACTION_DOC). */
@@ -253,22 +253,21 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
     }
 
     public String destinationType() {
-        return getString(StoreConfigFragment.DESTINATION_TYPE);
+        return store().destinationType();
     }
 
-    /** The S3 destination's settings (destination.type=s3); identities from the PASSWORD settings. */
     /** The S3 destination, read by the one shared factory (the restore CLI reads the same settings). */
     public S3Settings s3Settings() {
-        return StoreFactory.s3Settings(originalsStrings());
+        return store().s3Settings();
     }
 
     public Path filesystemRoot() {
-        return Path.of(getString(StoreConfigFragment.FILESYSTEM_ROOT));
+        return store().filesystemRoot();
     }
 
     /** The chain directory name for a topic: destination.name (default the connector name) with ${topic} resolved. */
     public String destinationName(String connectorName, String topic) {
-        return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), connectorName, topic);
+        return store().chainName(connectorName, topic);
     }
 
     /** The destinations: this config's one, or each of a tee's (destinations). */

@@ -11,6 +11,7 @@ import dev.mirrorv3.kafka.config.ConnectorValidator;
 import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.ReachFailure;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -38,8 +39,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
                 DestinationSettings.checkValues(d, BlobSinkConfig.CONFIG_DEF, c);
             }
             checkTopics(d, c);
-            if (storeLocationComplete() && !offline && StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(
-                    d.settings().getOrDefault(StoreConfigFragment.DESTINATION_TYPE, "").trim())) {
+            if (storeLocationComplete() && !offline && d.store().s3()) {
                 checkS3Access(d, c);
             }
         }
@@ -52,8 +52,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
     }
 
     private void checkTopics(DestinationSettings d, ConnectorChecks c) {
-        String name = d.settings().getOrDefault(StoreConfigFragment.DESTINATION_NAME, "");
-        boolean perTopic = name.contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
+        boolean perTopic = d.store().destinationName().contains(BlobSinkConfig.TOPIC_PLACEHOLDER);
         if (TopicsSetting.listed(props).size() > 1 && !perTopic) {
             String key = d.key(StoreConfigFragment.DESTINATION_NAME);
             error("topics", "several topics would share one chain directory per partition; set " + key + " to a name"
@@ -65,7 +64,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
         if (!BlobSinkConfig.COMPACTION_LOG.equalsIgnoreCase(props.getOrDefault(BlobSinkConfig.COMPACTION, "").trim())) {
             return;
         }
-        if ("ndjson".equalsIgnoreCase(props.getOrDefault(StoreConfigFragment.FORMAT, "").trim())) {
+        if (StoreSettings.of(props).ndjson()) {
             error(BlobSinkConfig.COMPACTION, "compaction=log writes Parquet snapshots sorted by key; set format=parquet, or back this"
                     + " topic up as an NDJSON chain with compaction=none. Note that every flush of compaction=log rewrites the whole"
                     + " snapshot (a pass over every key): flush.max.time.ms defaults to one hour in this mode; keep it well below the"
@@ -100,7 +99,7 @@ final class BlobSinkConfigValidator extends ConnectorValidator<BlobSinkConfig> {
             };
             c.error(key, e.getMessage());
         } catch (StoreException e) {
-            boolean aws = d.settings().getOrDefault(StoreConfigFragment.S3_ENDPOINT, "").isBlank();
+            boolean aws = d.store().s3Endpoint().isBlank();
             c.error(aws ? StoreConfigFragment.S3_REGION : StoreConfigFragment.S3_ENDPOINT,
                     "cannot reach " + settings.describe() + ": " + ReachFailure.describe(e) + " (one ListObjectsV2 within 5 s;"
                             + " check s3.endpoint, s3.region and the network to it)");

@@ -3,6 +3,7 @@ package dev.mirrorv3.connect.kafka;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.kafka.config.ConfigFragment;
 import dev.mirrorv3.kafka.config.ConfigFragments;
+import dev.mirrorv3.kafka.config.ConfigGroups;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
 import dev.mirrorv3.kafka.config.ConnectorConfigFragment;
 import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
@@ -10,6 +11,7 @@ import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SinkConsumerRules;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.WatchedConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
@@ -29,17 +31,14 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
 
     public static final String TOPIC_PLACEHOLDER = "${topic}";
 
-    private static final String GROUP_DESTINATION = "Destination";
     private static final String GROUP_SECURITY = "Destination security";
-    private static final String GROUP_SOURCE = "Source cluster";
-    private static final String GROUP_OPERATIONS = HeartbeatConfigFragment.GROUP;
     private static final String GROUP_GROUPS = "Consumer groups";
 
     public static final String DESTINATION_PREFIX = "destination.";
-    public static final String DESTINATION_PRODUCER_PREFIX = "destination.producer.";
-    public static final String DESTINATION_ADMIN_PREFIX = "destination.admin.";
+    public static final String DESTINATION_PRODUCER_PREFIX = DESTINATION_PREFIX + "producer.";
+    public static final String DESTINATION_ADMIN_PREFIX = DESTINATION_PREFIX + "admin.";
 
-    public static final String DESTINATION_BOOTSTRAP = "destination.bootstrap.servers";
+    public static final String DESTINATION_BOOTSTRAP = DESTINATION_PREFIX + "bootstrap.servers";
     static final String DESTINATION_BOOTSTRAP_DOC = """
             Bootstrap servers of the destination cluster. Producer settings go under \
             'destination.producer.' (e.g. destination.producer.linger.ms, destination.producer.compression.type) and admin \
@@ -161,7 +160,7 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
             destination(SSL_KEY_PASSWORD, Type.PASSWORD, Width.MEDIUM, "key password", SSL_KEY_PASSWORD_DOC));
 
     static final ConfigFragments FRAGMENTS = ConfigFragments.of(null,
-            ConfigFragment.settings(GROUP_DESTINATION,
+            ConfigFragment.settings(ConfigGroups.DESTINATION,
                     Setting.of(DESTINATION_BOOTSTRAP, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, Width.LONG,
                             "Destination bootstrap servers", DESTINATION_BOOTSTRAP_DOC).withValidator(new ConfigDef.NonEmptyString()),
                     Setting.of(DESTINATION_TOPIC, Type.STRING, "", Importance.HIGH, Width.MEDIUM, "Destination topic",
@@ -172,15 +171,15 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
                             .withRecommender(ConfigRecommenders.fixed(TIMESTAMP_SOURCE, TIMESTAMP_DESTINATION)),
                     Setting.of(IDENTITY_TOPIC, Type.STRING, IDENTITY_TOPIC_DEFAULT, Importance.LOW, Width.MEDIUM, "Identity topic",
                             IDENTITY_TOPIC_DOC).withValidator(new ConfigDef.NonEmptyString())),
-            StoreConfigFragment.valueTypes(GROUP_DESTINATION,
+            StoreConfigFragment.valueTypes(ConfigGroups.DESTINATION,
                     Map.of(StoreConfigFragment.KEYS_TYPE, KEYS_TYPE_DOC, StoreConfigFragment.VALUES_TYPE, VALUES_TYPE_DOC)),
             SECURITY,
-            ConnectorConfigFragment.sourceAdmin(GROUP_SOURCE, Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP,
+            ConnectorConfigFragment.sourceAdmin(ConfigGroups.SOURCE_CLUSTER, Map.of(ConnectorConfigFragment.SOURCE_ADMIN_BOOTSTRAP,
                     SOURCE_ADMIN_BOOTSTRAP_DOC, ConnectorConfigFragment.ADMIN_TIMEOUT_MS, ADMIN_TIMEOUT_MS_DOC)),
-            ConnectorConfigFragment.retryBackoff(GROUP_OPERATIONS,
+            ConnectorConfigFragment.retryBackoff(ConfigGroups.OPERATIONS,
                     Map.of(ConnectorConfigFragment.RETRY_BACKOFF_INITIAL_MS, RETRY_BACKOFF_INITIAL_MS_DOC)),
             HeartbeatConfigFragment.FRAGMENT,
-            ConnectorConfigFragment.partitionsWatch(GROUP_OPERATIONS,
+            ConnectorConfigFragment.partitionsWatch(ConfigGroups.OPERATIONS,
                     Map.of(ConnectorConfigFragment.PARTITIONS_WATCH_INTERVAL_MS, PARTITIONS_WATCH_INTERVAL_MS_DOC)),
             GroupSyncConfigFragment.withSync(GROUP_GROUPS, false, GROUPS_SYNC_DOC, Map.of()),
             new SinkConsumerRules("Kafka sink", "copy"));
@@ -207,11 +206,11 @@ public final class KafkaSinkConfig extends WatchedConnectorConfig {
     }
 
     public ValueType keysType() {
-        return ValueType.fromConfig(getString(StoreConfigFragment.KEYS_TYPE));
+        return StoreSettings.of(originalsStrings()).keysType();
     }
 
     public ValueType valuesType() {
-        return ValueType.fromConfig(getString(StoreConfigFragment.VALUES_TYPE));
+        return StoreSettings.of(originalsStrings()).valuesType();
     }
 
     public String destinationBootstrap() {

@@ -1,12 +1,12 @@
 package dev.mirrorv3.connect.source;
 
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.s3.S3Store;
 import dev.mirrorv3.kafka.config.ConfigFragment;
 import dev.mirrorv3.kafka.config.DestinationSettings;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -110,24 +110,19 @@ final class BackupStore {
 
     /** The backup's store under {@code destinationName}; the read identity stands in for an absent write identity. */
     static Store open(AbstractConfig config, String destinationName) {
-        return StoreFactory.open(settings(config), destinationName);
+        return settings(config).open(destinationName);
     }
 
     /** As {@link #open(AbstractConfig, String)}, with S3 calls that give up after {@code s3CallTimeout}. */
     static Store open(AbstractConfig config, String destinationName, Duration s3CallTimeout) {
-        Map<String, String> settings = settings(config);
-        if (StoreConfigFragment.DESTINATION_TYPE_S3.equalsIgnoreCase(config.getString(StoreConfigFragment.DESTINATION_TYPE))) {
-            return new S3Store(StoreFactory.s3Settings(settings).withCallTimeout(s3CallTimeout), destinationName);
+        StoreSettings settings = settings(config);
+        if (settings.s3()) {
+            return new S3Store(settings.s3Settings().withCallTimeout(s3CallTimeout), destinationName);
         }
-        return StoreFactory.open(settings, destinationName);
+        return settings.open(destinationName);
     }
 
-    private static Map<String, String> settings(AbstractConfig config) {
-        Map<String, String> settings = new HashMap<>(config.originalsStrings());
-        if (settings.getOrDefault(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "").isBlank()) {
-            settings.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, settings.getOrDefault(StoreFactory.S3_READ_ACCESS_KEY_ID, ""));
-            settings.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, settings.getOrDefault(StoreFactory.S3_READ_SECRET_ACCESS_KEY, ""));
-        }
-        return settings;
+    private static StoreSettings settings(AbstractConfig config) {
+        return StoreSettings.of(config.originalsStrings()).forReading();
     }
 }

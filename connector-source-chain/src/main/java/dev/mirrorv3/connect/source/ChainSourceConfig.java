@@ -5,7 +5,6 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.restore.OffsetMode;
 import dev.mirrorv3.chain.restore.RestoreCut;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.config.ConfigFragment;
 import dev.mirrorv3.kafka.config.ConfigFragments;
 import dev.mirrorv3.kafka.config.ConfigRecommenders;
@@ -17,7 +16,7 @@ import dev.mirrorv3.kafka.config.GroupSyncConfigFragment;
 import dev.mirrorv3.kafka.config.HeartbeatConfigFragment;
 import dev.mirrorv3.kafka.config.Setting;
 import dev.mirrorv3.kafka.config.SharedConnectorConfig;
-import dev.mirrorv3.kafka.config.StoreConfigFragment;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -185,7 +184,12 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
 
     /** The chain directory name: destination.name with ${topic} resolved. */
     public String destinationName() {
-        return DestinationSettings.chainName(getString(StoreConfigFragment.DESTINATION_NAME), "", sourceTopic());
+        return store().chainName("", sourceTopic());
+    }
+
+    /** The store settings of the destination followed, typed. */
+    public StoreSettings store() {
+        return StoreSettings.of(originalsStrings());
     }
 
     /** A store setting as the connector's config spells it: under destinations.NAME. when it follows a tee's destination. */
@@ -211,12 +215,11 @@ public final class ChainSourceConfig extends SharedConnectorConfig {
      * @throws dev.mirrorv3.chain.crypto.KeysDirException naming the setting or the key file that is wrong
      */
     public KeyRing keys() {
-        String dir = originalsStrings().getOrDefault(StoreConfigFragment.ENCRYPTION_KEYS_DIR, "").trim();
-        return dir.isEmpty() ? KeyRing.empty() : KeyRing.load(java.nio.file.Path.of(dir));
+        return store().keys();
     }
 
     public EnvelopeSettings envelope() {
-        return StoreFactory.envelope(originalsStrings());
+        return store().envelope();
     }
 
     public OffsetMode offsetMode() {

@@ -62,7 +62,7 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
         }
         Optional<DestinationSettings> followed = followed();
         followed.ifPresent(d -> {
-            if (d.settings().getOrDefault(StoreConfigFragment.DESTINATION_NAME, "").isBlank()) {
+            if (d.store().destinationName().isBlank()) {
                 store(d).error(StoreConfigFragment.DESTINATION_NAME, "required: the backup's chain directory name, i.e. the blob"
                         + " sink's " + d.key(StoreConfigFragment.DESTINATION_NAME) + ", or the blob sink connector's name when it"
                         + " had none");
@@ -154,10 +154,10 @@ final class ChainSourceConfigValidator extends ConnectorValidator<ChainSourceCon
 
     /** A filesystem backup whose directory does not exist is refused (the blob sink creates it); S3 prefixes are waited for. */
     static Optional<String> requireBackupDirectory(ChainSourceConfig config) {
-        if (!StoreConfigFragment.DESTINATION_TYPE_FILESYSTEM.equalsIgnoreCase(config.getString(StoreConfigFragment.DESTINATION_TYPE))) {
+        if (!config.store().filesystem()) {
             return Optional.empty();
         }
-        Path dir = Path.of(config.getString(StoreConfigFragment.FILESYSTEM_ROOT)).resolve(config.destinationName());
+        Path dir = config.store().filesystemRoot().resolve(config.destinationName());
         if (!Files.isDirectory(dir)) {
             return Optional.of("the backup directory " + dir + " does not exist: check "
                     + config.storeKey(StoreConfigFragment.FILESYSTEM_ROOT) + " and " + config.storeKey(StoreConfigFragment.DESTINATION_NAME)

@@ -1,7 +1,5 @@
 package dev.mirrorv3.kafka.config;
 
-import dev.mirrorv3.chain.store.StoreFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,13 +29,7 @@ public final class DestinationSettings {
     /** A destination's name: a metric label and a key segment. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
     /** The store settings: given per destination in a tee, never at the top (a destination never writes where another does). */
-    public static final Set<String> STORE_KEYS = Set.of(StoreFactory.DESTINATION_TYPE, StoreConfigFragment.DESTINATION_NAME,
-            StoreFactory.FILESYSTEM_ROOT, StoreFactory.FORMAT, StoreFactory.COMPRESSION, StoreFactory.KEYS_TYPE,
-            StoreFactory.VALUES_TYPE, StoreFactory.S3_ENDPOINT, StoreFactory.S3_REGION, StoreFactory.S3_BUCKET, StoreFactory.S3_PREFIX,
-            StoreFactory.S3_PATH_STYLE, StoreFactory.S3_WRITE_ACCESS_KEY_ID, StoreFactory.S3_WRITE_SECRET_ACCESS_KEY,
-            StoreFactory.S3_READ_ACCESS_KEY_ID, StoreFactory.S3_READ_SECRET_ACCESS_KEY, StoreFactory.S3_PRUNE_ACCESS_KEY_ID,
-            StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY, StoreFactory.S3_OBJECT_LOCK_MODE, StoreFactory.S3_OBJECT_LOCK_RETAIN_DAYS,
-            StoreConfigFragment.ENCRYPTION, StoreConfigFragment.ENCRYPTION_KEYS_DIR, StoreConfigFragment.ENCRYPTION_KEY_ID);
+    public static final Set<String> STORE_KEYS = StoreConfigFragment.KEYS;
     /** The cadence: a destination's own if set under its prefix, else the connector's. */
     public static final Set<String> FLUSH_KEYS = Set.of("flush.max.records", "flush.max.bytes", "flush.max.time.ms");
 
@@ -161,6 +153,11 @@ public final class DestinationSettings {
         return settings;
     }
 
+    /** The destination's store settings, typed (where its backup lives, its format and encryption). */
+    public StoreSettings store() {
+        return StoreSettings.of(settings);
+    }
+
     /** {@code key} as it is written in the connector's config: prefixed in a tee. */
     public String key(String key) {
         return name.isEmpty() ? key : PREFIX + name + "." + key;
@@ -171,7 +168,7 @@ public final class DestinationSettings {
      * The one rule for it, for every reader and writer of a backup.
      */
     public String chainName(String connectorName, String topic) {
-        return chainName(settings.getOrDefault(StoreConfigFragment.DESTINATION_NAME, ""), connectorName, topic);
+        return store().chainName(connectorName, topic);
     }
 
     /** destination.name's rule on a value as given (the chain source's, which has no connector name to fall back to). */
@@ -185,17 +182,14 @@ public final class DestinationSettings {
      * filesystem root, or an S3 endpoint, bucket and prefix) and the unresolved destination.name.
      */
     String storeIdentity(String connectorName) {
-        String type = settings.getOrDefault(StoreFactory.DESTINATION_TYPE, "filesystem").trim().toLowerCase(Locale.ROOT);
-        String where = "s3".equals(type)
-                ? get(StoreFactory.S3_ENDPOINT) + "|" + get(StoreFactory.S3_BUCKET) + "|"
-                        + String.join("/", List.of(get(StoreFactory.S3_PREFIX).split("/")).stream().filter(s -> !s.isEmpty()).toList())
-                : Path.of(settings.getOrDefault(StoreFactory.FILESYSTEM_ROOT, "").trim()).normalize().toString();
-        String dn = get(StoreConfigFragment.DESTINATION_NAME);
+        StoreSettings store = store();
+        String type = store.destinationType().toLowerCase(Locale.ROOT);
+        String where = store.s3()
+                ? store.s3Endpoint() + "|" + store.s3Bucket() + "|"
+                        + String.join("/", List.of(store.s3Prefix().split("/")).stream().filter(s -> !s.isEmpty()).toList())
+                : store.filesystemRoot().normalize().toString();
+        String dn = store.destinationName();
         return type + "|" + where + "|" + (dn.isEmpty() ? connectorName : dn);
-    }
-
-    private String get(String key) {
-        return settings.getOrDefault(key, "").trim();
     }
 
     /**

@@ -4,6 +4,9 @@ import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.store.StoreFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -12,7 +15,9 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 /**
  * The settings that describe where a backup lives and how its objects are written (destination, S3, format): one
  * definition shared by the blob sink that writes a backup and the chain source that reads it back, so a sink's GitOps
- * JSON can be reused as it is. Keys are {@link StoreFactory}'s, which turns them into a store.
+ * JSON can be reused as it is. The fragment owns these keys: it defines and validates them ({@link StoreValidator}),
+ * and everything else reads them through its typed view, {@link StoreSettings}, never by key from a map. The key
+ * strings are chain-core's ({@link StoreFactory}, {@link ObjectEncryption}), which opens a store from the same settings.
  */
 public final class StoreConfigFragment implements ConfigFragment {
     public static final String DESTINATION_TYPE = StoreFactory.DESTINATION_TYPE;
@@ -208,7 +213,7 @@ public final class StoreConfigFragment implements ConfigFragment {
         if (checks.hasErrors(DESTINATION_TYPE)) {
             return false;
         }
-        boolean s3 = DESTINATION_TYPE_S3.equalsIgnoreCase(props.getOrDefault(DESTINATION_TYPE, "").trim());
+        boolean s3 = StoreSettings.of(props).s3();
         List<String> location = !s3 ? List.of(FILESYSTEM_ROOT) : access == Access.WRITE
                 ? List.of(S3_BUCKET, S3_REGION, S3_WRITE_ACCESS_KEY_ID, S3_WRITE_SECRET_ACCESS_KEY, S3_READ_ACCESS_KEY_ID,
                         S3_READ_SECRET_ACCESS_KEY, S3_ENDPOINT)
@@ -246,7 +251,7 @@ public final class StoreConfigFragment implements ConfigFragment {
                     DESTINATION_TYPE_DOC).withValidator(ConfigDef.ValidString.in(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3))
                     .withRecommender(ConfigRecommenders.fixed(DESTINATION_TYPE_FILESYSTEM, DESTINATION_TYPE_S3)),
             Setting.of(FILESYSTEM_ROOT, Type.STRING, "", Importance.HIGH, Width.LONG, "Filesystem root", FILESYSTEM_ROOT_DOC)
-                    .withDependents(DESTINATION_TYPE).withRecommender(ConfigRecommenders.visibleForFilesystem()),
+                    .withDependents(DESTINATION_TYPE).withRecommender(StoreRecommenders.visibleForFilesystem()),
             Setting.of(DESTINATION_NAME, Type.STRING, "", Importance.MEDIUM, Width.MEDIUM, "Destination name", DESTINATION_NAME_DOC),
             Setting.of(ENCRYPTION, Type.STRING, "", Importance.HIGH, Width.SHORT, "Encryption", ENCRYPTION_DOC)
                     .withValidator(ConfigValidators.oneOfOrEmpty(ENCRYPTION_NONE, ENCRYPTION_PARQUET))
@@ -261,35 +266,42 @@ public final class StoreConfigFragment implements ConfigFragment {
                     .withRecommender(ConfigRecommenders.fixed("parquet", "ndjson")),
             Setting.of(COMPRESSION, Type.STRING, "zstd", Importance.MEDIUM, Width.SHORT, "Compression", COMPRESSION_DOC)
                     .withValidator(ConfigValidators.oneOf("zstd", "snappy", "uncompressed")).withDependents(FORMAT)
-                    .withRecommender(ConfigRecommenders.compression()));
+                    .withRecommender(StoreRecommenders.compression()));
 
     /** The S3 settings: shown only with destination.type=s3; empty by default (false for a flag, none for a number). */
-    private static final List<Setting> S3_SETTINGS = List.of(
+    private static final List<Setting> S3_SETTINGS = Stream.of(List.of(
             s3(S3_ENDPOINT, Type.STRING, Importance.MEDIUM, Width.LONG, "S3 endpoint", S3_ENDPOINT_DOC),
             s3(S3_REGION, Type.STRING, Importance.HIGH, Width.SHORT, "S3 region", S3_REGION_DOC),
             s3(S3_BUCKET, Type.STRING, Importance.HIGH, Width.MEDIUM, "S3 bucket", S3_BUCKET_DOC),
             s3(S3_PREFIX, Type.STRING, Importance.MEDIUM, Width.MEDIUM, "S3 prefix", S3_PREFIX_DOC),
-            s3(S3_PATH_STYLE, Type.BOOLEAN, Importance.MEDIUM, Width.SHORT, "S3 path-style access", S3_PATH_STYLE_DOC),
-            s3(S3_WRITE_ACCESS_KEY_ID, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 write identity: access key id",
-                    S3_WRITE_ACCESS_KEY_ID_DOC),
-            s3(S3_WRITE_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 write identity: secret",
+            s3(S3_PATH_STYLE, Type.BOOLEAN, Importance.MEDIUM, Width.SHORT, "S3 path-style access", S3_PATH_STYLE_DOC)),
+            identity("write", S3_WRITE_ACCESS_KEY_ID, S3_WRITE_SECRET_ACCESS_KEY, Importance.HIGH, S3_WRITE_ACCESS_KEY_ID_DOC,
                     S3_WRITE_SECRET_ACCESS_KEY_DOC),
-            s3(S3_READ_ACCESS_KEY_ID, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 read identity: access key id",
-                    S3_READ_ACCESS_KEY_ID_DOC),
-            s3(S3_READ_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.HIGH, Width.MEDIUM, "S3 read identity: secret",
+            identity("read", S3_READ_ACCESS_KEY_ID, S3_READ_SECRET_ACCESS_KEY, Importance.HIGH, S3_READ_ACCESS_KEY_ID_DOC,
                     S3_READ_SECRET_ACCESS_KEY_DOC),
-            s3(S3_PRUNE_ACCESS_KEY_ID, Type.PASSWORD, Importance.LOW, Width.MEDIUM, "S3 prune identity: access key id",
-                    S3_PRUNE_ACCESS_KEY_ID_DOC),
-            s3(S3_PRUNE_SECRET_ACCESS_KEY, Type.PASSWORD, Importance.LOW, Width.MEDIUM, "S3 prune identity: secret",
+            identity("prune", S3_PRUNE_ACCESS_KEY_ID, S3_PRUNE_SECRET_ACCESS_KEY, Importance.LOW, S3_PRUNE_ACCESS_KEY_ID_DOC,
                     S3_PRUNE_SECRET_ACCESS_KEY_DOC),
-            s3(S3_OBJECT_LOCK_MODE, Type.STRING, Importance.MEDIUM, Width.SHORT, "S3 Object Lock mode", S3_OBJECT_LOCK_MODE_DOC)
-                    .withValidator(ConfigValidators.oneOfOrEmpty("governance", "compliance")),
-            s3(S3_OBJECT_LOCK_RETAIN_DAYS, Type.INT, Importance.MEDIUM, Width.SHORT, "S3 Object Lock retention (days)",
-                    S3_OBJECT_LOCK_RETAIN_DAYS_DOC).withValidator(ConfigValidators.nullOr(ConfigDef.Range.atLeast(1))));
+            List.of(s3(S3_OBJECT_LOCK_MODE, Type.STRING, Importance.MEDIUM, Width.SHORT, "S3 Object Lock mode",
+                            S3_OBJECT_LOCK_MODE_DOC).withValidator(ConfigValidators.oneOfOrEmpty("governance", "compliance")),
+                    s3(S3_OBJECT_LOCK_RETAIN_DAYS, Type.INT, Importance.MEDIUM, Width.SHORT, "S3 Object Lock retention (days)",
+                            S3_OBJECT_LOCK_RETAIN_DAYS_DOC).withValidator(ConfigValidators.nullOr(ConfigDef.Range.atLeast(1)))))
+            .flatMap(List::stream).toList();
+
+    /** Every key the fragment defines: what a destination of a tee sets under its prefix. */
+    public static final Set<String> KEYS = Stream.concat(Stream.of(DESTINATION_SETTINGS, S3_SETTINGS, FORMAT_SETTINGS)
+            .flatMap(List::stream).map(Setting::key), Stream.of(KEYS_TYPE, VALUES_TYPE)).collect(Collectors.toUnmodifiableSet());
+
+    /** An S3 identity's access key id and secret (passwords), displayed as "S3 {@code role} identity: ...". */
+    private static List<Setting> identity(String role, String keyId, String secret, Importance importance, String keyIdDoc,
+            String secretDoc) {
+        String display = "S3 " + role + " identity: ";
+        return List.of(s3(keyId, Type.PASSWORD, importance, Width.MEDIUM, display + "access key id", keyIdDoc),
+                s3(secret, Type.PASSWORD, importance, Width.MEDIUM, display + "secret", secretDoc));
+    }
 
     private static Setting s3(String key, Type type, Importance importance, Width width, String display, String doc) {
         Object none = type == Type.BOOLEAN ? Boolean.FALSE : type == Type.INT ? null : "";
         return Setting.of(key, type, none, importance, width, display, doc).withDependents(DESTINATION_TYPE)
-                .withRecommender(ConfigRecommenders.visibleForS3());
+                .withRecommender(StoreRecommenders.visibleForS3());
     }
 }

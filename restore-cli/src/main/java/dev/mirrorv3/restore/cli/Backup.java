@@ -2,21 +2,21 @@ package dev.mirrorv3.restore.cli;
 
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.KeysDirException;
-import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
-import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.config.DestinationSettings;
+import dev.mirrorv3.kafka.config.StoreSettings;
 import dev.mirrorv3.kafka.config.TopicsSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * One backup as a blob sink connector's config describes it: the store ({@code destination.type} through chain-core's
- * {@link StoreFactory}, so S3 needs no code here), the chain directory name, the format and key/value types, and the
- * source topic every record must be of; and every request the run makes to the store ({@code --metrics-file}).
+ * One backup as a blob sink connector's config describes it: the store ({@code destination.type} through the typed
+ * {@link StoreSettings}, which opens it with chain-core's store factory, so S3 needs no code here), the chain directory
+ * name, the format and key/value types, and the source topic every record must be of; and every request the run makes
+ * to the store ({@code --metrics-file}).
  */
 public record Backup(ConnectorConfig connector, String sourceTopic, String destinationName, EnvelopeSettings envelope, KeyRing keys,
                      StoreRequests requests) {
@@ -61,7 +61,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
         String name = DestinationSettings.select(c.settings(), null).chainName(c.name(), topic);
         EnvelopeSettings envelope;
         try {
-            envelope = StoreFactory.envelope(c.settings());
+            envelope = StoreSettings.of(c.settings()).envelope();
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + c.name() + ": " + e.getMessage(), e);
         }
@@ -77,7 +77,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
             if (keysDir != null) {
                 return KeyRing.load(keysDir);
             }
-            String configured = c.settings().getOrDefault(ObjectEncryption.KEYS_DIR, "").trim();
+            String configured = StoreSettings.of(c.settings()).keysDir();
             if (configured.isEmpty()) {
                 return KeyRing.empty("no keys dir (pass --keys-dir DIR; connector " + c.name() + " has no encryption.keys.dir)");
             }
@@ -99,7 +99,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
     /** Opens the store with the prune identity ({@code s3.prune.*}), the only one that may delete. */
     public Store openStoreForPrune() {
         try {
-            return StoreFactory.openForPrune(connector.settings(), destinationName);
+            return StoreSettings.of(connector.settings()).openForPrune(destinationName);
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + connector.name() + ": " + e.getMessage(), e);
         }
@@ -108,7 +108,7 @@ public record Backup(ConnectorConfig connector, String sourceTopic, String desti
     /** Opens the store read-only in use (restore and status only list and read), counting its requests in {@link #requests()}. */
     public Store openStore() {
         try {
-            return StoreFactory.open(connector.settings(), destinationName, requests);
+            return StoreSettings.of(connector.settings()).open(destinationName, requests);
         } catch (IllegalArgumentException e) {
             throw new UsageException("connector " + connector.name() + ": " + e.getMessage(), e);
         }
