@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -74,12 +73,8 @@ public final class FailureNotes {
 
     private <T> T call(org.apache.kafka.common.KafkaFuture<T> future) {
         try {
-            return future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("consumer group " + groupId + ": no answer within " + timeout, e);
+            return AdminWait.await(() -> future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS),
+                    () -> "consumer group " + groupId + ": no answer within " + timeout);
         } catch (ExecutionException e) {
             throw new KafkaException("consumer group " + groupId + ": " + Failures.describe(e.getCause()), e.getCause());
         }

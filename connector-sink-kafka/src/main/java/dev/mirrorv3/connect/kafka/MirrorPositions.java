@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.AdminWait;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
@@ -16,9 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -134,24 +133,16 @@ public final class MirrorPositions {
 
     private TopicDescription describe(String topic, int needed) {
         try {
-            return destination.admin().describeTopics(Set.of(topic)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
-                    + destinationDescription + " timed out after " + timeout, e);
+            return AdminWait.await(() -> destination.admin().describeTopics(Set.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic),
+                    () -> "describing destination topic " + topic + " on " + destinationDescription + " timed out after " + timeout);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
                         + ": the Kafka sink never creates topics; create it with at least " + needed + " partitions"
                         + " (the source's), the cleanup.policy and retention it should have, then restart the task");
             }
-            if (e.getCause() instanceof KafkaException ke) {
-                throw ke;
-            }
-            throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
+            throw AdminWait.failure("describing destination topic " + topic, e);
         }
     }
 }
