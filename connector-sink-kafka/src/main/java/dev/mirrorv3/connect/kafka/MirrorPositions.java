@@ -26,26 +26,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * checked against the source partition's log start and high watermark by {@link PositionRule}, and the destination's
  * record of which source topic it copies ({@link SourceIdentity}). Connect-free: the sink task asks it in
  * {@code open()}.
+ *
+ * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
+ * @param identity which source topic each destination topic copies, kept on the destination cluster
  */
-public final class MirrorPositions {
-    private final LogOffsets source;
-    private final LogOffsets destination;
-    private final String destinationDescription;
-    private final Duration timeout;
-    private final SourceIdentity identity;
-
-    /**
-     * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     * @param identity which source topic each destination topic copies, kept on the destination cluster
-     */
-    public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
-                           SourceIdentity identity) {
-        this.source = source;
-        this.destination = destination;
-        this.destinationDescription = destinationDescription;
-        this.timeout = timeout;
-        this.identity = identity;
-    }
+public record MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
+                              SourceIdentity identity) {
 
     /** One source partition and the destination partition it is copied to. */
     public record Pair(TopicPartition source, TopicPartition destination) {
