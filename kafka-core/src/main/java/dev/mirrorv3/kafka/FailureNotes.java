@@ -22,17 +22,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * high watermark when it failed. Writes are best effort for the connector (a failure to write is logged, never fails
  * the task); the connector's admin client needs Describe and Read on the group.
  */
-public final class FailureNotes {
-    private final Admin admin;
-    private final String groupId;
-    private final Duration timeout;
-
-    public FailureNotes(Admin admin, String groupId, Duration timeout) {
-        this.admin = admin;
-        this.groupId = groupId;
-        this.timeout = timeout;
-    }
-
+public record FailureNotes(Admin admin, String groupId, Duration timeout) {
     /** The group of connector {@code connectorName}'s notes. */
     public static String groupId(String connectorName) {
         return "__mirror-v3." + connectorName + ".failures";
