@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,17 +22,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * high watermark when it failed. Writes are best effort for the connector (a failure to write is logged, never fails
  * the task); the connector's admin client needs Describe and Read on the group.
  */
-public final class FailureNotes {
-    private final Admin admin;
-    private final String groupId;
-    private final Duration timeout;
-
-    public FailureNotes(Admin admin, String groupId, Duration timeout) {
-        this.admin = admin;
-        this.groupId = groupId;
-        this.timeout = timeout;
-    }
-
+public record FailureNotes(Admin admin, String groupId, Duration timeout) {
     /** The group of connector {@code connectorName}'s notes. */
     public static String groupId(String connectorName) {
         return "__mirror-v3." + connectorName + ".failures";
@@ -74,12 +63,8 @@ public final class FailureNotes {
 
     private <T> T call(org.apache.kafka.common.KafkaFuture<T> future) {
         try {
-            return future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("consumer group " + groupId + ": no answer within " + timeout, e);
+            return AdminWait.await(() -> future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS),
+                    () -> "consumer group " + groupId + ": no answer within " + timeout);
         } catch (ExecutionException e) {
             throw new KafkaException("consumer group " + groupId + ": " + Failures.describe(e.getCause()), e.getCause());
         }

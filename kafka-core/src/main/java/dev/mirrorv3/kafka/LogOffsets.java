@@ -6,13 +6,11 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -50,25 +48,16 @@ public final class LogOffsets implements AutoCloseable {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions.forEach(tp -> request.put(tp, spec));
         ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED).timeoutMs((int) timeout.toMillis());
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result;
         try {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
-                    admin.listOffsets(request, options).all().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            result.forEach((tp, info) -> offsets.put(tp, info.offset()));
-            return offsets;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("listing offsets of " + partitions
-                    + " timed out after " + timeout, e);
+            result = AdminWait.await(() -> admin.listOffsets(request, options).all().get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS),
+                    () -> "listing offsets of " + partitions + " timed out after " + timeout);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof KafkaException ke) {
-                throw ke;
-            }
-            throw new KafkaException("listing offsets of " + partitions + " failed: " + cause, cause);
+            throw AdminWait.failure("listing offsets of " + partitions, e);
         }
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        result.forEach((tp, info) -> offsets.put(tp, info.offset()));
+        return offsets;
     }
 
     @Override

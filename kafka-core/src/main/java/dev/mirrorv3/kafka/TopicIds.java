@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -41,32 +40,22 @@ public final class TopicIds {
     }
 
     private static Map<String, String> read(Admin admin, Collection<String> topics, Duration timeout, boolean existing) {
-        try {
-            Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics,
-                    new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.toMillis() + 1000);
-            Map<String, String> ids = new TreeMap<>();
-            for (Map.Entry<String, KafkaFuture<TopicDescription>> f : described.entrySet()) {
-                try {
-                    TopicDescription d = f.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    ids.put(f.getKey(), d.topicId() == null ? "" : d.topicId().toString());
-                } catch (ExecutionException e) {
-                    if (!existing || !(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                        throw e;
-                    }
+        Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(topics,
+                new DescribeTopicsOptions().timeoutMs((int) timeout.toMillis())).topicNameValues();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout.toMillis() + 1000);
+        Map<String, String> ids = new TreeMap<>();
+        for (Map.Entry<String, KafkaFuture<TopicDescription>> f : described.entrySet()) {
+            try {
+                long left = Math.max(0, deadline - System.nanoTime());
+                TopicDescription d = AdminWait.await(() -> f.getValue().get(left, TimeUnit.NANOSECONDS),
+                        () -> "describing topics " + topics + " timed out after " + timeout);
+                ids.put(f.getKey(), d.topicId() == null ? "" : d.topicId().toString());
+            } catch (ExecutionException e) {
+                if (!existing || !(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw AdminWait.failure("describing topics " + topics, e);
                 }
             }
-            return ids;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("describing topics " + topics + " timed out after " + timeout, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof KafkaException ke) {
-                throw ke;
-            }
-            throw new KafkaException("describing topics " + topics + " failed: " + e.getCause(), e.getCause());
         }
+        return ids;
     }
 }

@@ -162,12 +162,7 @@ public final class NdjsonCodec implements EnvelopeCodec {
         byte[] key = null;
         byte[] value = null;
         List<RecordHeader> headers = List.of();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            if (t == JsonToken.VALUE_NULL) {
-                continue;
-            }
+        for (String field = nextField(p); field != null; field = nextField(p)) {
             switch (field) {
                 case EnvelopeSchema.TOPIC -> topic = string(p, field);
                 case EnvelopeSchema.PARTITION -> partition = integer(p, field).intValueExact();
@@ -187,6 +182,20 @@ public final class NdjsonCodec implements EnvelopeCodec {
         return new BackupRecord(topic, partition, offset, timestampMs, timestampType, key, value, headers);
     }
 
+    /**
+     * Moves to the next field of the current object whose value is not null (a null field is as good as absent), leaving
+     * the parser on its value; null at the end of the object.
+     */
+    private static String nextField(JsonParser p) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            if (p.nextToken() != JsonToken.VALUE_NULL) {
+                return field;
+            }
+        }
+        return null;
+    }
+
     private static List<RecordHeader> headers(JsonParser p) throws IOException {
         expect(p, JsonToken.START_ARRAY, EnvelopeSchema.HEADERS);
         List<RecordHeader> headers = new ArrayList<>();
@@ -194,12 +203,7 @@ public final class NdjsonCodec implements EnvelopeCodec {
             expect(p, JsonToken.START_OBJECT, "headers[]");
             String key = null;
             byte[] value = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (v == JsonToken.VALUE_NULL) {
-                    continue;
-                }
+            for (String field = nextField(p); field != null; field = nextField(p)) {
                 switch (field) {
                     case EnvelopeSchema.HEADER_KEY -> key = string(p, "headers[].key");
                     case EnvelopeSchema.HEADER_VALUE -> value = base64(p, "headers[].value");

@@ -24,17 +24,7 @@ import java.util.OptionalLong;
  * where what stays begins; one locked between that question and its delete is left all the same (the start then lies
  * above it, which every reader accepts).
  */
-public final class ChainPruner {
-    private final Store store;
-    private final ChainReader reader;
-    private final String topic;
-
-    public ChainPruner(Store store, ChainReader reader, String topic) {
-        this.store = store;
-        this.reader = reader;
-        this.topic = topic;
-    }
-
+public record ChainPruner(Store store, ChainReader reader, String topic) {
     /**
      * @param cut objects whose newest record is older than this go
      * @param dryRun only say what would go

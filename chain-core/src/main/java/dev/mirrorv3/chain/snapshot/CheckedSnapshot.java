@@ -5,9 +5,7 @@ import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeDecodeException;
 import dev.mirrorv3.chain.envelope.RecordStream;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
-import dev.mirrorv3.chain.read.ObjectCheckException;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * One snapshot's records in key order, each checked as it is read against what a snapshot is: the right topic and
@@ -15,10 +13,7 @@ import java.util.Arrays;
  * absent), no offset above the name's {@code to}. Closing it removes its local copy.
  */
 public final class CheckedSnapshot implements RecordStream {
-    private final String where;
-    private final ObjectName name;
-    private final String topic;
-    private final int partition;
+    private final SnapshotRecordRules rules;
     private final long sizeBytes;
     private final RecordStream records;
     private final Path localCopy;
@@ -26,18 +21,15 @@ public final class CheckedSnapshot implements RecordStream {
     private long keys;
     private long maxOffset = -1;
 
-    CheckedSnapshot(String where, ObjectName name, String topic, int partition, long sizeBytes, RecordStream records, Path localCopy) {
-        this.where = where;
-        this.name = name;
-        this.topic = topic;
-        this.partition = partition;
+    CheckedSnapshot(SnapshotRecordRules rules, long sizeBytes, RecordStream records, Path localCopy) {
+        this.rules = rules;
         this.sizeBytes = sizeBytes;
         this.records = records;
         this.localCopy = localCopy;
     }
 
     public ObjectName name() {
-        return name;
+        return rules.name();
     }
 
     /** The object's size in the store. */
@@ -66,34 +58,12 @@ public final class CheckedSnapshot implements RecordStream {
         try {
             r = records.next();
         } catch (EnvelopeDecodeException e) {
-            throw SnapshotReader.unreadable(where, name, e);
+            throw SnapshotReader.unreadable(rules.where(), rules.name(), e);
         }
         if (r == null) {
             return null;
         }
-        if (!r.topic().equals(topic) || r.partition() != partition) {
-            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " is from " + r.topic() + "/" + r.partition()
-                    + ", and this backup is of " + topic + "/" + partition);
-        }
-        if (r.key() == null) {
-            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " has no key; a snapshot holds one record"
-                    + " per key");
-        }
-        if (r.value() == null) {
-            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " is a tombstone (null value); a snapshot"
-                    + " leaves deleted keys out");
-        }
-        if (r.offset() > name.to()) {
-            throw new ObjectCheckException(where + ": record at offset " + r.offset() + " lies after the snapshot's end " + name.to()
-                    + " (its name)");
-        }
-        if (previousKey != null) {
-            int c = Arrays.compareUnsigned(previousKey, r.key());
-            if (c >= 0) {
-                throw new ObjectCheckException(where + ": keys are not " + (c == 0 ? "unique" : "sorted by their bytes")
-                        + " (record at offset " + r.offset() + ", key number " + (keys + 1) + ")");
-            }
-        }
+        rules.check(r, previousKey, keys);
         previousKey = r.key();
         keys++;
         maxOffset = Math.max(maxOffset, r.offset());

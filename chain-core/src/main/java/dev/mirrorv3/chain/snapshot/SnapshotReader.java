@@ -93,7 +93,7 @@ public final class SnapshotReader {
             } catch (EnvelopeDecodeException e) {
                 throw unreadable(where, name, e);
             }
-            return new CheckedSnapshot(where, name, topic, partition, size, records, local);
+            return new CheckedSnapshot(new SnapshotRecordRules(where, name, topic, partition), size, records, local);
         } catch (IOException e) {
             deleteQuietly(local);
             throw new UncheckedIOException("cannot read the local copy " + local + " of " + where, e);

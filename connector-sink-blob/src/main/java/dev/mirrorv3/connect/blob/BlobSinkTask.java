@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -161,14 +160,11 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
             heartbeatIfDue(now);
             writeRetry.succeeded();
         } catch (RuntimeException e) {
-            boolean retrying = writeRetry.retry(e, (delay, attempt, cause) -> {
+            ConnectFailures.redeliverIfRetried(writeRetry, e, (delay, attempt, cause) -> {
                 context.timeout(delay);
                 log.warn("transient failure, keeping {} buffered bytes and retrying in {} ms (attempt {}): {}",
                         writers.bufferedBytes(), delay, attempt, cause);
             });
-            if (retrying) {
-                throw new RetriableException(Failures.describe(e), e);
-            }
             throw fatal(e);
         }
         now = clock.millis();

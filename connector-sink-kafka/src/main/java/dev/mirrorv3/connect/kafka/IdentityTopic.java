@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.AdminWait;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PositionException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -211,13 +211,8 @@ final class IdentityTopic {
 
     private <T> T get(Future<T> future, String what) {
         try {
-            return future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException(what + " topic " + topic + " on " + destinationDescription
-                    + " timed out after " + timeout, e);
+            return AdminWait.await(() -> future.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS),
+                    () -> what + " topic " + topic + " on " + destinationDescription + " timed out after " + timeout);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof TopicExistsException || cause instanceof UnknownTopicOrPartitionException) {

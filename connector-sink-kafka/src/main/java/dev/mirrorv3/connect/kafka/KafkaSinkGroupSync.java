@@ -38,8 +38,7 @@ final class KafkaSinkGroupSync implements AutoCloseable {
         SourceIdentity identity = new SourceIdentity(source, destination,
                 IdentityTopic.of(config, destination, "mirror-v3-kafka-sink-groups-identity-" + name), SourceIdentity.legacyGroupId(name),
                 config.destinationBootstrap(), config.adminTimeout());
-        RecreatedTopicGate gate = new RecreatedTopicGate(source, destination, identity, config::destinationTopic, name,
-                config.adminTimeout());
+        RecreatedTopicGate gate = new RecreatedTopicGate(identity, config::destinationTopic, name);
         GroupOffsetSync sync = new GroupOffsetSync(new KafkaGroupOrigin(source, config.adminTimeout(), mirrored(props),
                 config::destinationTopic, gate),
                 GroupSyncConfigFragment.selection(config, List.of(ownGroup)), destination, "destination " + config.destinationBootstrap(),

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.kafka;
 
+import dev.mirrorv3.kafka.AdminWait;
 import dev.mirrorv3.kafka.LogOffsets;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionException;
@@ -16,9 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -27,26 +26,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * checked against the source partition's log start and high watermark by {@link PositionRule}, and the destination's
  * record of which source topic it copies ({@link SourceIdentity}). Connect-free: the sink task asks it in
  * {@code open()}.
+ *
+ * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
+ * @param identity which source topic each destination topic copies, kept on the destination cluster
  */
-public final class MirrorPositions {
-    private final LogOffsets source;
-    private final LogOffsets destination;
-    private final String destinationDescription;
-    private final Duration timeout;
-    private final SourceIdentity identity;
-
-    /**
-     * @param destinationDescription how messages name the destination cluster (its bootstrap servers)
-     * @param identity which source topic each destination topic copies, kept on the destination cluster
-     */
-    public MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
-                           SourceIdentity identity) {
-        this.source = source;
-        this.destination = destination;
-        this.destinationDescription = destinationDescription;
-        this.timeout = timeout;
-        this.identity = identity;
-    }
+public record MirrorPositions(LogOffsets source, LogOffsets destination, String destinationDescription, Duration timeout,
+                              SourceIdentity identity) {
 
     /** One source partition and the destination partition it is copied to. */
     public record Pair(TopicPartition source, TopicPartition destination) {
@@ -134,24 +119,16 @@ public final class MirrorPositions {
 
     private TopicDescription describe(String topic, int needed) {
         try {
-            return destination.admin().describeTopics(Set.of(topic)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("describing destination topic " + topic + " on "
-                    + destinationDescription + " timed out after " + timeout, e);
+            return AdminWait.await(() -> destination.admin().describeTopics(Set.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic),
+                    () -> "describing destination topic " + topic + " on " + destinationDescription + " timed out after " + timeout);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new PositionException("destination topic " + topic + " does not exist on " + destinationDescription
                         + ": the Kafka sink never creates topics; create it with at least " + needed + " partitions"
                         + " (the source's), the cleanup.policy and retention it should have, then restart the task");
             }
-            if (e.getCause() instanceof KafkaException ke) {
-                throw ke;
-            }
-            throw new KafkaException("describing destination topic " + topic + " failed: " + e.getCause(), e.getCause());
+            throw AdminWait.failure("describing destination topic " + topic, e);
         }
     }
 }

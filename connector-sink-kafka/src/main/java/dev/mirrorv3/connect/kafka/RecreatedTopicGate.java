@@ -5,7 +5,6 @@ import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.TopicIds;
 import dev.mirrorv3.kafka.groupsync.KafkaGroupOrigin;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +16,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -37,34 +35,27 @@ import org.slf4j.LoggerFactory;
 final class RecreatedTopicGate implements KafkaGroupOrigin.Gate {
     private static final Logger log = LoggerFactory.getLogger(RecreatedTopicGate.class);
 
-    private final Admin source;
-    private final Admin destination;
     private final SourceIdentity identity;
     private final UnaryOperator<String> destinationTopic;
     private final String name;
-    private final Duration timeout;
     /** The message said for each refused topic, so that it is said again only when it changes. */
     private final Map<String, String> said = new HashMap<>();
 
     /**
-     * @param source an admin client of the source cluster (not owned)
-     * @param destination an admin client of the destination cluster (not owned)
+     * @param identity which source topic each destination topic copies; its admin clients of the source and the destination
+     *                 cluster (not owned) and its timeout are the gate's
      * @param destinationTopic the destination topic of a source topic
      * @param name the connector's name, for the log lines
      */
-    RecreatedTopicGate(Admin source, Admin destination, SourceIdentity identity, UnaryOperator<String> destinationTopic, String name,
-                       Duration timeout) {
-        this.source = source;
-        this.destination = destination;
+    RecreatedTopicGate(SourceIdentity identity, UnaryOperator<String> destinationTopic, String name) {
         this.identity = identity;
         this.destinationTopic = destinationTopic;
         this.name = name;
-        this.timeout = timeout;
     }
 
     @Override
     public Set<String> refused(Set<String> topics) throws Exception {
-        Map<String, String> current = TopicIds.readExisting(source, topics, timeout);
+        Map<String, String> current = TopicIds.readExisting(identity.source(), topics, identity.timeout());
         Map<String, TopicDescription> destinations = new TreeMap<>();
         for (String t : topics) {
             describe(destinationTopic.apply(t)).ifPresent(d -> destinations.put(d.name(), d));
@@ -98,7 +89,7 @@ final class RecreatedTopicGate implements KafkaGroupOrigin.Gate {
         if (differing.isEmpty()) {
             return;
         }
-        Map<TopicPartition, Long> next = new LogOffsets(destination, timeout).highWatermarks(differing.keySet());
+        Map<TopicPartition, Long> next = new LogOffsets(identity.destination(), identity.timeout()).highWatermarks(differing.keySet());
         differing.forEach((q, s) -> {
             try {
                 PositionRule.checkIdentity(s, new PositionRule.KafkaTopic(q), OptionalLong.of(next.get(q)), recorded.get(q),
@@ -113,9 +104,9 @@ final class RecreatedTopicGate implements KafkaGroupOrigin.Gate {
     }
 
     private Optional<TopicDescription> describe(String topic) throws Exception {
-        KafkaFuture<TopicDescription> f = destination.describeTopics(List.of(topic)).topicNameValues().get(topic);
+        KafkaFuture<TopicDescription> f = identity.destination().describeTopics(List.of(topic)).topicNameValues().get(topic);
         try {
-            return Optional.of(f.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS));
+            return Optional.of(f.get(identity.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return Optional.empty();

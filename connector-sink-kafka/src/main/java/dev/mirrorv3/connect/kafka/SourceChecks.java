@@ -5,6 +5,7 @@ import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.PositionException;
 import dev.mirrorv3.kafka.PositionRule;
 import dev.mirrorv3.kafka.SourceTopicCheck;
+import dev.mirrorv3.kafka.connect.ConnectFailures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -82,14 +83,11 @@ final class SourceChecks {
             retry.succeeded();
             return recreated;
         } catch (RuntimeException e) {
-            boolean retrying = retry.retry(e, (delay, attempt, cause) -> {
+            ConnectFailures.redeliverIfRetried(retry, e, (delay, attempt, cause) -> {
                 pollWithin.accept(delay);
                 log.warn("cannot check the source topics of {} before sending: retrying the batch in {} ms (attempt {}): {}",
                         sending.keySet(), delay, attempt, cause);
             });
-            if (retrying) {
-                throw new RetriableException(Failures.describe(e), e);
-            }
             throw e;
         }
     }

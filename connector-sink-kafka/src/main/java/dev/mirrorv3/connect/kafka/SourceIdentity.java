@@ -1,6 +1,7 @@
 package dev.mirrorv3.connect.kafka;
 
 import dev.mirrorv3.connect.kafka.MirrorPositions.Pair;
+import dev.mirrorv3.kafka.AdminWait;
 import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.PerPartition;
 import dev.mirrorv3.kafka.PositionRule;
@@ -15,7 +16,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -140,22 +140,12 @@ public record SourceIdentity(Admin source, Admin destination, IdentityTopic reco
     /** The ids the legacy group's metadata holds, per destination partition. */
     private Map<TopicPartition, String> legacyIds() {
         Map<TopicPartition, String> ids = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> offsets;
         try {
-            Map<TopicPartition, OffsetAndMetadata> offsets = destination.listConsumerGroupOffsets(legacyGroup,
+            offsets = AdminWait.await(() -> destination.listConsumerGroupOffsets(legacyGroup,
                     new ListConsumerGroupOffsetsOptions().timeoutMs((int) timeout.toMillis())).partitionsToOffsetAndMetadata()
-                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-            offsets.forEach((tp, o) -> {
-                if (o != null && o.metadata() != null && o.metadata().startsWith(LEGACY_METADATA_PREFIX)) {
-                    ids.put(tp, o.metadata().substring(LEGACY_METADATA_PREFIX.length()));
-                }
-            });
-            return ids;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("reading consumer group " + legacyGroup + " on "
-                    + destinationDescription + " timed out after " + timeout, e);
+                    .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS),
+                    () -> "reading consumer group " + legacyGroup + " on " + destinationDescription + " timed out after " + timeout);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
                 return ids;
@@ -163,5 +153,11 @@ public record SourceIdentity(Admin source, Admin destination, IdentityTopic reco
             throw new KafkaException("reading the source topic ids kept in consumer group " + legacyGroup + " on "
                     + destinationDescription + " failed: " + Failures.describe(e.getCause()), e.getCause());
         }
+        offsets.forEach((tp, o) -> {
+            if (o != null && o.metadata() != null && o.metadata().startsWith(LEGACY_METADATA_PREFIX)) {
+                ids.put(tp, o.metadata().substring(LEGACY_METADATA_PREFIX.length()));
+            }
+        });
+        return ids;
     }
 }

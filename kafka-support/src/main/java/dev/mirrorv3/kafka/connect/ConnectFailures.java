@@ -2,6 +2,7 @@ package dev.mirrorv3.kafka.connect;
 
 import dev.mirrorv3.kafka.FailureVerdict;
 import dev.mirrorv3.kafka.Failures;
+import dev.mirrorv3.kafka.PartitionRetry;
 import dev.mirrorv3.kafka.RuntimeFailureKinds;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -30,5 +31,16 @@ public final class ConnectFailures {
     /** What {@code t} means for the task ({@link FailureVerdict#of(Throwable, RuntimeFailureKinds)}), Connect's own included. */
     public static FailureVerdict verdict(Throwable t) {
         return FailureVerdict.of(t, KINDS);
+    }
+
+    /**
+     * A sink's answer to a failed batch: when {@code retry} retries {@code failure} (transient; it backs off and calls
+     * {@code pause}), Connect's RetriableException, so that Connect hands the same batch again after the pause; otherwise
+     * returns, and the caller fails.
+     */
+    public static void redeliverIfRetried(PartitionRetry retry, RuntimeException failure, PartitionRetry.Pause pause) {
+        if (retry.retry(failure, pause)) {
+            throw new RetriableException(Failures.describe(failure), failure);
+        }
     }
 }

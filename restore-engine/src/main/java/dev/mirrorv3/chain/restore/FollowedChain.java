@@ -52,6 +52,11 @@ final class FollowedChain {
         return location;
     }
 
+    /** The offset the chain starts at ({@code chain.start}). */
+    long chainStart() {
+        return chainStart;
+    }
+
     /**
      * The chain from {@code chain.start}, validated.
      *

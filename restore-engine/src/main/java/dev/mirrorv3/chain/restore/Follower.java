@@ -257,7 +257,7 @@ public final class Follower {
 
     /** The check of the records the target holds against the cut, beyond those the placing reads. */
     public StandbyCut standbyCut() {
-        return new StandbyCut(cut, partition, mode, location, backup, chainStart);
+        return new StandbyCut(cut, partition, mode, backup);
     }
 
     private void queueAfter(Chain chain, ObjectName name) {

@@ -16,17 +16,14 @@ public final class StandbyCut {
     private final RestoreCut cut;
     private final int partition;
     private final OffsetMode mode;
-    private final String location;
     private final FollowedChain backup;
-    private final long chainStart;
 
-    StandbyCut(RestoreCut cut, int partition, OffsetMode mode, String location, FollowedChain backup, long chainStart) {
+    /** @param backup the followed chain: where it is and where it starts */
+    StandbyCut(RestoreCut cut, int partition, OffsetMode mode, FollowedChain backup) {
         this.cut = cut;
         this.partition = partition;
         this.mode = mode;
-        this.location = location;
         this.backup = backup;
-        this.chainStart = chainStart;
     }
 
     /** Whether the placing left records the target holds unchecked: a timestamp cut with preserve. */
@@ -52,7 +49,7 @@ public final class StandbyCut {
      */
     public void requireBackupInsideBefore(long h) {
         CutFinder check = cut.finder(partition);
-        for (ObjectName name : backup.listFromStart(chainStart).objects()) {
+        for (ObjectName name : backup.listFromStart(backup.chainStart()).objects()) {
             if (name.from() >= h) {
                 return;
             }
@@ -69,6 +66,7 @@ public final class StandbyCut {
 
     ChainException past(long targetOffset, Long timestampMs, long backupOffset, long h) {
         Long ts = timestampMs != null && timestampMs >= 0 ? timestampMs : null;
+        String location = backup.location();
         return new ChainException("the target holds records after the cut (offset " + targetOffset
                 + (ts == null ? "" : " stamped " + java.time.Instant.ofEpochMilli(ts))
                 + (targetOffset == backupOffset ? "" : ", backup offset " + backupOffset) + "): " + cut.describe(partition) + " of "

@@ -1,15 +1,14 @@
 package dev.mirrorv3.kafka.restore;
 
+import dev.mirrorv3.kafka.AdminWait;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -64,27 +63,15 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
     }
 
     public static TargetTopic inspect(Admin admin, String topic, Duration timeout) {
+        ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Supplier<String> noAnswer = () -> "describing target topic " + topic + " timed out after " + timeout;
+        TopicDescription d;
+        Config c;
         try {
-            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-            ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(res)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            Config c = configs.get(res);
-            int maxMessageBytes = Integer.parseInt(c.get("max.message.bytes").value());
-            long retentionMs = Long.parseLong(c.get("retention.ms").value());
-            boolean logAppend = "LogAppendTime".equalsIgnoreCase(c.get("message.timestamp.type").value());
-            boolean compacted = c.get("cleanup.policy").value().contains("compact");
-            long retentionBytes = Long.parseLong(c.get("retention.bytes").value());
-            int replicas = d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
-            int minInsync = Integer.parseInt(c.get("min.insync.replicas").value());
-            return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted, retentionBytes,
-                    replicas, minInsync);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new org.apache.kafka.common.errors.InterruptException(e);
-        } catch (TimeoutException e) {
-            throw new org.apache.kafka.common.errors.TimeoutException("describing target topic " + topic
-                    + " timed out after " + timeout, e);
+            d = AdminWait.await(() -> admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic), noAnswer);
+            c = AdminWait.await(() -> admin.describeConfigs(List.of(res)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(res),
+                    noAnswer);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new RestoreCheckException("target topic " + topic
@@ -92,10 +79,16 @@ public record TargetTopic(String name, int partitions, int maxMessageBytes, long
                         + " --create-topic to create it from the backed-up topic metadata, or create it with the partitions,"
                         + " cleanup.policy and retention it should have, then restore again");
             }
-            if (e.getCause() instanceof KafkaException ke) {
-                throw ke;
-            }
-            throw new KafkaException("describing target topic " + topic + " failed: " + e.getCause(), e.getCause());
+            throw AdminWait.failure("describing target topic " + topic, e);
         }
+        int maxMessageBytes = Integer.parseInt(c.get("max.message.bytes").value());
+        long retentionMs = Long.parseLong(c.get("retention.ms").value());
+        boolean logAppend = "LogAppendTime".equalsIgnoreCase(c.get("message.timestamp.type").value());
+        boolean compacted = c.get("cleanup.policy").value().contains("compact");
+        long retentionBytes = Long.parseLong(c.get("retention.bytes").value());
+        int replicas = d.partitions().stream().mapToInt(p -> p.replicas().size()).min().orElse(0);
+        int minInsync = Integer.parseInt(c.get("min.insync.replicas").value());
+        return new TargetTopic(topic, d.partitions().size(), maxMessageBytes, retentionMs, logAppend, compacted, retentionBytes,
+                replicas, minInsync);
     }
 }
