@@ -73,6 +73,15 @@ class FlushPipelineTest {
         return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
     }
 
+    /** Partition 0's writer of three-record objects given offsets 0-5, its first commit (0-2) started and held at the gate. */
+    private ChainWriter firstCommitHeld(Gate gate) throws InterruptedException {
+        ChainWriter w = writer(0, THREE_RECORDS);
+        appendRange(w, 0, 5);
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
+        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        return w;
+    }
+
     private List<FlushPipeline.Finished<Integer>> awaitFinished() throws InterruptedException {
         assertThat(pipeline.awaitFinished(10_000)).as("a commit finished").isTrue();
         return pipeline.finished();
@@ -116,11 +125,8 @@ class FlushPipelineTest {
     @Test
     void aChainsNextObjectIsCutAndEncodedWhileItsCommitRunsAndCreatedAfterIt() throws Exception {
         setUp(2);
-        ChainWriter w = writer(0, THREE_RECORDS);
         Gate gate = store.gate(0);
-        appendRange(w, 0, 5);
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        ChainWriter w = firstCommitHeld(gate);
         assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("a second commit while the first runs").isTrue();
         appendRange(w, 6, 8);
         assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("at most two per chain").isFalse();
@@ -144,11 +150,8 @@ class FlushPipelineTest {
     @Test
     void withOneThreadTheSecondCommitOfAChainRunsAfterTheFirstWithoutDeadlock() throws Exception {
         setUp(1);
-        ChainWriter w = writer(0, THREE_RECORDS);
         Gate gate = store.gate(0);
-        appendRange(w, 0, 5);
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        ChainWriter w = firstCommitHeld(gate);
         assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
         gate.release.countDown();
         assertThat(pipeline.awaitIdle(0, 10_000)).as("both finished on the one thread").isTrue();
@@ -159,12 +162,9 @@ class FlushPipelineTest {
     @Test
     void aFailedCommitAbandonsTheOneBehindItAndItsFailureIsTakenOnce() throws Exception {
         setUp(2);
-        ChainWriter w = writer(0, THREE_RECORDS);
         Gate gate = store.gate(0);
         store.failAfterCommit.put(0, new AtomicInteger(1));
-        appendRange(w, 0, 5);
-        pipeline.start(0, w, FlushTrigger.RECORDS);
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        ChainWriter w = firstCommitHeld(gate);
         assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
         gate.release.countDown();
         assertThat(pipeline.awaitIdle(0, 10_000)).isTrue();
