@@ -12,17 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code restore --verify-only}, usage and help: no Kafka needed. */
-class RestoreVerifyTest {
-    @TempDir
-    Path dir;
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
-
+class RestoreVerifyTest extends BackupsDirTestBase {
     private Path config() throws Exception {
         return TestBackups.connectorJson(dir, "orders-backup", "orders", root());
     }
