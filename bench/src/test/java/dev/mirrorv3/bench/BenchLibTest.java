@@ -2,11 +2,11 @@ package dev.mirrorv3.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.bench.results.ResultLines;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -269,19 +269,7 @@ class BenchLibTest {
     }
 
     private Path results(Object... runsAndRates) throws IOException {
-        List<String> lines = new ArrayList<>();
-        String run = null;
-        int round = 0;
-        for (Object o : runsAndRates) {
-            if (o instanceof String s) {
-                run = s;
-                round = 0;
-            } else {
-                int rate = (Integer) o;
-                lines.add("RESULT " + run + "-r" + ++round + " 1000 " + 1000.0 / rate + " " + rate);
-            }
-        }
-        return Files.write(dir.resolve("results.txt"), lines);
+        return Files.write(dir.resolve("results.txt"), ResultLines.of(runsAndRates));
     }
 
     private Result summary(Path results, String order, String ratio, String... env) throws Exception {

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The torture suite's comparison must be able to fail: doctored chains, each with one kind of damage. */
 class TortureComparisonTest {
+    private final List<BackupRecord> src = source();
+
     /** Offsets 0..9 of partition 0 with a hole at 4 (an aborted record) and a null key and value at 7. */
     private static List<BackupRecord> source() {
         List<BackupRecord> out = new ArrayList<>();
@@ -37,20 +39,23 @@ class TortureComparisonTest {
         return new Segment(from + "-" + to, from, to, all.stream().filter(r -> r.offset() >= from && r.offset() <= to).toList());
     }
 
+    /** The source's partition 0 compared with a chain of these segments, ranges checked. */
+    private TortureComparison compared(Segment... chain) {
+        return TortureComparison.of(0, src, List.of(chain), 0, true);
+    }
+
     @Test
     void aChainHoldingExactlyTheSourceIsOk() {
-        List<BackupRecord> src = source();
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(0, 5, src), segment(6, 9, src)), 0, true);
+        TortureComparison c = compared(segment(0, 5, src), segment(6, 9, src));
         assertThat(c.ok()).as(c.summary() + " " + c.examples()).isTrue();
         assertThat(c.expected()).isEqualTo(9);
     }
 
     @Test
     void aMissingRecordIsReported() {
-        List<BackupRecord> src = source();
         List<BackupRecord> doctored = new ArrayList<>(src);
         doctored.removeIf(r -> r.offset() == 8);
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(0, 5, doctored), segment(6, 9, doctored)), 0, true);
+        TortureComparison c = compared(segment(0, 5, doctored), segment(6, 9, doctored));
         assertThat(c.ok()).isFalse();
         assertThat(c.missing()).isEqualTo(1);
         assertThat(c.examples()).containsExactly("p0: offset 8 missing");
@@ -58,8 +63,7 @@ class TortureComparisonTest {
 
     @Test
     void aDuplicateFromAnOverlappingObjectIsReported() {
-        List<BackupRecord> src = source();
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(0, 5, src), segment(5, 9, src)), 0, true);
+        TortureComparison c = compared(segment(0, 5, src), segment(5, 9, src));
         assertThat(c.duplicated()).isEqualTo(1);
         assertThat(c.overlaps()).isEqualTo(1);
         assertThat(c.missing()).isZero();
@@ -68,8 +72,7 @@ class TortureComparisonTest {
 
     @Test
     void aGapBetweenObjectsAndTheRecordsInItAreReported() {
-        List<BackupRecord> src = source();
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(0, 2, src), segment(6, 9, src)), 0, true);
+        TortureComparison c = compared(segment(0, 2, src), segment(6, 9, src));
         assertThat(c.gaps()).isEqualTo(1);
         assertThat(c.missing()).isEqualTo(2); // offsets 3 and 5 (4 is a hole in the source as well)
         assertThat(c.examples()).contains("p0: gap, offsets 3..5 are in no object (before 6-9)");
@@ -77,19 +80,17 @@ class TortureComparisonTest {
 
     @Test
     void aChainThatDoesNotStartAtTheLogStartHasAGap() {
-        List<BackupRecord> src = source();
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(3, 9, src)), 0, true);
+        TortureComparison c = compared(segment(3, 9, src));
         assertThat(c.gaps()).isEqualTo(1);
         assertThat(c.missing()).isEqualTo(3);
     }
 
     @Test
     void aDifferingRecordAndARecordTheSourceDoesNotHaveAreReported() {
-        List<BackupRecord> src = source();
         List<BackupRecord> doctored = new ArrayList<>(src);
         doctored.replaceAll(r -> r.offset() == 2 ? record(2, "tampered") : r);
         doctored.add(record(4, "aborted")); // an aborted record that must have stayed a hole
-        TortureComparison c = TortureComparison.of(0, src, List.of(segment(0, 9, doctored)), 0, true);
+        TortureComparison c = compared(segment(0, 9, doctored));
         assertThat(c.differing()).isEqualTo(2);
         assertThat(c.missing()).isZero();
         assertThat(c.ok()).isFalse();
@@ -97,7 +98,6 @@ class TortureComparisonTest {
 
     @Test
     void aTopicCopyIsComparedWithoutRangesAndTotalsAddUp() {
-        List<BackupRecord> src = source();
         TortureComparison total = new TortureComparison();
         total.add(TortureComparison.of(0, src, List.of(new Segment("copy", 0, Long.MAX_VALUE, src)), 0, false));
         total.add(TortureComparison.of(1, src, List.of(new Segment("copy", 0, Long.MAX_VALUE, src.subList(0, 5))), 0, false));

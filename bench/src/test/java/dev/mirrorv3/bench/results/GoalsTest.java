@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -21,19 +22,12 @@ class GoalsTest {
     void theTableHoldsTheDesignsTargets() throws Exception {
         Goals goals = Goals.read(Goals.FILE);
 
-        assertThat(goals.get("blob-vs-discard").ascii()).isEqualTo(">= 0.8");
-        assertThat(goals.get("blob-vs-file").ascii()).isEqualTo(">= 1.3");
-        assertThat(goals.get("s3-vs-filesystem").ascii()).isEqualTo(">= 0.9");
-        assertThat(goals.get("encryption-cost").ascii()).isEqualTo("<= 1.1");
-        assertThat(goals.get("restore-vs-producer").ascii()).isEqualTo("<= 1.25");
-        assertThat(goals.get("restore-produce-phase").ascii()).isEqualTo(">= 0.9");
-        assertThat(goals.get("follow-vs-oneshot").ascii()).isEqualTo(">= 0.9");
-        assertThat(goals.get("kafka-sink-vs-mm2").ascii()).isEqualTo(">= 1.3");
-        assertThat(goals.get("heap-after-gc").ascii()).isEqualTo("<= 200 MiB");
-        assertThat(goals.get("sidecar-bootstrap").ascii()).isEqualTo(">= 0.9");
-        assertThat(goals.get("sidecar-get-rate").text()).isEqualTo("≥ 50,000 req/s");
-        assertThat(goals.get("sidecar-get-p99").text()).isEqualTo("≤ 2 ms");
-        assertThat(goals.get("sidecar-heap").text()).isEqualTo("≤ 1.3×");
+        Map<String, String> ascii = Map.of("blob-vs-discard", ">= 0.8", "blob-vs-file", ">= 1.3", "s3-vs-filesystem", ">= 0.9",
+                "encryption-cost", "<= 1.1", "restore-vs-producer", "<= 1.25", "restore-produce-phase", ">= 0.9", "follow-vs-oneshot",
+                ">= 0.9", "kafka-sink-vs-mm2", ">= 1.3", "heap-after-gc", "<= 200 MiB", "sidecar-bootstrap", ">= 0.9");
+        ascii.forEach((id, goal) -> assertThat(goals.get(id).ascii()).as("goal %s", id).isEqualTo(goal));
+        Map<String, String> text = Map.of("sidecar-get-rate", "≥ 50,000 req/s", "sidecar-get-p99", "≤ 2 ms", "sidecar-heap", "≤ 1.3×");
+        text.forEach((id, goal) -> assertThat(goals.get(id).text()).as("goal %s", id).isEqualTo(goal));
     }
 
     @Test

@@ -16,21 +16,9 @@ final class Records {
     private Records() {
     }
 
-    /** The RESULT lines of runs and their rates per round: "blob-1p-100B", 100, 110, "discard-1p-100B", 120, 125, ... */
+    /** The RESULT lines of runs and their rates per round ({@link ResultLines#of}), parsed. */
     static RoundResults results(Object... runsAndRates) {
-        List<String> lines = new java.util.ArrayList<>();
-        String run = null;
-        int round = 0;
-        for (Object o : runsAndRates) {
-            if (o instanceof String s) {
-                run = s;
-                round = 0;
-            } else {
-                double rate = ((Number) o).doubleValue();
-                lines.add("RESULT " + run + "-r" + ++round + " 1000 " + 1000 / rate + " " + rate);
-            }
-        }
-        return RoundResults.parse(lines);
+        return RoundResults.parse(ResultLines.of(runsAndRates));
     }
 
     static RunRecord run(String command, String started, Summary s, int exitStatus, String failure) {
@@ -38,6 +26,12 @@ final class Records {
                 new RunRecord.Machine(2, 24000, "a CPU", "Linux 6.1", "17.0.1"), List.of(1.5, 1.0, 0.5), List.of(2.5, 1.5, 1.0), 3, 1,
                 RULES, Map.of("records", "1000"), s.runs(), List.of(), s.ratios(), s.checks(), List.of("how it is timed"), exitStatus,
                 failure);
+    }
+
+    /** The summary of blob-1p-100B, discard-1p-100B, blob-8p-100B and discard-8p-100B ({@link #results}) for the goal blob-vs-discard. */
+    static Summary blobVsDiscard(Object... runsAndRates) {
+        return summary(results(runsAndRates), "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard, 1 partition",
+                "blob-vs-discard|blob-8p-100B|discard-8p-100B|blob/discard, 8 partitions");
     }
 
     static Summary summary(RoundResults results, String... ratioSpecs) {

@@ -21,10 +21,8 @@ class ResultsPagesTest {
 
     @Test
     void aWithheldRatioIsShownWithheldWithoutItsFigureAndAResultWithItsVerdict() {
-        Summary s = Records.summary(Records.results("blob-1p-100B", 90, 100, 95, "discard-1p-100B", 100, 100, 100,
-                        "blob-8p-100B", 50, 100, 60, "discard-8p-100B", 100, 100, 100),
-                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard, 1 partition",
-                "blob-vs-discard|blob-8p-100B|discard-8p-100B|blob/discard, 8 partitions");
+        Summary s = Records.blobVsDiscard("blob-1p-100B", 90, 100, 95, "discard-1p-100B", 100, 100, 100,
+                "blob-8p-100B", 50, 100, 60, "discard-8p-100B", 100, 100, 100);
         ResultsPages pages = ResultsPages.of(Records.GOALS.all(), Map.of("blob-sink.jsonl", List.of(Records.run(CMD,
                 "2026-12-10T10:00:00Z", s, 3, null))), "../bench/results/");
 

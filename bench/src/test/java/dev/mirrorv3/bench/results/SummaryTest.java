@@ -11,10 +11,8 @@ class SummaryTest {
 
     @Test
     void aResultIsJudgedAgainstItsGoalAndAWithheldOneIsNot() {
-        Summary s = Records.summary(Records.results("blob-1p-100B", 100, 110, 90, "discard-1p-100B", 150, 150, 150,
-                        "blob-8p-100B", 100, 200, 100, "discard-8p-100B", 100, 100, 100),
-                "blob-vs-discard|blob-1p-100B|discard-1p-100B|blob/discard, 1 partition",
-                "blob-vs-discard|blob-8p-100B|discard-8p-100B|blob/discard, 8 partitions");
+        Summary s = Records.blobVsDiscard("blob-1p-100B", 100, 110, 90, "discard-1p-100B", 150, 150, 150,
+                "blob-8p-100B", 100, 200, 100, "discard-8p-100B", 100, 100, 100);
 
         RatioFigure one = s.ratios().get(0);
         assertThat(one.status()).isEqualTo(Status.RESULT);

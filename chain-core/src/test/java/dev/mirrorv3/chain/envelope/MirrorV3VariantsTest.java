@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 
@@ -22,25 +23,34 @@ class MirrorV3VariantsTest {
         return r;
     }
 
+    /** The Arrow schema footer of the later variant with keys and values both tagged mirror_v3.bytes_base64. */
+    private static String base64TaggedFooter() {
+        return MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE,
+                ArrowSchemaFooter.BYTES_BASE64_EXTENSION, ArrowSchemaFooter.BYTES_BASE64_EXTENSION));
+    }
+
+    /** Writes the records as mirror-v3 does, in this Parquet schema and with this footer, and reads them all back as they were. */
+    private void assertWrittenAndDecoded(MessageType schema, String footer, List<BackupRecord> written, String objectName)
+            throws IOException {
+        byte[] file = MirrorV3Files.write(schema, footer, written);
+
+        assertThat(codec.decode(file, objectName)).containsExactlyElementsOf(written);
+    }
+
     @Test
     void snapshotVariantLargeBinaryWithArrowSchema() throws IOException {
         String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.LargeBinary.INSTANCE, null, null));
-        byte[] file = MirrorV3Files.write(MirrorV3Files.SNAPSHOT_SCHEMA, footer, records);
-
-        assertThat(codec.decode(file, "s.parquet")).containsExactlyElementsOf(records);
+        assertWrittenAndDecoded(MirrorV3Files.SNAPSHOT_SCHEMA, footer, records, "s.parquet");
     }
 
     @Test
     void snapshotVariantWithoutArrowSchemaIsRawBytes() throws IOException {
-        byte[] file = MirrorV3Files.write(MirrorV3Files.SNAPSHOT_SCHEMA, null, records);
-
-        assertThat(codec.decode(file, "s.parquet")).containsExactlyElementsOf(records);
+        assertWrittenAndDecoded(MirrorV3Files.SNAPSHOT_SCHEMA, null, records, "s.parquet");
     }
 
     @Test
     void laterVariantBase64TaggedBytesAreDecoded() throws IOException {
-        String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE,
-                ArrowSchemaFooter.BYTES_BASE64_EXTENSION, ArrowSchemaFooter.BYTES_BASE64_EXTENSION));
+        String footer = base64TaggedFooter();
         byte[] file = MirrorV3Files.write(MirrorV3Files.LATER_SCHEMA, footer, records, true);
 
         assertThat(codec.decode(file, "l.parquet")).containsExactlyElementsOf(records);
@@ -68,16 +78,12 @@ class MirrorV3VariantsTest {
     void laterVariantPlainUtf8IsVerbatim() throws IOException {
         String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE, null,
                 ArrowSchemaFooter.JSON_EXTENSION));
-        List<BackupRecord> text = Samples.edgeCases();
-        byte[] file = MirrorV3Files.write(MirrorV3Files.LATER_SCHEMA, footer, text);
-
-        assertThat(codec.decode(file, "l.parquet")).containsExactlyElementsOf(text);
+        assertWrittenAndDecoded(MirrorV3Files.LATER_SCHEMA, footer, Samples.edgeCases(), "l.parquet");
     }
 
     @Test
     void badBase64InATaggedColumnNamesObjectAndColumn() throws IOException {
-        String footer = MirrorV3Files.footerValue(MirrorV3Files.arrowSchema(ArrowType.Utf8.INSTANCE,
-                ArrowSchemaFooter.BYTES_BASE64_EXTENSION, ArrowSchemaFooter.BYTES_BASE64_EXTENSION));
+        String footer = base64TaggedFooter();
         byte[] file = MirrorV3Files.write(MirrorV3Files.LATER_SCHEMA, footer, List.of(
                 new BackupRecord("t", 0, 1, 1L, TimestampType.CREATE_TIME, utf8("not base64!"), null, List.of())));
 

@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.testkit.FourObjectChain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
@@ -28,9 +29,7 @@ class ChainStartTest {
     @BeforeEach
     void chain() {
         store = new FilesystemStore(root, "b");
-        for (long from = 0; from < 400; from += 100) {
-            store.create(0, ObjectName.plain(from, from + 99, EnvelopeFormat.PARQUET).fileName(), new byte[] {1});
-        }
+        FourObjectChain.write(store, "t", null, (byte) 1, records -> new byte[] {1});
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
-import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.ParquetCodec;
 import dev.mirrorv3.chain.envelope.TimestampType;
@@ -22,20 +21,19 @@ import dev.mirrorv3.chain.snapshot.SnapshotReader;
 import dev.mirrorv3.chain.snapshot.SnapshotWriter;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
+import dev.mirrorv3.chain.testkit.FourObjectChain;
+import dev.mirrorv3.chain.testkit.LeastPrivilegeS3Bucket;
 import dev.mirrorv3.chain.write.FlushPolicy;
 import dev.mirrorv3.chain.write.FlushTrigger;
-import dev.mirrorv3.testsupport.s3.S3TestServer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,18 +45,9 @@ class ChainPrunerS3Test {
     static final String BUCKET = "backups";
     static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
     static final KeyRing KEYS = KeyRing.of("test keys", Map.of("k1", key()));
-    static S3TestServer server;
 
-    @BeforeAll
-    static void startServer() {
-        server = S3TestServer.startWithLeastPrivilege();
-        server.createBucket(BUCKET);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LeastPrivilegeS3Bucket S3 = new LeastPrivilegeS3Bucket(BUCKET);
 
     static byte[] key() {
         byte[] k = new byte[32];
@@ -69,36 +58,15 @@ class ChainPrunerS3Test {
     }
 
     static Map<String, String> settings() {
-        Map<String, String> s = new HashMap<>();
-        s.put(StoreFactory.DESTINATION_TYPE, "s3");
-        s.put(StoreFactory.S3_ENDPOINT, server.endpoint().toString());
-        s.put(StoreFactory.S3_REGION, "us-east-1");
-        s.put(StoreFactory.S3_BUCKET, BUCKET);
-        s.put(StoreFactory.S3_PREFIX, "prune");
-        s.put(StoreFactory.S3_PATH_STYLE, "true");
-        s.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "writer");
-        s.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, "writer-secret-value");
-        s.put(StoreFactory.S3_READ_ACCESS_KEY_ID, "reader");
-        s.put(StoreFactory.S3_READ_SECRET_ACCESS_KEY, "reader-secret-value");
-        s.put(StoreFactory.S3_PRUNE_ACCESS_KEY_ID, "pruner");
-        s.put(StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY, "pruner-secret-value");
-        return s;
+        return S3.settings("prune");
     }
 
     @Test
     void anEncryptedChainIsPrunedWithThePruneIdentityAndReadFromItsNewStart() {
-        List<BackupRecord> all = new ArrayList<>();
+        List<BackupRecord> all;
         try (Store writer = StoreFactory.open(settings(), "orders")) {
-            for (long from = 0; from < 400; from += 100) {
-                List<BackupRecord> records = new ArrayList<>();
-                for (long o = from; o < from + 100; o++) {
-                    records.add(new BackupRecord("orders", 0, o, 1_000_000L + o, TimestampType.CREATE_TIME, null, new byte[] {2},
-                            List.of()));
-                }
-                all.addAll(records);
-                writer.create(0, new ObjectName(from, from + 99, EnvelopeFormat.PARQUET, "k1").fileName(),
-                        EnvelopeCodecs.forSettings(SETTINGS, new ObjectEncryption(KEYS, "k1")).encode(records));
-            }
+            all = FourObjectChain.write(writer, "orders", "k1", (byte) 2,
+                    records -> EnvelopeCodecs.forSettings(SETTINGS, new ObjectEncryption(KEYS, "k1")).encode(records));
         }
         try (Store prune = StoreFactory.openForPrune(settings(), "orders")) {
             PartitionPrune done = new ChainPruner(prune, new ChainReader(prune, SETTINGS, KEYS), "orders")

@@ -3,18 +3,16 @@ package dev.mirrorv3.chain.prune;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mirrorv3.chain.ObjectName;
-import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
-import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainStart;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
+import dev.mirrorv3.chain.testkit.FourObjectChain;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,14 +30,7 @@ class ChainPrunerTest {
     @BeforeEach
     void chain() {
         store = new FilesystemStore(root, "b");
-        for (long from = 0; from < 400; from += 100) {
-            List<BackupRecord> records = new ArrayList<>();
-            for (long o = from; o < from + 100; o++) {
-                records.add(new BackupRecord("t", 0, o, 1_000_000L + o, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
-            }
-            store.create(0, ObjectName.plain(from, from + 99, EnvelopeFormat.PARQUET).fileName(),
-                    EnvelopeCodecs.forSettings(SETTINGS).encode(records));
-        }
+        FourObjectChain.write(store, "t", null, (byte) 1, records -> EnvelopeCodecs.forSettings(SETTINGS).encode(records));
     }
 
     PartitionPrune prune(Store s, long cutMs, boolean dryRun) {

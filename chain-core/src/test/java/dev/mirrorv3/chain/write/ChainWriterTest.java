@@ -18,12 +18,10 @@ import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.testkit.DelegatingStore;
+import dev.mirrorv3.testsupport.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,6 +46,14 @@ class ChainWriterTest {
     private ChainWriter writer(Store store, long start) {
         ChainHead head = new ChainReader(store, SETTINGS).head(0);
         return new ChainWriter(store, 0, EnvelopeCodecs.forSettings(SETTINGS), POLICY, clock, head, start);
+    }
+
+    /** A writer of a filesystem chain (under {@code root/m}) it has just given its first object, offset 0. */
+    private ChainWriter writerOfObjectZero() {
+        ChainWriter w = writer(new FilesystemStore(root, "m"), 0);
+        w.append(record(0));
+        w.flush(FlushTrigger.RECORDS);
+        return w;
     }
 
     @Test
@@ -104,10 +110,7 @@ class ChainWriterTest {
 
     @Test
     void aForeignObjectAfterTheTailStopsTheNextFlush() throws IOException {
-        FilesystemStore store = new FilesystemStore(root, "m");
-        ChainWriter w = writer(store, 0);
-        w.append(record(0));
-        w.flush(FlushTrigger.RECORDS);
+        ChainWriter w = writerOfObjectZero();
         Files.write(root.resolve("m/0").resolve(ObjectName.plain(1, 4, EnvelopeFormat.PARQUET).fileName()), new byte[1]);
         w.append(record(1));
         assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
@@ -117,10 +120,7 @@ class ChainWriterTest {
 
     @Test
     void aRemovedTailStopsTheNextFlush() throws IOException {
-        FilesystemStore store = new FilesystemStore(root, "m");
-        ChainWriter w = writer(store, 0);
-        w.append(record(0));
-        w.flush(FlushTrigger.RECORDS);
+        ChainWriter w = writerOfObjectZero();
         Files.delete(root.resolve("m/0").resolve(ObjectName.plain(0, 0, EnvelopeFormat.PARQUET).fileName()));
         w.append(record(1));
         assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
@@ -303,41 +303,10 @@ class ChainWriterTest {
 
     @Test
     void thePeriodicCheckComparesTheChainsEndWithWhatWasWritten() throws IOException {
-        FilesystemStore store = new FilesystemStore(root, "m");
-        ChainWriter w = writer(store, 0);
-        w.append(record(0));
-        w.flush(FlushTrigger.RECORDS);
+        ChainWriter w = writerOfObjectZero();
         w.periodicCheck(EnvelopeFormat.PARQUET);
         Files.writeString(root.resolve("m/0/README"), "x");
         assertThatThrownBy(() -> w.periodicCheck(EnvelopeFormat.PARQUET)).isInstanceOf(ChainChangedException.class)
                 .hasMessageContaining("README");
-    }
-
-    private static final class MutableClock extends Clock {
-        private long now = 1_000_000;
-
-        void advance(long ms) {
-            now += ms;
-        }
-
-        @Override
-        public long millis() {
-            return now;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

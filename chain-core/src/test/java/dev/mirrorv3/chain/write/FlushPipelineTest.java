@@ -38,6 +38,7 @@ class FlushPipelineTest {
 
     private GatedStore store;
     private FlushPipeline<Integer> pipeline;
+    private Gate firstHeld;
 
     @AfterEach
     void closePool() {
@@ -73,6 +74,30 @@ class FlushPipelineTest {
         return ObjectName.plain(from, to, EnvelopeFormat.PARQUET).fileName();
     }
 
+    /**
+     * With a pipeline of {@code threads}: partition 0's writer given offsets 0 to {@code last}, its first commit started
+     * by {@code trigger} and held at {@link #firstHeld}.
+     */
+    private ChainWriter firstCommitHeld(int threads, FlushPolicy policy, long last, FlushTrigger trigger) throws InterruptedException {
+        setUp(threads);
+        firstHeld = store.gate(0);
+        ChainWriter w = writer(0, policy);
+        appendRange(w, 0, last);
+        assertThat(pipeline.start(0, w, trigger)).isTrue();
+        assertThat(firstHeld.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        return w;
+    }
+
+    /**
+     * With a pipeline of {@code threads}: partition 0's writer of three-record objects given offsets 0-5, its first commit
+     * (0-2) started and held at {@link #firstHeld}, its second (3-5) started behind it.
+     */
+    private ChainWriter twoCommitsFirstHeld(int threads) throws InterruptedException {
+        ChainWriter w = firstCommitHeld(threads, THREE_RECORDS, 5, FlushTrigger.RECORDS);
+        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("a second commit while the first runs").isTrue();
+        return w;
+    }
+
     private List<FlushPipeline.Finished<Integer>> awaitFinished() throws InterruptedException {
         assertThat(pipeline.awaitFinished(10_000)).as("a commit finished").isTrue();
         return pipeline.finished();
@@ -80,14 +105,7 @@ class FlushPipelineTest {
 
     @Test
     void recordsAppendedWhileACommitRunsGoIntoTheNextObjectCutWhenFull() throws Exception {
-        setUp(2);
-        ChainWriter w = writer(0);
-        Gate gate = store.gate(0);
-        for (long o = 0; o < 3; o++) {
-            w.append(record(0, o));
-        }
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        ChainWriter w = firstCommitHeld(2, POLICY, 2, FlushTrigger.RECORDS);
         w.append(record(0, 3));
         w.append(record(0, 4));
         assertThat(pipeline.running(0)).isTrue();
@@ -97,7 +115,7 @@ class FlushPipelineTest {
         assertThat(pipeline.runningBytes()).isEqualTo(3 * record(0, 0).payloadBytes());
         assertThat(w.sizeTrigger()).isEmpty();
 
-        gate.release.countDown();
+        firstHeld.release.countDown();
         List<FlushPipeline.Finished<Integer>> done = awaitFinished();
         assertThat(done).singleElement().satisfies(f -> {
             assertThat(f.failed()).isFalse();
@@ -115,19 +133,13 @@ class FlushPipelineTest {
 
     @Test
     void aChainsNextObjectIsCutAndEncodedWhileItsCommitRunsAndCreatedAfterIt() throws Exception {
-        setUp(2);
-        ChainWriter w = writer(0, THREE_RECORDS);
-        Gate gate = store.gate(0);
-        appendRange(w, 0, 5);
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("a second commit while the first runs").isTrue();
+        ChainWriter w = twoCommitsFirstHeld(2);
         appendRange(w, 6, 8);
         assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).as("at most two per chain").isFalse();
         assertThat(pipeline.runningBytes()).isEqualTo(6 * record(0, 0).payloadBytes());
         assertThat(pipeline.awaitIdle(0, 200)).isFalse();
 
-        gate.release.countDown();
+        firstHeld.release.countDown();
         assertThat(pipeline.awaitIdle(0, 10_000)).isTrue();
         assertThat(pipeline.finished()).as("in the chain's order").extracting(f -> f.result().name().fileName())
                 .containsExactly(name(0, 2), name(3, 5));
@@ -143,14 +155,8 @@ class FlushPipelineTest {
      */
     @Test
     void withOneThreadTheSecondCommitOfAChainRunsAfterTheFirstWithoutDeadlock() throws Exception {
-        setUp(1);
-        ChainWriter w = writer(0, THREE_RECORDS);
-        Gate gate = store.gate(0);
-        appendRange(w, 0, 5);
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        gate.release.countDown();
+        twoCommitsFirstHeld(1);
+        firstHeld.release.countDown();
         assertThat(pipeline.awaitIdle(0, 10_000)).as("both finished on the one thread").isTrue();
         assertThat(pipeline.finished()).extracting(f -> f.result().name().fileName()).containsExactly(name(0, 2), name(3, 5));
         assertThat(store.list(0)).containsExactly(name(0, 2), name(3, 5));
@@ -158,15 +164,9 @@ class FlushPipelineTest {
 
     @Test
     void aFailedCommitAbandonsTheOneBehindItAndItsFailureIsTakenOnce() throws Exception {
-        setUp(2);
-        ChainWriter w = writer(0, THREE_RECORDS);
-        Gate gate = store.gate(0);
-        store.failAfterCommit.put(0, new AtomicInteger(1));
-        appendRange(w, 0, 5);
-        pipeline.start(0, w, FlushTrigger.RECORDS);
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(pipeline.start(0, w, FlushTrigger.RECORDS)).isTrue();
-        gate.release.countDown();
+        ChainWriter w = twoCommitsFirstHeld(2);
+        store.failAfterCommit.put(0, new AtomicInteger(1)); // read once the held create has landed
+        firstHeld.release.countDown();
         assertThat(pipeline.awaitIdle(0, 10_000)).isTrue();
         List<FlushPipeline.Finished<Integer>> done = pipeline.finished();
         assertThat(done).hasSize(2);
@@ -239,20 +239,12 @@ class FlushPipelineTest {
 
     @Test
     void waitingForRoomIsBoundedAndWakesWhenACommitFinishes() throws Exception {
-        setUp(1);
-        ChainWriter w = writer(0);
-        Gate gate = store.gate(0);
-        w.append(record(0, 0));
-        pipeline.start(0, w, FlushTrigger.BUFFER_CAP);
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        firstCommitHeld(1, POLICY, 0, FlushTrigger.BUFFER_CAP);
         long started = System.nanoTime();
         assertThat(pipeline.awaitFinished(300)).as("nothing finished").isFalse();
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isBetween(250L, 5_000L);
 
-        Thread releaser = new Thread(() -> {
-            sleep(200);
-            gate.release.countDown();
-        });
+        Thread releaser = releasingAfter200Ms(firstHeld);
         started = System.nanoTime();
         releaser.start();
         assertThat(pipeline.awaitFinished(30_000)).isTrue();
@@ -264,17 +256,9 @@ class FlushPipelineTest {
 
     @Test
     void closeLetsRunningCommitsFinishAndIdleWaitsForOneChain() throws Exception {
-        setUp(2);
-        ChainWriter w = writer(0);
-        Gate gate = store.gate(0);
-        w.append(record(0, 0));
-        pipeline.start(0, w, FlushTrigger.CLOSE);
-        assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        ChainWriter w = firstCommitHeld(2, POLICY, 0, FlushTrigger.CLOSE);
         assertThat(pipeline.awaitIdle(0, 100)).isFalse();
-        Thread releaser = new Thread(() -> {
-            sleep(200);
-            gate.release.countDown();
-        });
+        Thread releaser = releasingAfter200Ms(firstHeld);
         releaser.start();
         assertThat(pipeline.awaitIdle(0, 30_000)).isTrue();
         releaser.join();
@@ -284,10 +268,7 @@ class FlushPipelineTest {
         Gate second = store.gate(0);
         pipeline.start(0, w, FlushTrigger.CLOSE);
         assertThat(second.entered.await(10, TimeUnit.SECONDS)).isTrue();
-        new Thread(() -> {
-            sleep(200);
-            second.release.countDown();
-        }).start();
+        releasingAfter200Ms(second).start();
         pipeline.close(30_000);
         assertThat(store.list(0)).containsExactly(name(0, 0), name(1, 1));
         assertThat(w.durableNext()).isEqualTo(2);
@@ -304,6 +285,14 @@ class FlushPipelineTest {
         assertThat(pipeline.running(0)).isFalse();
         assertThat(pipeline.finished()).singleElement().satisfies(f -> assertThat(f.failed()).isFalse());
         assertThat(w.durableNext()).isEqualTo(1);
+    }
+
+    /** A thread, not yet started, that opens the gate after 200 ms: a commit that finishes while the test waits on it. */
+    private static Thread releasingAfter200Ms(Gate gate) {
+        return new Thread(() -> {
+            sleep(200);
+            gate.release.countDown();
+        });
     }
 
     private static void sleep(long ms) {

@@ -72,8 +72,32 @@ class ManifestKeeperTest {
     /** The keeper's writer commits objects of one offset each, [from, from + count); returns their names. */
     private static List<ObjectName> commit(ManifestKeeper keeper, FilesystemStore store, long from, int count) {
         List<ObjectName> names = objects(store, from, count);
-        names.forEach(n -> keeper.committed(n, bytes(n.to()).length, ManifestCodec.sha256(bytes(n.to()))));
+        committed(keeper, names);
         return names;
+    }
+
+    /** Tells the keeper its writer committed these objects (made by {@link #objects}). */
+    private static void committed(ManifestKeeper keeper, List<ObjectName> names) {
+        names.forEach(n -> keeper.committed(n, bytes(n.to()).length, ManifestCodec.sha256(bytes(n.to()))));
+    }
+
+    /** A keeper opened on the partition as it is now, whose writer then committed [from, from + count). */
+    private ManifestKeeper openedAndCommitted(FilesystemStore store, long from, int count) {
+        ManifestKeeper keeper = opened(store);
+        commit(keeper, store, from, count);
+        return keeper;
+    }
+
+    /** A keeper opened on the partition as it is now, whose writer committed [from, from + count) and wrote their manifests. */
+    private ManifestKeeper openedAndWritten(FilesystemStore store, long from, int count) {
+        ManifestKeeper keeper = openedAndCommitted(store, from, count);
+        keeper.writeWaiting();
+        return keeper;
+    }
+
+    /** A keeper opened on the partition as it is now that lists and writes its manifests through {@code racing}. */
+    private ManifestKeeper openedThrough(FailingBeside racing, FilesystemStore store) {
+        return new ManifestKeeper(new ChainListing(racing, 0, Manifest.Kind.CHAIN), listing(store).head(FORMAT), 0, clock);
     }
 
     private Path manifestDir() {
@@ -120,7 +144,7 @@ class ManifestKeeperTest {
         assertThat(keeper.due(clock.millis())).as("given one at once").isTrue();
         keeper.writeWaiting();
         List<ObjectName> later = objects(store, 530, 5);
-        later.forEach(n -> keeper.committed(n, bytes(n.to()).length, ManifestCodec.sha256(bytes(n.to()))));
+        committed(keeper, later);
         keeper.writeWaiting();
 
         ManifestTrail trail = ManifestTrail.read(listing(store));
@@ -139,9 +163,7 @@ class ManifestKeeperTest {
     @Test
     void aCrashBetweenAnObjectAndItsManifestLeavesObjectsTheNextWriterCoversAsARangeWithoutReadingThem() throws IOException {
         FilesystemStore store = store();
-        ManifestKeeper first = opened(store);
-        commit(first, store, 0, 10);
-        first.writeWaiting();
+        openedAndWritten(store, 0, 10);
         List<ObjectName> unmanifested = objects(store, 10, 3); // committed, then the worker died before their manifest
         assertThat(Files.list(manifestDir()).count()).as("the premise: one manifest, of the first ten").isOne();
 
@@ -169,12 +191,11 @@ class ManifestKeeperTest {
         FailingBeside store = new FailingBeside(fs, failAfterLanding);
         ManifestKeeper keeper = new ManifestKeeper(new ChainListing(store, 0, Manifest.Kind.CHAIN),
                 ChainHead.empty(fs.location(0)), 0, clock);
-        objects(fs, 0, 3).forEach(n -> keeper.committed(n, bytes(n.to()).length, ManifestCodec.sha256(bytes(n.to()))));
+        committed(keeper, objects(fs, 0, 3));
         assertThatThrownBy(keeper::writeWaiting).isInstanceOf(TransientStoreException.class);
         assertThat(Files.list(manifestDir()).map(p -> p.getFileName().toString()).toList()).as("the premise: it landed")
                 .containsExactly(new ManifestName(0, 2).fileName());
-        List<ObjectName> more = objects(fs, 3, 2); // committed meanwhile: they go into the next manifest
-        more.forEach(n -> keeper.committed(n, bytes(n.to()).length, ManifestCodec.sha256(bytes(n.to()))));
+        committed(keeper, objects(fs, 3, 2)); // committed meanwhile: they go into the next manifest
         keeper.writeWaiting();
         assertThat(ManifestTrail.read(listing(fs)).manifests()).extracting(StoredManifest::name)
                 .containsExactly(new ManifestName(0, 2), new ManifestName(3, 4));
@@ -183,14 +204,10 @@ class ManifestKeeperTest {
     @Test
     void aZombiesManifestIsNeverTakenForTheNewest() {
         FilesystemStore fs = store();
-        ManifestKeeper old = opened(fs);
-        commit(old, fs, 0, 5);
-        old.writeWaiting();
-        ManifestKeeper zombie = opened(fs);
-        commit(zombie, fs, 5, 3);
+        openedAndWritten(fs, 0, 5);
+        ManifestKeeper zombie = openedAndCommitted(fs, 5, 3);
         // The live task opened after the zombie's objects (its partition moved) and wrote one of its own.
-        ManifestKeeper live = opened(fs);
-        commit(live, fs, 8, 1);
+        ManifestKeeper live = openedAndCommitted(fs, 8, 1);
 
         // Written once the live task's are there, the zombie's manifest is refused: other manifests follow its newest.
         live.writeWaiting(); // 5-7 (found at open, a range) and 8-8
@@ -205,12 +222,10 @@ class ManifestKeeperTest {
         commit(old2, fs2, 0, 5);
         old2.writeWaiting();
         FailingBeside racing = new FailingBeside(fs2, new AtomicBoolean(false));
-        ManifestKeeper zombie2 = new ManifestKeeper(new ChainListing(racing, 0, Manifest.Kind.CHAIN), listing(fs2).head(FORMAT), 0,
-                clock);
+        ManifestKeeper zombie2 = openedThrough(racing, fs2);
         commit(zombie2, fs2, 5, 2);
         objects(fs2, 7, 1); // its next object, durable after it decided on its manifest
-        ManifestKeeper live2 = new ManifestKeeper(listing(fs2), listing(fs2).head(FORMAT), 0, clock);
-        commit(live2, fs2, 8, 1);
+        ManifestKeeper live2 = openedAndCommitted(fs2, 8, 1);
         racing.beforeCreate = live2::writeWaiting;
         zombie2.writeWaiting();
         assertThat(listing(fs2).newest()).as("the newest is the live task's")
@@ -226,14 +241,11 @@ class ManifestKeeperTest {
     @Test
     void aZombieWritingTheLiveTasksManifestNameIsRefusedByTheNoOverwriteCreate() {
         FilesystemStore fs = store();
-        ManifestKeeper first = opened(fs);
-        commit(first, fs, 0, 5);
-        first.writeWaiting();
-        ManifestKeeper live = opened(fs);
-        commit(live, fs, 5, 2);
+        openedAndWritten(fs, 0, 5);
+        ManifestKeeper live = openedAndCommitted(fs, 5, 2);
         // The zombie checked the manifests' tail before the live task created the same name (a race the listing cannot close).
         FailingBeside racing = new FailingBeside(fs, new AtomicBoolean(false));
-        ManifestKeeper zombie = new ManifestKeeper(new ChainListing(racing, 0, Manifest.Kind.CHAIN), listing(fs).head(FORMAT), 0, clock);
+        ManifestKeeper zombie = openedThrough(racing, fs);
         racing.beforeCreate = live::writeWaiting;
         assertThatThrownBy(zombie::writeWaiting).isInstanceOf(ObjectExistsException.class)
                 .hasMessageContaining(new ManifestName(5, 6).fileName()).hasMessageContaining("refusing to overwrite it");
@@ -244,12 +256,8 @@ class ManifestKeeperTest {
     @Test
     void aManifestAnotherWriterAddedAfterTheNewestStopsTheWritersNextManifestNamingIt() {
         FilesystemStore store = store();
-        ManifestKeeper live = opened(store);
-        commit(live, store, 0, 5);
-        live.writeWaiting();
-        ManifestKeeper other = opened(store);
-        commit(other, store, 5, 1);
-        other.writeWaiting();
+        ManifestKeeper live = openedAndWritten(store, 0, 5);
+        openedAndWritten(store, 5, 1);
         live.committed(ObjectName.plain(6, 6, FORMAT), 1, ManifestCodec.sha256(new byte[1]));
         assertThatThrownBy(live::writeWaiting).isInstanceOf(ChainChangedException.class)
                 .hasMessageContaining(manifestDir().resolve(new ManifestName(5, 5).fileName()) + " was not written by this task")
@@ -259,9 +267,7 @@ class ManifestKeeperTest {
     @Test
     void theProbeFindsAMissingObjectOfAnyManifestWithinOneCheckPerManifest() throws IOException {
         FilesystemStore store = store();
-        ManifestKeeper keeper = opened(store);
-        commit(keeper, store, 0, 2500); // manifests 0-999, 1000-1999, 2000-2499
-        keeper.writeWaiting();
+        ManifestKeeper keeper = openedAndWritten(store, 0, 2500); // manifests 0-999, 1000-1999, 2000-2499
         Files.delete(root.resolve("m/0").resolve(ObjectName.plain(1500, 1500, FORMAT).fileName()));
         keeper.check(); // the newest: 2000-2499
         StoreRequests requests = store.requests();
@@ -277,9 +283,7 @@ class ManifestKeeperTest {
     @Test
     void aHeadRemovedOnPurposeIsNotMissing() throws IOException {
         FilesystemStore store = store();
-        ManifestKeeper keeper = opened(store);
-        commit(keeper, store, 0, 30);
-        keeper.writeWaiting();
+        ManifestKeeper keeper = openedAndWritten(store, 0, 30);
         for (long o = 0; o < 10; o++) {
             Files.delete(root.resolve("m/0").resolve(ObjectName.plain(o, o, FORMAT).fileName()));
         }

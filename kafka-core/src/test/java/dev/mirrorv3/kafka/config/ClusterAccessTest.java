@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,11 +29,7 @@ class ClusterAccessTest {
             asked.set(true);
             return new HashMap<>(Map.of("bootstrap.servers", cluster.bootstrap(props)));
         }, admin -> ranOwnChecks.set(true));
-        Map<String, List<String>> errors = new HashMap<>();
-        for (ConfigValue v : config.configValues()) {
-            errors.put(v.name(), v.errorMessages());
-        }
-        return errors;
+        return ConfigErrors.byName(config);
     }
 
     @Test

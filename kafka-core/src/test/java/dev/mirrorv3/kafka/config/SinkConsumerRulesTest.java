@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
-import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
 
 /** The sinks' consumer rules: each setting that would let a record be skipped, changed or jumped over is one error on it. */
@@ -27,11 +26,7 @@ class SinkConsumerRulesTest {
     private static Map<String, List<String>> errors(Map<String, String> props) {
         Config config = new Config(new ArrayList<>());
         SinkConsumerRules.validate(new ConnectorChecks(props, config), "Kafka sink", "copy");
-        Map<String, List<String>> out = new HashMap<>();
-        for (ConfigValue v : config.configValues()) {
-            out.put(v.name(), v.errorMessages());
-        }
-        return out;
+        return ConfigErrors.byName(config);
     }
 
     @Test

@@ -61,6 +61,12 @@ class PositionedSinkTaskTest {
         task.positions.put(P1, 20L);
     }
 
+    /** Connect's next put, an empty batch, {@code ms} after the last: what a poll that ends by a timeout hands the task. */
+    private void putAfter(long ms) {
+        clock.advance(ms);
+        task.put(List.of());
+    }
+
     @Test
     void aPartitionWhosePositionCannotBeResolvedIsPausedRetriedWithBackoffAndResumed() {
         task.failures.add(new TimeoutException("injected: unreachable"));
@@ -71,23 +77,19 @@ class PositionedSinkTaskTest {
         assertThat(task.retried).isEqualTo(1);
         assertThat(task.retryPauses().count()).isEqualTo(1);
 
-        clock.advance(99);
-        task.put(List.of());
+        putAfter(99);
         assertThat(task.resolves).as("no retry before its backoff").isEqualTo(1);
         assertThat(context.timeouts.getLast()).as("the poll ends by the retry").isEqualTo(1L);
 
-        clock.advance(1);
-        task.put(List.of());
+        putAfter(1);
         assertThat(task.resolves).isEqualTo(2);
         assertThat(task.retried).isEqualTo(2);
         assertThat(context.paused).containsExactly(P0);
 
-        clock.advance(199);
-        task.put(List.of());
+        putAfter(199);
         assertThat(task.resolves).as("the backoff doubles").isEqualTo(2);
 
-        clock.advance(1);
-        task.put(List.of());
+        putAfter(1);
         assertThat(task.resolves).isEqualTo(3);
         assertThat(context.offsets).as("positioned: the consumer seeks there").isEqualTo(Map.of(P0, 10L));
         assertThat(context.paused).as("and fetches again").isEmpty();
@@ -141,8 +143,7 @@ class PositionedSinkTaskTest {
         task.close(List.of(P0));
         assertThat(task.retryPauses().count()).isZero();
 
-        clock.advance(100);
-        task.put(List.of());
+        putAfter(100);
         assertThat(task.resolves).as("a closed partition is not retried").isEqualTo(1);
         assertThat(context.offsets).isEmpty();
     }
@@ -150,8 +151,7 @@ class PositionedSinkTaskTest {
     @Test
     void everyPollEndsWithinTheInitialBackoffWhenTheHeartbeatIsOff() {
         task.open(List.of(P0));
-        clock.advance(5);
-        task.put(List.of());
+        putAfter(5);
         assertThat(context.timeouts.getLast()).isEqualTo(100L);
     }
 
@@ -159,12 +159,10 @@ class PositionedSinkTaskTest {
     void theHeartbeatRunsOnItsIntervalAndBoundsThePoll() {
         startWithHeartbeat(50);
         task.open(List.of(P0));
-        clock.advance(49);
-        task.put(List.of());
+        putAfter(49);
         assertThat(task.heartbeats).isZero();
         assertThat(context.timeouts.getLast()).isEqualTo(1L);
-        clock.advance(1);
-        task.put(List.of());
+        putAfter(1);
         assertThat(task.heartbeats).isEqualTo(1);
         assertThat(context.timeouts.getLast()).isEqualTo(50L);
     }
@@ -176,8 +174,7 @@ class PositionedSinkTaskTest {
         task.open(List.of(P0, P1));
         assertThat(context.paused).containsExactlyInAnyOrder(P0, P1);
 
-        clock.advance(100);
-        task.put(List.of());
+        putAfter(100);
         assertThat(context.offsets).isEqualTo(Map.of(P0, 10L));
         assertThat(context.paused).as("P0 is positioned and fetches; P1 stays pending and paused").containsExactly(P1);
         assertThat(task.preCommit(Map.of(P0, new OffsetAndMetadata(50), P1, new OffsetAndMetadata(50))))
@@ -317,8 +314,7 @@ class PositionedSinkTaskTest {
         assertThat(FailureNote.failure(committed.get(P1).metadata())).get().asString()
                 .startsWith("partition FAILED since ").contains("needs an operator", "lost position for t-1");
 
-        clock.advance(3_600_000);
-        task.put(List.of());
+        putAfter(3_600_000);
         assertThat(task.resolved).as("never retried by the task itself").containsExactly(P0, P1);
         assertThat(context.paused).containsExactly(P1);
 
@@ -336,23 +332,18 @@ class PositionedSinkTaskTest {
         failsAtOpen(P1, missingKey(), missingKey());
         task.open(List.of(P0, P1));
         assertThat(context.paused).containsExactly(P1);
-        clock.advance(60);
-        task.put(List.of());
+        putAfter(60);
         assertThat(context.timeouts.getLast()).as("the poll ends by its retry").isEqualTo(40L);
 
-        clock.advance(39);
-        task.put(List.of());
+        putAfter(39);
         assertThat(task.resolved).as("not before its backoff").containsExactly(P0, P1);
-        clock.advance(1);
-        task.put(List.of());
+        putAfter(1);
         assertThat(task.resolved).as("opened again, and fails again").containsExactly(P0, P1, P1);
         assertThat(context.paused).containsExactly(P1);
 
-        clock.advance(199);
-        task.put(List.of());
+        putAfter(199);
         assertThat(task.resolved).as("the backoff doubled").hasSize(3);
-        clock.advance(1);
-        task.put(List.of());
+        putAfter(1);
         assertThat(task.resolved).hasSize(4);
         assertThat(context.offsets).as("the key appeared: positioned").containsEntry(P1, 20L);
         assertThat(context.paused).isEmpty();

@@ -3,9 +3,7 @@ package dev.mirrorv3.restore.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,16 +29,8 @@ class EnvironmentDefaultsTest {
         TestBackups.write(root, "orders-backup", 0, 0, TestBackups.records("orders", 0, 0, 99, o -> true), 50);
         Path config = TestBackups.connectorJson(dir, "orders-backup", "orders", root);
         byte[] stored = new ObjectMapper().writeValueAsBytes(new ObjectMapper().readTree(config.toFile()).get("config"));
-        HttpServer connect = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        connect.createContext("/connectors/orders-backup/config", exchange -> {
-            exchange.sendResponseHeaders(200, stored.length);
-            exchange.getResponseBody().write(stored);
-            exchange.close();
-        });
-        connect.start();
-        try {
-            String url = "http://127.0.0.1:" + connect.getAddress().getPort();
-            CliRun r = run(Map.of("MIRROR_V3_CONNECT_URL", url),
+        try (ConnectorConfigEndpoint connect = ConnectorConfigEndpoint.serving("orders-backup", stored)) {
+            CliRun r = run(Map.of("MIRROR_V3_CONNECT_URL", connect.url()),
                     "restore", "--connector", "orders-backup", "--offsets", "preserve", "--verify-only", "--progress", "none");
             assertThat(r.exitCode()).as(r.toString()).isZero();
             assertThat(r.out()).contains("(connector orders-backup, destination orders-backup)", "offsets: 0-99");
@@ -49,8 +39,6 @@ class EnvironmentDefaultsTest {
             CliRun file = run(Map.of("MIRROR_V3_CONNECT_URL", "http://127.0.0.1:1"),
                     "restore", "--connector-config", config.toString(), "--offsets", "preserve", "--verify-only", "--progress", "none");
             assertThat(file.exitCode()).as(file.toString()).isZero();
-        } finally {
-            connect.stop(0);
         }
     }
 

@@ -61,11 +61,16 @@ class FollowerTest {
         store.create(0, ObjectName.plain(from, to, NDJSON.format()).fileName(), EnvelopeCodecs.forSettings(NDJSON).encode(records));
     }
 
-    @Test
-    void aChainShortenedByHandIsRefusedWithTheOneStartRulesMessage() throws Exception {
+    /** Every offset of 0-299, in the objects 0-99, 100-199 and 200-299. */
+    private void writeOffsets0To299InThreeObjects() {
         write(0, 99, o -> true);
         write(100, 199, o -> true);
         write(200, 299, o -> true);
+    }
+
+    @Test
+    void aChainShortenedByHandIsRefusedWithTheOneStartRulesMessage() throws Exception {
+        writeOffsets0To299InThreeObjects();
         writeManifest(0, 299); // a chain under the rule (its writer gave it a manifest), not one from before it
         java.nio.file.Files.delete(root.resolve("b/0/" + ObjectName.plain(0, 99, NDJSON.format()).fileName()));
         assertThatThrownBy(() -> follower(OffsetMode.RENUMBER).resume(0)).isInstanceOf(ChainException.class)
@@ -109,9 +114,7 @@ class FollowerTest {
      */
     @Test
     void aFollowerBehindTheStartAPruneRecordedSaysWhereItIsAndWhereTheChainStarts() throws Exception {
-        write(0, 99, o -> true);
-        write(100, 199, o -> true);
-        write(200, 299, o -> true);
+        writeOffsets0To299InThreeObjects();
         Follower listedAhead = follower(OffsetMode.PRESERVE);
         listedAhead.resume(0);
         assertThat(listedAhead.next()).hasSize(100);
@@ -137,9 +140,7 @@ class FollowerTest {
     /** Renumber counts from where the chain starts: after a prune moved it, a failed check of the last record says so. */
     @Test
     void aRenumberFollowerPlacedAgainAfterAPruneExplainsAFailedCheckOfTheTargetsLastRecord() throws Exception {
-        write(0, 99, o -> true);
-        write(100, 199, o -> true);
-        write(200, 299, o -> true);
+        writeOffsets0To299InThreeObjects();
         Follower before = follower(OffsetMode.RENUMBER);
         before.resume(150);
         assertThat(before.renumberAfterPrune()).as("nothing pruned").isEmpty();

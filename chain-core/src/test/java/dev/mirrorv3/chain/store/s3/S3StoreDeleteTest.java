@@ -7,13 +7,11 @@ import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.StoreFactory;
-import dev.mirrorv3.testsupport.s3.S3TestServer;
+import dev.mirrorv3.chain.testkit.LeastPrivilegeS3Bucket;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The store's delete on S3 ({@code mirror-v3 prune}'s) against S3Proxy with least-privilege identities: only the prune
@@ -25,36 +23,8 @@ class S3StoreDeleteTest {
     private static final String BUCKET = "pruned";
     private static final String NAME = "00000000000000000000-00000000000000000009.parquet";
 
-    static S3TestServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = S3TestServer.startWithLeastPrivilege();
-        server.createBucket(BUCKET);
-    }
-
-    @AfterAll
-    static void stopServer() {
-        server.close();
-    }
-
-    /** The connector's settings as a map (what StoreFactory reads), with the three identities. */
-    private static Map<String, String> settings(String prefix) {
-        Map<String, String> s = new HashMap<>();
-        s.put(StoreFactory.DESTINATION_TYPE, "s3");
-        s.put(StoreFactory.S3_ENDPOINT, server.endpoint().toString());
-        s.put(StoreFactory.S3_REGION, "us-east-1");
-        s.put(StoreFactory.S3_BUCKET, BUCKET);
-        s.put(StoreFactory.S3_PREFIX, prefix);
-        s.put(StoreFactory.S3_PATH_STYLE, "true");
-        s.put(StoreFactory.S3_WRITE_ACCESS_KEY_ID, "writer");
-        s.put(StoreFactory.S3_WRITE_SECRET_ACCESS_KEY, "writer-secret-value");
-        s.put(StoreFactory.S3_READ_ACCESS_KEY_ID, "reader");
-        s.put(StoreFactory.S3_READ_SECRET_ACCESS_KEY, "reader-secret-value");
-        s.put(StoreFactory.S3_PRUNE_ACCESS_KEY_ID, "pruner");
-        s.put(StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY, "pruner-secret-value");
-        return s;
-    }
+    @RegisterExtension
+    static final LeastPrivilegeS3Bucket S3 = new LeastPrivilegeS3Bucket(BUCKET);
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -62,7 +32,7 @@ class S3StoreDeleteTest {
 
     @Test
     void aStoreOpenedForPruneListsReadsCreatesAndDeletesAsThePruneIdentityOnly() {
-        Map<String, String> settings = settings("open-for-prune");
+        Map<String, String> settings = S3.settings("open-for-prune");
         try (Store writer = StoreFactory.open(settings, "orders")) {
             writer.create(0, NAME, bytes("old"));
             writer.create(0, "00000000000000000010-00000000000000000019.parquet", bytes("kept"));
@@ -82,12 +52,12 @@ class S3StoreDeleteTest {
             assertThat(prune.list(0)).containsExactly("00000000000000000010-00000000000000000019.parquet");
             assertThat(prune.listBeside("_meta/topic")).containsExactly("00000001796090289999.json");
         }
-        assertThat(server.calls("removeBlob")).as("the deletes reached the server").isGreaterThanOrEqualTo(2);
+        assertThat(S3.server().calls("removeBlob")).as("the deletes reached the server").isGreaterThanOrEqualTo(2);
     }
 
     @Test
     void withoutThePruneIdentityNothingDeletesAndTheSettingsAreNamed() {
-        Map<String, String> settings = settings("no-prune");
+        Map<String, String> settings = S3.settings("no-prune");
         settings.remove(StoreFactory.S3_PRUNE_ACCESS_KEY_ID);
         settings.remove(StoreFactory.S3_PRUNE_SECRET_ACCESS_KEY);
         try (Store store = StoreFactory.open(settings, "orders")) {
@@ -106,7 +76,7 @@ class S3StoreDeleteTest {
     @Test
     void theWriteAndReadIdentitiesCannotDelete() {
         for (String identity : new String[] {"writer", "reader"}) {
-            Map<String, String> settings = settings("denied-" + identity);
+            Map<String, String> settings = S3.settings("denied-" + identity);
             try (Store writer = StoreFactory.open(settings, "orders")) {
                 writer.create(0, NAME, bytes("kept"));
             }
@@ -125,18 +95,18 @@ class S3StoreDeleteTest {
     /** A store that refuses the delete itself for a lock (S3 for a locked version, MinIO) is reported as locked too. */
     @Test
     void aDeleteTheStoreRefusesForALockIsReportedAsLocked() {
-        Map<String, String> settings = settings("refused");
+        Map<String, String> settings = S3.settings("refused");
         try (Store store = StoreFactory.open(settings, "orders")) {
             store.create(0, NAME, bytes("kept"));
-            server.refuseDeletesAsLocked(true);
+            S3.server().refuseDeletesAsLocked(true);
             assertThatThrownBy(() -> store.delete(0, NAME)).isInstanceOfSatisfying(ObjectLockedException.class, e -> {
                 assertThat(e.location()).isEqualTo("s3://pruned/refused/orders/0/" + NAME);
                 assertThat(e.retainUntil()).isEmpty();
             }).hasMessageContaining("Access Denied because object protected by object lock");
-            server.refuseDeletesAsLocked(false);
+            S3.server().refuseDeletesAsLocked(false);
             assertThat(store.list(0)).containsExactly(NAME);
         } finally {
-            server.refuseDeletesAsLocked(false);
+            S3.server().refuseDeletesAsLocked(false);
         }
     }
 }

@@ -16,21 +16,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code restore --verify-only --all-topics} with {@code --report} and {@code --metrics-file}: one report with an entry per
  * topic and one metrics file with every topic's series, also for the topic that failed, each file written whole. No
  * Kafka needed (docs/restore-cli.md: Restore evidence).
  */
-class AllTopicsEvidenceTest {
-    @TempDir
-    Path dir;
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
-
+class AllTopicsEvidenceTest extends BackupsDirTestBase {
     /**
      * Connector "backups" backs up orders and payments, each into a destination of its name; payments/1's second object is
      * cut in half (as a copy interrupted by a full disk would leave it). Returns that object's file.

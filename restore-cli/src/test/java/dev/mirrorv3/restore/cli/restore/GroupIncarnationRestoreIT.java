@@ -72,9 +72,7 @@ class GroupIncarnationRestoreIT extends RestoreIntoBrokerBase {
         broker.createTopic("reborn-restored", 1, Map.of("retention.ms", "-1"));
         Path report = dir.resolve("reborn.json");
 
-        CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "reborn-restored", "--groups", "g-.*", "--report", report.toString(),
-                "--progress", "none");
+        CliRun r = restoreInto(config, "preserve", "reborn-restored", "--groups", "g-.*", "--report", report.toString());
 
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("consumer-group offsets: " + older,
@@ -104,9 +102,7 @@ class GroupIncarnationRestoreIT extends RestoreIntoBrokerBase {
         broker.createTopic("none-restored", 1, Map.of("retention.ms", "-1"));
         Path report = dir.resolve("none.json");
 
-        CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "none-restored", "--groups", "g-new", "--report", report.toString(),
-                "--progress", "none");
+        CliRun r = restoreInto(config, "preserve", "none-restored", "--groups", "g-new", "--report", report.toString());
 
         assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
         assertThat(r.err()).contains("none of the consumer groups --groups selects can be restored: [g-new]",
@@ -131,8 +127,7 @@ class GroupIncarnationRestoreIT extends RestoreIntoBrokerBase {
         String config = TestBackups.connectorJson(dir, "legacy-backup", "reborn", root()).toString();
         broker.createTopic("legacy-restored", 1, Map.of("retention.ms", "-1"));
 
-        CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "legacy-restored", "--groups", "g-.*", "--progress", "none");
+        CliRun r = restoreInto(config, "preserve", "legacy-restored", "--groups", "g-.*");
 
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("note: " + location("legacy-backup", TestBackups.BASE_TS + 50) + " records no topic id");

@@ -125,8 +125,7 @@ class PointInTimeRestoreIT extends RestoreIntoBrokerBase {
         // Preserve, timestamp cut at 1000: the snapshot of 900 (the one of 1500 is after the cut), g-ahead clamped to 1001.
         String pay = TestBackups.connectorJson(dir, "pay-backup", "pay", root()).toString();
         broker.createTopic("pay-pitr", 1, Map.of("retention.ms", "-1"));
-        CliRun r = CliRun.run("restore", "--connector-config", pay, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "pay-pitr", "--until-timestamp", iso(1000), "--groups", "g-.*", "--progress", "none");
+        CliRun r = restoreInto(pay, "preserve", "pay-pitr", "--until-timestamp", iso(1000), "--groups", "g-.*");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains(before, "the newest taken at or before the cut " + iso(1000), "1 newer snapshot(s) ignored")
                 .containsPattern("g-early +0 +600 +600 +no").containsPattern("g-ahead +0 +1400 +1001 +to high watermark")
@@ -139,9 +138,8 @@ class PointInTimeRestoreIT extends RestoreIntoBrokerBase {
         String payc = TestBackups.connectorJson(dir, "payc-backup", "pay", root()).toString();
         broker.createTopic("payc-pitr", 1, Map.of("retention.ms", "-1"));
         Path report = dir.resolve("payc.json");
-        CliRun c = CliRun.run("restore", "--connector-config", payc, "--offsets", "renumber", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "payc-pitr", "--until-offset", "0:1000", "--groups", "g-.*", "--report",
-                report.toString(), "--progress", "none");
+        CliRun c = restoreInto(payc, "renumber", "payc-pitr", "--until-offset", "0:1000", "--groups", "g-.*", "--report",
+                report.toString());
         assertThat(c.exitCode()).as(c.toString()).isZero();
         long prefix = compacted.stream().filter(x -> x.offset() <= 1000).count();
         long early = compacted.stream().filter(x -> x.offset() < 600).count();
@@ -160,8 +158,7 @@ class PointInTimeRestoreIT extends RestoreIntoBrokerBase {
 
         // A cut before every snapshot: refused before anything is produced.
         broker.createTopic("pay-early", 1, Map.of("retention.ms", "-1"));
-        CliRun none = CliRun.run("restore", "--connector-config", pay, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "pay-early", "--until-offset", "0:500", "--groups", ".*", "--progress", "none");
+        CliRun none = restoreInto(pay, "preserve", "pay-early", "--until-offset", "0:500", "--groups", ".*");
         assertThat(none.exitCode()).as(none.toString()).isEqualTo(1);
         assertThat(none.err()).contains("no consumer-group snapshot", "restore without --groups");
         assertThat(highWatermarkOrMissing("pay-early")).isZero();
@@ -192,9 +189,7 @@ class PointInTimeRestoreIT extends RestoreIntoBrokerBase {
 
         broker.createTopic("two-restored", 2, Map.of("retention.ms", "-1"));
         Path report = dir.resolve("two.json");
-        CliRun r = CliRun.run("restore", "--connector-config", config, "--offsets", "preserve", "--bootstrap-servers",
-                broker.bootstrapServers(), "--topic", "two-restored", "--groups", "g-.*", "--report", report.toString(),
-                "--progress", "none");
+        CliRun r = restoreInto(config, "preserve", "two-restored", "--groups", "g-.*", "--report", report.toString());
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains(warning, "groups: committed 2 offset(s) of 2 group(s)");
         assertThat(TestConsumers.committed(broker.admin(), "g-both", "two-restored")).isEqualTo(Map.of(0, 40L));

@@ -85,8 +85,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
 
     @Test
     void refusesANonEmptyTargetAMissingTopicAndTooFewPartitions() throws Exception {
-        List<BackupRecord> p0 = TestBackups.records("full", 0, 0, 99, o -> true);
-        TestBackups.write(root(), "full-backup", 0, 0, p0, 100);
+        List<BackupRecord> p0 = backedUp("full", 99, 100);
         TestBackups.write(root(), "full-backup", 1, 0, TestBackups.records("full", 1, 0, 99, o -> true), 100);
         broker.createTopic("full-restored", 2, Map.of("retention.ms", "-1"));
         try (KafkaProducer<byte[], byte[]> p = producer()) {
@@ -113,8 +112,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
 
     @Test
     void smallMaxMessageBytesGivesMoreBatchesAndTheSameResultAndARecordAboveItIsRefusedBeforeSending() throws Exception {
-        List<BackupRecord> records = TestBackups.records("small", 0, 0, 1999, o -> true);
-        TestBackups.write(root(), "small-backup", 0, 0, records, 1000);
+        List<BackupRecord> records = backedUp("small", 1999, 1000);
         broker.createTopic("small-restored", 1, Map.of("retention.ms", "-1", "max.message.bytes", "4096"));
         CliRun r = restore(config("small"), "small-restored", "preserve");
         assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -136,8 +134,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
 
     @Test
     void aForeignWriterDuringTheRestoreIsDetected() throws Exception {
-        List<BackupRecord> records = TestBackups.records("busy", 0, 0, 9999, o -> true);
-        TestBackups.write(root(), "busy-backup", 0, 0, records, 1000);
+        backedUp("busy", 9999, 1000);
         broker.createTopic("busy-restored", 1, Map.of("retention.ms", "-1"));
         CliRun r = restoreWithHook(partition -> {
             try (KafkaProducer<byte[], byte[]> p = producer()) {
@@ -191,8 +188,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
 
     @Test
     void retentionAndLogAppendTimeAreRefusedUnlessAccepted() throws Exception {
-        List<BackupRecord> records = TestBackups.records("old", 0, 0, 99, o -> true);
-        TestBackups.write(root(), "old-backup", 0, 0, records, 100);
+        List<BackupRecord> records = backedUp("old", 99, 100);
         String config = config("old");
         broker.createTopic("old-short", 1, Map.of("retention.ms", "3600000"));
         CliRun r = restore(config, "old-short", "preserve");
@@ -221,6 +217,13 @@ class RestoreIT extends RestoreIntoBrokerBase {
      * Reads the whole partition back (to its high watermark, so extras and duplicates fail) and compares it with the
      * backup's records (preserve: same offsets, high watermark = last offset + 1; renumber: 0..n-1, high watermark n).
      */
+    /** Offsets 0 to {@code last} of the topic's partition 0 in its backup, {@code perObject} records an object; returns them. */
+    private List<BackupRecord> backedUp(String topic, long last, int perObject) {
+        List<BackupRecord> records = TestBackups.records(topic, 0, 0, last, o -> true);
+        TestBackups.write(root(), topic + "-backup", 0, 0, records, perObject);
+        return records;
+    }
+
     private static void assertRestored(String topic, int partition, List<BackupRecord> expected, boolean renumber, String offsetHeader) {
         PartitionContent content = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, partition),
                 Duration.ofSeconds(60));

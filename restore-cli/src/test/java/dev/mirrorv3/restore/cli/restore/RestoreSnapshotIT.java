@@ -46,19 +46,43 @@ import org.junit.jupiter.api.Test;
 class RestoreSnapshotIT extends RestoreIntoBrokerBase {
     private static final EnvelopeSettings SETTINGS = EnvelopeSettings.parquetBytes();
 
+    private static KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "key.serializer", ByteArraySerializer.class,
+                "value.serializer", ByteArraySerializer.class));
+    }
+
+    /**
+     * Sends {@code count} records to partition 0, each with one of {@code keys} keys ("key-<n>") drawn at random, and
+     * a value "<valuePrefix><i>" or, one time in {@code tombstoneOneIn}, none: updates and tombstones to compact.
+     */
+    private static void sendUpdatesAndTombstones(String topic, Random random, int count, int keys, int tombstoneOneIn,
+            String valuePrefix) {
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
+            for (int i = 0; i < count; i++) {
+                byte[] value = random.nextInt(tombstoneOneIn) == 0 ? null : (valuePrefix + i).getBytes(StandardCharsets.UTF_8);
+                p.send(new ProducerRecord<>(topic, 0, ("key-" + random.nextInt(keys)).getBytes(StandardCharsets.UTF_8), value));
+            }
+        }
+    }
+
+    /** Partition 0 of the topic, read to its end. */
+    private static PartitionContent partition0(String topic) {
+        return TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, 0), Duration.ofSeconds(60));
+    }
+
+    /** The blob sink's snapshot writer of the topic's partition 0, flushed by the test, spilling to the test's dir/spill. */
+    private SnapshotWriter snapshotWriter(FilesystemStore store, String topic, ObjectEncryption encryption, KeyRing keys,
+            int bufferBytes) {
+        return new SnapshotWriter(store, topic, 0, new SnapshotWriter.Settings(SETTINGS, new ParquetCodec(SETTINGS, encryption),
+                new SnapshotReader(store, SETTINGS, keys), new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(),
+                bufferBytes), ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
+    }
+
     @Test
     void renumberRestoresTheNewestSnapshotInKeyOrderAndPreserveIsRefused() throws Exception {
         broker.createTopic("kv", 1, Map.of("cleanup.policy", "compact"));
-        Random random = new Random(5);
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "key.serializer", ByteArraySerializer.class, "value.serializer", ByteArraySerializer.class))) {
-            for (int i = 0; i < 8_000; i++) {
-                byte[] value = random.nextInt(6) == 0 ? null : ("v" + i).getBytes(StandardCharsets.UTF_8);
-                p.send(new ProducerRecord<>("kv", 0, ("key-" + random.nextInt(2_000)).getBytes(StandardCharsets.UTF_8), value));
-            }
-        }
-        List<ConsumerRecord<byte[], byte[]>> source = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv", 0),
-                Duration.ofSeconds(60)).records();
+        sendUpdatesAndTombstones("kv", new Random(5), 8_000, 2_000, 6, "v");
+        List<ConsumerRecord<byte[], byte[]>> source = partition0("kv").records();
         Map<String, ConsumerRecord<byte[], byte[]>> expected = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : source) {
             String k = new String(r.key(), StandardCharsets.UTF_8);
@@ -72,10 +96,7 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
         // Two snapshots, as the blob sink writes them (its writer, over the topic's records).
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv", 0, new SnapshotWriter.Settings(SETTINGS,
-                new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
-                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
+        SnapshotWriter w = snapshotWriter(store, "kv", ObjectEncryption.none(), KeyRing.empty(), 64 * 1024);
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -101,8 +122,7 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("restored: " + expected.size() + " records");
 
-        PartitionContent restored = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-restored", 0),
-                Duration.ofSeconds(60));
+        PartitionContent restored = partition0("kv-restored");
         assertThat(restored.highWatermark()).isEqualTo(expected.size());
         Map<String, String> got = new TreeMap<>();
         List<byte[]> keysInOrder = new ArrayList<>();
@@ -130,26 +150,15 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
     @Test
     void encryptedSnapshotsRestoreWithTheirKeys() throws Exception {
         broker.createTopic("kv-enc", 1, Map.of("cleanup.policy", "compact"));
-        Random random = new Random(9);
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "key.serializer", ByteArraySerializer.class, "value.serializer", ByteArraySerializer.class))) {
-            for (int i = 0; i < 3_000; i++) {
-                byte[] value = random.nextInt(5) == 0 ? null : ("e" + i).getBytes(StandardCharsets.UTF_8);
-                p.send(new ProducerRecord<>("kv-enc", 0, ("key-" + random.nextInt(700)).getBytes(StandardCharsets.UTF_8), value));
-            }
-        }
-        List<ConsumerRecord<byte[], byte[]>> source = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-enc", 0),
-                Duration.ofSeconds(60)).records();
+        sendUpdatesAndTombstones("kv-enc", new Random(9), 3_000, 700, 5, "e");
+        List<ConsumerRecord<byte[], byte[]>> source = partition0("kv-enc").records();
         Map<String, String> expected = TestBackups.newestValues(source);
 
         Path keys = TestBackups.keysWithK1(dir);
         KeyRing ring = KeyRing.load(keys);
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-enc-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv-enc", 0, new SnapshotWriter.Settings(SETTINGS,
-                new ParquetCodec(SETTINGS, new ObjectEncryption(ring, "k1")), new SnapshotReader(store, SETTINGS, ring),
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 16 * 1024),
-                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
+        SnapshotWriter w = snapshotWriter(store, "kv-enc", new ObjectEncryption(ring, "k1"), ring, 16 * 1024);
         for (int i = 0; i < source.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = source.get(i);
             w.append(new BackupRecord("kv-enc", 0, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
@@ -177,12 +186,7 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
                 "--bootstrap-servers", broker.bootstrapServers(), "--topic", "kv-enc-restored", "--progress", "none");
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(r.out()).contains("restored: " + expected.size() + " records");
-        Map<String, String> got = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> g : TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-enc-restored", 0),
-                Duration.ofSeconds(60)).records()) {
-            got.put(new String(g.key(), StandardCharsets.UTF_8), new String(g.value(), StandardCharsets.UTF_8));
-        }
-        assertThat(got).as("key -> value of the restored topic").isEqualTo(expected);
+        assertThat(restoredMap("kv-enc-restored")).as("key -> value of the restored topic").isEqualTo(expected);
     }
 
     /**
@@ -196,8 +200,7 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
         long early = 1_700_000_000_000L;
         long late = early + 3_600_000;
         Random random = new Random(11);
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "key.serializer", ByteArraySerializer.class, "value.serializer", ByteArraySerializer.class))) {
+        try (KafkaProducer<byte[], byte[]> p = producer()) {
             for (int i = 0; i < 2_000; i++) {
                 byte[] value = random.nextInt(6) == 0 ? null : ("p" + i).getBytes(StandardCharsets.UTF_8);
                 // the first half stamped an hour before the second half
@@ -205,16 +208,12 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
                         ("key-" + random.nextInt(400)).getBytes(StandardCharsets.UTF_8), value));
             }
         }
-        List<ConsumerRecord<byte[], byte[]>> source = TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition("kv-pit", 0),
-                Duration.ofSeconds(60)).records();
+        List<ConsumerRecord<byte[], byte[]>> source = partition0("kv-pit").records();
         assertThat(source).hasSize(2_000);
 
         Path root = dir.resolve("backups");
         FilesystemStore store = new FilesystemStore(root, "kv-pit-backup");
-        SnapshotWriter w = new SnapshotWriter(store, "kv-pit", 0, new SnapshotWriter.Settings(SETTINGS,
-                new ParquetCodec(SETTINGS, ObjectEncryption.none()), new SnapshotReader(store, SETTINGS, KeyRing.empty()),
-                new FlushPolicy(Long.MAX_VALUE, Long.MAX_VALUE, 3_600_000), Clock.systemUTC(), 64 * 1024),
-                ChainHead.empty(store.location(0)), 0, dir.resolve("spill"));
+        SnapshotWriter w = snapshotWriter(store, "kv-pit", ObjectEncryption.none(), KeyRing.empty(), 64 * 1024);
         List<String> snapshots = new ArrayList<>();
         Map<String, String> atOlder = new TreeMap<>();
         Map<String, String> state = new TreeMap<>();
@@ -284,8 +283,7 @@ class RestoreSnapshotIT extends RestoreIntoBrokerBase {
 
     private static Map<String, String> restoredMap(String topic) {
         Map<String, String> got = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> g : TestRecords.readToEnd(broker.bootstrapServers(), new TopicPartition(topic, 0),
-                Duration.ofSeconds(60)).records()) {
+        for (ConsumerRecord<byte[], byte[]> g : partition0(topic).records()) {
             got.put(new String(g.key(), StandardCharsets.UTF_8), new String(g.value(), StandardCharsets.UTF_8));
         }
         return got;

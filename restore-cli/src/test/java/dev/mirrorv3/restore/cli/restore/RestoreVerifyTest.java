@@ -5,23 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.restore.cli.CliRun;
+import dev.mirrorv3.restore.cli.ConnectorConfigEndpoint;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.restore.cli.report.RestoreReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code restore --verify-only}, usage and help: no Kafka needed. */
-class RestoreVerifyTest {
-    @TempDir
-    Path dir;
-
-    private Path root() {
-        return dir.resolve("backups");
-    }
-
+class RestoreVerifyTest extends BackupsDirTestBase {
     private Path config() throws Exception {
         return TestBackups.connectorJson(dir, "orders-backup", "orders", root());
     }
@@ -197,17 +190,9 @@ class RestoreVerifyTest {
     @Test
     void connectUrlReadsTheConfigThroughTheRestApiAndProgressBarsGoToStderr() throws Exception {
         TestBackups.write(root(), "rest-backup", 0, 0, TestBackups.records("orders", 0, 0, 199, o -> true), 100);
-        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0),
-                0);
         byte[] body = ("{\"topics\":\"orders\",\"filesystem.root\":\"" + root() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        server.createContext("/connectors/rest-backup/config", exchange -> {
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        try (ConnectorConfigEndpoint server = ConnectorConfigEndpoint.serving("rest-backup", body)) {
+            String url = server.url();
             CliRun r = CliRun.run("restore", "--connect-url", url, "--connector", "rest-backup", "--offsets", "preserve", "--verify-only",
                     "--progress", "bar");
             assertThat(r.exitCode()).as(r.toString()).isZero();
@@ -219,8 +204,6 @@ class RestoreVerifyTest {
             CliRun noName = CliRun.run("restore", "--connect-url", url, "--offsets", "preserve", "--verify-only");
             assertThat(noName.exitCode()).isEqualTo(2);
             assertThat(noName.err()).contains("--connect-url needs --connector NAME");
-        } finally {
-            server.stop(0);
         }
     }
 }

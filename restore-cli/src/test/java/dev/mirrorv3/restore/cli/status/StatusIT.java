@@ -67,12 +67,8 @@ class StatusIT {
     static void start() throws Exception {
         cluster.kafka().createTopic("events", 2);
         try (KafkaProducer<byte[], byte[]> p = producer()) {
-            for (int i = 0; i < 700; i++) {
-                p.send(new ProducerRecord<>("events", 0, null, new byte[] {1}));
-            }
-            for (int i = 0; i < 10; i++) {
-                p.send(new ProducerRecord<>("events", 1, null, new byte[] {1}));
-            }
+            send(p, "events", 0, 700);
+            send(p, "events", 1, 10);
         }
         backups = dir.resolve("backups");
         TestBackups.write(backups, "events-backup", 0, 0, TestBackups.records("events", 0, 0, 499, o -> true), 250);
@@ -180,12 +176,8 @@ class StatusIT {
     void kafkaSinkRowsCompareSourceAndDestinationHighWatermarks() throws Exception {
         cluster.kafka().createTopic("events-copy", 2);
         try (KafkaProducer<byte[], byte[]> p = producer()) {
-            for (int i = 0; i < 650; i++) {
-                p.send(new ProducerRecord<>("events-copy", 0, null, new byte[] {1}));
-            }
-            for (int i = 0; i < 10; i++) {
-                p.send(new ProducerRecord<>("events-copy", 1, null, new byte[] {1}));
-            }
+            send(p, "events-copy", 0, 650);
+            send(p, "events-copy", 1, 10);
         }
         Path sink = connectorJson("events-dr", kafkaSink("events", "events-copy"));
         CliRun table = CliRun.run("status", "--connector-config", sink.toString());
@@ -273,15 +265,9 @@ class StatusIT {
         cluster.kafka().createTopic("orders", 1);
         cluster.kafka().createTopic("orders-copy", 1);
         try (KafkaProducer<byte[], byte[]> p = producer()) {
-            for (int i = 0; i < 50; i++) {
-                p.send(new ProducerRecord<>("live", 0, null, new byte[] {1}));
-            }
-            for (int i = 0; i < 10; i++) {
-                p.send(new ProducerRecord<>("orders", 0, null, new byte[] {1}));
-            }
-            for (int i = 0; i < 20; i++) {
-                p.send(new ProducerRecord<>("orders-copy", 0, null, new byte[] {1}));
-            }
+            send(p, "live", 0, 50);
+            send(p, "orders", 0, 10);
+            send(p, "orders-copy", 0, 20);
         }
         Map<String, String> blob = common(ConnectorKind.BLOB_SINK, "live");
         blob.put("filesystem.root", dir.resolve("live-root").toString());
@@ -363,6 +349,13 @@ class StatusIT {
         Path file = dir.resolve(name + ".json");
         Files.writeString(file, JSON.writeValueAsString(Map.of("name", name, "config", settings)));
         return file;
+    }
+
+    /** Sends {@code count} records without a key, each with the one-byte value 1, to the partition. */
+    private static void send(KafkaProducer<byte[], byte[]> p, String topic, int partition, int count) {
+        for (int i = 0; i < count; i++) {
+            p.send(new ProducerRecord<>(topic, partition, null, new byte[] {1}));
+        }
     }
 
     private static KafkaProducer<byte[], byte[]> producer() {

@@ -27,13 +27,19 @@ class ValidateTest {
         return f;
     }
 
+    /** Validates the file offline, which must pass: exit status 0 and the file named ok; returns the run. */
+    private static CliRun passesOffline(Path config) {
+        CliRun r = CliRun.run("validate", "--offline", "--connector-config", config.toString());
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        assertThat(r.out()).isEqualTo(config + ": ok (offline)\n");
+        return r;
+    }
+
     @Test
     void aGoodConfigPassesOfflineAndOnline() throws Exception {
         Path good = file("good.json", "{\"name\":\"orders-backup\",\"config\":{" + GOOD + ",\"filesystem.root\":\"" + dir
                 + "\",\"source.admin.bootstrap.servers\":\"${file:/etc/nonexistent/secret.properties:bootstrap}\"}}");
-        CliRun offline = CliRun.run("validate", "--offline", "--connector-config", good.toString());
-        assertThat(offline.exitCode()).as(offline.toString()).isZero();
-        assertThat(offline.out()).isEqualTo(good + ": ok (offline)\n");
+        passesOffline(good);
         CliRun online = CliRun.run("validate", "--connector-config", good.toString());
         assertThat(online.exitCode()).as(online.toString()).isEqualTo(1);
         assertThat(online.err()).contains("cannot resolve the config providers", "secret.properties");
@@ -43,9 +49,7 @@ class ValidateTest {
     void aDeprecatedSettingNameIsAWarningNotAnError() throws Exception {
         Path old = file("old.json", "{\"name\":\"orders-backup\",\"config\":{" + GOOD + ",\"filesystem.root\":\"" + dir
                 + "\",\"source.admin.bootstrap.servers\":\"k:9092\",\"source.admin.timeout.ms\":\"2000\"}}");
-        CliRun r = CliRun.run("validate", "--offline", "--connector-config", old.toString());
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(r.out()).isEqualTo(old + ": ok (offline)\n");
+        CliRun r = passesOffline(old);
         assertThat(r.err()).isEqualTo(old + ": warning: source.admin.timeout.ms is deprecated: rename it to admin.timeout.ms (same"
                 + " meaning; the old name still works)\n");
     }
@@ -148,9 +152,7 @@ class ValidateTest {
     void anUnknownSettingIsAWarningWithTheNearestKnownName() throws Exception {
         Path f = file("typo.json", "{" + GOOD + ",\"filesystem.root\":\"" + dir + "\",\"source.admin.bootstrap.servers\":\"k:9092\","
                 + "\"flush.max.record\":\"10\",\"consumer.overide.max.poll.records\":\"10\",\"colour\":\"blue\"}");
-        CliRun r = CliRun.run("validate", "--offline", "--connector-config", f.toString());
-        assertThat(r.exitCode()).as(r.toString()).isZero();
-        assertThat(r.out()).isEqualTo(f + ": ok (offline)\n");
+        CliRun r = passesOffline(f);
         assertThat(r.err()).isEqualTo(f + ": warning: colour is not a setting of this connector or of Connect, and a worker ignores"
                 + " it: check its name in docs/configuration.md\n"
                 + f + ": warning: consumer.overide.max.poll.records is not a setting of this connector or of Connect, and a worker"
