@@ -4,11 +4,10 @@ import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.producer;
 import static dev.mirrorv3.connect.blob.BlobSinkTestSupport.sinkConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ExactScrape;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.mirrorv3.testsupport.ScrapedWorkerTestBase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,15 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * lines but never a configured secret. One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class BlobSinkObservabilityIT {
-    private static final Duration WAIT = Duration.ofSeconds(90);
+class BlobSinkObservabilityIT extends ScrapedWorkerTestBase {
     private static final String NAME = "obs-sink";
     private static final String TOPIC = "obs";
     private static final String SECRET = "s3cr3t-never-logged-7f9a";
     private static final int VALUE_BYTES = 50;
 
-    static ConnectTestCluster cluster;
-    static PrometheusRegistry registry;
     static LogCapture logs;
     static long startedSeconds;
 
@@ -57,8 +53,7 @@ class BlobSinkObservabilityIT {
     static void deploy() throws Exception {
         logs = LogCapture.attach();
         Configurator.setRootLevel(Level.INFO); // look for the secret in every INFO line of the worker too
-        registry = ObservabilityFiles.exporter();
-        cluster = ConnectTestCluster.start(1);
+        startScrapedWorker();
         cluster.kafka().createTopic(TOPIC, 2);
         startedSeconds = System.currentTimeMillis() / 1000;
         // 25 records in partition 0 and 10 in partition 1; flush.max.records=10 and no time trigger, so
@@ -179,11 +174,6 @@ class BlobSinkObservabilityIT {
             }
             producer.flush();
         }
-    }
-
-    /** One scrape, in the Prometheus text format the agent serves at /metrics. */
-    static String scrape() {
-        return ObservabilityFiles.scrape(registry);
     }
 
     static Map<String, Double> mirrorSeries(String text) {

@@ -14,10 +14,9 @@ import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.Closeables;
-import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ExactScrape;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import dev.mirrorv3.testsupport.ScrapedWorkerTestBase;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in the scrape; they leave it with the connector. One cluster for the class.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ChainSourceObservabilityIT {
-    private static final Duration WAIT = Duration.ofSeconds(90);
+class ChainSourceObservabilityIT extends ScrapedWorkerTestBase {
     private static final String NAME = "obs-standby";
     private static final String TOPIC = "obs";
     private static final String BACKUP = "obs-backup";
@@ -57,8 +55,6 @@ class ChainSourceObservabilityIT {
     private static final String P0 = "{mirror=\"" + NAME + "\",partition=\"0\",topic=\"" + TOPIC + "\"}";
     private static final String P1 = "{mirror=\"" + NAME + "\",partition=\"1\",topic=\"" + TOPIC + "\"}";
 
-    static ConnectTestCluster cluster;
-    static PrometheusRegistry registry;
     static Store store;
     static long startedSeconds;
 
@@ -67,8 +63,7 @@ class ChainSourceObservabilityIT {
 
     @BeforeAll
     static void deploy() {
-        registry = ObservabilityFiles.exporter();
-        cluster = ConnectTestCluster.start(1);
+        startScrapedWorker();
         createTopic(cluster.bootstrapServers(), TARGET, 2);
         store = new FilesystemStore(root, BACKUP);
         // Partition 0: three objects of 10 records; partition 1: one.
@@ -189,10 +184,6 @@ class ChainSourceObservabilityIT {
             }
         }
         return sum;
-    }
-
-    private static String scrape() {
-        return ObservabilityFiles.scrape(registry);
     }
 
     /** The scrape's mirror_v3_* samples of this test's connector. */
