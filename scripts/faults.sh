@@ -83,12 +83,13 @@ fault_attempt() {
 
 # planned_faults <scenario> <cycles>: the faults the schedule plans (docs/reliability.md, "Scenarios"): two per cycle
 # for kafka-sink (destination broker, then worker) and sidecar (notify burst, then bootstrap); sink-s3 kills the
-# task's worker every cycle and S3Proxy every other cycle, the first included; isolate places another writer's object
-# once, then kills the task's worker every cycle.
+# task's worker every cycle and, every other cycle (the first included), S3Proxy and the task's worker again while a
+# second commit waits behind an upload; isolate places another writer's object once, then kills the task's worker
+# every cycle.
 planned_faults() {
     case "$1" in
         kafka-sink|sidecar) echo $(($2 * 2)) ;;
-        sink-s3) echo $(($2 + ($2 + 1) / 2)) ;;
+        sink-s3) echo $(($2 + ($2 + 1) / 2 * 2)) ;;
         isolate) echo $(($2 + 1)) ;;
         *) echo "$2" ;;
     esac
@@ -196,4 +197,19 @@ s3_commit_cut_off() {
 s3_commits_retried() {
     tail -n +"$2" "$1" 2>/dev/null | grep -F "transient failure writing" | grep -F "re-issuing the commit" \
         | grep -oE "[A-Za-z0-9]+ s3://[^ ]*/$3/[^ ]*" | sed 's/:$//' | sort -u
+}
+
+# s3_overlap_waiting <worker log> <from line> <chain name> <object>: the chain's next object that the worker logged, from
+# that line on, as encoded behind <object> ("<partition>/<name>.parquet", a commit still running) and waiting for it
+# (the blob sink's "encoded s3://.../<chain>/<partition>/<next> (N records) while <name> is written", docs/blob-sink.md
+# "Pipelined flush"), neither created ("flushed batch path=...") nor abandoned ("abandoned the commit of ...") since.
+# Prints "<partition>/<next>", nothing when there is none: read from a killed worker's log, a commit that waited behind
+# the running one when the kill landed.
+s3_overlap_waiting() {
+    local lines part="${4%%/*}" name="${4#*/}" next
+    lines="$(tail -n +"$2" "$1" 2>/dev/null)" || true
+    next="$(grep -oE "encoded s3://[^ ]*/$3/$part/[^ ]+ \([0-9]+ records\) while ${name//./\\.} is written" <<<"$lines" \
+        | tail -1 | sed -E "s#^encoded s3://[^ ]*/$3/($part/[^ ]+) .*#\1#")" || true
+    [ -n "$next" ] || return 0
+    grep -qE "(flushed batch path=|abandoned the commit of )[^ ]*/$3/${next//./\\.} " <<<"$lines" || echo "$next"
 }

@@ -1,6 +1,8 @@
 package dev.mirrorv3.quickstart;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
@@ -45,12 +47,14 @@ public final class TortureProducer {
         Random random = new Random(s.seed());
         createTopic(s.bootstrap(), s.topic(), s.partitions());
 
-        long start = System.nanoTime();
         long sent = 0;
         long aborted = 0;
         long failed = 0;
         AtomicLong sendErrors = new AtomicLong();
         KafkaProducer<byte[], byte[]> producer = producer(s.bootstrap(), s.topic(), s.transactional());
+        // a burst (started ahead, let go by a file) sends without waiting for each batch: what counts is how fast it comes
+        boolean burst = awaitStartFile();
+        long start = System.nanoTime();
         while (sent < s.records()) {
             int batch = s.transactional() ? 1 + random.nextInt(50) : 1 + random.nextInt(20);
             batch = (int) Math.min(batch, s.records() - sent);
@@ -67,7 +71,9 @@ public final class TortureProducer {
                     });
                 }
                 if (!s.transactional()) {
-                    producer.flush();
+                    if (!burst) {
+                        producer.flush();
+                    }
                 } else if (abort) {
                     producer.abortTransaction();
                     aborted += batch;
@@ -92,6 +98,26 @@ public final class TortureProducer {
         producer.close();
         System.out.printf("produced %d records to %s (%d in aborted transactions, %d in failed batches, %d send errors) in %.1f s%n",
                 sent, s.topic(), aborted, failed, sendErrors.get(), (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * With {@code -Dtorture.start.file=<path>}, waits (at most 10 minutes) until that file exists: a burst started ahead,
+     * its JVM and producer ready, writes the moment the suite creates the file (a JVM start takes seconds on a loaded
+     * machine). True for such a burst.
+     */
+    private static boolean awaitStartFile() throws InterruptedException {
+        String file = System.getProperty("torture.start.file");
+        if (file == null) {
+            return false;
+        }
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        while (!Files.exists(Path.of(file))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("torture.start.file " + file + " did not appear within 10 minutes");
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     static ProducerRecord<byte[], byte[]> record(String topic, long n, Random random) {

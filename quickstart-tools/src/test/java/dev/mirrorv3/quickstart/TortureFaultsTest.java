@@ -55,7 +55,7 @@ class TortureFaultsTest {
         String out = bash("for s in sink-fs zombie kafka-sink sidecar sink-s3 isolate; do echo \"$s $(planned_faults $s 3)\"; done;"
                 + " echo \"long sink-s3 $(planned_faults sink-s3 10)\"");
 
-        assertThat(out).isEqualTo("sink-fs 3\nzombie 3\nkafka-sink 6\nsidecar 6\nsink-s3 5\nisolate 4\nlong sink-s3 15\n");
+        assertThat(out).isEqualTo("sink-fs 3\nzombie 3\nkafka-sink 6\nsidecar 6\nsink-s3 7\nisolate 4\nlong sink-s3 20\n");
     }
 
     @Test
@@ -159,6 +159,32 @@ class TortureFaultsTest {
                 + "ListObjectsV2 s3://b/torture/s3-backup/0/\n"
                 + "PutObject s3://b/torture/s3-backup/1/00000000000000000000-00000000000000000099.parquet\n"
                 + "PutObject s3://b/torture/s3-backup/" + object + "\n");
+    }
+
+    @Test
+    void onlyACommitEncodedBehindTheFrozenUploadAndNeitherCreatedNorAbandonedIsEvidence() throws Exception {
+        String frozen = "00000000000000001000-00000000000000001999.parquet";
+        String next = "00000000000000002000-00000000000000002999.parquet";
+        String loc = "s3://b/torture/s3-backup/";
+        String before = "[2026-12-06 18:00:00,000] INFO flushed batch path=" + loc + "1/" + frozen + " from=1000 to=1999";
+        String encoded = "[2026-12-06 18:00:01,000] INFO encoded " + loc + "1/" + next + " (1000 records) while " + frozen
+                + " is written: it is created once that one is durable (dev.mirrorv3.chain.write.ChainWriter) [pool-1]";
+        String elsewhere = "[2026-12-06 18:00:01,100] INFO encoded " + loc + "2/" + next + " (1000 records) while " + frozen
+                + " is written: it is created once that one is durable";
+        String created = "[2026-12-06 18:00:02,000] INFO flushed batch path=" + loc + "1/" + next + " from=2000 to=2999";
+        String abandoned = "[2026-12-06 18:00:02,000] INFO abandoned the commit of " + loc + "1/" + next + " (1000 records,"
+                + " encoded while " + frozen + " was written): that commit failed";
+        String out = bash("log=\"$TMP/connect.log\"; printf '%s\\n' '" + before + "' '" + encoded + "' '" + elsewhere + "' > \"$log\";"
+                + " s3_overlap_waiting \"$log\" 1 s3-backup 1/" + frozen + ";"
+                + " echo \"[$(s3_overlap_waiting \"$log\" 3 s3-backup 1/" + frozen + ")]\";" // logged before the aim
+                + " echo \"[$(s3_overlap_waiting \"$log\" 1 s3-backup 1/" + next + ")]\";" // behind another object
+                + " echo \"[$(s3_overlap_waiting \"$log\" 1 other-backup 1/" + frozen + ")]\";"
+                + " cp \"$log\" \"$log.2\"; echo '" + created + "' >> \"$log\"; echo '" + abandoned + "' >> \"$log.2\";"
+                + " echo \"[$(s3_overlap_waiting \"$log\" 1 s3-backup 1/" + frozen + ")]\";"
+                + " echo \"[$(s3_overlap_waiting \"$log.2\" 1 s3-backup 1/" + frozen + ")]\";"
+                + " echo \"[$(s3_overlap_waiting \"$TMP/none.log\" 1 s3-backup 1/" + frozen + ")]\"");
+
+        assertThat(out).isEqualTo("1/" + next + "\n[]\n[]\n[]\n[]\n[]\n[]\n");
     }
 
     @Test

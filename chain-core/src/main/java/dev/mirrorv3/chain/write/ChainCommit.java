@@ -70,6 +70,9 @@ public final class ChainCommit {
         RuntimeException encodeFailure = null;
         try {
             encoded = codec.encode(cut.toEncode()); // while the commit before it uploads
+            // ./torture's sink-s3 reads this line to know that a worker it kills holds a commit waiting behind an upload
+            log.info("encoded {}/{} ({} records) while {} is written: it is created once that one is durable",
+                    writer.location(), name(), cut.records(), after);
         } catch (RuntimeException e) {
             encodeFailure = e; // thrown once this commit is the chain's next, in order
         }
