@@ -7,6 +7,7 @@ import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainListing;
 import dev.mirrorv3.chain.manifest.Manifest;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
+import dev.mirrorv3.chain.manifest.ManifestException;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.manifest.StoredManifest;
 import java.time.Clock;
@@ -118,7 +119,9 @@ public final class ManifestKeeper {
      */
     public void writeDue(long nowMs) {
         for (Frozen f = frozen != null ? frozen : next(nowMs); f != null; f = next(nowMs)) {
-            checkTail(f.manifest().name());
+            if (checkTail(f.manifest().name(), f.attempted())) {
+                continue; // another writer's manifest covers some of what f would: the next one is made from the rest
+            }
             frozen = new Frozen(f.manifest(), f.bytes(), f.waitingCovered(), f.coversFound(), true);
             listing.create(f.manifest().name(), f.bytes(), f.attempted());
             synchronized (this) {
@@ -158,24 +161,67 @@ public final class ManifestKeeper {
     }
 
     /**
-     * The newest manifest is still the one this writer knows, and nothing follows it but {@code ours} (a manifest of this
-     * writer whose earlier attempt may have landed; null: none).
+     * The newest manifest is still the one this writer knows, and nothing follows it but {@code ours} if its create was
+     * {@code attempted} (it may have landed), or another writer's manifest that this writer takes as the newest
+     * ({@link ManifestTakeover}; never while a manifest of its own may have landed). Before an attempt, a manifest under
+     * ours' name is another writer's: the closing task's manifest of the very objects this writer found has the same name.
+     *
+     * @return true when it took another writer's manifest as the newest
+     * @throws ChainChangedException naming the manifest that follows the newest and why it cannot be taken
      */
-    private void checkTail(ManifestName ours) {
+    private boolean checkTail(ManifestName ours, boolean attempted) {
         String newestName = newest == null ? null : newest.name().fileName();
         List<String> names = new ArrayList<>(listing.manifestNamesFrom(newestName == null ? "" : newestName, 3));
-        if (ours != null) {
-            names.remove(ours.fileName()); // a name holding other bytes than ours fails the no-overwrite create
+        if (attempted) {
+            names.remove(ours.fileName()); // a name holding other bytes than ours fails the re-issued create
         }
         if (newestName != null && (names.isEmpty() || !names.get(0).equals(newestName))) {
             throw new ChainChangedException(listing.manifestLocation(newestName) + ", the newest manifest this task wrote or found,"
                     + " is gone" + TailGuard.adviceFor("the chain"));
         }
-        if (names.size() > (newestName == null ? 0 : 1)) {
-            throw new ChainChangedException(listing.manifestLocation(names.get(names.size() - 1)) + " was not written by this task;"
-                    + " the newest manifest it wrote or found is " + (newestName == null ? "none" : newestName)
-                    + TailGuard.adviceFor("the chain"));
+        int knownNames = newestName == null ? 0 : 1;
+        if (names.size() <= knownNames) {
+            return false;
         }
+        String other = names.get(knownNames);
+        String refusal = attempted ? "a manifest of this task's own may have landed before it" : takeOver(other);
+        if (refusal == null) {
+            return true;
+        }
+        throw new ChainChangedException(listing.manifestLocation(other) + " was not written by this task;"
+                + " the newest manifest it wrote or found is " + (newestName == null ? "none" : newestName) + " (" + refusal + ")"
+                + TailGuard.adviceFor("the chain"));
+    }
+
+    /** Takes another writer's manifest as the newest when it can ({@link ManifestTakeover}); else returns why not. */
+    private String takeOver(String name) {
+        Optional<ManifestName> parsed = ManifestName.parse(name);
+        if (parsed.isEmpty()) {
+            return "it is not named as a manifest (<from>-<to>.json, 20-digit offsets)";
+        }
+        StoredManifest other;
+        try {
+            other = listing.read(parsed.get());
+        } catch (ManifestException e) {
+            return "it cannot be read: " + e.getMessage();
+        }
+        ManifestTakeover takeover;
+        synchronized (this) {
+            List<ObjectName> found = foundRange == null ? List.of() : foundRange;
+            takeover = ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found,
+                    waiting.stream().map(Waiting::entry).toList());
+            if (!takeover.taken()) {
+                return takeover.refusal();
+            }
+            newest = other;
+            foundRange = takeover.foundCovered() == found.size() ? null : List.copyOf(found.subList(takeover.foundCovered(), found.size()));
+            waiting.subList(0, takeover.waitingCovered()).clear();
+        }
+        log.warn("took {}, written by another writer, as the newest manifest of {}: it follows the one this task knew and covers"
+                + " {} object(s) this task found or wrote, up to {} (a task instance that closed the partition after this one"
+                + " opened it); the chain goes on from there", listing.manifestLocation(name), listing.location(),
+                takeover.foundCovered() + takeover.waitingCovered(), other.manifest().last());
+        return null;
     }
 
     /**

@@ -209,10 +209,18 @@ class ManifestKeeperTest {
         // The live task opened after the zombie's objects (its partition moved) and wrote one of its own.
         ManifestKeeper live = openedAndCommitted(fs, 8, 1);
 
-        // Written once the live task's are there, the zombie's manifest is refused: other manifests follow its newest.
+        // Written once the live task's are there, the zombie's manifest never lands: the live task's first manifest covers
+        // exactly the zombie's objects (it takes it as the newest, nothing left to write), and once the zombie has an object
+        // the live one did not find, the live task's next manifest refuses it.
         live.writeWaiting(); // 5-7 (found at open, a range) and 8-8
+        zombie.writeWaiting();
+        assertThat(ManifestTrail.read(listing(fs)).manifests()).extracting(StoredManifest::name)
+                .containsExactly(new ManifestName(0, 4), new ManifestName(5, 7), new ManifestName(8, 8));
+        commit(zombie, fs, 9, 1);
         assertThatThrownBy(zombie::writeWaiting).isInstanceOf(ChainChangedException.class)
-                .hasMessageContaining(new ManifestName(8, 8).fileName() + " was not written by this task");
+                .hasMessageContaining(new ManifestName(8, 8).fileName() + " was not written by this task")
+                .hasMessageContaining("it covers objects up to " + ObjectName.plain(8, 8, FORMAT) + ", beyond those this task"
+                        + " found or wrote");
 
         // Racing the live task (it listed the manifests just before the live task wrote its own) with a manifest of fewer
         // objects than the live one covers from the same offset, it lands under a name of its own that sorts before the
@@ -236,6 +244,84 @@ class ManifestKeeperTest {
         assertThat(trail.strays()).extracting(StoredManifest::name).containsExactly(new ManifestName(5, 6));
         assertThat(trail.summary()).contains("not on the hash chain", new ManifestName(5, 6).fileName());
         assertThat(listing(fs2).head(FORMAT).last()).contains(ObjectName.plain(8, 8, FORMAT));
+    }
+
+    @Test
+    void aLiveTaskThatOpenedBeforeAClosingTasksManifestTakesItAndContinuesTheHashChain() {
+        FilesystemStore fs = store();
+        openedAndWritten(fs, 0, 5);
+        // Connect gave up stopping the old task instance (its stop timed out) and started a new one, which opened the
+        // partition and found the old one's last objects after the newest manifest; then the old one closed the partition
+        // and wrote their manifest.
+        ManifestKeeper closing = openedAndCommitted(fs, 5, 3);
+        ManifestKeeper live = opened(fs);
+        closing.writeWaiting();
+        commit(live, fs, 8, 1);
+
+        live.writeWaiting();
+
+        ManifestTrail trail = ManifestTrail.read(listing(fs));
+        assertThat(trail.manifests()).extracting(StoredManifest::name)
+                .containsExactly(new ManifestName(0, 4), new ManifestName(5, 7), new ManifestName(8, 8));
+        assertThat(trail.strays()).isEmpty();
+        assertThat(trail.recorded(ObjectName.plain(6, 6, FORMAT))).as("the closing task's record of its object").isPresent();
+        assertThat(trail.recorded(ObjectName.plain(8, 8, FORMAT))).isPresent();
+        assertThat(live.newest()).hasValueSatisfying(m -> assertThat(m.name()).isEqualTo(new ManifestName(8, 8)));
+    }
+
+    @Test
+    void aClosingTasksManifestOfSomeOfTheObjectsFoundIsTakenAndTheRestCoveredAsARange() {
+        FilesystemStore fs = store();
+        openedAndWritten(fs, 0, 5);
+        ManifestKeeper closing = openedAndCommitted(fs, 5, 2);
+        objects(fs, 7, 1); // the closing task's last object, durable before the live task listed the partition
+        ManifestKeeper live = opened(fs);
+        closing.writeWaiting(); // 5-6: its commit of 7 had not finished when it wrote the manifest
+        commit(live, fs, 8, 1);
+
+        live.writeWaiting();
+
+        ManifestTrail trail = ManifestTrail.read(listing(fs));
+        assertThat(trail.manifests()).extracting(StoredManifest::name).containsExactly(new ManifestName(0, 4),
+                new ManifestName(5, 6), new ManifestName(7, 7), new ManifestName(8, 8));
+        assertThat(trail.manifests().get(2).manifest().recorded()).as("found at open, covered as a range").isFalse();
+        assertThat(trail.strays()).isEmpty();
+    }
+
+    @Test
+    void anotherWritersManifestThatDoesNotFollowTheNewestOrDiffersFromWhatThisTaskWroteIsRefused() {
+        FilesystemStore fs = store();
+        openedAndWritten(fs, 0, 5);
+        objects(fs, 5, 3);
+        ManifestKeeper live = opened(fs); // found 5-7
+        Manifest.Link elsewhere = new Manifest.Link(new ManifestName(0, 3).fileName(), ManifestCodec.sha256(new byte[1]));
+        foreign(fs, Manifest.unrecorded(Manifest.Kind.CHAIN, 0, 0, elsewhere, objectNames(5, 3), java.util.Map.of()));
+        assertThatThrownBy(live::writeWaiting).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining(new ManifestName(5, 7).fileName() + " was not written by this task")
+                .hasMessageContaining("it does not follow that manifest but " + new ManifestName(0, 3).fileName());
+
+        FilesystemStore fs2 = new FilesystemStore(root, "m2");
+        ManifestKeeper live2 = new ManifestKeeper(listing(fs2), ChainHead.empty(fs2.location(0)), 0, clock);
+        commit(live2, fs2, 0, 2);
+        List<Manifest.Entry> changed = List.of(new Manifest.Entry(ObjectName.plain(0, 0, FORMAT), bytes(0).length,
+                ManifestCodec.sha256(bytes(0))), new Manifest.Entry(ObjectName.plain(1, 1, FORMAT), 3, ManifestCodec.sha256(bytes(7))));
+        foreign(fs2, Manifest.recorded(Manifest.Kind.CHAIN, 0, 0, null, changed, java.util.Map.of()));
+        assertThatThrownBy(live2::writeWaiting).isInstanceOf(ChainChangedException.class)
+                .hasMessageContaining(new ManifestName(0, 1).fileName() + " was not written by this task")
+                .hasMessageContaining("its record of " + ObjectName.plain(1, 1, FORMAT) + " (size, SHA-256) differs");
+    }
+
+    private static List<ObjectName> objectNames(long from, int count) {
+        List<ObjectName> names = new ArrayList<>();
+        for (long o = from; o < from + count; o++) {
+            names.add(ObjectName.plain(o, o, FORMAT));
+        }
+        return names;
+    }
+
+    /** Another writer's manifest, created as a writer creates one. */
+    private static void foreign(FilesystemStore store, Manifest m) {
+        listing(store).create(m.range(), ManifestCodec.encode(m), false);
     }
 
     @Test
