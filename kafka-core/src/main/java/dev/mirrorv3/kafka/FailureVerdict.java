@@ -9,6 +9,7 @@ import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
+import dev.mirrorv3.chain.write.ChainMovedOnException;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -40,7 +41,10 @@ public record FailureVerdict(Scope scope, Kind kind, String topic, boolean refus
     public enum Kind {
         /** I/O that retrying fixes (unreachable, timeouts, throttling): the short retry, state kept. */
         TRANSIENT,
-        /** Clears without an operator (a key id not yet in the keys dir, a prefix refused): retried with a long backoff. */
+        /**
+         * Clears without an operator (a key id not yet in the keys dir, a prefix refused, the chain moved on under a manifest
+         * that continues it): retried with a long backoff.
+         */
         CLEARS_BY_ITSELF,
         /** Another writer, lost data, a record that cannot be converted: stays failed until an operator retries. */
         NEEDS_OPERATOR
@@ -91,6 +95,9 @@ public record FailureVerdict(Scope scope, Kind kind, String topic, boolean refus
             return Optional.of(TASK_FAILURE);
         }
         if (c instanceof MissingKeysException) {
+            return Optional.of(new FailureVerdict(Scope.PARTITION, Kind.CLEARS_BY_ITSELF, null, false));
+        }
+        if (c instanceof ChainMovedOnException) {
             return Optional.of(new FailureVerdict(Scope.PARTITION, Kind.CLEARS_BY_ITSELF, null, false));
         }
         if (c instanceof PositionException p) {

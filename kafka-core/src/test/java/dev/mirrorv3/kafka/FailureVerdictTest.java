@@ -14,6 +14,7 @@ import dev.mirrorv3.chain.store.StoreException;
 import dev.mirrorv3.chain.store.TransientStoreException;
 import dev.mirrorv3.chain.store.s3.S3AccessException;
 import dev.mirrorv3.chain.write.ChainChangedException;
+import dev.mirrorv3.chain.write.ChainMovedOnException;
 import dev.mirrorv3.kafka.FailureVerdict.Isolation;
 import dev.mirrorv3.kafka.FailureVerdict.Kind;
 import dev.mirrorv3.kafka.FailureVerdict.Scope;
@@ -49,6 +50,17 @@ class FailureVerdictTest {
         assertVerdict(new PartitionException("destination stored the record at offset 11"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertVerdict(new ValueTypeException("not valid UTF-8"), Scope.PARTITION, Kind.NEEDS_OPERATOR);
         assertThat(FailureVerdict.of(new PositionException("lost position")).isolates()).isTrue();
+    }
+
+    /**
+     * The chain moved on under a manifest that continues its hash chain (an old task instance closed the partition late):
+     * the partition is opened again by itself, from the chain's new end.
+     */
+    @Test
+    void theChainMovingOnUnderAManifestThatContinuesItClearsByItself() {
+        assertVerdict(new ChainMovedOnException("/b/t/0/00000000000000000010-00000000000000000019.parquet follow the last object"
+                + " this task wrote or found"), Scope.PARTITION, Kind.CLEARS_BY_ITSELF);
+        assertThat(FailureVerdict.of(new ChainMovedOnException("moved on")).isolates()).isTrue();
     }
 
     /** A manifest changed, gone or another writer's, and an object a manifest records that is gone: the partition's. */

@@ -329,7 +329,11 @@ public final class ChainWriter implements PartitionWriter {
     /** The periodic check ({@link ManifestKeeper#periodicCheck}), between this writer's commits. */
     @Override
     public synchronized void periodicCheck(EnvelopeFormat format) {
-        manifests.periodicCheck(format, tail, pending == null ? null : pending.name(), TailGuard.Kind.CHAIN);
+        try {
+            manifests.periodicCheck(format, tail, pending == null ? null : pending.name(), TailGuard.Kind.CHAIN);
+        } catch (ChainChangedException e) {
+            throw manifests.movedOn(tail, e);
+        }
     }
 
     @Override
@@ -345,6 +349,10 @@ public final class ChainWriter implements PartitionWriter {
             tail = this.tail;
             pending = this.pending;
         }
-        guard.checkTail(tail, pending == null ? null : pending.name(), durableNext);
+        try {
+            guard.checkTail(tail, pending == null ? null : pending.name(), durableNext);
+        } catch (ChainChangedException e) {
+            throw manifests.movedOn(tail, e);
+        }
     }
 }

@@ -209,7 +209,7 @@ public final class ManifestKeeper {
         synchronized (this) {
             List<ObjectName> found = foundRange == null ? List.of() : foundRange;
             takeover = ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found,
-                    waiting.stream().map(Waiting::entry).toList());
+                    waiting.stream().map(Waiting::entry).toList(), List.of());
             if (!takeover.taken()) {
                 return takeover.refusal();
             }
@@ -222,6 +222,64 @@ public final class ManifestKeeper {
                 + " opened it); the chain goes on from there", listing.manifestLocation(name), listing.location(),
                 takeover.foundCovered() + takeover.waitingCovered(), other.manifest().last());
         return null;
+    }
+
+    /**
+     * What a failed tail check means when objects of another writer follow this writer's {@code tail} (null: none): when
+     * one manifest follows the newest this writer knows and covers exactly the objects it found at open, those it wrote,
+     * and every object after its tail, contiguous ({@link ManifestTakeover}), an old task instance closed the partition
+     * after this one opened it and recorded what it wrote: the chain moved on with the same records, and the partition is
+     * opened again from its new end ({@link ChainMovedOnException}). Else {@code failure} as it is.
+     */
+    public ChainChangedException movedOn(ObjectName tail, ChainChangedException failure) {
+        String newestName;
+        synchronized (this) {
+            newestName = newest == null ? null : newest.name().fileName();
+        }
+        List<String> names = new ArrayList<>(listing.manifestNamesFrom(newestName == null ? "" : newestName, 3));
+        names.remove(newestName);
+        Optional<ManifestName> parsed = names.size() == 1 ? ManifestName.parse(names.get(0)) : Optional.empty();
+        List<ObjectName> beyond = parsed.isPresent() ? contiguousAfter(tail) : List.of();
+        if (beyond.isEmpty()) {
+            return failure;
+        }
+        StoredManifest other;
+        try {
+            other = listing.read(parsed.get());
+        } catch (ManifestException e) {
+            return failure;
+        }
+        synchronized (this) {
+            List<ObjectName> found = foundRange == null ? List.of() : foundRange;
+            ManifestTakeover t = ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found,
+                    waiting.stream().map(Waiting::entry).toList(), beyond);
+            if (!t.taken() || t.covered() != found.size() + waiting.size() + beyond.size()) {
+                return failure;
+            }
+        }
+        return new ChainMovedOnException(listing.location() + "/" + beyond.get(0) + (beyond.size() > 1 ? " and " + (beyond.size() - 1)
+                + " more" : "") + " follow the last object this task wrote or found (" + (tail == null ? "none" : tail) + "): written by"
+                + " another writer and recorded by " + listing.manifestLocation(names.get(0)) + ", which continues the hash chain"
+                + " (a task instance that closed the partition after this one opened it); the chain moved on with the same"
+                + " records, and the partition is opened again from its new end, after " + beyond.get(beyond.size() - 1));
+    }
+
+    /** The objects after {@code tail} (null: the whole chain), if each continues the one before; else none. */
+    private List<ObjectName> contiguousAfter(ObjectName tail) {
+        List<ObjectName> after = new ArrayList<>();
+        long next = tail == null ? start : tail.to() + 1;
+        for (String n : listing.namesFrom(tail == null ? "" : ObjectName.pad(tail.from()), MAX_OBJECTS + 1)) {
+            Optional<ObjectName> o = ObjectName.parse(n);
+            if (o.isEmpty() || o.get().equals(tail)) {
+                continue;
+            }
+            if (o.get().from() != next || o.get().to() < o.get().from()) {
+                return List.of();
+            }
+            after.add(o.get());
+            next = o.get().to() + 1;
+        }
+        return after;
     }
 
     /**

@@ -13,13 +13,15 @@ import java.util.Objects;
  * which the new one found after the newest manifest and was about to cover itself. The manifest can be taken when it
  * continues the hash chain from the manifest the writer knows, records the same chain start, and covers only objects the
  * writer knows, from the first on: those it found after the newest manifest when it opened the partition, then those it
- * committed itself (recorded with the same size and SHA-256). Anything else is work the writer must not build on.
+ * committed itself (recorded with the same size and SHA-256), then those listed after its own (the old instance's last
+ * object, written after the new one opened). Anything else is work the writer must not build on.
  *
- * @param foundCovered how many of the objects found at open the manifest covers
+ * @param covered how many objects the manifest covers
+ * @param foundCovered how many of the objects found at open it covers
  * @param waitingCovered how many of the writer's own committed objects it covers
  * @param refusal why it cannot be taken, or null when it can
  */
-record ManifestTakeover(int foundCovered, int waitingCovered, String refusal) {
+record ManifestTakeover(int covered, int foundCovered, int waitingCovered, String refusal) {
 
     boolean taken() {
         return refusal == null;
@@ -29,8 +31,10 @@ record ManifestTakeover(int foundCovered, int waitingCovered, String refusal) {
      * @param newest the link to the newest manifest the writer knows (null: none)
      * @param found the objects the writer found after it when it opened the partition and has not covered yet
      * @param waiting the objects the writer committed since, oldest first
+     * @param beyond objects listed after the writer's own, whose bytes it never saw (empty: none)
      */
-    static ManifestTakeover of(Manifest other, Manifest.Link newest, long start, List<ObjectName> found, List<Manifest.Entry> waiting) {
+    static ManifestTakeover of(Manifest other, Manifest.Link newest, long start, List<ObjectName> found, List<Manifest.Entry> waiting,
+                               List<ObjectName> beyond) {
         if (!Objects.equals(other.previous(), newest)) {
             return refused("it does not follow that manifest but " + (other.previous() == null ? "none" : other.previous().name()));
         }
@@ -39,6 +43,7 @@ record ManifestTakeover(int foundCovered, int waitingCovered, String refusal) {
         }
         List<ObjectName> known = new ArrayList<>(found);
         waiting.forEach(e -> known.add(e.name()));
+        known.addAll(beyond);
         int covered = other.recorded() ? other.objects().size() : known.indexOf(other.last()) + 1;
         if (covered == 0 || covered > known.size() || !known.get(0).equals(firstOf(other, known))) {
             return refused("it covers objects up to " + other.last() + ", beyond those this task found or wrote");
@@ -48,12 +53,13 @@ record ManifestTakeover(int foundCovered, int waitingCovered, String refusal) {
             if (!e.name().equals(known.get(i))) {
                 return refused("it records " + e.name() + " where this task knows " + known.get(i));
             }
-            if (i >= found.size() && !e.equals(waiting.get(i - found.size()))) {
+            int own = i - found.size();
+            if (own >= 0 && own < waiting.size() && !e.equals(waiting.get(own))) {
                 return refused("its record of " + e.name() + " (size, SHA-256) differs from what this task wrote");
             }
         }
         int fromFound = Math.min(covered, found.size());
-        return new ManifestTakeover(fromFound, covered - fromFound, null);
+        return new ManifestTakeover(covered, fromFound, Math.min(covered - fromFound, waiting.size()), null);
     }
 
     /** The first object the manifest covers, as far as can be told: recorded, or the range's start in the writer's list. */
@@ -65,6 +71,6 @@ record ManifestTakeover(int foundCovered, int waitingCovered, String refusal) {
     }
 
     private static ManifestTakeover refused(String why) {
-        return new ManifestTakeover(0, 0, why);
+        return new ManifestTakeover(0, 0, 0, why);
     }
 }

@@ -12,6 +12,7 @@ import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.manifest.ChainHead;
 import dev.mirrorv3.chain.manifest.ChainStart;
+import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
 import dev.mirrorv3.chain.store.ObjectExistsException;
@@ -116,6 +117,37 @@ class ChainWriterTest {
         assertThatThrownBy(() -> w.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
                 .hasMessageContaining("00000000000000000001-00000000000000000004.parquet was not written by this task");
         assertThat(w.bufferedRecords()).as("the buffer is kept").isEqualTo(1);
+    }
+
+    /**
+     * An old task instance Connect gave up on closes the partition after the new one opened it: its last object and the
+     * manifest recording it land after the new writer's tail. Both the periodic check and the next commit see the chain
+     * moved on with the same records, not another writer's object; without the manifest it is another writer's.
+     */
+    @Test
+    void anOldInstancesLastObjectRecordedByItsManifestIsTheChainMovingOn() throws IOException {
+        FilesystemStore fs = new FilesystemStore(root, "m");
+        ChainWriter old = writer(fs, 0);
+        old.append(record(0));
+        old.flush(FlushTrigger.RECORDS);
+        ChainWriter live = writer(fs, 1); // found 0-0 after the newest manifest (none)
+        old.append(record(1));
+        old.append(record(2));
+        old.flush(FlushTrigger.CLOSE);
+        Path manifests = root.resolve("m/_manifest/0");
+        assertThat(manifests).as("the premise: no manifest before the old instance's").doesNotExist();
+        old.manifests().writeWaiting(); // 0-2, recording 0-0 and 1-2
+
+        assertThatThrownBy(() -> live.periodicCheck(EnvelopeFormat.PARQUET)).isInstanceOf(ChainMovedOnException.class);
+        live.append(record(1));
+        assertThatThrownBy(() -> live.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainMovedOnException.class)
+                .hasMessageContaining(name(1, 2) + " follow the last object this task wrote or found (" + name(0, 0) + ")")
+                .hasMessageContaining("recorded by " + manifests.resolve(new ManifestName(0, 2).fileName()))
+                .hasMessageContaining("opened again from its new end, after " + name(1, 2));
+
+        Files.delete(manifests.resolve(new ManifestName(0, 2).fileName()));
+        assertThatThrownBy(() -> live.flush(FlushTrigger.RECORDS)).isInstanceOf(ChainChangedException.class)
+                .isNotInstanceOf(ChainMovedOnException.class).hasMessageContaining(name(1, 2) + " was not written by this task");
     }
 
     @Test

@@ -16,13 +16,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.ObjectName;
 import dev.mirrorv3.chain.crypto.KeyRing;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
+import dev.mirrorv3.chain.envelope.TimestampType;
 import dev.mirrorv3.chain.envelope.ValueType;
 import dev.mirrorv3.chain.manifest.ManifestCodec;
 import dev.mirrorv3.chain.manifest.ManifestName;
 import dev.mirrorv3.chain.read.ChainReader;
 import dev.mirrorv3.chain.store.FilesystemStore;
+import dev.mirrorv3.chain.write.ChainWriter;
+import dev.mirrorv3.chain.write.FlushPolicy;
+import dev.mirrorv3.chain.write.FlushTrigger;
 import dev.mirrorv3.kafka.FailureNote;
 import dev.mirrorv3.testsupport.LogCapture;
 import dev.mirrorv3.testsupport.ObservabilityFiles;
@@ -31,6 +36,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -206,6 +212,56 @@ class BlobSinkIsolationIT extends BlobSinkWorkerBase {
         assertChainEquals(expected.get(0), readChain(d.stores(), topic, topic, 0, PARQUET));
         assertThat(cluster.partitionFailedGauge(topic, topic, 0)).isZero();
         assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        cluster.delete(topic);
+    }
+
+    /**
+     * An old task instance that Connect gave up on (its stop timed out) closes partition 1 after the live task opened it: its
+     * last object and the manifest recording it land after the live writer's tail, while the live task buffers the same
+     * records. The live partition is not left for an operator: it is opened again by itself from the chain's new end, the
+     * other partition never stops, and the backup is exact.
+     */
+    @Test
+    void anOldInstancesLastObjectAndItsManifestAfterTheLiveTailReopenThePartitionByItself() throws Exception {
+        TestDestination d = destinations.filesystem();
+        String topic = "isolate-moved-on";
+        cluster.kafka().createTopic(topic, 2);
+        produceTo(topic, 0, 0, 10);
+        produceTo(topic, 1, 0, 10);
+        Map<String, String> config = config(d, topic);
+        config.put("flush.max.records", "1000");
+        config.put("flush.max.time.ms", "8000"); // the live task's next object waits: the old instance's lands first
+        try (LogCapture logs = LogCapture.attach(); FilesystemStore store = (FilesystemStore) d.store(topic)) {
+            cluster.deploy(topic, config);
+            awaitChainNext(cluster, d.stores(), topic, PARQUET, Map.of(0, 10L, 1, 10L), WAIT);
+            restartTasks(topic); // the close writes the manifest of 0-9: the live task opens on it
+            Awaitility.await("manifest 0-9 of partition 1").atMost(WAIT)
+                    .until(() -> store.listBeside(ManifestName.dir(1)).contains(new ManifestName(0, 9).fileName()));
+            Awaitility.await("the restarted task positioned").atMost(WAIT)
+                    .until(() -> logs.lines().stream().filter(l -> l.contains("starting mirror " + topic + "-1")).count() >= 2);
+
+            ChainWriter old = new ChainWriter(store, 1, EnvelopeCodecs.forSettings(PARQUET), new FlushPolicy(1000, 1 << 24, 60_000),
+                    Clock.systemUTC(), new ChainReader(store, PARQUET).head(1), 10);
+            produceTo(topic, 1, 10, 10);
+            for (ConsumerRecord<byte[], byte[]> r : consumeAll(cluster.bootstrapServers(), topic).get(1).subList(10, 20)) {
+                old.append(new BackupRecord(topic, 1, r.offset(), r.timestamp(), TimestampType.CREATE_TIME, r.key(), r.value(), List.of()));
+            }
+            old.flush(FlushTrigger.CLOSE);
+            old.manifests().writeWaiting();
+            assertThat(store.list(1)).as("the premise: the old instance's object landed first").containsExactly(name(0, 9), name(10, 19));
+
+            String line = Awaitility.await(topic + "-1 isolated for the chain moving on").atMost(WAIT)
+                    .until(() -> isolationLines(logs, topic + "-1"), l -> !l.isEmpty()).get(0);
+            assertThat(line).contains(name(10, 19), "recorded by", "opened again from its new end", "can clear by itself");
+            produceTo(topic, 0, 10, 10);
+            produceTo(topic, 1, 20, 10);
+            assertBackupComplete(cluster, d.stores(), topic, topic, 2, WAIT);
+            awaitHealthy(topic, topic, 1);
+            assertContiguous(chain(d.stores(), topic, 1, PARQUET), 0);
+            assertThat(store.list(1)).as("the live task went on after the old instance's object").contains(name(10, 19))
+                    .anyMatch(n -> n.startsWith(ObjectName.pad(20)));
+            assertThat(cluster.taskState(topic)).isEqualTo("RUNNING");
+        }
         cluster.delete(topic);
     }
 
