@@ -13,7 +13,8 @@ import org.apache.parquet.io.PositionOutputStream;
  */
 final class ChunkedByteOutput extends PositionOutputStream {
     private static final int FIRST_CHUNK = 64 * 1024;
-    private static final int MAX_CHUNK = 16 << 20;
+    /** Chunks grow to this: a kept output holds at most this much more than the largest object it held. */
+    private static final int MAX_CHUNK = 4 << 20;
 
     /** Every chunk held, those of the current object first; kept across {@link #reset()}. */
     private final List<byte[]> chunks = new ArrayList<>();

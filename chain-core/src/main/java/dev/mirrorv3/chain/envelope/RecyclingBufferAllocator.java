@@ -11,7 +11,7 @@ import org.apache.parquet.bytes.ByteBufferAllocator;
 
 /**
  * Parquet's buffers of one encoder (page slabs, the column chunks' collected pages, dictionaries): a buffer Parquet
- * releases is given out again for a later request of its size class (powers of two), so that a writer's pages and the
+ * releases is given out again for a later request of its size class (eight classes per power of two), so that a writer's pages and the
  * next objects reuse the same heap arrays instead of allocating (and zeroing) new ones. A buffer is given out as
  * {@code ByteBuffer.allocate(size)} would be: position 0, limit {@code size}; its bytes past what Parquet writes are stale,
  * and Parquet reads only what it wrote. Only buffers given out and not yet released are taken back (a second release of
@@ -73,11 +73,18 @@ final class RecyclingBufferAllocator implements ByteBufferAllocator {
         return keptBytes;
     }
 
-    /** The power of two at or above {@code size} (at least 4 KiB); -1 above 1 GiB (allocated exactly, never kept). */
-    private static int sizeClass(int size) {
+    /**
+     * {@code size} rounded up to an eighth of its power of two (at least 4 KiB): a page's collected bytes of a little over
+     * 1 MiB take 1.125 MiB, not 2; -1 above 1 GiB (allocated exactly, never kept).
+     */
+    static int sizeClass(int size) {
         if (size > (1 << 30)) {
             return -1;
         }
-        return Math.max(MIN_CLASS, size <= 1 ? 1 : Integer.highestOneBit(size - 1) << 1);
+        if (size <= MIN_CLASS) {
+            return MIN_CLASS;
+        }
+        int step = Math.max(MIN_CLASS / 8, Integer.highestOneBit(size) / 8);
+        return (size + step - 1) / step * step;
     }
 }
