@@ -1,5 +1,6 @@
 package dev.mirrorv3.chain.envelope;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import java.util.List;
 
 /**
@@ -16,6 +17,17 @@ public interface EnvelopeCodec {
      * @throws ValueTypeException if a key or value does not fit its declared type (names topic, partition, offset)
      */
     byte[] encode(List<BackupRecord> records);
+
+    /**
+     * As {@link #encode}, into the codec's {@link EncodeMemory}: the bytes stay in its chunks until the caller
+     * {@linkplain ObjectBytes#release() releases} them, and are reused for a later object after that. The default holds
+     * them in an array of their own.
+     *
+     * @throws ValueTypeException if a key or value does not fit its declared type (names topic, partition, offset)
+     */
+    default ObjectBytes encodeObject(List<BackupRecord> records) {
+        return ObjectBytes.of(encode(records));
+    }
 
     /**
      * Decodes an object's bytes.

@@ -3,9 +3,19 @@ package dev.mirrorv3.chain.envelope;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
-/** A Parquet {@link OutputFile} that collects the file in memory. */
+/** A Parquet {@link OutputFile} that collects the file in memory, in the chunks of {@code stream} (from its first on). */
 final class InMemoryOutputFile implements OutputFile {
-    private final ChunkedByteOutput stream = new ChunkedByteOutput();
+    private final ChunkedByteOutput stream;
+
+    /** Into chunks of its own ({@link #toByteArray()}). */
+    InMemoryOutputFile() {
+        this(new ChunkedByteOutput());
+    }
+
+    InMemoryOutputFile(ChunkedByteOutput stream) {
+        this.stream = stream;
+        stream.reset();
+    }
 
     @Override
     public PositionOutputStream create(long blockSizeHint) {
@@ -33,8 +43,8 @@ final class InMemoryOutputFile implements OutputFile {
         return "memory";
     }
 
-    /** The bytes written so far. */
+    /** A copy of the bytes written so far. */
     byte[] toByteArray() {
-        return stream.toByteArray();
+        return stream.finish(() -> { }).toByteArray();
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -48,9 +49,15 @@ public final class NdjsonCodec implements EnvelopeCodec {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
     private final EnvelopeSettings settings;
+    private final EncodeMemory memory;
 
     public NdjsonCodec(EnvelopeSettings settings) {
+        this(settings, EncodeMemory.unpooled());
+    }
+
+    public NdjsonCodec(EnvelopeSettings settings, EncodeMemory memory) {
         this.settings = settings;
+        this.memory = memory;
     }
 
     @Override
@@ -60,21 +67,36 @@ public final class NdjsonCodec implements EnvelopeCodec {
 
     @Override
     public byte[] encode(List<BackupRecord> records) {
+        return encodeObject(records).toByteArrayAndRelease();
+    }
+
+    @Override
+    public ObjectBytes encodeObject(List<BackupRecord> records) {
         if (records.isEmpty()) {
             throw new IllegalArgumentException("an object holds at least one record");
         }
         ValueTypeGuard guard = new ValueTypeGuard(settings.keysType(), settings.valuesType());
-        ChunkedByteOutput buf = new ChunkedByteOutput();
-        try (JsonGenerator g = JSON.createGenerator(buf)) {
-            g.setRootValueSeparator(null);
-            for (BackupRecord r : records) {
-                guard.check(r);
-                write(g, r);
+        ChunkedByteOutput buf = memory.takeOutput();
+        buf.reset();
+        boolean finished = false;
+        try {
+            try (JsonGenerator g = JSON.createGenerator(buf)) {
+                g.setRootValueSeparator(null);
+                for (BackupRecord r : records) {
+                    guard.check(r);
+                    write(g, r);
+                }
             }
+            ObjectBytes bytes = memory.finish(buf);
+            finished = true;
+            return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException("writing NDJSON in memory failed", e);
+        } finally {
+            if (!finished) {
+                memory.giveBack(buf);
+            }
         }
-        return buf.toByteArray();
     }
 
     private void write(JsonGenerator g, BackupRecord r) throws IOException {

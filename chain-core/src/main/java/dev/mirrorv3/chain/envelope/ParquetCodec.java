@@ -1,11 +1,13 @@
 package dev.mirrorv3.chain.envelope;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -43,14 +45,21 @@ public final class ParquetCodec implements EnvelopeCodec {
 
     private final EnvelopeSettings settings;
     private final ObjectEncryption encryption;
+    private final EncodeMemory memory;
 
     public ParquetCodec(EnvelopeSettings settings) {
         this(settings, ObjectEncryption.none());
     }
 
     public ParquetCodec(EnvelopeSettings settings, ObjectEncryption encryption) {
+        this(settings, encryption, EncodeMemory.unpooled());
+    }
+
+    /** @param memory what {@link #encodeObject} encodes in ({@link EncodeMemory}) */
+    public ParquetCodec(EnvelopeSettings settings, ObjectEncryption encryption, EncodeMemory memory) {
         this.settings = settings;
         this.encryption = encryption;
+        this.memory = memory;
     }
 
     @Override
@@ -70,22 +79,38 @@ public final class ParquetCodec implements EnvelopeCodec {
 
     @Override
     public byte[] encode(List<BackupRecord> records) {
+        return encodeObject(records).toByteArrayAndRelease();
+    }
+
+    /**
+     * Encodes in a scratch and an output taken from the codec's {@link EncodeMemory}: the scratch goes back when the
+     * writer has closed, the output holds the object until it is released (or goes back at once if the encoding failed).
+     */
+    @Override
+    public ObjectBytes encodeObject(List<BackupRecord> records) {
         if (records.isEmpty()) {
             throw new IllegalArgumentException("an object holds at least one record");
         }
-        InMemoryOutputFile file = new InMemoryOutputFile();
-        try (ParquetWriter<BackupRecord> writer = writer(file)) {
-            for (BackupRecord r : records) {
-                writer.write(r);
+        EncodeScratch scratch = memory.takeScratch();
+        ChunkedByteOutput out = memory.takeOutput();
+        boolean finished = false;
+        try {
+            try (ParquetWriter<BackupRecord> writer = writer(new InMemoryOutputFile(out), ROW_GROUP_BYTES, Map.of(), scratch)) {
+                for (BackupRecord r : records) {
+                    writer.write(r);
+                }
             }
+            ObjectBytes bytes = memory.finish(out);
+            finished = true;
+            return bytes;
         } catch (IOException e) {
             throw new UncheckedIOException("writing a Parquet object in memory failed", e);
+        } finally {
+            memory.giveBack(scratch);
+            if (!finished) {
+                memory.giveBack(out);
+            }
         }
-        return file.toByteArray();
-    }
-
-    private ParquetWriter<BackupRecord> writer(OutputFile file) throws IOException {
-        return writer(file, ROW_GROUP_BYTES, java.util.Map.of());
     }
 
     /**
@@ -96,7 +121,8 @@ public final class ParquetCodec implements EnvelopeCodec {
     public ParquetWriter<BackupRecord> openWriter(java.nio.file.Path file, long rowGroupBytes,
             java.util.Map<String, String> extraMetadata) {
         try {
-            return writer(new org.apache.parquet.io.LocalOutputFile(file), rowGroupBytes, extraMetadata);
+            // A scratch of its own that keeps nothing: the writer's ZSTD arrays serve its pages, Parquet's buffers are its own.
+            return writer(new org.apache.parquet.io.LocalOutputFile(file), rowGroupBytes, extraMetadata, new EncodeScratch(0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the Parquet object " + file, e);
         }
@@ -197,8 +223,8 @@ public final class ParquetCodec implements EnvelopeCodec {
         }).build();
     }
 
-    private ParquetWriter<BackupRecord> writer(OutputFile file, long rowGroupBytes, java.util.Map<String, String> extraMetadata)
-            throws IOException {
+    private ParquetWriter<BackupRecord> writer(OutputFile file, long rowGroupBytes, java.util.Map<String, String> extraMetadata,
+            EncodeScratch scratch) throws IOException {
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, ZSTD_LEVEL);
         WriterBuilder builder = new WriterBuilder(file, settings);
@@ -210,7 +236,8 @@ public final class ParquetCodec implements EnvelopeCodec {
         }
         return builder
                 .withConf(conf)
-                .withCodecFactory(new ZstdFrameCodecFactory(new CodecFactory(conf, ParquetWriter.DEFAULT_PAGE_SIZE), ZSTD_LEVEL))
+                .withCodecFactory(new ZstdFrameCodecFactory(new CodecFactory(conf, ParquetWriter.DEFAULT_PAGE_SIZE), ZSTD_LEVEL, scratch))
+                .withAllocator(scratch.allocator())
                 .withCompressionCodec(codecName(settings.compression()))
                 .withRowGroupSize(rowGroupBytes)
                 .withExtraMetaData(extraMetadata)

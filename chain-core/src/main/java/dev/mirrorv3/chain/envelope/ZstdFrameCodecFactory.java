@@ -1,38 +1,52 @@
 package dev.mirrorv3.chain.envelope;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The codecs of one Parquet writer, its ZSTD pages compressed with one call into zstd-jni ({@link Zstd#compress}: one
- * standard zstd frame per page, as every Parquet reader takes) and every other codec, and every decompressor, Parquet's
- * own ({@code delegate}). Parquet's own ZSTD compressor writes each page through a {@code ZstdOutputStream} into a
- * buffer of the page size (1 MiB) allocated per writer: the stream has a finalizer, which keeps the buffer reachable
- * until the finalizer thread runs it, so a task that writes thousands of small objects (one per partition and flush)
- * held hundreds of those buffers alive after a full collection (docs/decisions.md, "Blob sink").
+ * The codecs of one Parquet writer, its ZSTD pages compressed with one call into zstd-jni each (one standard zstd frame
+ * per page, as every Parquet reader takes: the frame {@link Zstd#compress} makes) and every other codec, and every
+ * decompressor, Parquet's own ({@code delegate}). Parquet's own ZSTD compressor writes each page through a
+ * {@code ZstdOutputStream} into a buffer of the page size (1 MiB) allocated per writer: the stream has a finalizer, which
+ * keeps the buffer reachable until the finalizer thread runs it, so a task that writes thousands of small objects (one
+ * per partition and flush) held hundreds of those buffers alive after a full collection (docs/decisions.md, "Blob sink").
+ * A page is copied into, and compressed into, the arrays of the encoding's {@link EncodeScratch} (reused by the next page
+ * and the next object: Parquet copies the frame out before it hands over the next page), with one compression context
+ * per writer, freed by {@link #release()} when the writer closes.
  */
 final class ZstdFrameCodecFactory implements CompressionCodecFactory {
     private final CompressionCodecFactory delegate;
     private final int level;
+    private final EncodeScratch scratch;
+    private final List<FrameCompressor> compressors = new ArrayList<>();
 
-    ZstdFrameCodecFactory(CompressionCodecFactory delegate, int level) {
+    ZstdFrameCodecFactory(CompressionCodecFactory delegate, int level, EncodeScratch scratch) {
         this.delegate = delegate;
         this.level = level;
+        this.scratch = scratch;
     }
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codecName) {
-        return codecName == CompressionCodecName.ZSTD ? new FrameCompressor(level) : delegate.getCompressor(codecName);
+        return codecName == CompressionCodecName.ZSTD ? frameCompressor(level) : delegate.getCompressor(codecName);
     }
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codecName, int codecLevel) {
-        return codecName == CompressionCodecName.ZSTD ? new FrameCompressor(codecLevel)
-                : delegate.getCompressor(codecName, codecLevel);
+        return codecName == CompressionCodecName.ZSTD ? frameCompressor(codecLevel) : delegate.getCompressor(codecName, codecLevel);
+    }
+
+    private FrameCompressor frameCompressor(int codecLevel) {
+        FrameCompressor c = new FrameCompressor(codecLevel, scratch);
+        compressors.add(c);
+        return c;
     }
 
     @Override
@@ -42,14 +56,26 @@ final class ZstdFrameCodecFactory implements CompressionCodecFactory {
 
     @Override
     public void release() {
+        compressors.forEach(FrameCompressor::release);
+        compressors.clear();
         delegate.release();
     }
 
-    /** One page in, one zstd frame out; nothing kept between pages. */
-    private record FrameCompressor(int level) implements BytesInputCompressor {
+    /** One page in, one zstd frame out, in the scratch's arrays. */
+    static final class FrameCompressor implements BytesInputCompressor {
+        private final int level;
+        private final EncodeScratch scratch;
+        private ZstdCompressCtx ctx;
+
+        FrameCompressor(int level, EncodeScratch scratch) {
+            this.level = level;
+            this.scratch = scratch;
+        }
+
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
-            byte[] page = new byte[Math.toIntExact(bytes.size())];
+            int size = Math.toIntExact(bytes.size());
+            byte[] page = scratch.page(size);
             bytes.writeAllTo(new OutputStream() {
                 private int at;
 
@@ -64,7 +90,12 @@ final class ZstdFrameCodecFactory implements CompressionCodecFactory {
                     at += len;
                 }
             });
-            return BytesInput.from(Zstd.compress(page, level));
+            if (ctx == null) {
+                ctx = new ZstdCompressCtx().setLevel(level);
+            }
+            byte[] frame = scratch.frame(Math.toIntExact(Zstd.compressBound(size)));
+            int written = ctx.compressByteArray(frame, 0, frame.length, page, 0, size);
+            return BytesInput.from(frame, 0, written);
         }
 
         @Override
@@ -74,7 +105,10 @@ final class ZstdFrameCodecFactory implements CompressionCodecFactory {
 
         @Override
         public void release() {
-            // nothing held
+            if (ctx != null) {
+                ctx.close();
+                ctx = null;
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -147,6 +148,17 @@ public final class ManifestCodec {
     public static String sha256(byte[] bytes) {
         try {
             return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+
+    /** The SHA-256 of an object's bytes held in chunks, lower-case hex (as {@link #sha256(byte[])} of them joined). */
+    public static String sha256(ObjectBytes bytes) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            bytes.update(digest);
+            return HEX.formatHex(digest.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

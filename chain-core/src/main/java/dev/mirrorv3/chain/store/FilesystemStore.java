@@ -1,8 +1,10 @@
 package dev.mirrorv3.chain.store;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.store.StoreRequests.Operation;
 import dev.mirrorv3.chain.store.StoreRequests.Outcome;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -158,6 +160,17 @@ public final class FilesystemStore implements Store {
         commitBytes(partitionDir(partition), name, data, true);
     }
 
+    /** Writes the chunks as they are, and a re-issue compares them with the file as it is read: no joined copy. */
+    @Override
+    public void create(int partition, String name, ObjectBytes data) {
+        commitChunks(partitionDir(partition), name, data, false);
+    }
+
+    @Override
+    public void recommit(int partition, String name, ObjectBytes data) {
+        commitChunks(partitionDir(partition), name, data, true);
+    }
+
     /** A directory beside the partition directories, e.g. {@code <root>/<name>/_meta/topic}. */
     public Path besideDir(String dir) {
         return chainRoot.resolve(Store.requireBesideDir(dir));
@@ -208,6 +221,14 @@ public final class FilesystemStore implements Store {
 
     private void commitBytes(Path dir, String name, byte[] data, boolean reissued) {
         commit(dir, name, ch -> LinkedCommit.writeAll(ch, data), target -> Arrays.equals(Files.readAllBytes(target), data), reissued);
+    }
+
+    private void commitChunks(Path dir, String name, ObjectBytes data, boolean reissued) {
+        commit(dir, name, data::writeTo, target -> {
+            try (InputStream in = Files.newInputStream(target)) {
+                return Files.size(target) == data.size() && data.contentEquals(in);
+            }
+        }, reissued);
     }
 
     private void commit(Path dir, String name, LinkedCommit.Content content, LinkedCommit.SameContent same, boolean reissued) {

@@ -1,5 +1,6 @@
 package dev.mirrorv3.chain.store;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,6 +54,19 @@ public interface Store extends AutoCloseable {
      */
     default void recommit(int partition, String name, byte[] data) {
         create(partition, name, data);
+    }
+
+    /**
+     * As {@link #create}, with the object's bytes in chunks ({@link ObjectBytes}) that the caller keeps unreleased until the
+     * commit is known durable. The default joins them into one array; stores that can write chunk by chunk override it.
+     */
+    default void create(int partition, String name, ObjectBytes data) {
+        create(partition, name, data.toByteArray());
+    }
+
+    /** As {@link #recommit}, with the object's bytes in chunks ({@link #create(int, String, ObjectBytes)}). */
+    default void recommit(int partition, String name, ObjectBytes data) {
+        recommit(partition, name, data.toByteArray());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import java.util.List;
@@ -58,7 +59,9 @@ public final class ChainCommit {
      * Encodes, checks the tail, commits (or re-issues the pending commit) and checks for a twin; only then are the
      * records durable and dropped from the buffer. On any exception the records stay buffered, the object stays the
      * pending commit once it passed the tail check, and the next {@link ChainWriter#cut} re-issues it. A commit cut
-     * behind another encodes at once and goes on only after that one succeeded.
+     * behind another encodes at once and goes on only after that one succeeded. The encoded bytes live in the codec's
+     * reused memory: they are released once the object is durable, or at once if this commit is abandoned, never while
+     * the pending commit may re-issue them (docs/blob-sink.md, "Encoding memory").
      *
      * @throws CommitAbandonedException if the commit before it failed: nothing of this one reached the store
      */
@@ -66,17 +69,25 @@ public final class ChainCommit {
         if (after == null) {
             return writer.commit(this, null, null);
         }
-        byte[] encoded = null;
+        ObjectBytes encoded = null;
         RuntimeException encodeFailure = null;
         try {
-            encoded = codec.encode(cut.toEncode()); // while the commit before it uploads
+            encoded = codec.encodeObject(cut.toEncode()); // while the commit before it uploads
             // ./torture's sink-s3 reads this line to know that a worker it kills holds a commit waiting behind an upload
             log.info("encoded {}/{} ({} records) while {} is written: it is created once that one is durable",
                     writer.location(), name(), cut.records(), after);
         } catch (RuntimeException e) {
             encodeFailure = e; // thrown once this commit is the chain's next, in order
         }
-        if (!writer.awaitTurn(this)) {
+        boolean turn = false;
+        try {
+            turn = writer.awaitTurn(this);
+        } finally {
+            if (!turn && encoded != null) {
+                encoded.release(); // abandoned (or interrupted): nothing of it reached the store, nothing reads it again
+            }
+        }
+        if (!turn) {
             log.info("abandoned the commit of {}/{} ({} records, encoded while {} was written): that commit failed; nothing of it"
                     + " was written, its records stay buffered and are written after the failed commit is re-issued",
                     writer.location(), name(), cut.records(), after);

@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.write;
 
 import dev.mirrorv3.chain.ObjectName;
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
@@ -57,10 +58,6 @@ public final class ChainWriter implements PartitionWriter {
     private long lastFlushAtMs;
     private PendingCommit pending;
     private final CommitOrder<ChainCommit> inFlight = new CommitOrder<>(this);
-
-    /** An object whose commit was issued but is not known durable: re-issued as it is until it is. */
-    private record PendingCommit(ObjectName name, byte[] bytes, int records, long payloadBytes) {
-    }
 
     /**
      * @param head the partition's chain as opened: its newest manifest and the objects after it
@@ -241,7 +238,7 @@ public final class ChainWriter implements PartitionWriter {
         return false;
     }
 
-    FlushResult commit(ChainCommit c, byte[] encoded, RuntimeException encodeFailure) {
+    FlushResult commit(ChainCommit c, ObjectBytes encoded, RuntimeException encodeFailure) {
         boolean done = false;
         try {
             if (encodeFailure != null) {
@@ -250,14 +247,13 @@ public final class ChainWriter implements PartitionWriter {
             long started = clock.millis();
             PendingCommit commit = c.cut().toEncode() != null ? create(c.cut(), encoded) : reissue();
             guard.checkNoTwin(commit.name());
-            manifests.committed(commit.name(), commit.bytes().length, ManifestCodec.sha256(commit.bytes()));
-
+            manifests.committed(commit.name(), commit.bytes().size(), ManifestCodec.sha256(commit.bytes()));
             long now = clock.millis();
             ObjectName name = commit.name();
             FlushResult result;
             synchronized (this) {
                 result = new FlushResult(name, location + "/" + name, commit.records(), commit.payloadBytes(),
-                        commit.bytes().length, now - started, now - lastFlushAtMs, c.cut().trigger());
+                        commit.bytes().size(), now - started, now - lastFlushAtMs, c.cut().trigger());
                 tail = name;
                 durableNext = name.to() + 1;
                 lastFlushAtMs = now;
@@ -266,6 +262,7 @@ public final class ChainWriter implements PartitionWriter {
                 inFlight.remove(c); // the commit behind it goes on
                 done = true;
             }
+            commit.bytes().release(); // durable and no longer pending: nothing reads them again
             log.info("flushed batch path={} from={} to={} records={} bytes={} elapsed_ms={} interval_ms={} trigger={}",
                     result.location(), name.from(), name.to(), result.records(), result.objectBytes(), result.elapsedMs(),
                     result.intervalMs(), c.cut().trigger());
@@ -277,13 +274,18 @@ public final class ChainWriter implements PartitionWriter {
         }
     }
 
-    /** Encodes (unless it was, behind another commit), checks the tail, freezes the object as pending and creates it. */
-    private PendingCommit create(ChainCommit.Cut c, byte[] encoded) {
-        byte[] bytes = encoded != null ? encoded : codec.encode(c.toEncode());
-        // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
-        // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
-        checkTail();
-        PendingCommit commit = new PendingCommit(c.name(), bytes, c.records(), c.payloadBytes());
+    /** Encodes (unless it was, behind another commit), checks the tail, freezes the object and its bytes as pending, creates it. */
+    private PendingCommit create(ChainCommit.Cut c, ObjectBytes encoded) {
+        PendingCommit commit = new PendingCommit(c.name(), encoded != null ? encoded : codec.encodeObject(c.toEncode()),
+                c.records(), c.payloadBytes());
+        try {
+            // The tail check comes after the encoding, right before the create: a task frozen or descheduled while it
+            // encodes (its partition moved meanwhile) must meet the moved task's objects before it adds its own.
+            checkTail();
+        } catch (RuntimeException e) {
+            commit.bytes().release(); // not frozen: the records are encoded again at the next cut
+            throw e;
+        }
         synchronized (this) {
             pending = commit; // frozen before the store sees it: a commit whose outcome is unknown is re-issued as it is
         }
@@ -303,10 +305,7 @@ public final class ChainWriter implements PartitionWriter {
         return commit;
     }
 
-    /**
-     * The commit at the head failed: the pending commit (if encoded) stays frozen, the rest counts for the triggers
-     * again, and a commit cut behind it is abandoned.
-     */
+    /** The head commit failed: the pending one (if encoded) stays frozen, the rest counts for the triggers again, the next is abandoned. */
     private synchronized void failed(ChainCommit c) {
         ChainCommit behind = inFlight.failed(c);
         long firstAtMs = pending == null ? c.cut().firstBufferedAtMs() : behind == null ? -1 : behind.cut().firstBufferedAtMs();
@@ -314,8 +313,9 @@ public final class ChainWriter implements PartitionWriter {
     }
 
     /**
-     * Drops the buffer and any pending commit (the records are not known durable; the chain stays the truth, a
-     * pending object that did land is found there when the partition is opened again, the rest is read again).
+     * Drops the buffer and any pending commit (the records are not known durable; the chain stays the truth, a pending
+     * object that did land is found there when the partition is opened again, the rest is read again). Its bytes are
+     * left to the garbage collector, not released for reuse: nothing is reused that anything might still read.
      */
     @Override
     public synchronized void discardBuffer() {

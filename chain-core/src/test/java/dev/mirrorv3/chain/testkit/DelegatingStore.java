@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * A store that passes every call to another: the base of the tests' stores that fail, hold or watch some of them (in
  * chain-core's tests and, through its test jar, the connectors' and the restore engine's). Deletes and Object Lock
- * retention keep {@link Store}'s defaults.
+ * retention keep {@link Store}'s defaults, and so do the commits of chunked bytes (a chain's objects): they go through
+ * this store's {@link #create} and {@link #recommit} of a byte array, so that a subclass failing or counting those sees
+ * every object; a subclass that wants the chunks overrides them.
  */
 public class DelegatingStore implements Store {
     private final Store d;

@@ -1,5 +1,6 @@
 package dev.mirrorv3.chain.write;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.envelope.BackupRecord;
 import dev.mirrorv3.chain.envelope.EnvelopeCodec;
 import dev.mirrorv3.chain.envelope.EnvelopeFormat;
@@ -24,6 +25,13 @@ final class EncodeWatchingCodec implements EnvelopeCodec {
     @Override
     public byte[] encode(List<BackupRecord> records) {
         byte[] bytes = real.encode(records);
+        afterEncode.accept(records);
+        return bytes;
+    }
+
+    @Override
+    public ObjectBytes encodeObject(List<BackupRecord> records) {
+        ObjectBytes bytes = real.encodeObject(records);
         afterEncode.accept(records);
         return bytes;
     }

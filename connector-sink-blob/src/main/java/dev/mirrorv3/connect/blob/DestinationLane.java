@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
+import dev.mirrorv3.chain.envelope.EncodeMemory;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.LogOffsets;
@@ -67,8 +68,9 @@ final class DestinationLane implements AutoCloseable {
                 config.adminTimeout(), shared.clock()), new SourceTopicCheck(shared.sourceOffsets().admin(), config.adminTimeout()));
         writers = new PartitionWriters(config, name + settings.teeName().map(n -> "-" + n).orElse(""), shared.clock(), retryPauses,
                 metrics, background.durableOffsets());
+        // As many objects are encoded at once as there are flush threads (one on the task thread with flush.threads=0).
         DestinationSetup opening = new DestinationSetup(stores::forTopic, config.envelope(), keys, config.flushPolicy(),
-                shared.sourceOffsets(), identity, shared.clock());
+                shared.sourceOffsets(), identity, shared.clock(), EncodeMemory.pooled(Math.max(1, config.flushThreads())));
         SourceTopicCheck beforeCommits = identity.running();
         positioner = config.snapshots()
                 ? writers.snapshots(new SnapshotPositioner(opening, config.spillDir(name), config.bufferMaxBytes()), beforeCommits)

@@ -1,5 +1,6 @@
 package dev.mirrorv3.connect.blob;
 
+import dev.mirrorv3.chain.envelope.EncodeMemory;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.write.FlushPolicy;
@@ -15,7 +16,9 @@ import java.util.function.Function;
  * @param sourceOffsets the source's log start and high watermarks, for the position rule
  * @param identity which source topic a backup holds, checked before anything is written and before each commit
  * @param encryption the task's encryption, its keys dir read again when a chain names a key id it lacks
+ * @param encodeMemory what the destination's chains encode their objects in, reused from one object to the next
  */
 record DestinationSetup(Function<String, Store> storeForTopic, EnvelopeSettings envelope, KeysDirWatch encryption,
-                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, IdentityChecks identity, Clock clock) {
+                      FlushPolicy flushPolicy, LogOffsets sourceOffsets, IdentityChecks identity, Clock clock,
+                      EncodeMemory encodeMemory) {
 }

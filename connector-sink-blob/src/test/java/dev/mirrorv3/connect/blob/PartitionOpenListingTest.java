@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mirrorv3.chain.TemporaryFiles;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EncodeMemory;
 import dev.mirrorv3.chain.envelope.EnvelopeCodecs;
 import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.envelope.TimestampType;
@@ -103,7 +104,7 @@ class PartitionOpenListingTest {
         IdentityChecks identity = new IdentityChecks(new BackupIdentity(t -> store, keys, admin, TIMEOUT, clock),
                 new SourceTopicCheck(admin, TIMEOUT));
         DestinationSetup settings = new DestinationSetup(t -> store, SETTINGS, keys, new FlushPolicy(1, 1_000_000, 1000),
-                new LogOffsets(admin, TIMEOUT), identity, clock);
+                new LogOffsets(admin, TIMEOUT), identity, clock, EncodeMemory.pooled(1));
         return new ChainPositioner(settings).open(List.of(tp));
     }
 

@@ -1,5 +1,6 @@
 package dev.mirrorv3.chain.store.s3;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.store.ObjectExistsException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.StoreException;
@@ -41,8 +42,17 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
     }
 
     void bytes(String key, String where, byte[] data) {
+        object(key, where, ObjectBytes.of(data));
+    }
+
+    /**
+     * A commit of bytes held in memory: the SDK reads the body from the chunks as it sends it (a new stream for each
+     * attempt), never from a joined copy.
+     */
+    void object(String key, String where, ObjectBytes data) {
         try {
-            writer.putObject(request(key, data.length, Crc32.of(data)), RequestBody.fromBytes(data));
+            writer.putObject(request(key, data.size(), Crc32.of(data)),
+                    RequestBody.fromContentProvider(data::newInputStream, data.size(), "application/octet-stream"));
         } catch (AwsServiceException e) {
             if (e.statusCode() != 412) {
                 throw S3Errors.translateConditionalPut(e, "PutObject " + where, settings.write(), settings.bucket(),
@@ -139,12 +149,7 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
     }
 
     private static byte[] sha256(InputStream in) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest digest = digest();
         byte[] buf = new byte[64 * 1024];
         for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
             digest.update(buf, 0, n);
@@ -153,8 +158,18 @@ record ConditionalPut(S3Settings settings, S3Client writer, S3Client reader, Rea
     }
 
     private static byte[] sha256(byte[] data) {
+        return digest().digest(data);
+    }
+
+    private static byte[] sha256(ObjectBytes data) {
+        MessageDigest digest = digest();
+        data.update(digest);
+        return digest.digest();
+    }
+
+    private static MessageDigest digest() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

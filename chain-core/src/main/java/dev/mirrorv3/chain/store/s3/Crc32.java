@@ -1,5 +1,6 @@
 package dev.mirrorv3.chain.store.s3;
 
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -22,6 +23,12 @@ final class Crc32 {
     static String of(byte[] data) {
         CRC32 crc = new CRC32();
         crc.update(data);
+        return encode(crc);
+    }
+
+    static String of(ObjectBytes data) {
+        CRC32 crc = new CRC32();
+        data.readUnchecked(crc::update);
         return encode(crc);
     }
 

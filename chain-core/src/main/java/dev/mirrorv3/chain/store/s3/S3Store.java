@@ -1,6 +1,7 @@
 package dev.mirrorv3.chain.store.s3;
 
 import dev.mirrorv3.chain.TemporaryFiles;
+import dev.mirrorv3.chain.bytes.ObjectBytes;
 import dev.mirrorv3.chain.store.ObjectLockedException;
 import dev.mirrorv3.chain.store.ObjectMissingException;
 import dev.mirrorv3.chain.store.Store;
@@ -236,6 +237,17 @@ public final class S3Store implements Store {
     @Override
     public void create(int partition, String name, byte[] data) {
         put.bytes(key(partition, name), location(partition) + "/" + name, data);
+    }
+
+    /** Uploads from the chunks ({@link ConditionalPut#object}); a re-issue is the same conditional PutObject. */
+    @Override
+    public void create(int partition, String name, ObjectBytes data) {
+        put.object(key(partition, name), location(partition) + "/" + name, data);
+    }
+
+    @Override
+    public void recommit(int partition, String name, ObjectBytes data) {
+        create(partition, name, data);
     }
 
     private String besideKey(String dir) {
