@@ -233,29 +233,43 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
 
     /** Sends one object's records up to the cut, each checked for size first and at its offset when acknowledged. */
     private void send(Producer<byte[], byte[]> producer, VerifiedPartition vp, VerifiedObject vo, CheckedObject o, TargetOffsets offsets,
-            Progress progress, ProduceFailure failure) {
+            Progress progress, ProduceFailure failure) throws InterruptedException {
         int p = vp.partition();
         String header = options.originalOffsetHeader();
         long headerOverhead = RestoredRecords.headerOverhead(header);
-        for (BackupRecord r : o.records()) {
-            if (failure.first() != null || r.offset() > vp.lastOffset()) {
-                break; // records after the cut the verify pass chose are never sent
+        int uncounted = 0; // sent since the last count: the shared counters are touched once per check, not per record
+        try {
+            for (BackupRecord r : o.records()) {
+                if (failure.first() != null || r.offset() > vp.lastOffset()) {
+                    break; // records after the cut the verify pass chose are never sent
+                }
+                long sentFor;
+                try {
+                    sentFor = offsets.assign(r);
+                } catch (TargetOffsets.Hole e) {
+                    throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
+                }
+                long size = RecordSizes.batchOfOne(r) + headerOverhead;
+                if (size > topic.maxMessageBytes()) {
+                    throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
+                            + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
+                            + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
+                }
+                if (uncounted == ProduceFailure.CHECK_EVERY) {
+                    failure.countSent(uncounted);
+                    uncounted = 0;
+                    if (!failure.awaitRoom()) {
+                        break;
+                    }
+                }
+                producer.send(RestoredRecords.toProduce(topic.name(), p, r, header), (md, e) -> {
+                    failure.delivered();
+                    acknowledged(p, sentFor, md, e, progress, failure);
+                });
+                uncounted++;
             }
-            long sentFor;
-            try {
-                sentFor = offsets.assign(r);
-            } catch (TargetOffsets.Hole e) {
-                throw new RestoreCheckException(e.getMessage() + " (the verify pass did not see it: " + vo.name() + " changed?)", e);
-            }
-            long size = RecordSizes.batchOfOne(r) + headerOverhead;
-            if (size > topic.maxMessageBytes()) {
-                throw new RestoreCheckException("the record at offset " + r.offset() + " of " + vp.topic() + "/" + p + " is " + size
-                        + " bytes as a batch on its own, and target topic " + topic.name() + " takes at most "
-                        + topic.maxMessageBytes() + " (max.message.bytes); it was not sent");
-            }
-            producer.send(RestoredRecords.toProduce(topic.name(), p, r, header), (md, e) -> acknowledged(p, sentFor, md, e, progress,
-                    failure));
-            failure.countSent();
+        } finally {
+            failure.countSent(uncounted);
         }
     }
 
