@@ -195,21 +195,15 @@ public final class ManifestKeeper {
 
     /** Takes another writer's manifest as the newest when it can ({@link ManifestTakeover}); else returns why not. */
     private String takeOver(String name) {
-        Optional<ManifestName> parsed = ManifestName.parse(name);
-        if (parsed.isEmpty()) {
-            return "it is not named as a manifest (<from>-<to>.json, 20-digit offsets)";
+        OtherManifest read = readOther(name);
+        if (read.manifest() == null) {
+            return read.refusal();
         }
-        StoredManifest other;
-        try {
-            other = listing.read(parsed.get());
-        } catch (ManifestException e) {
-            return "it cannot be read: " + e.getMessage();
-        }
+        StoredManifest other = read.manifest();
         ManifestTakeover takeover;
         synchronized (this) {
-            List<ObjectName> found = foundRange == null ? List.of() : foundRange;
-            takeover = ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found,
-                    waiting.stream().map(Waiting::entry).toList(), List.of());
+            List<ObjectName> found = found();
+            takeover = takeoverOf(other, List.of());
             if (!takeover.taken()) {
                 return takeover.refusal();
             }
@@ -238,22 +232,17 @@ public final class ManifestKeeper {
         }
         List<String> names = new ArrayList<>(listing.manifestNamesFrom(newestName == null ? "" : newestName, 3));
         names.remove(newestName);
-        Optional<ManifestName> parsed = names.size() == 1 ? ManifestName.parse(names.get(0)) : Optional.empty();
-        List<ObjectName> beyond = parsed.isPresent() ? contiguousAfter(tail) : List.of();
-        if (beyond.isEmpty()) {
+        if (names.size() != 1 || ManifestName.parse(names.get(0)).isEmpty()) {
             return failure;
         }
-        StoredManifest other;
-        try {
-            other = listing.read(parsed.get());
-        } catch (ManifestException e) {
+        List<ObjectName> beyond = contiguousAfter(tail);
+        OtherManifest read = beyond.isEmpty() ? null : readOther(names.get(0));
+        if (read == null || read.manifest() == null) {
             return failure;
         }
         synchronized (this) {
-            List<ObjectName> found = foundRange == null ? List.of() : foundRange;
-            ManifestTakeover t = ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found,
-                    waiting.stream().map(Waiting::entry).toList(), beyond);
-            if (!t.taken() || t.covered() != found.size() + waiting.size() + beyond.size()) {
+            ManifestTakeover t = takeoverOf(read.manifest(), beyond);
+            if (!t.taken() || t.covered() != found().size() + waiting.size() + beyond.size()) {
                 return failure;
             }
         }
@@ -262,6 +251,34 @@ public final class ManifestKeeper {
                 + " another writer and recorded by " + listing.manifestLocation(names.get(0)) + ", which continues the hash chain"
                 + " (a task instance that closed the partition after this one opened it); the chain moved on with the same"
                 + " records, and the partition is opened again from its new end, after " + beyond.get(beyond.size() - 1));
+    }
+
+    /** Another writer's manifest as read, or why it cannot be read (then {@code manifest} is null). */
+    private record OtherManifest(StoredManifest manifest, String refusal) {
+    }
+
+    /** Reads the manifest named {@code name}, found after the newest this writer knows. */
+    private OtherManifest readOther(String name) {
+        Optional<ManifestName> parsed = ManifestName.parse(name);
+        if (parsed.isEmpty()) {
+            return new OtherManifest(null, "it is not named as a manifest (<from>-<to>.json, 20-digit offsets)");
+        }
+        try {
+            return new OtherManifest(listing.read(parsed.get()), null);
+        } catch (ManifestException e) {
+            return new OtherManifest(null, "it cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** What {@code other} covers of the objects this writer found and wrote, and of {@code beyond}; under this monitor. */
+    private ManifestTakeover takeoverOf(StoredManifest other, List<ObjectName> beyond) {
+        return ManifestTakeover.of(other.manifest(), newest == null ? null : newest.link(), start, found(),
+                waiting.stream().map(Waiting::entry).toList(), beyond);
+    }
+
+    /** The objects found at open that no manifest covers yet; under this monitor. */
+    private List<ObjectName> found() {
+        return foundRange == null ? List.of() : foundRange;
     }
 
     /** The objects after {@code tail} (null: the whole chain), if each continues the one before; else none. */

@@ -19,6 +19,7 @@ import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.testsupport.ConnectTestCluster;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
+import dev.mirrorv3.testsupport.TestTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +95,7 @@ public final class FollowRestoreBench {
         String followedTopic = "followed-" + run;
         String connector = "bench-follow-" + run;
         admin.createTopics(List.of(topic(oneShotTopic), topic(followedTopic))).all().get(ADMIN_WAIT.toSeconds(), TimeUnit.SECONDS);
+        TestTopics.awaitVisible(admin, List.of(oneShotTopic, followedTopic), ADMIN_WAIT); // the connector's validation looks for it
         double oneShotSeconds;
         double followSeconds;
         if (n % 2 == 1) {

@@ -4,6 +4,7 @@ import dev.mirrorv3.kafka.restore.Restorer;
 import dev.mirrorv3.kafka.restore.TargetTopic;
 import dev.mirrorv3.restore.cli.Main;
 import dev.mirrorv3.testsupport.KafkaTestBroker;
+import dev.mirrorv3.testsupport.TestTopics;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ public final class RestoreBench {
         String restored = "restored-" + config + "-" + round;
         broker.createTopic(perf, b.partitions(), Map.of("retention.ms", "-1"));
         broker.createTopic(restored, b.partitions(), Map.of("retention.ms", "-1"));
-        awaitTopics(broker, List.of(perf, restored));
+        TestTopics.awaitVisible(broker.admin(), List.of(perf, restored), WAIT);
         Timed tool;
         Timed restore;
         if (n % 2 == 1) {
@@ -108,22 +109,6 @@ public final class RestoreBench {
         line(prefix, "producer-perf-phase-" + config + "-" + round, tool.phase.records(), tool.phase.seconds());
         line(prefix, "restore-produce-" + config + "-" + round, restore.phase.records(), restore.phase.seconds());
         broker.admin().deleteTopics(List.of(perf, restored)).all().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    /** A created topic can take a moment to show in the metadata of a loaded broker: both runs need to find theirs. */
-    private static void awaitTopics(KafkaTestBroker broker, List<String> topics) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try {
-                broker.admin().describeTopics(topics).allTopicNames().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                return;
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topics " + topics + " were created but not in the metadata after " + WAIT, e);
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     private static void line(String prefix, String name, long records, double seconds) {
