@@ -237,6 +237,9 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
         int p = vp.partition();
         String header = options.originalOffsetHeader();
         long headerOverhead = RestoredRecords.headerOverhead(header);
+        if (!failure.awaitRoom()) {
+            return; // also between objects: an object of fewer records than a check's worth would never look
+        }
         int uncounted = 0; // sent since the last count: the shared counters are touched once per check, not per record
         try {
             for (BackupRecord r : o.records()) {
