@@ -6,12 +6,14 @@ import java.time.Duration;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * The S3 client of one identity: credentials from the settings only (no AWS_* variables, profiles or instance
@@ -47,6 +49,12 @@ final class S3Clients {
                         .socketTimeout(Duration.ofSeconds(30)))
                 .region(Region.of(settings.region()))
                 .forcePathStyle(settings.pathStyle())
+                // A PutObject's body is sent as it is, with its Content-Length: no aws-chunked encoding, and no checksum
+                // trailer of the SDK's (ConditionalPut sends the CRC32 as a header). A store that answers once it has
+                // read the declared bytes, before the closing chunk and trailer (S3Proxy does), otherwise closes the
+                // connection under the client, and every attempt fails with "Error writing request body to server".
+                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(false).build())
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(identity.accessKeyId(), identity.secretAccessKey())))
                 .overrideConfiguration(o -> {

@@ -83,6 +83,11 @@ class S3CreateHeadersTest {
                     .containsExactly(RecordedPuts.crc32(bodies.get(i)));
             assertThat(headers).as("no retention of its own without the settings").doesNotContainKeys("x-amz-object-lock-mode",
                     "x-amz-object-lock-retain-until-date");
+            assertThat(headers.get("Content-Length")).as("create %d, the body as it is: %s", i, headers)
+                    .containsExactly(String.valueOf(bodies.get(i).length));
+            assertThat(headers).as("create %d, no aws-chunked body, no trailer: %s", i, headers)
+                    .doesNotContainKeys("Content-Encoding", "x-amz-trailer", "x-amz-decoded-content-length");
+            assertThat(headers.get("x-amz-content-sha256")).as("create %d: %s", i, headers).noneMatch(v -> v.startsWith("STREAMING-"));
         }
     }
 
