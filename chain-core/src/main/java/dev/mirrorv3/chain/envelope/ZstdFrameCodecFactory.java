@@ -4,6 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.parquet.bytes.BytesInput;
@@ -17,9 +18,13 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * {@code ZstdOutputStream} into a buffer of the page size (1 MiB) allocated per writer: the stream has a finalizer, which
  * keeps the buffer reachable until the finalizer thread runs it, so a task that writes thousands of small objects (one
  * per partition and flush) held hundreds of those buffers alive after a full collection (docs/decisions.md, "Blob sink").
- * A page is copied into, and compressed into, the arrays of the encoding's {@link EncodeScratch} (reused by the next page
- * and the next object: Parquet copies the frame out before it hands over the next page), with one compression context
- * per writer, freed by {@link #release()} when the writer closes.
+ * A page is copied into, and compressed into, the direct buffers of the encoding's {@link EncodeScratch} (reused by the
+ * next page and the next object: Parquet copies the frame out before it hands over the next page), with one compression
+ * context per writer, freed by {@link #release()} when the writer closes. Direct, because zstd-jni compresses a Java
+ * array inside a JNI critical region, which holds off every garbage collection of the JVM while it runs: with several
+ * flush threads compressing 1 MiB pages one after another, a Connect worker on G1 (Java 17 and 21) failed a large
+ * allocation elsewhere with {@code OutOfMemoryError} ("Retried waiting for GCLocker too often") with its heap far
+ * from full, and the task died (docs/decisions.md, "Blob sink").
  */
 final class ZstdFrameCodecFactory implements CompressionCodecFactory {
     private final CompressionCodecFactory delegate;
@@ -75,27 +80,24 @@ final class ZstdFrameCodecFactory implements CompressionCodecFactory {
         @Override
         public BytesInput compress(BytesInput bytes) throws IOException {
             int size = Math.toIntExact(bytes.size());
-            byte[] page = scratch.page(size);
+            ByteBuffer page = scratch.page(size);
             bytes.writeAllTo(new OutputStream() {
-                private int at;
-
                 @Override
                 public void write(int b) {
-                    page[at++] = (byte) b;
+                    page.put((byte) b);
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) {
-                    System.arraycopy(b, off, page, at, len);
-                    at += len;
+                    page.put(b, off, len);
                 }
             });
             if (ctx == null) {
                 ctx = new ZstdCompressCtx().setLevel(level);
             }
-            byte[] frame = scratch.frame(Math.toIntExact(Zstd.compressBound(size)));
-            int written = ctx.compressByteArray(frame, 0, frame.length, page, 0, size);
-            return BytesInput.from(frame, 0, written);
+            ByteBuffer frame = scratch.frame(Math.toIntExact(Zstd.compressBound(size)));
+            int written = ctx.compressDirectByteBuffer(frame, 0, frame.capacity(), page, 0, size);
+            return BytesInput.from(frame.limit(written));
         }
 
         @Override

@@ -37,4 +37,13 @@ class ZstdFrameCodecFactoryTest {
             compressor.release();
         }
     }
+
+    @Test
+    void theCompressorWorksInDirectBuffersSoNoJavaArrayIsPinnedWhileZstdRuns() {
+        EncodeScratch scratch = new EncodeScratch(1 << 20);
+        assertThat(scratch.page(1 << 20).isDirect()).isTrue();
+        assertThat(scratch.frame(1 << 20).isDirect()).isTrue();
+        assertThat(scratch.page(10).capacity()).as("reused, not shrunk").isEqualTo(1 << 20);
+        assertThat(scratch.page(10).position()).as("cleared for the next page").isZero();
+    }
 }
