@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -41,6 +43,23 @@ public final class TestTopics {
                 }
                 Thread.sleep(100);
             }
+        }
+    }
+
+    /**
+     * Waits until none of {@code topics} is listed any more: a deletion the controller took is in a broker's listing a
+     * moment later. Returns the topics still listed when {@code wait} ran out (empty once they are gone).
+     */
+    public static Set<String> awaitGone(Admin admin, Collection<String> topics, Duration wait)
+            throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            Set<String> left = new TreeSet<>(admin.listTopics().names().get());
+            left.retainAll(topics);
+            if (left.isEmpty() || System.nanoTime() > deadline) {
+                return left;
+            }
+            Thread.sleep(100);
         }
     }
 }
