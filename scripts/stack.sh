@@ -351,6 +351,8 @@ PROPS
 # Needs S3_PORT. Layout: s3/{s3proxy.properties,credentials.properties,data/<bucket>/,s3proxy.log,s3proxy.pid}.
 # The identity is made up on first start and kept with the state; credentials.properties (mode 600) holds it for
 # connector configs that read it through Kafka's FileConfigProvider (${file:<path>:access.key.id}).
+# STACK_S3_PUT_BYTES_PER_MS, when set, throttles every PutObject body S3Proxy reads to that many bytes a millisecond
+# (its latency middleware, s3proxy.latency-blobstore.put.speed): ./torture's faults need an upload in progress to catch.
 STACK_S3_MAIN=org.gaul.s3proxy.Main
 
 stack_s3_running() { stack_pid_running "$STACK_DIR/s3/s3proxy.pid" "$STACK_S3_MAIN"; }
@@ -376,6 +378,9 @@ jclouds.provider=filesystem
 jclouds.filesystem.basedir=$dir/data
 PROPS
     )
+    if [ -n "${STACK_S3_PUT_BYTES_PER_MS:-}" ]; then
+        echo "s3proxy.latency-blobstore.put.speed=$STACK_S3_PUT_BYTES_PER_MS" >> "$dir/s3proxy.properties"
+    fi
     stack_launch "S3Proxy" "$dir/s3proxy.log" "$dir/s3proxy.pid" -Xmx256m -XX:+UseSerialGC \
         -Dlog4j2.configurationFile="$STACK_DIR/log4j2.properties" -cp "$TOOLS_CP" "$STACK_S3_MAIN" --properties "$dir/s3proxy.properties"
 }
