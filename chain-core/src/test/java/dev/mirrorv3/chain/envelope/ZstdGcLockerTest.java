@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.parquet.bytes.BytesInput;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ZSTD compressor never holds the GC locker: a JVM in which two threads compress 1 MiB pages while a third
@@ -24,18 +26,21 @@ class ZstdGcLockerTest {
     private static final String LOCKER_GC = "GCLocker Initiated GC";
 
     @Test
-    void compressingPagesNeverStartsACollectionFromTheGcLocker() throws Exception {
+    void compressingPagesNeverStartsACollectionFromTheGcLocker(@TempDir Path dir) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        // The output goes to a file, read once the JVM ended: a JVM that hangs then fails the wait, not the test run.
+        Path log = dir.resolve("child.log");
         Process p = new ProcessBuilder(java.toString(), "-Xmx256m", "-XX:+UseG1GC", "-Xlog:gc:stdout",
                 "-cp", System.getProperty("java.class.path"), CompressUnderChurn.class.getName())
-                .redirectErrorStream(true).start();
-        String out;
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended;
         try {
-            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the forked JVM ends").isTrue();
+            ended = p.waitFor(60, TimeUnit.SECONDS);
         } finally {
             p.destroyForcibly();
         }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertThat(ended).as("the forked JVM ends within 60 s\n%s", out).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).as("the run compressed pages").contains("pages compressed: ");
         // Only what the GC logged after the warm-up: loading classes and libraries from jars inflates them in critical regions too.
