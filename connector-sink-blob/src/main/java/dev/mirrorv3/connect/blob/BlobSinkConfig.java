@@ -66,7 +66,9 @@ public final class BlobSinkConfig extends WatchedConnectorConfig {
             Task-wide cap on buffered payload bytes over all partitions. When a record would exceed \
             it, the largest buffer is written early, so heap stays bounded however many partitions are busy; buffers being \
             written count until they are durable, and put() waits for them (at most retry.backoff.max.ms, then the batch \
-            is delivered again after a pause) rather than grow past the cap.""";
+            is delivered again after a pause) rather than grow past the cap. A tee (destinations) splits it equally between \
+            its destinations: to give each destination what a connector of its own would have, set the sum (268435456 for \
+            two destinations at the default).""";
 
     public static final String FLUSH_THREADS = "flush.threads";
     static final String FLUSH_THREADS_DOC = """
