@@ -9,6 +9,7 @@ import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The bytes of one encoded object, read-only, in chunks (every chunk but the last full) that may be reused for a later
@@ -56,6 +57,28 @@ public final class ObjectBytes {
             throw new IllegalArgumentException("an object of " + size + " bytes in chunks holding " + held);
         }
         return new ObjectBytes(chunks.toArray(new byte[0][]), size, onRelease);
+    }
+
+    /**
+     * The same bytes for {@code holders} holders, each releasing its own view: these bytes are released when the last
+     * view is. Only the views are read and released from then on.
+     */
+    public List<ObjectBytes> shareAmong(int holders) {
+        if (holders < 1) {
+            throw new IllegalArgumentException("bytes are shared among at least 1 holder: " + holders);
+        }
+        checkHeld();
+        AtomicInteger left = new AtomicInteger(holders);
+        Runnable lastReleases = () -> {
+            if (left.decrementAndGet() == 0) {
+                release();
+            }
+        };
+        ObjectBytes[] views = new ObjectBytes[holders];
+        for (int i = 0; i < holders; i++) {
+            views[i] = new ObjectBytes(chunks, size, lastReleases);
+        }
+        return List.of(views);
     }
 
     public long size() {

@@ -69,4 +69,23 @@ class ObjectBytesTest {
         assertThatThrownBy(open::readAllBytes).as("a stream opened before").isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> ObjectBytes.ofChunks(List.of(new byte[3]), 4, () -> { })).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void sharedBytesStayReadableUntilTheirLastHolderReleases() throws Exception {
+        AtomicInteger releases = new AtomicInteger();
+        ObjectBytes bytes = chunked(releases::incrementAndGet);
+        List<ObjectBytes> views = bytes.shareAmong(3);
+        views.get(0).release();
+        views.get(0).release();
+        assertThatThrownBy(views.get(0)::toByteArray).as("a released view").isInstanceOf(IllegalStateException.class);
+        assertThat(views.get(1).toByteArray()).isEqualTo(ALL);
+        views.get(1).release();
+        assertThat(releases).as("one holder left").hasValue(0);
+        assertThat(views.get(2).newInputStream().readAllBytes()).isEqualTo(ALL);
+        views.get(2).release();
+        assertThat(releases).hasValue(1);
+        assertThat(bytes.released()).isTrue();
+        assertThatThrownBy(() -> bytes.shareAmong(2)).as("released bytes are not shared").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> chunked(() -> { }).shareAmong(0)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

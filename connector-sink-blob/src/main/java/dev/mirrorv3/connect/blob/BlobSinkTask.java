@@ -2,6 +2,7 @@ package dev.mirrorv3.connect.blob;
 
 import dev.mirrorv3.chain.Version;
 import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.SharedEncodings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreFactory;
 import dev.mirrorv3.kafka.Failures;
@@ -50,6 +51,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
     /** Write retries; positioning retries back off on their own in the base. */
     private PartitionRetry writeRetry;
     private TeeWriters writers;
+    private SharedEncodings encodings;
 
     public BlobSinkTask() {
         this(Clock.systemUTC());
@@ -74,9 +76,12 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
                 config.retryBackoffMaxMs()), this::retried, ConnectFailures.KINDS);
         startPositioning(config.retryBackoffInitialMs(), config.retryBackoffMaxMs(), config.heartbeatIntervalMs());
         sourceOffsets = new LogOffsets(config.sourceAdminConfig(), config.adminTimeout());
-        DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
-                fatalFailure()::record);
         List<DestinationSettings> destinations = config.destinations();
+        // A tee's destinations in the same format encode an object of the same records once (docs/blob-sink.md, "Several
+        // destinations"): the bytes wait for the others in at most half of one destination's share of buffer.max.bytes.
+        encodings = new SharedEncodings(config.tee() ? config.bufferMaxBytes() / destinations.size() / 2 : 0);
+        DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
+                fatalFailure()::record, encodings);
         List<DestinationLane> lanes = new ArrayList<>();
         for (DestinationSettings d : destinations) {
             int lane = lanes.size();
@@ -101,6 +106,11 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
                     l.config.envelope(), l.config.flushPolicy() + " on " + (config.flushThreads() == 0 ? "the task thread"
                             : config.flushThreads() + " thread(s)"), l.encryption.describe());
         }
+    }
+
+    /** Objects a destination took as another had encoded them (a tee's destinations in the same format). */
+    long objectsEncodedOnce() {
+        return encodings.taken();
     }
 
     /** The store holding one topic's chains; tests override this to inject faults. */
@@ -229,6 +239,13 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
     public void stop() {
         if (writers != null) {
             writers.close(); // each destination's commits, passes, metrics and stores, before the admin client they use
+        }
+        if (encodings != null) {
+            encodings.close(); // what waited for a destination that stopped first
+            if (config.tee()) {
+                log.info("blob sink task of {}: {} object(s) a destination took as another had encoded them", connectorName,
+                        encodings.taken());
+            }
         }
         if (metrics != null && config.tee()) {
             metrics.close(); // the task's own series; a single destination's are its destination's

@@ -39,7 +39,7 @@ final class ChainPositioner extends DestinationPositioner<ChainHead, ChainWriter
                 chain.last().map(Object::toString).orElse("none"),
                 chain.isEmpty() ? "the source's log start (empty chain)" : "the chain's end", next, source.logStart(tp),
                 source.highWatermark(tp));
-        return new ChainWriter(store, tp.partition(), EnvelopeCodecs.forSettings(settings.envelope(), settings.encryption().get(),
-                settings.encodeMemory()), settings.flushPolicy(), settings.clock(), chain, next);
+        return new ChainWriter(store, tp.partition(), settings.codecs().apply(EnvelopeCodecs.forSettings(settings.envelope(),
+                settings.encryption().get(), settings.encodeMemory())), settings.flushPolicy(), settings.clock(), chain, next);
     }
 }

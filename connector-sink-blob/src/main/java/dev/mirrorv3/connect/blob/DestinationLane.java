@@ -3,6 +3,8 @@ package dev.mirrorv3.connect.blob;
 import dev.mirrorv3.chain.crypto.KeysDirException;
 import dev.mirrorv3.chain.crypto.ObjectEncryption;
 import dev.mirrorv3.chain.envelope.EncodeMemory;
+import dev.mirrorv3.chain.envelope.EnvelopeCodec;
+import dev.mirrorv3.chain.envelope.SharedEncodings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.chain.store.StoreRequests;
 import dev.mirrorv3.kafka.LogOffsets;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -26,7 +29,8 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
 final class DestinationLane implements AutoCloseable {
     /** What every destination of a task shares. */
     record Shared(SinkTaskContext context, String connectorName, Clock clock, LogOffsets sourceOffsets,
-                  BiFunction<BlobSinkConfig, String, Store> createStore, Consumer<RuntimeException> fatal) {
+                  BiFunction<BlobSinkConfig, String, Store> createStore, Consumer<RuntimeException> fatal,
+                  SharedEncodings encodings) {
     }
 
     final DestinationSettings settings;
@@ -69,8 +73,11 @@ final class DestinationLane implements AutoCloseable {
         writers = new PartitionWriters(config, name + settings.teeName().map(n -> "-" + n).orElse(""), shared.clock(), retryPauses,
                 metrics, background.durableOffsets());
         // As many objects are encoded at once as there are flush threads (one on the task thread with flush.threads=0).
+        // An encrypted object is never shared with another destination (its nonce is its own).
+        UnaryOperator<EnvelopeCodec> codecs = encryption.encryptsNewObjects() || config.snapshots() ? UnaryOperator.identity()
+                : shared.encodings().join(config.envelope());
         DestinationSetup opening = new DestinationSetup(stores::forTopic, config.envelope(), keys, config.flushPolicy(),
-                shared.sourceOffsets(), identity, shared.clock(), EncodeMemory.pooled(Math.max(1, config.flushThreads())));
+                shared.sourceOffsets(), identity, shared.clock(), EncodeMemory.pooled(Math.max(1, config.flushThreads())), codecs);
         SourceTopicCheck beforeCommits = identity.running();
         positioner = config.snapshots()
                 ? writers.snapshots(new SnapshotPositioner(opening, config.spillDir(name), config.bufferMaxBytes()), beforeCommits)

@@ -2,10 +2,13 @@ package dev.mirrorv3.connect.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mirrorv3.chain.envelope.BackupRecord;
+import dev.mirrorv3.chain.envelope.EnvelopeSettings;
 import dev.mirrorv3.chain.store.Store;
 import dev.mirrorv3.testsupport.ConnectorConfigs;
 import dev.mirrorv3.testsupport.MutableClock;
 import dev.mirrorv3.testsupport.sink.SinkTaskHarness;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,13 +47,17 @@ class BlobSinkTeeTaskTest extends SinkTaskHarness<BlobSinkTask> {
 
     /** local and offsite, 1,000 bytes of buffer.max.bytes each, a commit of every 5 records on a pipeline thread. */
     private void start(long backoffInitialMs) {
+        start(backoffInitialMs, 2000);
+    }
+
+    private void start(long backoffInitialMs, long bufferMaxBytes) {
         Map<String, String> config = BlobSinkTestSupport.handDrivenTaskConfig(TOPIC, root, broker.bootstrapServers());
         config.remove("filesystem.root");
         config.put("name", "tee-task");
         config.put("destinations", "local,offsite");
         config.put("destinations.local.filesystem.root", root.resolve("local").toString());
         config.put("destinations.offsite.filesystem.root", root.resolve("offsite").toString());
-        ConnectorConfigs.with(config, "buffer.max.bytes", "2000", "flush.max.records", "5", "flush.threads", "1");
+        ConnectorConfigs.with(config, "buffer.max.bytes", Long.toString(bufferMaxBytes), "flush.max.records", "5", "flush.threads", "1");
         config.put("retry.backoff.initial.ms", Long.toString(backoffInitialMs));
         config.put("retry.backoff.max.ms", "60000");
         start(new FaultyTask(new MutableClock(), faults), config);
@@ -104,6 +113,29 @@ class BlobSinkTeeTaskTest extends SinkTaskHarness<BlobSinkTask> {
             }
             return Long.valueOf(10).equals(verified("offsite"));
         });
+    }
+
+    @Test
+    void objectsBothDestinationsCutAlikeAreEncodedOnceAndEachChainHoldsEveryRecordInIdenticalObjects() throws Exception {
+        start(5_000, 40_000); // objects of 2.7 KB wait for the other destination in at most a quarter of that
+        task.put(records(P0, 0, 20, 100));
+        awaitVerified("local", 20);
+        awaitVerified("offsite", 20);
+        assertThat(task.objectsEncodedOnce()).as("4 objects of 5 records each: one destination took each from the other")
+                .isEqualTo(4);
+        for (String d : List.of("local", "offsite")) {
+            List<BackupRecord> chain = BlobSinkTestSupport.readChain(root.resolve(d), "tee-task", TOPIC, 0,
+                    EnvelopeSettings.parquetBytes());
+            assertThat(chain).extracting(BackupRecord::offset).as(d).containsExactly(LongStream.range(0, 20).boxed().toArray(Long[]::new));
+            assertThat(chain).allSatisfy(r -> assertThat(r.value()).hasSize(100).containsOnly((byte) r.offset()));
+        }
+        try (Stream<Path> objects = Files.walk(root.resolve("local"))) {
+            List<Path> parquet = objects.filter(f -> f.toString().endsWith(".parquet")).toList();
+            assertThat(parquet).hasSize(4);
+            for (Path f : parquet) {
+                assertThat(root.resolve("offsite").resolve(root.resolve("local").relativize(f))).hasSameBinaryContentAs(f);
+            }
+        }
     }
 
     private Faults offsite() {

@@ -104,7 +104,7 @@ class PartitionOpenListingTest {
         IdentityChecks identity = new IdentityChecks(new BackupIdentity(t -> store, keys, admin, TIMEOUT, clock),
                 new SourceTopicCheck(admin, TIMEOUT));
         DestinationSetup settings = new DestinationSetup(t -> store, SETTINGS, keys, new FlushPolicy(1, 1_000_000, 1000),
-                new LogOffsets(admin, TIMEOUT), identity, clock, EncodeMemory.pooled(1));
+                new LogOffsets(admin, TIMEOUT), identity, clock, EncodeMemory.pooled(1), c -> c);
         return new ChainPositioner(settings).open(List.of(tp));
     }
 
