@@ -69,6 +69,16 @@ class SharedEncodingsTest {
         }
     }
 
+    /** Two destinations in Parquet, local and offsite, sharing their encodings (bytes waiting in at most {@code max}). */
+    private record Tee(SharedEncodings shared, Counting local, Counting offsite, EnvelopeCodec a, EnvelopeCodec b) {
+        static Tee of(long max) {
+            SharedEncodings shared = new SharedEncodings(max);
+            Counting local = new Counting(PARQUET);
+            Counting offsite = new Counting(PARQUET);
+            return new Tee(shared, local, offsite, shared.join(PARQUET).apply(local), shared.join(PARQUET).apply(offsite));
+        }
+    }
+
     private static List<BackupRecord> range(int from, int to) {
         return new ArrayList<>(RECORDS.subList(from, to)); // a list of its own, the same record instances
     }
@@ -83,27 +93,23 @@ class SharedEncodingsTest {
 
     @Test
     void theSecondDestinationTakesWhatTheFirstEncodedAndTheBytesGoBackWhenBothReleased() {
-        SharedEncodings shared = new SharedEncodings(64L << 20);
-        Counting local = new Counting(PARQUET);
-        Counting offsite = new Counting(PARQUET);
-        EnvelopeCodec a = shared.join(PARQUET).apply(local);
-        EnvelopeCodec b = shared.join(PARQUET).apply(offsite);
+        Tee t = Tee.of(64L << 20);
 
-        ObjectBytes first = a.encodeObject(range(0, 100));
-        ObjectBytes second = b.encodeObject(range(0, 100));
-        assertThat(local.encoded).hasValue(1);
-        assertThat(offsite.encoded).as("taken, not encoded").hasValue(0);
-        assertThat(shared.taken()).isEqualTo(1);
+        ObjectBytes first = t.a().encodeObject(range(0, 100));
+        ObjectBytes second = t.b().encodeObject(range(0, 100));
+        assertThat(t.local().encoded).hasValue(1);
+        assertThat(t.offsite().encoded).as("taken, not encoded").hasValue(0);
+        assertThat(t.shared().taken()).isEqualTo(1);
         assertThat(second.toByteArray()).isEqualTo(first.toByteArray()).isEqualTo(EnvelopeCodecs.forSettings(PARQUET)
                 .encode(range(0, 100)));
-        assertThat(shared.waitingBytes()).isZero();
+        assertThat(t.shared().waitingBytes()).isZero();
 
         first.release();
         assertThat(second.toByteArray()).as("the other holder still reads").isNotEmpty();
-        assertThat(local.memory.keptNow()).as("the output is not reused while one holds it").isEqualTo(1); // the scratch
+        assertThat(t.local().memory.keptNow()).as("the output is not reused while one holds it").isEqualTo(1); // the scratch
         second.release();
-        assertThat(local.memory.keptNow()).as("scratch and output back in the pool").isEqualTo(2);
-        assertThat(b.decode(EnvelopeCodecs.forSettings(PARQUET).encode(range(0, 100)), "x")).as("decodes as its codec")
+        assertThat(t.local().memory.keptNow()).as("scratch and output back in the pool").isEqualTo(2);
+        assertThat(t.b().decode(EnvelopeCodecs.forSettings(PARQUET).encode(range(0, 100)), "x")).as("decodes as its codec")
                 .isEqualTo(range(0, 100));
     }
 
@@ -132,59 +138,47 @@ class SharedEncodingsTest {
 
     @Test
     void bytesADestinationCutElsewhereOrTooManyToKeepAreDropped() {
-        Counting local = new Counting(PARQUET);
-        Counting offsite = new Counting(PARQUET);
-        SharedEncodings shared = new SharedEncodings(64L << 20);
-        EnvelopeCodec a = shared.join(PARQUET).apply(local);
-        EnvelopeCodec b = shared.join(PARQUET).apply(offsite);
-        a.encodeObject(range(0, 100)).release();
-        a.encodeObject(range(100, 200)).release();
-        b.encodeObject(range(50, 150)).release(); // cut elsewhere: 0-99 is never taken (dropped), 100-199 may still be
-        assertThat(offsite.encoded).hasValue(1);
-        assertThat(shared.waitingBytes()).as("100-199 waits; nothing of 50-149 for a, which is past it").isEqualTo(
+        Tee t = Tee.of(64L << 20);
+        t.a().encodeObject(range(0, 100)).release();
+        t.a().encodeObject(range(100, 200)).release();
+        t.b().encodeObject(range(50, 150)).release(); // cut elsewhere: 0-99 is never taken (dropped), 100-199 may still be
+        assertThat(t.offsite().encoded).hasValue(1);
+        assertThat(t.shared().waitingBytes()).as("100-199 waits; nothing of 50-149 for local, which is past it").isEqualTo(
                 EnvelopeCodecs.forSettings(PARQUET).encode(range(100, 200)).length);
-        b.encodeObject(range(100, 200)).release();
-        assertThat(offsite.encoded).as("taken").hasValue(1);
-        a.encodeObject(range(200, 300)).release();
-        assertThat(shared.waitingBytes()).as("only 200-299 waits, for b").isEqualTo(
+        t.b().encodeObject(range(100, 200)).release();
+        assertThat(t.offsite().encoded).as("taken").hasValue(1);
+        t.a().encodeObject(range(200, 300)).release();
+        assertThat(t.shared().waitingBytes()).as("only 200-299 waits, for offsite").isEqualTo(
                 EnvelopeCodecs.forSettings(PARQUET).encode(range(200, 300)).length);
-        b.encodeObject(range(200, 300)).release();
-        assertThat(offsite.encoded).hasValue(1);
-        assertThat(shared.waitingBytes()).isZero();
+        t.b().encodeObject(range(200, 300)).release();
+        assertThat(t.offsite().encoded).hasValue(1);
+        assertThat(t.shared().waitingBytes()).isZero();
 
         long one = EnvelopeCodecs.forSettings(PARQUET).encode(range(0, 100)).length;
-        SharedEncodings small = new SharedEncodings(one * 2 + one / 2);
-        Counting l2 = new Counting(PARQUET);
-        Counting o2 = new Counting(PARQUET);
-        EnvelopeCodec a2 = small.join(PARQUET).apply(l2);
-        EnvelopeCodec b2 = small.join(PARQUET).apply(o2);
-        a2.encodeObject(range(0, 100)).release();
-        a2.encodeObject(range(100, 200)).release();
-        a2.encodeObject(range(200, 300)).release(); // the oldest goes
-        assertThat(small.waitingBytes()).isLessThanOrEqualTo(one * 2 + one / 2);
-        b2.encodeObject(range(0, 100)).release();
-        assertThat(o2.encoded).as("dropped: encoded again").hasValue(1);
-        b2.encodeObject(range(100, 200)).release();
-        b2.encodeObject(range(200, 300)).release();
-        assertThat(o2.encoded).hasValue(1);
-        assertThat(small.taken()).isEqualTo(2);
+        Tee small = Tee.of(one * 2 + one / 2);
+        small.a().encodeObject(range(0, 100)).release();
+        small.a().encodeObject(range(100, 200)).release();
+        small.a().encodeObject(range(200, 300)).release(); // the oldest goes
+        assertThat(small.shared().waitingBytes()).isLessThanOrEqualTo(one * 2 + one / 2);
+        small.b().encodeObject(range(0, 100)).release();
+        assertThat(small.offsite().encoded).as("dropped: encoded again").hasValue(1);
+        small.b().encodeObject(range(100, 200)).release();
+        small.b().encodeObject(range(200, 300)).release();
+        assertThat(small.offsite().encoded).hasValue(1);
+        assertThat(small.shared().taken()).isEqualTo(2);
     }
 
     @Test
     void closingDropsWhatWaitsAndKeepsNothingAfter() {
-        Counting local = new Counting(PARQUET);
-        Counting offsite = new Counting(PARQUET);
-        SharedEncodings shared = new SharedEncodings(64L << 20);
-        EnvelopeCodec a = shared.join(PARQUET).apply(local);
-        EnvelopeCodec b = shared.join(PARQUET).apply(offsite);
-        a.encodeObject(range(0, 100)).release();
-        shared.close();
-        assertThat(shared.waitingBytes()).isZero();
-        assertThat(local.memory.keptNow()).as("the dropped bytes went back to their pool").isEqualTo(2);
-        a.encodeObject(range(100, 200)).release();
-        b.encodeObject(range(100, 200)).release();
-        assertThat(offsite.encoded).hasValue(1);
-        assertThatThrownBy(() -> a.encodeObject(List.of())).isInstanceOf(IllegalArgumentException.class);
+        Tee t = Tee.of(64L << 20);
+        t.a().encodeObject(range(0, 100)).release();
+        t.shared().close();
+        assertThat(t.shared().waitingBytes()).isZero();
+        assertThat(t.local().memory.keptNow()).as("the dropped bytes went back to their pool").isEqualTo(2);
+        t.a().encodeObject(range(100, 200)).release();
+        t.b().encodeObject(range(100, 200)).release();
+        assertThat(t.offsite().encoded).hasValue(1);
+        assertThatThrownBy(() -> t.a().encodeObject(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -79,7 +79,7 @@ public class BlobSinkTask extends PositionedSinkTask<Map<Integer, BoundWriter<?>
         List<DestinationSettings> destinations = config.destinations();
         // A tee's destinations in the same format encode an object of the same records once (docs/blob-sink.md, "Several
         // destinations"): the bytes wait for the others in at most half of one destination's share of buffer.max.bytes.
-        encodings = new SharedEncodings(config.tee() ? config.bufferMaxBytes() / destinations.size() / 2 : 0);
+        encodings = new SharedEncodings(config.bufferMaxBytes() / destinations.size() / 2);
         DestinationLane.Shared shared = new DestinationLane.Shared(context, connectorName, clock, sourceOffsets, this::createStore,
                 fatalFailure()::record, encodings);
         List<DestinationLane> lanes = new ArrayList<>();

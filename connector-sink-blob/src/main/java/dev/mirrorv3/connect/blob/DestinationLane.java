@@ -73,9 +73,9 @@ final class DestinationLane implements AutoCloseable {
         writers = new PartitionWriters(config, name + settings.teeName().map(n -> "-" + n).orElse(""), shared.clock(), retryPauses,
                 metrics, background.durableOffsets());
         // As many objects are encoded at once as there are flush threads (one on the task thread with flush.threads=0).
-        // An encrypted object is never shared with another destination (its nonce is its own).
-        UnaryOperator<EnvelopeCodec> codecs = encryption.encryptsNewObjects() || config.snapshots() ? UnaryOperator.identity()
-                : shared.encodings().join(config.envelope());
+        // Only a tee's destinations share encodings; an encrypted object never is shared (its nonce is its own).
+        UnaryOperator<EnvelopeCodec> codecs = settings.teeName().isEmpty() || encryption.encryptsNewObjects() || config.snapshots()
+                ? UnaryOperator.identity() : shared.encodings().join(config.envelope());
         DestinationSetup opening = new DestinationSetup(stores::forTopic, config.envelope(), keys, config.flushPolicy(),
                 shared.sourceOffsets(), identity, shared.clock(), EncodeMemory.pooled(Math.max(1, config.flushThreads())), codecs);
         SourceTopicCheck beforeCommits = identity.running();
