@@ -34,6 +34,11 @@ final class CommittedOffsets implements SinkCheck {
         return last.equals(hw);
     }
 
+    /** The committed offsets the last look read (partition to offset; a partition without a commit is absent). */
+    Map<Integer, Long> last() {
+        return last;
+    }
+
     @Override
     public String lag() {
         return "group " + group + " committed " + last + " of the high watermarks " + hw;

@@ -28,8 +28,12 @@ import javax.management.remote.JMXServiceURL;
  * (garbage included), and with {@code --profile} the sink task thread's stack ({@link HeapSampler}). Deletes the
  * connector at the end.
  *
+ * The CPU the run used is read the same way for every sink ({@link CpuUse}): the worker's, by thread group, and the
+ * broker's (its pid file given as {@code -Dbench.broker.pid.file}).
+ *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
- * <collections seen> <collections counted>} for the script's summary.
+ * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>} for the
+ * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s>}: the run's {@link SteadyRate}.
  *
  * <p>Usage: {@code SinkRun <label> <blob|file|discard> <connect-url> <connector-config.json> <bootstrap> <topic>
  * <jmx host:port> <timeout s> [--profile]}
@@ -50,14 +54,19 @@ public final class SinkRun {
             TopicRange range = TopicRange.of(offsets, topic);
             MBeanServerConnection mbs = jmxc.getMBeanServerConnection();
             HeapSampler sampler = new HeapSampler(mbs, run.name(), args.length > 8 && args[8].equals("--profile"));
+            String brokerPid = System.getProperty("bench.broker.pid.file");
+            CpuUse cpu = new CpuUse(mbs, run.name(), brokerPid == null ? null : Path.of(brokerPid));
             SinkCheck destination = destination(args[1], mbs, configFile, run, topic, range);
             CommittedOffsets committed = new CommittedOffsets(offsets, run.name(), topic, range.highWatermarks());
+            SteadyRate steady = new SteadyRate(range);
             double seconds;
             try (HeapAfterGc afterGc = HeapAfterGc.listen(mbs)) {
                 sampler.start();
+                cpu.start();
                 run.deploy();
-                boolean done = awaitCommitted(label, run, committed, destination, sampler);
+                boolean done = awaitCommitted(label, run, committed, destination, sampler, steady);
                 seconds = run.seconds();
+                CpuUse.Use used = cpu.stop();
                 sampler.stop();
                 if (!done) {
                     fail(label, run, String.format(Locale.ROOT, "not caught up after %.0f s: %s; %s", seconds, committed.lag(),
@@ -65,7 +74,7 @@ public final class SinkRun {
                 }
                 awaitDestination(label, run, destination);
                 afterGc.close();
-                report(label, range.records(), seconds, sampler, afterGc, destination);
+                report(label, range.records(), seconds, new Readings(sampler, afterGc, destination, used, steady));
             }
             if (destination instanceof ListedChain listed) {
                 listed.close();
@@ -86,14 +95,16 @@ public final class SinkRun {
 
     /** Polls the group's commits every 50 ms; a blob sink's metric ahead of its store's listing fails the run at once. */
     private static boolean awaitCommitted(String label, TimedDeploy run, CommittedOffsets committed, SinkCheck destination,
-                                          HeapSampler sampler) throws Exception {
+                                          HeapSampler sampler, SteadyRate steady) throws Exception {
         int[] polls = {0};
         try {
             return run.awaitDone(() -> {
                 if (destination instanceof ListedChain && ++polls[0] % 10 == 0) {
                     destination.done();
                 }
-                return committed.done();
+                boolean done = committed.done();
+                steady.observe(run.seconds(), committed.last());
+                return done;
             }, 50);
         } catch (MetricAheadException e) {
             sampler.abandon();
@@ -125,19 +136,33 @@ public final class SinkRun {
         System.exit(1);
     }
 
-    private static void report(String label, long records, double seconds, HeapSampler sampler, HeapAfterGc afterGc,
-                               SinkCheck destination) {
+    /** What a run read beside its clock. */
+    private record Readings(HeapSampler sampler, HeapAfterGc afterGc, SinkCheck destination, CpuUse.Use cpu, SteadyRate steady) {
+    }
+
+    private static void report(String label, long records, double seconds, Readings r) {
         System.out.printf(Locale.ROOT, "%s: %,d records in %.2f s = %,.0f records/s; worker heap after GC peak %.0f MiB (%d of %d"
                 + " collections seen), used heap peak %.0f MiB (garbage included; %.0f MiB after a full GC before the run)%n", label,
-                records, seconds, records / seconds, afterGc.peakMiB(), afterGc.seen(), afterGc.counted(), sampler.peakMiB(),
-                sampler.baselineMiB());
-        if (destination instanceof ListedChain listed) {
+                records, seconds, records / seconds, r.afterGc().peakMiB(), r.afterGc().seen(), r.afterGc().counted(),
+                r.sampler().peakMiB(), r.sampler().baselineMiB());
+        if (r.destination() instanceof ListedChain listed) {
             System.out.println(label + ": " + listed.summary());
         }
-        if (sampler.profiling()) {
-            sampler.printProfile(label);
+        System.out.println(label + ": " + r.cpu().describe(seconds));
+        SteadyRate steady = r.steady();
+        if (steady.measured()) {
+            System.out.printf(Locale.ROOT, "%s: steady state (from %.0f%% to %.0f%% of the records committed): %,d records in %.2f s"
+                    + " = %,.0f records/s%n", label, 100 * SteadyRate.FROM_SHARE, 100 * SteadyRate.TO_SHARE, steady.records(),
+                    steady.seconds(), steady.records() / steady.seconds());
         }
-        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d%n", label, records, seconds, records / seconds,
-                afterGc.peakMiB(), sampler.peakMiB(), afterGc.seen(), afterGc.counted());
+        if (r.sampler().profiling()) {
+            r.sampler().printProfile(label);
+        }
+        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s%n", label, records, seconds, records / seconds,
+                r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(), r.cpu().fields());
+        if (steady.measured()) {
+            System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%n", label, steady.records(), steady.seconds(),
+                    steady.records() / steady.seconds());
+        }
     }
 }

@@ -1,0 +1,119 @@
+package dev.mirrorv3.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import javax.management.MBeanServerConnection;
+
+/**
+ * Where a run's CPU went, read from outside the product: the worker's process CPU time and each of its Java threads'
+ * (the JVM's own {@code OperatingSystemMXBean} and {@code ThreadMXBean} through JMX), and the broker's process CPU time
+ * from {@code /proc/<pid>/stat} (Linux; unknown elsewhere). Two snapshots, at the deploy and at the end, so nothing
+ * samples during the run. The worker's threads are grouped as the sink's task thread ({@code task-thread-<connector>-0}),
+ * the blob sink's flush threads ({@code mirror-v3-flush-<connector>-*}), its other Java threads, and the rest of the
+ * process: the JVM's own threads (garbage collection, JIT compilation) and Java threads that ended during the run.
+ */
+final class CpuUse {
+    private final com.sun.management.ThreadMXBean threads;
+    private final com.sun.management.OperatingSystemMXBean os;
+    private final String taskThread;
+    private final String flushThreadPrefix;
+    private final Path brokerStat;
+    private Snapshot start;
+
+    CpuUse(MBeanServerConnection mbs, String connector, Path brokerPidFile) throws IOException {
+        threads = ManagementFactory.newPlatformMXBeanProxy(mbs, ManagementFactory.THREAD_MXBEAN_NAME,
+                com.sun.management.ThreadMXBean.class);
+        os = ManagementFactory.newPlatformMXBeanProxy(mbs, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
+                com.sun.management.OperatingSystemMXBean.class);
+        taskThread = "task-thread-" + connector + "-0";
+        flushThreadPrefix = "mirror-v3-flush-" + connector + "-";
+        brokerStat = brokerPidFile != null && Files.isRegularFile(brokerPidFile)
+                ? Path.of("/proc", Files.readString(brokerPidFile).trim(), "stat") : null;
+    }
+
+    void start() {
+        start = snapshot();
+    }
+
+    /** The CPU seconds each part used since {@link #start}. */
+    Use stop() {
+        Snapshot end = snapshot();
+        double task = 0;
+        double flush = 0;
+        double otherJava = 0;
+        for (Map.Entry<Long, Long> t : end.threadNanos().entrySet()) {
+            double seconds = (t.getValue() - start.threadNanos().getOrDefault(t.getKey(), 0L)) / 1e9;
+            String name = end.threadNames().get(t.getKey());
+            if (name.equals(taskThread)) {
+                task += seconds;
+            } else if (name.startsWith(flushThreadPrefix)) {
+                flush += seconds;
+            } else {
+                otherJava += seconds;
+            }
+        }
+        double worker = (end.processNanos() - start.processNanos()) / 1e9;
+        double broker = start.brokerTicks() < 0 || end.brokerTicks() < 0 ? -1 : (end.brokerTicks() - start.brokerTicks()) / 100.0;
+        return new Use(worker, task, flush, otherJava, Math.max(0, worker - task - flush - otherJava), broker, os.getAvailableProcessors());
+    }
+
+    private Snapshot snapshot() {
+        long process = os.getProcessCpuTime();
+        long[] ids = threads.getAllThreadIds();
+        long[] nanos = threads.getThreadCpuTime(ids);
+        ThreadInfo[] infos = threads.getThreadInfo(ids);
+        Map<Long, Long> byThread = new HashMap<>();
+        Map<Long, String> names = new HashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            if (infos[i] != null && nanos[i] >= 0) {
+                byThread.put(ids[i], nanos[i]);
+                names.put(ids[i], infos[i].getThreadName());
+            }
+        }
+        return new Snapshot(process, byThread, names, brokerTicks());
+    }
+
+    /** utime + stime of the broker's process in clock ticks (USER_HZ, 100 on Linux), or -1. */
+    private long brokerTicks() {
+        if (brokerStat == null) {
+            return -1;
+        }
+        try {
+            String stat = Files.readString(brokerStat);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks) {
+    }
+
+    /**
+     * CPU seconds over a run.
+     *
+     * @param jvm the worker's CPU outside its live Java threads: garbage collection, JIT compilation, threads that ended
+     * @param broker the broker process's, or -1 when unknown
+     */
+    record Use(double worker, double taskThread, double flushThreads, double otherJava, double jvm, double broker, int cores) {
+        String describe(double seconds) {
+            return String.format(Locale.ROOT, "CPU over the run: worker %.2f s (task thread %.2f, flush threads %.2f, its other Java"
+                    + " threads %.2f, the JVM's own (GC, JIT) and ended threads %.2f), broker %s; %d cores x %.2f s = %.2f core-s,"
+                    + " %.0f%% used", worker, taskThread, flushThreads, otherJava, jvm,
+                    broker < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f s", broker), cores, seconds, cores * seconds,
+                    100 * (worker + Math.max(0, broker)) / (cores * seconds));
+        }
+
+        /** The RESULT line's fields: worker, task thread, flush threads, other Java threads, JVM, broker (-1: unknown). */
+        String fields() {
+            return String.format(Locale.ROOT, "%.2f %.2f %.2f %.2f %.2f %.2f", worker, taskThread, flushThreads, otherJava, jvm, broker);
+        }
+    }
+}
