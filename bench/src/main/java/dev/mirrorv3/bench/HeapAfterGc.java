@@ -24,7 +24,8 @@ import javax.management.openmbean.CompositeData;
  * pools. The peak of those sums over a run bounds what the run kept alive from above, with less garbage than a sample of
  * the used heap counts, but not none: after a young collection the old generation still holds what was promoted and
  * died since its last collection, so the figure grows with the heap and the run's length (the many-partitions bench
- * forces full collections for its live-heap goal instead). The collectors' counters are read at the start and
+ * forces full collections for its live-heap goal instead, and so does the blob sink bench's scaling mode through
+ * {@link FullCollections}: the heap after those is kept apart as the live heap). The collectors' counters are read at the start and
  * the end, so that a run in which no collection happened, or one whose notifications were not all seen, is known: its
  * figure is then not a measure of anything.
  */
@@ -33,6 +34,7 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
     private final Set<String> heapPools;
     private final List<ObjectName> collectors;
     private final AtomicLong peak = new AtomicLong(-1);
+    private final AtomicLong livePeak = new AtomicLong(-1);
     private final AtomicLong seen = new AtomicLong();
     private final long countAtStart;
     private long counted = -1;
@@ -71,12 +73,19 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
     @Override
     public void handleNotification(Notification n, Object handback) {
         if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
-            record(GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcInfo().getMemoryUsageAfterGc());
+            GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+            record(info.getGcInfo().getMemoryUsageAfterGc(), FORCED_CAUSE.equals(info.getGcCause()));
         }
     }
 
-    /** One collection's figures: the heap after it is the sum of the heap pools' used bytes. */
-    void record(Map<String, MemoryUsage> afterGc) {
+    /** The cause a collection asked for with {@code MemoryMXBean.gc()} (System.gc()) carries: a full collection. */
+    static final String FORCED_CAUSE = "System.gc()";
+
+    /**
+     * One collection's figures: the heap after it is the sum of the heap pools' used bytes; after a forced full
+     * collection ({@code forced}) that is the live heap.
+     */
+    void record(Map<String, MemoryUsage> afterGc, boolean forced) {
         long used = 0;
         for (Map.Entry<String, MemoryUsage> e : afterGc.entrySet()) {
             if (heapPools.contains(e.getKey())) {
@@ -84,6 +93,9 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
             }
         }
         peak.accumulateAndGet(used, Math::max);
+        if (forced) {
+            livePeak.accumulateAndGet(used, Math::max);
+        }
         seen.incrementAndGet();
     }
 
@@ -122,6 +134,11 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
     /** The highest heap after a collection, in MiB; -1 when no collection was seen. */
     double peakMiB() {
         return peak.get() < 0 ? -1 : peak.get() / 1048576.0;
+    }
+
+    /** The highest heap after a forced full collection (the live heap), in MiB; -1 when none was seen. */
+    double livePeakMiB() {
+        return livePeak.get() < 0 ? -1 : livePeak.get() / 1048576.0;
     }
 
     /** Collections whose figures were seen. */

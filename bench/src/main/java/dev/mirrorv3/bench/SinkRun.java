@@ -29,10 +29,13 @@ import javax.management.remote.JMXServiceURL;
  * connector at the end.
  *
  * The CPU the run used is read the same way for every sink ({@link CpuUse}): the worker's, by thread group, and the
- * broker's (its pid file given as {@code -Dbench.broker.pid.file}).
+ * broker's (its pid file given as {@code -Dbench.broker.pid.file}). With {@code -Dbench.full.gc.every.ms=N} the worker
+ * is asked for a full collection every N ms while the run lasts ({@link FullCollections}), and the heap after those is
+ * its live heap.
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
- * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>} for the
+ * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>
+ * <live heap peak MiB, -1 without forced full collections>} for the
  * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s>}: the run's {@link SteadyRate}.
  *
  * <p>Usage: {@code SinkRun <label> <blob|file|discard> <connect-url> <connector-config.json> <bootstrap> <topic>
@@ -63,10 +66,14 @@ public final class SinkRun {
             try (HeapAfterGc afterGc = HeapAfterGc.listen(mbs)) {
                 sampler.start();
                 cpu.start();
-                run.deploy();
-                boolean done = awaitCommitted(label, run, committed, destination, sampler, steady);
-                seconds = run.seconds();
-                CpuUse.Use used = cpu.stop();
+                boolean done;
+                CpuUse.Use used;
+                try (FullCollections full = FullCollections.every(mbs, Long.getLong("bench.full.gc.every.ms", 0))) {
+                    run.deploy();
+                    done = awaitCommitted(label, run, committed, destination, sampler, steady);
+                    seconds = run.seconds();
+                    used = cpu.stop();
+                }
                 sampler.stop();
                 if (!done) {
                     fail(label, run, String.format(Locale.ROOT, "not caught up after %.0f s: %s; %s", seconds, committed.lag(),
@@ -158,8 +165,13 @@ public final class SinkRun {
         if (r.sampler().profiling()) {
             r.sampler().printProfile(label);
         }
-        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s%n", label, records, seconds, records / seconds,
-                r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(), r.cpu().fields());
+        if (r.afterGc().livePeakMiB() >= 0) {
+            System.out.printf(Locale.ROOT, "%s: live heap (after the full collections the bench forced) peak %.0f MiB%n", label,
+                    r.afterGc().livePeakMiB());
+        }
+        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s %.0f%n", label, records, seconds, records / seconds,
+                r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(), r.cpu().fields(),
+                r.afterGc().livePeakMiB());
         if (steady.measured()) {
             System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%n", label, steady.records(), steady.seconds(),
                     steady.records() / steady.seconds());

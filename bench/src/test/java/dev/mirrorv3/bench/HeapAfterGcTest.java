@@ -18,11 +18,25 @@ class HeapAfterGcTest {
         HeapAfterGc heap = new HeapAfterGc(Set.of("G1 Eden Space", "G1 Survivor Space", "G1 Old Gen"));
 
         heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(8 << 20), "G1 Old Gen", usage(100 << 20),
-                "Metaspace", usage(500 << 20), "CodeHeap 'non-nmethods'", usage(300 << 20)));
-        heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(4 << 20), "G1 Old Gen", usage(60 << 20)));
+                "Metaspace", usage(500 << 20), "CodeHeap 'non-nmethods'", usage(300 << 20)), false);
+        heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(4 << 20), "G1 Old Gen", usage(60 << 20)), false);
 
         assertThat(heap.peakMiB()).isEqualTo(108);
+        assertThat(heap.livePeakMiB()).isEqualTo(-1);
         assertThat(heap.seen()).isEqualTo(2);
+    }
+
+    @Test
+    void theHeapAfterAForcedFullCollectionIsTheLiveHeapKeptApartFromTheYoungCollections() {
+        HeapAfterGc heap = new HeapAfterGc(Set.of("G1 Eden Space", "G1 Survivor Space", "G1 Old Gen"));
+
+        // a young collection leaves the old generation's dead objects counted; a full one does not
+        heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(8 << 20), "G1 Old Gen", usage(300 << 20)), false);
+        heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(0), "G1 Old Gen", usage(90 << 20)), true);
+        heap.record(Map.of("G1 Eden Space", usage(0), "G1 Survivor Space", usage(0), "G1 Old Gen", usage(70 << 20)), true);
+
+        assertThat(heap.peakMiB()).isEqualTo(308);
+        assertThat(heap.livePeakMiB()).isEqualTo(90);
     }
 
     @Test
@@ -39,12 +53,14 @@ class HeapAfterGcTest {
         }
         System.gc();
         heap.close();
+        double live = heap.livePeakMiB();
 
         // 64 MiB were alive at the collection: the heap after it holds them, and less than the whole heap
         assertThat(kept).hasSize(64);
         assertThat(heap.counted()).isPositive();
         assertThat(heap.seen()).isGreaterThanOrEqualTo(heap.counted());
         assertThat(heap.peakMiB()).isGreaterThanOrEqualTo(64).isLessThan(Runtime.getRuntime().maxMemory() / 1048576.0);
+        assertThat(live).as("System.gc() is a forced full collection: its figure is the live heap").isGreaterThanOrEqualTo(64);
     }
 
     private static MemoryUsage usage(long used) {
