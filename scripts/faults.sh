@@ -131,6 +131,41 @@ task_failures() {
         | .out[]'
 }
 
+# stale_unassigned <connector...>: reads Connect's status topic like task_failures and prints the connectors or tasks
+# whose last record is an UNASSIGNED of an older generation than a RUNNING already written for them: a worker that
+# lost the connector or task in a rebalance wrote UNASSIGNED, and that write landed after the new holder's RUNNING
+# (both delayed while the broker holding the status topic was down). The REST API then shows UNASSIGNED for a
+# connector or task that runs; Kafka Connect's KafkaStatusBackingStore ignores such writes for tasks only (KAFKA-12525).
+stale_unassigned() {
+    local c prefixes=""
+    for c in "$@"; do prefixes="$prefixes status-task-$c- status-connector-$c"; done
+    jq -nrR --arg prefixes "$prefixes" '
+        ($prefixes | split(" ") | map(select(length > 0))) as $p
+        | def ours($k): any($p[]; . as $q | ($k == $q) or ($q | endswith("-")) and ($k | startswith($q)));
+        reduce (inputs | split("\t") | select(length == 2 and ours(.[0]))
+                | {k: .[0], v: (.[1] | try fromjson catch null)}) as $r
+            ({};
+             if ($r.v | type) != "object" then del(.[$r.k])
+             else (.[$r.k].top // null) as $top
+                 | .[$r.k].last = $r.v
+                 | (if $top == null or ($r.v.generation // 0) >= ($top.generation // 0) then .[$r.k].top = $r.v else . end)
+             end)
+        | to_entries[]
+        | select(.value.last.state == "UNASSIGNED" and .value.top.state == "RUNNING"
+                 and (.value.last.generation // 0) < (.value.top.generation // 0))
+        | "\(.key | ltrimstr("status-task-") | ltrimstr("status-connector-")) UNASSIGNED on \(.value.last.worker_id // "?")"
+          + " (generation \(.value.last.generation // "?")) written after RUNNING on \(.value.top.worker_id // "?")"
+          + " (generation \(.value.top.generation // "?"))"'
+}
+
+# not_running <connector> <its REST status JSON>: the connector ("name") and tasks ("name-id") that are not RUNNING, and
+# "name: no task" when it has none.
+not_running() {
+    jq -r --arg c "$1" '(if .connector.state != "RUNNING" then [$c] else [] end)
+        + [.tasks[] | select(.state != "RUNNING") | "\($c)-\(.id)"]
+        + (if (.tasks | length) == 0 then ["\($c): no task"] else [] end) | .[]' <<<"$2"
+}
+
 # sum_offsets: the sum of the offsets in GetOffsetShell's "topic:partition:offset" lines (a topic's high watermarks).
 sum_offsets() { awk -F: 'NF >= 3 && $NF ~ /^[0-9]+$/ { s += $NF } END { printf "%d", s }'; }
 

@@ -116,6 +116,27 @@ class TortureFaultsTest {
     }
 
     @Test
+    void anUnassignedOfAnOlderGenerationWrittenLastIsStaleButOneOfTheCurrentGenerationIsNot() throws Exception {
+        String out = bash("printf '%s\\t%s\\n'"
+                + " status-connector-m '{\"state\":\"RUNNING\",\"trace\":null,\"worker_id\":\"h:1\",\"generation\":3}'"
+                + " status-connector-m '{\"state\":\"RUNNING\",\"trace\":null,\"worker_id\":\"h:2\",\"generation\":5}'"
+                + " status-connector-m '{\"state\":\"UNASSIGNED\",\"trace\":null,\"worker_id\":\"h:1\",\"generation\":4}'"
+                + " status-task-m-0 '{\"state\":\"RUNNING\",\"trace\":null,\"worker_id\":\"h:2\",\"generation\":5}'"
+                + " status-connector-n '{\"state\":\"RUNNING\",\"trace\":null,\"worker_id\":\"h:1\",\"generation\":3}'"
+                + " status-connector-n '{\"state\":\"UNASSIGNED\",\"trace\":null,\"worker_id\":\"h:1\",\"generation\":4}'"
+                + " status-connector-gone '{\"state\":\"RUNNING\",\"trace\":null,\"worker_id\":\"h:2\",\"generation\":5}'"
+                + " status-connector-gone '{\"state\":\"UNASSIGNED\",\"trace\":null,\"worker_id\":\"h:1\",\"generation\":4}'"
+                + " status-connector-gone '' > \"$TMP/status\";"
+                + " stale_unassigned m n gone < \"$TMP/status\"; echo '--';"
+                + " not_running m '{\"connector\":{\"state\":\"UNASSIGNED\"},\"tasks\":[{\"id\":0,\"state\":\"RUNNING\"},"
+                + "{\"id\":1,\"state\":\"FAILED\"}]}';"
+                + " not_running n '{\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[]}'");
+
+        assertThat(out).isEqualTo("m UNASSIGNED on h:1 (generation 4) written after RUNNING on h:2 (generation 5)\n--\n"
+                + "m\nm-1\nn: no task\n");
+    }
+
+    @Test
     void offsetsAndShares() throws Exception {
         String out = bash("printf 't:0:100\\nt:1:250\\nt:2:0\\n' | sum_offsets; echo;"
                 + " echo \"$(share_percent 349 1000) $(share_percent 1000 1000) $(share_percent 5 0)\";"
