@@ -108,6 +108,40 @@ public final class ResultsPages {
         return out.toString();
     }
 
+    /**
+     * Throughput beside the peers' published figures: per row of {@code table} and partition count, the figure of the
+     * newest recorded run of the row's command that holds it (one worker or one restore process per run, so MB/s per
+     * worker is the run's; MB are 10^6 bytes of record values).
+     */
+    public String peerTable(PeerTable table) {
+        StringBuilder out = new StringBuilder("| what (1 KiB values) | partitions | records/s | MB/s per worker | MB/s per partition"
+                + " | run | what the peers publish |\n|---|---|---|---|---|---|---|\n");
+        for (PeerTable.Row row : table.rows()) {
+            for (int i = 0; i < row.partitions().size(); i++) {
+                int p = row.partitions().get(i);
+                String name = row.runName(p);
+                out.append("| ").append(Markdown.cell(row.what())).append(" | ").append(p).append(" | ")
+                        .append(figures(row.command(), name, p)).append(" | ")
+                        .append(row.peers().equals("-") ? "—" : i > 0 ? "(as above)" : Markdown.cell(row.peers())).append(" |\n");
+            }
+        }
+        return out.toString();
+    }
+
+    /** The cells records/s, MB/s per worker, MB/s per partition and run, of run {@code name} in {@code command}'s newest run. */
+    private String figures(String command, String name, int partitions) {
+        Optional<Located> newest = newest(r -> r.command().equals(command) && r.runs().stream().anyMatch(f -> f.name().equals(name)));
+        if (newest.isEmpty()) {
+            return "not measured | — | — | no run of `" + Markdown.cell(command) + "` recorded with " + name;
+        }
+        RunFigure f = newest.get().run().runs().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+        String mb = f.mbPerSecond() == null ? "— | —"
+                : String.format(java.util.Locale.ROOT, "%.1f | %.1f", f.mbPerSecond(), f.mbPerSecond() / partitions);
+        return Figures.rate(f.medianRate()) + " | " + mb + " | median of " + f.rounds().size() + " round(s)"
+                + (f.spreadPercent() == null ? "" : ", spread " + Figures.percent(f.spreadPercent())) + "; "
+                + Markdown.runLink(newest.get().run(), newest.get().file(), linkPrefix) + ", `" + Markdown.cell(command) + "`";
+    }
+
     private Optional<Located> newest(java.util.function.Predicate<RunRecord> which) {
         return all().stream().filter(l -> which.test(l.run())).max(Comparator.comparing(l -> l.run().started()));
     }

@@ -36,6 +36,13 @@ class PerformancePagesTest {
                 pages().commandSections(), "runs per command", REGENERATE);
     }
 
+    @Test
+    void performancePageHoldsTheThroughputBesideThePeersPublishedFigures() throws Exception {
+        GeneratedDocs.checkSection(DOCS.resolve("performance.md"), "<!-- bench-peers:start (generated from bench/peers.txt and"
+                + " bench/results/*.jsonl; see bench PerformancePagesTest) -->", "<!-- bench-peers:end -->",
+                pages().peerTable(PeerTable.read(PeerTable.FILE)), "throughput table", REGENERATE);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"blob-sink", "kafka-sink", "restore-cli", "chain-source", "cache-sidecar"})
     void componentPageHoldsItsGoalsWithTheirCurrentResults(String page) throws Exception {

@@ -102,6 +102,32 @@ class ResultsPagesTest {
         assertThat(ResultsPages.load(goals, dir.resolve("nothing"), "x/").commandSections()).contains("Not measured");
     }
 
+    @Test
+    void thePeerTableShowsEachFigureFromItsCommandsNewestRunPerWorkerAndPerPartition() {
+        PeerTable table = PeerTable.parse(List.of("# a comment", "blob sink | " + CMD + " | steady-blob-{p}p-1024B | 1 8 | A: 1 GB/s",
+                "discard sink | " + CMD + " | discard-{p}p-1024B | 8 | -"), "peers");
+        Summary older = Records.summary(Records.results("steady-blob-1p-1024B", 100, 100, 100, "steady-blob-8p-1024B", 400, 400, 400));
+        Summary newer = Records.summary(Records.results("steady-blob-1p-1024B", 200, 220, 180));
+        Summary otherCommand = Records.summary(Records.results("steady-blob-1p-1024B", 900, 900, 900));
+        ResultsPages pages = ResultsPages.of(Records.GOALS.all(), Map.of("blob-sink.jsonl", List.of(
+                Records.run(CMD, "2026-12-10T10:00:00Z", older, 0, null), Records.run(CMD, "2026-12-11T10:00:00Z", newer, 0, null),
+                Records.run(CMD + " --s3", "2026-12-12T10:00:00Z", otherCommand, 0, null))), "../bench/results/");
+
+        String rendered = pages.peerTable(table);
+
+        assertThat(rendered).contains("| blob sink | 1 | 200 | 0.2 | 0.2 | median of 3 round(s), spread 20%;"
+                        + " 2026-12-11T10:00:00Z, commit `abc1234`, [blob-sink.jsonl](../bench/results/blob-sink.jsonl), `" + CMD
+                        + "` | A: 1 GB/s |")
+                .contains("| blob sink | 8 | 400 | 0.4 | 0.1 | median of 3 round(s), spread 0%; 2026-12-10T10:00:00Z")
+                .contains("| (as above) |")
+                .contains("| discard sink | 8 | not measured | — | — | no run of `" + CMD + "` recorded with discard-8p-1024B | — |")
+                .doesNotContain("900");
+        assertThatThrownBy(() -> PeerTable.parse(List.of("x | y | run-1p | 1 | -"), "peers.txt"))
+                .hasMessage("peers.txt line 1: the run name 'run-1p' has no {p} for the partitions");
+        assertThatThrownBy(() -> PeerTable.parse(List.of("x | y | run-{p}p | one | -"), "peers.txt"))
+                .hasMessage("peers.txt line 1: the partitions 'one' are not whole numbers separated by spaces");
+    }
+
     /** Three rounds of the blob sink at 0.90 of the discard sink. */
     private static Summary ninetyPercent() {
         return Records.summary(Records.results("blob-1p-100B", 90, 90, 90, "discard-1p-100B", 100, 100, 100),
