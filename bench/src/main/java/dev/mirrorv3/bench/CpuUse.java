@@ -43,13 +43,22 @@ final class CpuUse {
 
     /** The CPU seconds each part used since {@link #start}. */
     Use stop() {
-        Snapshot end = snapshot();
+        return between(start, snapshot());
+    }
+
+    /** A reading of every part's CPU time so far, to take {@link #between} two of them. */
+    Snapshot mark() {
+        return snapshot();
+    }
+
+    /** The CPU seconds each part used from one reading to a later one. */
+    Use between(Snapshot from, Snapshot to) {
         double task = 0;
         double flush = 0;
         double otherJava = 0;
-        for (Map.Entry<Long, Long> t : end.threadNanos().entrySet()) {
-            double seconds = (t.getValue() - start.threadNanos().getOrDefault(t.getKey(), 0L)) / 1e9;
-            String name = end.threadNames().get(t.getKey());
+        for (Map.Entry<Long, Long> t : to.threadNanos().entrySet()) {
+            double seconds = (t.getValue() - from.threadNanos().getOrDefault(t.getKey(), 0L)) / 1e9;
+            String name = to.threadNames().get(t.getKey());
             if (name.equals(taskThread)) {
                 task += seconds;
             } else if (name.startsWith(flushThreadPrefix)) {
@@ -58,8 +67,8 @@ final class CpuUse {
                 otherJava += seconds;
             }
         }
-        double worker = (end.processNanos() - start.processNanos()) / 1e9;
-        double broker = start.brokerTicks() < 0 || end.brokerTicks() < 0 ? -1 : (end.brokerTicks() - start.brokerTicks()) / 100.0;
+        double worker = (to.processNanos() - from.processNanos()) / 1e9;
+        double broker = from.brokerTicks() < 0 || to.brokerTicks() < 0 ? -1 : (to.brokerTicks() - from.brokerTicks()) / 100.0;
         return new Use(worker, task, flush, otherJava, Math.max(0, worker - task - flush - otherJava), broker, os.getAvailableProcessors());
     }
 
@@ -93,7 +102,7 @@ final class CpuUse {
         }
     }
 
-    private record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks) {
+    record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks) {
     }
 
     /**
@@ -104,7 +113,7 @@ final class CpuUse {
      */
     record Use(double worker, double taskThread, double flushThreads, double otherJava, double jvm, double broker, int cores) {
         String describe(double seconds) {
-            return String.format(Locale.ROOT, "CPU over the run: worker %.2f s (task thread %.2f, flush threads %.2f, its other Java"
+            return String.format(Locale.ROOT, "CPU: worker %.2f s (task thread %.2f, flush threads %.2f, its other Java"
                     + " threads %.2f, the JVM's own (GC, JIT) and ended threads %.2f), broker %s; %d cores x %.2f s = %.2f core-s,"
                     + " %.0f%% used", worker, taskThread, flushThreads, otherJava, jvm,
                     broker < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f s", broker), cores, seconds, cores * seconds,

@@ -31,12 +31,13 @@ import javax.management.remote.JMXServiceURL;
  * The CPU the run used is read the same way for every sink ({@link CpuUse}): the worker's, by thread group, and the
  * broker's (its pid file given as {@code -Dbench.broker.pid.file}). With {@code -Dbench.full.gc.every.ms=N} the worker
  * is asked for a full collection every N ms while the run lasts ({@link FullCollections}), and the heap after those is
- * its live heap.
+ * its live heap. How the task's consumer fetched is printed beside them ({@link ConsumerFetches}).
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
  * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>
  * <live heap peak MiB, -1 without forced full collections>} for the
- * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s>}: the run's {@link SteadyRate}.
+ * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s> <CPU s as above>}: the run's
+ * {@link SteadyRate} and the CPU used within it (read at its first look and its last).
  *
  * <p>Usage: {@code SinkRun <label> <blob|file|discard> <connect-url> <connector-config.json> <bootstrap> <topic>
  * <jmx host:port> <timeout s> [--profile]}
@@ -59,18 +60,21 @@ public final class SinkRun {
             HeapSampler sampler = new HeapSampler(mbs, run.name(), args.length > 8 && args[8].equals("--profile"));
             String brokerPid = System.getProperty("bench.broker.pid.file");
             CpuUse cpu = new CpuUse(mbs, run.name(), brokerPid == null ? null : Path.of(brokerPid));
+            ConsumerFetches fetches = new ConsumerFetches(mbs, run.name());
             SinkCheck destination = destination(args[1], mbs, configFile, run, topic, range);
             CommittedOffsets committed = new CommittedOffsets(offsets, run.name(), topic, range.highWatermarks());
             SteadyRate steady = new SteadyRate(range);
+            SteadyCpu steadyCpu = new SteadyCpu(steady, cpu);
             double seconds;
             try (HeapAfterGc afterGc = HeapAfterGc.listen(mbs)) {
                 sampler.start();
                 cpu.start();
+                fetches.start();
                 boolean done;
                 CpuUse.Use used;
                 try (FullCollections full = FullCollections.every(mbs, Long.getLong("bench.full.gc.every.ms", 0))) {
                     run.deploy();
-                    done = awaitCommitted(label, run, committed, destination, sampler, steady);
+                    done = awaitCommitted(label, run, committed, destination, sampler, steadyCpu);
                     seconds = run.seconds();
                     used = cpu.stop();
                 }
@@ -80,8 +84,9 @@ public final class SinkRun {
                             destination.lag()));
                 }
                 awaitDestination(label, run, destination);
+                System.out.println(label + ": " + fetches.describe());
                 afterGc.close();
-                report(label, range.records(), seconds, new Readings(sampler, afterGc, destination, used, steady));
+                report(label, range.records(), seconds, new Readings(sampler, afterGc, destination, used, steady, steadyCpu));
             }
             if (destination instanceof ListedChain listed) {
                 listed.close();
@@ -102,7 +107,7 @@ public final class SinkRun {
 
     /** Polls the group's commits every 50 ms; a blob sink's metric ahead of its store's listing fails the run at once. */
     private static boolean awaitCommitted(String label, TimedDeploy run, CommittedOffsets committed, SinkCheck destination,
-                                          HeapSampler sampler, SteadyRate steady) throws Exception {
+                                          HeapSampler sampler, SteadyCpu steady) throws Exception {
         int[] polls = {0};
         try {
             return run.awaitDone(() -> {
@@ -144,7 +149,37 @@ public final class SinkRun {
     }
 
     /** What a run read beside its clock. */
-    private record Readings(HeapSampler sampler, HeapAfterGc afterGc, SinkCheck destination, CpuUse.Use cpu, SteadyRate steady) {
+    private record Readings(HeapSampler sampler, HeapAfterGc afterGc, SinkCheck destination, CpuUse.Use cpu, SteadyRate steady,
+                            SteadyCpu steadyCpu) {
+    }
+
+    /** The steady state's rate and the CPU used within it: a reading of every part's CPU at its first look and its last. */
+    private static final class SteadyCpu {
+        private final SteadyRate rate;
+        private final CpuUse cpu;
+        private CpuUse.Snapshot begin;
+        private CpuUse.Use used;
+
+        SteadyCpu(SteadyRate rate, CpuUse cpu) {
+            this.rate = rate;
+            this.cpu = cpu;
+        }
+
+        void observe(double seconds, java.util.Map<Integer, Long> committed) {
+            boolean begun = rate.begun();
+            boolean ended = rate.ended();
+            rate.observe(seconds, committed);
+            if (!begun && rate.begun()) {
+                begin = cpu.mark();
+            } else if (!ended && rate.ended() && begin != null) {
+                used = cpu.between(begin, cpu.mark());
+            }
+        }
+
+        /** The CPU used between the steady state's looks; null when it was not measured. */
+        CpuUse.Use used() {
+            return rate.measured() ? used : null;
+        }
     }
 
     private static void report(String label, long records, double seconds, Readings r) {
@@ -155,12 +190,15 @@ public final class SinkRun {
         if (r.destination() instanceof ListedChain listed) {
             System.out.println(label + ": " + listed.summary());
         }
-        System.out.println(label + ": " + r.cpu().describe(seconds));
+        System.out.println(label + ": over the run, " + r.cpu().describe(seconds));
         SteadyRate steady = r.steady();
         if (steady.measured()) {
             System.out.printf(Locale.ROOT, "%s: steady state (from %.0f%% to %.0f%% of the records committed): %,d records in %.2f s"
                     + " = %,.0f records/s%n", label, 100 * SteadyRate.FROM_SHARE, 100 * SteadyRate.TO_SHARE, steady.records(),
                     steady.seconds(), steady.records() / steady.seconds());
+            if (r.steadyCpu().used() != null) {
+                System.out.println(label + ": in the steady state, " + r.steadyCpu().used().describe(steady.seconds()));
+            }
         }
         if (r.sampler().profiling()) {
             r.sampler().printProfile(label);
@@ -173,8 +211,9 @@ public final class SinkRun {
                 r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(), r.cpu().fields(),
                 r.afterGc().livePeakMiB());
         if (steady.measured()) {
-            System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%n", label, steady.records(), steady.seconds(),
-                    steady.records() / steady.seconds());
+            CpuUse.Use within = r.steadyCpu().used();
+            System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%s%n", label, steady.records(), steady.seconds(),
+                    steady.records() / steady.seconds(), within == null ? "" : " " + within.fields());
         }
     }
 }

@@ -46,6 +46,16 @@ final class SteadyRate {
         }
     }
 
+    /** Whether the look at {@value #FROM_SHARE} of the topic has been seen: the steady state began. */
+    boolean begun() {
+        return fromSeconds >= 0;
+    }
+
+    /** Whether the look at {@value #TO_SHARE} of the topic has been seen: the steady state ended. */
+    boolean ended() {
+        return toSeconds >= 0;
+    }
+
     /** Whether both looks were seen with records and time between them. */
     boolean measured() {
         return toSeconds > fromSeconds && fromSeconds >= 0 && toRecords > fromRecords;

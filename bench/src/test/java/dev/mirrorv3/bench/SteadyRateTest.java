@@ -27,6 +27,18 @@ class SteadyRateTest {
     }
 
     @Test
+    void itBeginsAtTheFirstLookPast20PercentAndEndsAtTheFirstPast80() {
+        SteadyRate steady = new SteadyRate(RANGE);
+        steady.observe(1.0, Map.of(0, 300L));                   // 10%
+        assertThat(steady.begun()).isFalse();
+        steady.observe(1.5, Map.of(0, 400L, 1, 200L));          // 25%
+        assertThat(steady.begun()).isTrue();
+        assertThat(steady.ended()).isFalse();
+        steady.observe(2.5, Map.of(0, 1000L, 1, 800L));         // 85%
+        assertThat(steady.ended()).isTrue();
+    }
+
+    @Test
     void aRunThatCommitsEverythingAtOnceHasNoSteadyState() {
         SteadyRate steady = new SteadyRate(RANGE);
         steady.observe(1.0, Map.of());
