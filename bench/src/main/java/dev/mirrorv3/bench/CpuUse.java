@@ -13,10 +13,11 @@ import javax.management.MBeanServerConnection;
 /**
  * Where a run's CPU went, read from outside the product: the worker's process CPU time and each of its Java threads'
  * (the JVM's own {@code OperatingSystemMXBean} and {@code ThreadMXBean} through JMX), and the broker's process CPU time
- * from {@code /proc/<pid>/stat} (Linux; unknown elsewhere). Two snapshots, at the deploy and at the end, so nothing
- * samples during the run. The worker's threads are grouped as the sink's task thread ({@code task-thread-<connector>-0}),
- * the blob sink's flush threads ({@code mirror-v3-flush-<connector>-*}), its other Java threads, and the rest of the
- * process: the JVM's own threads (garbage collection, JIT compilation) and Java threads that ended during the run.
+ * from {@code /proc/<pid>/stat} (Linux; unknown elsewhere), and so the S3 server's when it runs on the same machine. Two
+ * snapshots, at the deploy and at the end, so nothing samples during the run. The worker's threads are grouped as the
+ * sink's task thread ({@code task-thread-<connector>-0}), the blob sink's flush threads
+ * ({@code mirror-v3-flush-<connector>-*}), its other Java threads, and the rest of the process: the JVM's own threads
+ * (garbage collection, JIT compilation) and Java threads that ended during the run.
  */
 final class CpuUse {
     private final com.sun.management.ThreadMXBean threads;
@@ -24,17 +25,23 @@ final class CpuUse {
     private final String taskThread;
     private final String flushThreadPrefix;
     private final Path brokerStat;
+    private final Path storeServerStat;
     private Snapshot start;
 
-    CpuUse(MBeanServerConnection mbs, String connector, Path brokerPidFile) throws IOException {
+    /** The pid files may be null or absent: that process's CPU is then unknown (-1). */
+    CpuUse(MBeanServerConnection mbs, String connector, Path brokerPidFile, Path storeServerPidFile) throws IOException {
         threads = ManagementFactory.newPlatformMXBeanProxy(mbs, ManagementFactory.THREAD_MXBEAN_NAME,
                 com.sun.management.ThreadMXBean.class);
         os = ManagementFactory.newPlatformMXBeanProxy(mbs, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
                 com.sun.management.OperatingSystemMXBean.class);
         taskThread = "task-thread-" + connector + "-0";
         flushThreadPrefix = "mirror-v3-flush-" + connector + "-";
-        brokerStat = brokerPidFile != null && Files.isRegularFile(brokerPidFile)
-                ? Path.of("/proc", Files.readString(brokerPidFile).trim(), "stat") : null;
+        brokerStat = procStat(brokerPidFile);
+        storeServerStat = procStat(storeServerPidFile);
+    }
+
+    private static Path procStat(Path pidFile) throws IOException {
+        return pidFile != null && Files.isRegularFile(pidFile) ? Path.of("/proc", Files.readString(pidFile).trim(), "stat") : null;
     }
 
     void start() {
@@ -68,8 +75,14 @@ final class CpuUse {
             }
         }
         double worker = (to.processNanos() - from.processNanos()) / 1e9;
-        double broker = from.brokerTicks() < 0 || to.brokerTicks() < 0 ? -1 : (to.brokerTicks() - from.brokerTicks()) / 100.0;
-        return new Use(worker, task, flush, otherJava, Math.max(0, worker - task - flush - otherJava), broker, os.getAvailableProcessors());
+        return new Use(worker, task, flush, otherJava, Math.max(0, worker - task - flush - otherJava),
+                seconds(from.brokerTicks(), to.brokerTicks()), seconds(from.storeServerTicks(), to.storeServerTicks()),
+                os.getAvailableProcessors());
+    }
+
+    /** Clock ticks (USER_HZ, 100 on Linux) as seconds, or -1 when either reading is unknown. */
+    private static double seconds(long fromTicks, long toTicks) {
+        return fromTicks < 0 || toTicks < 0 ? -1 : (toTicks - fromTicks) / 100.0;
     }
 
     private Snapshot snapshot() {
@@ -85,16 +98,16 @@ final class CpuUse {
                 names.put(ids[i], infos[i].getThreadName());
             }
         }
-        return new Snapshot(process, byThread, names, brokerTicks());
+        return new Snapshot(process, byThread, names, ticks(brokerStat), ticks(storeServerStat));
     }
 
-    /** utime + stime of the broker's process in clock ticks (USER_HZ, 100 on Linux), or -1. */
-    private long brokerTicks() {
-        if (brokerStat == null) {
+    /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux), or -1. */
+    private static long ticks(Path procStat) {
+        if (procStat == null) {
             return -1;
         }
         try {
-            String stat = Files.readString(brokerStat);
+            String stat = Files.readString(procStat);
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
         } catch (IOException | RuntimeException e) {
@@ -102,7 +115,8 @@ final class CpuUse {
         }
     }
 
-    record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks) {
+    record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks,
+                    long storeServerTicks) {
     }
 
     /**
@@ -110,14 +124,22 @@ final class CpuUse {
      *
      * @param jvm the worker's CPU outside its live Java threads: garbage collection, JIT compilation, threads that ended
      * @param broker the broker process's, or -1 when unknown
+     * @param storeServer the S3 server's process (S3Proxy on the same machine), or -1 when unknown or none
      */
-    record Use(double worker, double taskThread, double flushThreads, double otherJava, double jvm, double broker, int cores) {
+    record Use(double worker, double taskThread, double flushThreads, double otherJava, double jvm, double broker, double storeServer,
+               int cores) {
         String describe(double seconds) {
             return String.format(Locale.ROOT, "CPU: worker %.2f s (task thread %.2f, flush threads %.2f, its other Java"
-                    + " threads %.2f, the JVM's own (GC, JIT) and ended threads %.2f), broker %s; %d cores x %.2f s = %.2f core-s,"
-                    + " %.0f%% used", worker, taskThread, flushThreads, otherJava, jvm,
-                    broker < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f s", broker), cores, seconds, cores * seconds,
-                    100 * (worker + Math.max(0, broker)) / (cores * seconds));
+                    + " threads %.2f, the JVM's own (GC, JIT) and ended threads %.2f), broker %s%s; %d cores x %.2f s = %.2f"
+                    + " core-s, %.0f%% used", worker, taskThread, flushThreads, otherJava, jvm,
+                    broker < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f s", broker),
+                    storeServer < 0 ? "" : String.format(Locale.ROOT, ", S3 server %.2f s", storeServer), cores, seconds,
+                    cores * seconds, 100 * (worker + Math.max(0, broker) + Math.max(0, storeServer)) / (cores * seconds));
+        }
+
+        /** The S3 server's CPU as a RESULT line's last field (-1: unknown or none). */
+        String storeServerField() {
+            return String.format(Locale.ROOT, "%.2f", storeServer);
         }
 
         /** The RESULT line's fields: worker, task thread, flush threads, other Java threads, JVM, broker (-1: unknown). */

@@ -28,14 +28,15 @@ import javax.management.remote.JMXServiceURL;
  * (garbage included), and with {@code --profile} the sink task thread's stack ({@link HeapSampler}). Deletes the
  * connector at the end.
  *
- * The CPU the run used is read the same way for every sink ({@link CpuUse}): the worker's, by thread group, and the
- * broker's (its pid file given as {@code -Dbench.broker.pid.file}). With {@code -Dbench.full.gc.every.ms=N} the worker
- * is asked for a full collection every N ms while the run lasts ({@link FullCollections}), and the heap after those is
- * its live heap. How the task's consumer fetched is printed beside them ({@link ConsumerFetches}).
+ * The CPU the run used is read the same way for every sink ({@link CpuUse}): the worker's, by thread group, the
+ * broker's (its pid file given as {@code -Dbench.broker.pid.file}) and the S3 server's ({@code -Dbench.s3.pid.file}).
+ * With {@code -Dbench.full.gc.every.ms=N} the worker is asked for a full collection every N ms while the run lasts
+ * ({@link FullCollections}), and the heap after those is its live heap. How the task's consumer fetched is printed
+ * beside them ({@link ConsumerFetches}).
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
  * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>
- * <live heap peak MiB, -1 without forced full collections>} for the
+ * <live heap peak MiB, -1 without forced full collections> <CPU s of the S3 server, -1: none>} for the
  * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s> <CPU s as above>}: the run's
  * {@link SteadyRate} and the CPU used within it (read at its first look and its last).
  *
@@ -59,7 +60,9 @@ public final class SinkRun {
             MBeanServerConnection mbs = jmxc.getMBeanServerConnection();
             HeapSampler sampler = new HeapSampler(mbs, run.name(), args.length > 8 && args[8].equals("--profile"));
             String brokerPid = System.getProperty("bench.broker.pid.file");
-            CpuUse cpu = new CpuUse(mbs, run.name(), brokerPid == null ? null : Path.of(brokerPid));
+            String storeServerPid = System.getProperty("bench.s3.pid.file");
+            CpuUse cpu = new CpuUse(mbs, run.name(), brokerPid == null ? null : Path.of(brokerPid),
+                    storeServerPid == null ? null : Path.of(storeServerPid));
             ConsumerFetches fetches = new ConsumerFetches(mbs, run.name());
             SinkCheck destination = destination(args[1], mbs, configFile, run, topic, range);
             CommittedOffsets committed = new CommittedOffsets(offsets, run.name(), topic, range.highWatermarks());
@@ -207,13 +210,13 @@ public final class SinkRun {
             System.out.printf(Locale.ROOT, "%s: live heap (after the full collections the bench forced) peak %.0f MiB%n", label,
                     r.afterGc().livePeakMiB());
         }
-        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s %.0f%n", label, records, seconds, records / seconds,
-                r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(), r.cpu().fields(),
-                r.afterGc().livePeakMiB());
+        System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s %.0f %s%n", label, records, seconds,
+                records / seconds, r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(),
+                r.cpu().fields(), r.afterGc().livePeakMiB(), r.cpu().storeServerField());
         if (steady.measured()) {
             CpuUse.Use within = r.steadyCpu().used();
             System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%s%n", label, steady.records(), steady.seconds(),
-                    steady.records() / steady.seconds(), within == null ? "" : " " + within.fields());
+                    steady.records() / steady.seconds(), within == null ? "" : " " + within.fields() + " " + within.storeServerField());
         }
     }
 }
