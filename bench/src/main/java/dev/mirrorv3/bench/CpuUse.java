@@ -77,7 +77,7 @@ final class CpuUse {
         double worker = (to.processNanos() - from.processNanos()) / 1e9;
         return new Use(worker, task, flush, otherJava, Math.max(0, worker - task - flush - otherJava),
                 seconds(from.brokerTicks(), to.brokerTicks()), seconds(from.storeServerTicks(), to.storeServerTicks()),
-                os.getAvailableProcessors());
+                seconds(from.machineTicks(), to.machineTicks()), os.getAvailableProcessors());
     }
 
     /** Clock ticks (USER_HZ, 100 on Linux) as seconds, or -1 when either reading is unknown. */
@@ -98,7 +98,7 @@ final class CpuUse {
                 names.put(ids[i], infos[i].getThreadName());
             }
         }
-        return new Snapshot(process, byThread, names, ticks(brokerStat), ticks(storeServerStat));
+        return new Snapshot(process, byThread, names, ticks(brokerStat), ticks(storeServerStat), machineBusyTicks());
     }
 
     /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux), or -1. */
@@ -115,8 +115,23 @@ final class CpuUse {
         }
     }
 
+    /**
+     * The whole machine's busy clock ticks over all its CPUs, from the first line of {@code /proc/stat}: user, nice,
+     * system, irq, softirq and steal (time the hypervisor gave elsewhere), not idle or iowait; every process and the
+     * kernel's own threads (writeback, network) count. -1 elsewhere than Linux.
+     */
+    private static long machineBusyTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split(" +");
+            return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6]) + Long.parseLong(f[7])
+                    + Long.parseLong(f[8]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     record Snapshot(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadNames, long brokerTicks,
-                    long storeServerTicks) {
+                    long storeServerTicks, long machineTicks) {
     }
 
     /**
@@ -125,21 +140,23 @@ final class CpuUse {
      * @param jvm the worker's CPU outside its live Java threads: garbage collection, JIT compilation, threads that ended
      * @param broker the broker process's, or -1 when unknown
      * @param storeServer the S3 server's process (S3Proxy on the same machine), or -1 when unknown or none
+     * @param machine the whole machine's busy CPU (every process and the kernel), or -1 when unknown
      */
     record Use(double worker, double taskThread, double flushThreads, double otherJava, double jvm, double broker, double storeServer,
-               int cores) {
+               double machine, int cores) {
         String describe(double seconds) {
             return String.format(Locale.ROOT, "CPU: worker %.2f s (task thread %.2f, flush threads %.2f, its other Java"
                     + " threads %.2f, the JVM's own (GC, JIT) and ended threads %.2f), broker %s%s; %d cores x %.2f s = %.2f"
-                    + " core-s, %.0f%% used", worker, taskThread, flushThreads, otherJava, jvm,
+                    + " core-s, %.0f%% used by them%s", worker, taskThread, flushThreads, otherJava, jvm,
                     broker < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f s", broker),
                     storeServer < 0 ? "" : String.format(Locale.ROOT, ", S3 server %.2f s", storeServer), cores, seconds,
-                    cores * seconds, 100 * (worker + Math.max(0, broker) + Math.max(0, storeServer)) / (cores * seconds));
+                    cores * seconds, 100 * (worker + Math.max(0, broker) + Math.max(0, storeServer)) / (cores * seconds),
+                    machine < 0 ? "" : String.format(Locale.ROOT, ", %.0f%% by the whole machine", 100 * machine / (cores * seconds)));
         }
 
-        /** The S3 server's CPU as a RESULT line's last field (-1: unknown or none). */
-        String storeServerField() {
-            return String.format(Locale.ROOT, "%.2f", storeServer);
+        /** The S3 server's CPU and the whole machine's busy CPU, a RESULT line's last two fields (-1: unknown or none). */
+        String lastFields() {
+            return String.format(Locale.ROOT, "%.2f %.2f", storeServer, machine);
         }
 
         /** The RESULT line's fields: worker, task thread, flush threads, other Java threads, JVM, broker (-1: unknown). */

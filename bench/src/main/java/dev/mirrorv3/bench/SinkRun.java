@@ -36,7 +36,8 @@ import javax.management.remote.JMXServiceURL;
  *
  * <p>Prints {@code RESULT <label> <records> <seconds> <records/s> <heap after GC peak MiB> <used heap peak MiB>
  * <collections seen> <collections counted> <CPU s: worker task-thread flush-threads other-java jvm broker>
- * <live heap peak MiB, -1 without forced full collections> <CPU s of the S3 server, -1: none>} for the
+ * <live heap peak MiB, -1 without forced full collections> <CPU s of the S3 server, -1: none> <busy CPU s of the whole
+ * machine, -1: unknown>} for the
  * script's summary, and {@code RESULT steady-<label> <records> <seconds> <records/s> <CPU s as above>}: the run's
  * {@link SteadyRate} and the CPU used within it (read at its first look and its last).
  *
@@ -212,11 +213,11 @@ public final class SinkRun {
         }
         System.out.printf(Locale.ROOT, "RESULT %s %d %.3f %.0f %.0f %.0f %d %d %s %.0f %s%n", label, records, seconds,
                 records / seconds, r.afterGc().peakMiB(), r.sampler().peakMiB(), r.afterGc().seen(), r.afterGc().counted(),
-                r.cpu().fields(), r.afterGc().livePeakMiB(), r.cpu().storeServerField());
+                r.cpu().fields(), r.afterGc().livePeakMiB(), r.cpu().lastFields());
         if (steady.measured()) {
             CpuUse.Use within = r.steadyCpu().used();
             System.out.printf(Locale.ROOT, "RESULT steady-%s %d %.3f %.0f%s%n", label, steady.records(), steady.seconds(),
-                    steady.records() / steady.seconds(), within == null ? "" : " " + within.fields() + " " + within.storeServerField());
+                    steady.records() / steady.seconds(), within == null ? "" : " " + within.fields() + " " + within.lastFields());
         }
     }
 }
