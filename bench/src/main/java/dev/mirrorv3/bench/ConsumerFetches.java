@@ -40,10 +40,12 @@ final class ConsumerFetches {
         }
         double bytes = read(fetches, "bytes-consumed-total", Double.NaN) - bytesAtStart;
         double records = read(fetches, "records-consumed-total", Double.NaN) - recordsAtStart;
+        double idle = read(consumer, "poll-idle-ratio-avg", Double.NaN);
         return String.format(Locale.ROOT, "consumer fetches: %.0f requests, %.0f records and %.2f MB per fetch; fetch latency avg %.1f"
-                + " ms; the task thread idle in poll %.0f%% of the time (poll-idle-ratio-avg), %.1f ms between polls on average", n,
-                records / n, bytes / n / 1e6, read(fetches, "fetch-latency-avg", Double.NaN), 100 * read(consumer,
-                "poll-idle-ratio-avg", Double.NaN), read(consumer, "time-between-poll-avg", Double.NaN));
+                + " ms; the task thread idle in poll %s of the time (poll-idle-ratio-avg), %.1f ms between polls on average", n,
+                records / n, bytes / n / 1e6, read(fetches, "fetch-latency-avg", Double.NaN),
+                Double.isNaN(idle) ? "an unknown share (the client reports NaN)" : String.format(Locale.ROOT, "%.0f%%", 100 * idle),
+                read(consumer, "time-between-poll-avg", Double.NaN));
     }
 
     private double read(ObjectName name, String attribute, double otherwise) {
