@@ -109,53 +109,55 @@ task_stopped_in_log() {
     tail -n +"$2" "$1" 2>/dev/null | grep -qE "Stopping task $3-$4 \(|stopping tasks \[(.*, )?$3-$4(, .*)?\]"
 }
 
-# task_failures <connector...>: reads Connect's status topic as "key<TAB>value" lines (ConsoleConsumer with
-# print.key) and prints each FAILED state of the connectors or their tasks that was current when written: a FAILED
-# with a generation below one the same key already had comes from a worker that no longer held the task (a woken
-# zombie reporting late), and Connect ignores it too. A task that failed and was then revived by a rebalance shows
-# up here although the final status says RUNNING.
-task_failures() {
+# status_records <connector...>: reads Connect's status topic as "key<TAB>value" lines (ConsoleConsumer with
+# print.key) and prints, as JSON lines {k, name, v}, the records of these connectors and their tasks in topic order:
+# name is the connector ("c") or the task ("c-0"), v the state record, null for a tombstone (a deleted connector).
+status_records() {
     local c prefixes=""
     for c in "$@"; do prefixes="$prefixes status-task-$c- status-connector-$c"; done
-    jq -nrR --arg prefixes "$prefixes" '
+    jq -ncR --arg prefixes "$prefixes" '
         ($prefixes | split(" ") | map(select(length > 0))) as $p
         | def ours($k): any($p[]; . as $q | ($k == $q) or ($q | endswith("-")) and ($k | startswith($q)));
-        reduce (inputs | split("\t") | select(length == 2 and ours(.[0]))
-                | {k: .[0], v: (.[1] | try fromjson catch null)} | select(.v | type == "object")) as $r
+        inputs | split("\t") | select(length == 2 and ours(.[0]))
+        | {k: .[0], name: (.[0] | ltrimstr("status-task-") | ltrimstr("status-connector-")),
+           v: (.[1] | try fromjson catch null | if type == "object" then . else null end)}'
+}
+
+# task_failures <connector...>: reads Connect's status topic (as status_records) and prints each FAILED state of the
+# connectors or their tasks that was current when written: a FAILED with a generation below one the same key already
+# had comes from a worker that no longer held the task (a woken zombie reporting late), and Connect ignores it too. A
+# task that failed and was then revived by a rebalance shows up here although the final status says RUNNING.
+task_failures() {
+    status_records "$@" | jq -nr '
+        reduce (inputs | select(.v != null)) as $r
             ({max: {}, out: []};
              (.max[$r.k] // -1) as $seen
              | (if $r.v.state == "FAILED" and ($r.v.generation // 0) >= $seen then
-                    .out += ["\($r.k | ltrimstr("status-task-") | ltrimstr("status-connector-")) FAILED on \($r.v.worker_id // "?") (generation \($r.v.generation // "?")): \(($r.v.trace // "") | split("\n")[0] | .[0:300])"]
+                    .out += ["\($r.name) FAILED on \($r.v.worker_id // "?") (generation \($r.v.generation // "?")): \(($r.v.trace // "") | split("\n")[0] | .[0:300])"]
                 else . end)
              | .max[$r.k] = ([$seen, ($r.v.generation // 0)] | max))
         | .out[]'
 }
 
-# stale_unassigned <connector...>: reads Connect's status topic like task_failures and prints the connectors or tasks
+# stale_unassigned <connector...>: reads Connect's status topic (as status_records) and prints the connectors or tasks
 # whose last record is an UNASSIGNED of an older generation than a RUNNING already written for them: a worker that
 # lost the connector or task in a rebalance wrote UNASSIGNED, and that write landed after the new holder's RUNNING
 # (both delayed while the broker holding the status topic was down). The REST API then shows UNASSIGNED for a
 # connector or task that runs; Kafka Connect's KafkaStatusBackingStore ignores such writes for tasks only (KAFKA-12525).
 stale_unassigned() {
-    local c prefixes=""
-    for c in "$@"; do prefixes="$prefixes status-task-$c- status-connector-$c"; done
-    jq -nrR --arg prefixes "$prefixes" '
-        ($prefixes | split(" ") | map(select(length > 0))) as $p
-        | def ours($k): any($p[]; . as $q | ($k == $q) or ($q | endswith("-")) and ($k | startswith($q)));
-        reduce (inputs | split("\t") | select(length == 2 and ours(.[0]))
-                | {k: .[0], v: (.[1] | try fromjson catch null)}) as $r
+    status_records "$@" | jq -nr '
+        reduce inputs as $r
             ({};
-             if ($r.v | type) != "object" then del(.[$r.k])
+             if $r.v == null then del(.[$r.k])
              else (.[$r.k].top // null) as $top
-                 | .[$r.k].last = $r.v
+                 | .[$r.k].last = $r.v | .[$r.k].name = $r.name
                  | (if $top == null or ($r.v.generation // 0) >= ($top.generation // 0) then .[$r.k].top = $r.v else . end)
              end)
         | to_entries[]
         | select(.value.last.state == "UNASSIGNED" and .value.top.state == "RUNNING"
                  and (.value.last.generation // 0) < (.value.top.generation // 0))
-        | "\(.key | ltrimstr("status-task-") | ltrimstr("status-connector-")) UNASSIGNED on \(.value.last.worker_id // "?")"
-          + " (generation \(.value.last.generation // "?")) written after RUNNING on \(.value.top.worker_id // "?")"
-          + " (generation \(.value.top.generation // "?"))"'
+        | "\(.value.name) UNASSIGNED on \(.value.last.worker_id // "?") (generation \(.value.last.generation // "?")) written after"
+          + " RUNNING on \(.value.top.worker_id // "?") (generation \(.value.top.generation // "?"))"'
 }
 
 # not_running <connector> <its REST status JSON>: the connector ("name") and tasks ("name-id") that are not RUNNING, and

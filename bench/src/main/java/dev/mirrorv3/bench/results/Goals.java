@@ -30,26 +30,16 @@ public final class Goals {
     /** The goals of these lines; a line that is not a goal stops with its number and what is wrong. */
     static Goals parse(List<String> lines, String source) {
         Map<String, Goal> goals = new LinkedHashMap<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] f = line.split(" \\| ", -1);
-            String at = source + " line " + (i + 1);
-            if (f.length != 6) {
-                throw new IllegalArgumentException(at + " has " + f.length + " fields, not 6 (id | what | compared with | goal"
-                        + " | command | page): " + line);
-            }
-            Matcher m = BOUND.matcher(f[3].trim());
+        for (PipeTable.Row f : PipeTable.rows(lines, source, "id | what | compared with | goal | command | page")) {
+            Matcher m = BOUND.matcher(f.get(3));
             if (!m.matches()) {
-                throw new IllegalArgumentException(at + ": the goal '" + f[3].trim() + "' is not '>= N', '<= N' or '= N' with an"
+                throw new IllegalArgumentException(f.at() + ": the goal '" + f.get(3) + "' is not '>= N', '<= N' or '= N' with an"
                         + " optional unit");
             }
-            String id = f[0].trim();
-            if (goals.put(id, new Goal(id, f[1].trim(), f[2].trim(), m.group(1), Double.parseDouble(m.group(2)), m.group(3).trim(),
-                    f[4].trim(), f[5].trim())) != null) {
-                throw new IllegalArgumentException(at + ": goal " + id + " is there twice");
+            String id = f.get(0);
+            if (goals.put(id, new Goal(id, f.get(1), f.get(2), m.group(1), Double.parseDouble(m.group(2)), m.group(3).trim(),
+                    f.get(4), f.get(5))) != null) {
+                throw new IllegalArgumentException(f.at() + ": goal " + id + " is there twice");
             }
         }
         return new Goals(goals);

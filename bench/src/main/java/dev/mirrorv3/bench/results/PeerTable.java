@@ -43,28 +43,18 @@ public final class PeerTable {
     /** The rows of these lines; a line that is not a row stops with its number and what is wrong. */
     static PeerTable parse(List<String> lines, String source) {
         List<Row> rows = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] f = line.split(" \\| ", -1);
-            String at = source + " line " + (i + 1);
-            if (f.length != 5) {
-                throw new IllegalArgumentException(at + " has " + f.length + " fields, not 5 (what | command | run | partitions"
-                        + " | peers): " + line);
-            }
-            if (!f[2].contains("{p}")) {
-                throw new IllegalArgumentException(at + ": the run name '" + f[2].trim() + "' has no {p} for the partitions");
+        for (PipeTable.Row f : PipeTable.rows(lines, source, "what | command | run | partitions | peers")) {
+            if (!f.get(2).contains("{p}")) {
+                throw new IllegalArgumentException(f.at() + ": the run name '" + f.get(2) + "' has no {p} for the partitions");
             }
             List<Integer> partitions;
             try {
-                partitions = Arrays.stream(f[3].trim().split(" +")).map(Integer::valueOf).toList();
+                partitions = Arrays.stream(f.get(3).split(" +")).map(Integer::valueOf).toList();
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(at + ": the partitions '" + f[3].trim() + "' are not whole numbers separated by"
+                throw new IllegalArgumentException(f.at() + ": the partitions '" + f.get(3) + "' are not whole numbers separated by"
                         + " spaces", e);
             }
-            rows.add(new Row(f[0].trim(), f[1].trim(), f[2].trim(), partitions, f[4].trim()));
+            rows.add(new Row(f.get(0), f.get(1), f.get(2), partitions, f.get(4)));
         }
         return new PeerTable(rows);
     }
