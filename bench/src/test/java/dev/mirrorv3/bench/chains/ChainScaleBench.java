@@ -32,13 +32,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Start-up and listing cost of long chains (docs/performance.md, "Chains over years"): for each store (filesystem,
- * S3Proxy), chain length and variant (a plugin directory: today's main without manifests, this version with them), a
- * chain is synthesised ({@link ChainSynth}), a blob sink is deployed on a topic that holds one record more, and the bench
- * measures the time from the deploy to that record's object in the store (start-up), the store's LIST requests until then,
- * the requests over a steady window of one record (one flush) per check interval, so that every periodic check runs, and
- * over a burst of ten flushes (the summary tells a flush's requests from a check's with the two), and the listing a
- * verify pass makes before it reads objects. LIST requests come from the connector's own metric (mirror_v3_store_requests_total,
- * this version only) and, on S3, from the server's count minus the bench's own listings. Prints one RESULT line per run.
+ * S3Proxy, S3Proxy with an indexed listing), chain length and variant (a plugin directory: today's main without
+ * manifests, this version with them), a chain is synthesised ({@link ChainSynth}), a blob sink is deployed on a topic
+ * that holds one record more, and the bench measures the time from the deploy to that record's object in the store
+ * (start-up), the store's LIST requests until then, the requests over a steady window of one record (one flush) per
+ * check interval, so that every periodic check runs, and over a burst of ten flushes (the summary tells a flush's
+ * requests from a check's with the two), and the listing a verify pass makes before it reads objects. LIST requests
+ * come from the connector's own metric (mirror_v3_store_requests_total, this version only) and, on S3, from the
+ * server's count minus the bench's own listings. Prints one RESULT line per run.
  *
  * <p>Usage: {@code ChainScaleBench <sizes,...> <stores,...> <rounds> <window seconds> <fs root> <out file> <variant>=<plugin dir>...}
  */
@@ -49,13 +50,18 @@ public final class ChainScaleBench {
     private static final String SECRET = "bench-secret";
     private static final int SYNTH_THREADS = 4;
     private static final int FLUSHES = 10;
+    /**
+     * The store kind whose S3 server answers listings from a sorted index of the keys, as S3 does; "s3" is S3Proxy's own
+     * store, which walks every key of the bucket for each page.
+     */
+    static final String INDEXED = "s3-indexed";
 
     private final List<Integer> sizes;
     private final List<String> stores;
     private final int windowSeconds;
     private final Path fsRoot;
     private final List<String> out = new ArrayList<>();
-    private S3TestServer server;
+    private final Map<String, S3TestServer> servers = new java.util.HashMap<>(); // by store kind: s3, s3-indexed
     private ConnectTestCluster cluster;
 
     private ChainScaleBench(List<Integer> sizes, List<String> stores, int windowSeconds, Path fsRoot) {
@@ -87,9 +93,12 @@ public final class ChainScaleBench {
     }
 
     private void runVariant(String variant, Path pluginDir, int round) throws Exception {
-        server = stores.contains("s3") ? S3TestServer.start(ID, SECRET) : null;
-        if (server != null) {
-            server.createBucket(BUCKET);
+        for (String store : stores) {
+            if (store.startsWith("s3")) {
+                S3TestServer server = S3TestServer.start(ID, SECRET, INDEXED.equals(store));
+                server.createBucket(BUCKET);
+                servers.put(store, server);
+            }
         }
         cluster = ConnectTestCluster.start(1, Map.of("plugin.path", pluginDir.toAbsolutePath().toString(),
                 "plugin.discovery", "hybrid_warn"));
@@ -102,9 +111,8 @@ public final class ChainScaleBench {
             }
         } finally {
             cluster.close();
-            if (server != null) {
-                server.close();
-            }
+            servers.values().forEach(S3TestServer::close);
+            servers.clear();
         }
     }
 
@@ -119,15 +127,15 @@ public final class ChainScaleBench {
             ChainSynth.write(store, topic, size, manifests, SYNTH_THREADS);
             double synth = seconds(t);
             double[] verify = verifyListing(storeKind, topic, manifests);
-            int serverLists = serverLists();
+            int serverLists = serverLists(storeKind);
             long ownLists = own.count(Operation.LIST);
             cluster.deploy(topic, config(storeKind, topic));
             t = System.nanoTime();
             awaitObject(store, topic, size);
             double startup = seconds(t);
             long startMetric = metric(topic, Operation.LIST);
-            long startServer = server == null || !"s3".equals(storeKind) ? -1
-                    : serverLists() - serverLists - (own.count(Operation.LIST) - ownLists);
+            long startServer = !servers.containsKey(storeKind) ? -1
+                    : serverLists(storeKind) - serverLists - (own.count(Operation.LIST) - ownLists);
 
             // Steady state: one record per check interval, so that every periodic check runs (an idle partition is not
             // checked at all); the window's requests are its flushes' and its checks', told apart by the summary with
@@ -210,12 +218,13 @@ public final class ChainScaleBench {
     }
 
     private Counts counts(String storeKind, String topic) throws Exception {
-        boolean s3 = server != null && "s3".equals(storeKind);
+        S3TestServer server = servers.get(storeKind);
         return new Counts(metric(topic, Operation.LIST), metric(topic, Operation.PUT), metric(topic, Operation.GET),
-                s3 ? serverLists() : -1, s3 ? server.calls("putBlob") : -1);
+                server != null ? server.calls("list") : -1, server != null ? server.calls("putBlob") : -1);
     }
 
-    private int serverLists() {
+    private int serverLists(String storeKind) {
+        S3TestServer server = servers.get(storeKind);
         return server == null ? 0 : server.calls("list");
     }
 
@@ -275,7 +284,7 @@ public final class ChainScaleBench {
             return new FilesystemStore(fsRoot, topic, requests);
         }
         S3Identity id = new S3Identity("read", ID, SECRET);
-        return new S3Store(S3Settings.of(Optional.of(server.endpoint()), "us-east-1", BUCKET, "bench", true, id, id)
+        return new S3Store(S3Settings.of(Optional.of(servers.get(storeKind).endpoint()), "us-east-1", BUCKET, "bench", true, id, id)
                 .withCallTimeout(Duration.ofSeconds(30)), topic, requests);
     }
 
@@ -290,7 +299,7 @@ public final class ChainScaleBench {
         if ("fs".equals(storeKind)) {
             c.put("filesystem.root", fsRoot.toString());
         } else {
-            c.putAll(ConnectorConfigs.s3(server.endpoint().toString(), BUCKET, ID, SECRET, ID, SECRET));
+            c.putAll(ConnectorConfigs.s3(servers.get(storeKind).endpoint().toString(), BUCKET, ID, SECRET, ID, SECRET));
             c.put("s3.prefix", "bench");
             c.put("encryption", "none");
         }

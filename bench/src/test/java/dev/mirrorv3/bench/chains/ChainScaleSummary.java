@@ -26,6 +26,12 @@ public final class ChainScaleSummary {
     static final double GET_PRICE = 0.0004;
     /** The default chain.check.interval.ms the cost table is computed for. */
     static final double CHECKS_PER_HOUR = 60;
+    /** The store kinds of {@link ChainScaleBench}, as the CHECK lines name them. */
+    private static final Map<String, String> STORES = new java.util.LinkedHashMap<>(Map.of("fs", "filesystem", "s3", "S3Proxy"));
+
+    static {
+        STORES.put(ChainScaleBench.INDEXED, "S3Proxy with a listing indexed as S3's");
+    }
 
     private final Map<String, Map<String, List<Map<String, Double>>>> runs = new TreeMap<>(); // "store size" -> variant -> rounds
 
@@ -111,12 +117,12 @@ public final class ChainScaleSummary {
 
     private void table() {
         String base = baseline();
-        System.out.printf(Locale.ROOT, "%-3s %10s | %-27s | %-21s | %-25s | %-27s%n", "", "objects", "start-up s (main / new / ratio)",
+        System.out.printf(Locale.ROOT, "%-10s %10s | %-27s | %-21s | %-25s | %-27s%n", "", "objects", "start-up s (main / new / ratio)",
                 "LIST at start (main/new)", "LIST per check (main/new)", "verify listing s (main / new)");
         for (String key : runs.keySet()) {
             double b = median(key, base, "startup_s");
             double c = median(key, "change", "startup_s");
-            System.out.printf(Locale.ROOT, "%-14s | %7.2f / %7.2f / %5s | %9s / %9s | %10s / %10s | %8.3f / %8.3f (%s)%n", key, b, c,
+            System.out.printf(Locale.ROOT, "%-21s | %7.2f / %7.2f / %5s | %9s / %9s | %10s / %10s | %8.3f / %8.3f (%s)%n", key, b, c,
                     ratio(c, b), count(median(key, base, "start_lists_" + source(key, base))),
                     count(median(key, "change", "start_lists_metric")), fixed(perCheck(key, base, source(key, base))),
                     fixed(perCheck(key, "change", "metric")), median(key, base, "verify_listing_s"),
@@ -132,7 +138,7 @@ public final class ChainScaleSummary {
      * goal listing-flat: the largest of this version's three ratios (start-up, LIST at start, LIST per hour).
      */
     private void flatness() {
-        for (String store : List.of("fs", "s3")) {
+        for (String store : STORES.keySet()) {
             List<String> keys = runs.keySet().stream().filter(k -> k.startsWith(store + " ")).toList();
             if (keys.size() < 2) {
                 continue;
@@ -165,7 +171,7 @@ public final class ChainScaleSummary {
                 + " objects: the goal spans 1,000 to 1,000,000" : rounds < 3 ? rounds + " round(s): a result needs 3" : "";
         System.out.printf(Locale.ROOT, "CHECK listing-flat|%s|%s, %s: the largest of start-up %s, LIST at start %s and LIST per"
                 + " hour %s (one flush per %d ms)|%s%n", worst < 0 ? "-" : String.format(Locale.ROOT, "%.2f", worst),
-                "s3".equals(store) ? "S3Proxy" : "filesystem", span, startup, atStart, perHour, ChainScaleBench.CHECK_INTERVAL_MS, why);
+                STORES.get(store), span, startup, atStart, perHour, ChainScaleBench.CHECK_INTERVAL_MS, why);
     }
 
     /**
@@ -176,14 +182,14 @@ public final class ChainScaleSummary {
         System.out.println();
         System.out.println("S3 requests per hour per partition (chain.check.interval.ms 60 s), from the measured requests per flush and"
                 + " per check; USD at LIST $0.005, PUT $0.005, GET $0.0004 per 1,000:");
-        System.out.printf(Locale.ROOT, "%-12s %10s | %-32s | %-32s%n", "flushes/h", "objects", "main: LIST PUT GET  USD/h",
+        System.out.printf(Locale.ROOT, "%-12s %21s | %-32s | %-32s%n", "flushes/h", "store, objects", "main: LIST PUT GET  USD/h",
                 "new: LIST PUT GET  USD/h");
         for (int flushesPerHour : new int[] {3600, 60, 6}) {
             for (String key : runs.keySet()) {
-                if (!key.startsWith("s3 ")) {
+                if (!key.startsWith("s3")) {
                     continue;
                 }
-                System.out.printf(Locale.ROOT, "%-12d %10s | %s | %s%n", flushesPerHour, key.substring(3).trim(),
+                System.out.printf(Locale.ROOT, "%-12d %21s | %s | %s%n", flushesPerHour, key.trim().replaceAll(" +", " "),
                         hourly(key, baseline(), "server", flushesPerHour), hourly(key, "change", "metric", flushesPerHour));
             }
         }

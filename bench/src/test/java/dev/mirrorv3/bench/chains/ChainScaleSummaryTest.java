@@ -41,6 +41,8 @@ class ChainScaleSummaryTest {
                 line("change", "s3", 1000, 1, 2.0, 3, 3, 10),
                 line("change", "s3", 1000, 2, 4.0, 3, 3, 10),
                 line("change", "s3", 10000, 1, 2.4, 3, 3, 10),
+                line("change", "s3-indexed", 1000, 1, 0.2, 3, 3, 10),
+                line("change", "s3-indexed", 1000000, 1, 0.3, 3, 3, 10),
                 "not a result line"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream previous = System.out;
@@ -52,7 +54,8 @@ class ChainScaleSummaryTest {
         }
         String text = out.toString(StandardCharsets.UTF_8);
         // change at 1000: median of 2.0 and 4.0 = 3.0, against main's 2.0
-        assertThat(text).contains("s3       1000  |    2.00 /    3.00 /  1.50 |", "s3      10000  |    4.00 /    2.40 /  0.60 |");
+        assertThat(text).contains("s3       1000         |    2.00 /    3.00 /  1.50 |",
+                "s3      10000         |    4.00 /    2.40 /  0.60 |");
         // per check, told from the flushes of the steady window by the burst: main 1.00 and 10.00 LIST, new 3.00
         assertThat(text).contains("|       1.00 /       3.00 |", "|      10.00 /       3.00 |");
         // LIST per hour in the steady window: new 50 x 180 at both lengths, main 30 x 180 and 120 x 180
@@ -60,7 +63,11 @@ class ChainScaleSummaryTest {
                 + " 2.00, 5.50, 4.00)");
         assertThat(text).contains("CHECK listing-flat|1.00|S3Proxy, s3 1000 -> 10000: the largest of start-up 0.80, LIST at start 1.00"
                 + " and LIST per hour 1.00 (one flush per 2000 ms)|a run from 1000 to 10000 objects: the goal spans 1,000 to 1,000,000");
+        // the store whose listing is indexed as S3's is judged apart, from 1,000 to 1,000,000 objects
+        assertThat(text).contains("CHECK listing-flat|1.50|S3Proxy with a listing indexed as S3's, s3-indexed 1000 -> 1000000: the"
+                + " largest of start-up 1.50, LIST at start 1.00 and LIST per hour 1.00 (one flush per 2000 ms)|1 round(s): a result"
+                + " needs 3");
         // one flush a minute: main 60 x 2 + 60 checks x 10 = 720 LIST, 60 PUT; new 60 x 2 + 60 x 3 + 1/24 manifests
-        assertThat(text).containsPattern("60 +10000 \\|     720     60     0    0.00390 \\|     300     60    60    0.00182");
+        assertThat(text).containsPattern("60 +s3 10000 \\|     720     60     0    0.00390 \\|     300     60    60    0.00182");
     }
 }

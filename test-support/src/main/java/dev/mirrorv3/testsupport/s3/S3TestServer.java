@@ -74,13 +74,23 @@ public final class S3TestServer implements AutoCloseable {
     private record Identity(String secret, Access access) {
     }
 
-    private S3TestServer() {
-        this.store = BlobStores.create("transient", new Properties());
+    private S3TestServer(boolean indexedListing) {
+        BlobStore transientStore = BlobStores.create("transient", new Properties());
+        this.store = indexedListing ? new IndexedListing(transientStore) : transientStore;
     }
 
     /** Starts a server on a free port with one identity that may do everything. */
     public static S3TestServer start(String accessKeyId, String secret) {
-        S3TestServer server = new S3TestServer();
+        return start(accessKeyId, secret, false);
+    }
+
+    /**
+     * As {@link #start(String, String)}; with {@code indexedListing}, ListObjectsV2 is answered from a sorted index of the
+     * keys as S3 answers it, in time that does not grow with the bucket ({@link IndexedListing}), instead of by S3Proxy's
+     * store, which walks every key of the bucket for each page.
+     */
+    public static S3TestServer start(String accessKeyId, String secret, boolean indexedListing) {
+        S3TestServer server = new S3TestServer(indexedListing);
         server.addIdentity(accessKeyId, secret, Access.ALL);
         server.startOn(0);
         return server;
