@@ -1,10 +1,14 @@
 package dev.mirrorv3.testsupport.s3;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Constructor;
 import java.net.URI;
+import java.nio.file.FileSystem;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -19,6 +23,7 @@ import org.gaul.s3proxy.S3ProxyException;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
 import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
@@ -75,8 +80,26 @@ public final class S3TestServer implements AutoCloseable {
     }
 
     private S3TestServer(boolean indexedListing) {
-        BlobStore transientStore = BlobStores.create("transient", new Properties());
-        this.store = indexedListing ? new IndexedListing(transientStore) : transientStore;
+        this.store = indexedListing ? new IndexedListing(largeTransientStore()) : BlobStores.create("transient", new Properties());
+    }
+
+    /**
+     * S3Proxy's transient store over an in-memory file system of up to 64 GiB in 1 KiB blocks: its own holds 4 GiB in 8 KiB
+     * blocks, about 500,000 tiny objects, and answers "out of disk space" past them (seen in the chain-scale bench, whose
+     * million-object chains are made of objects of 160 bytes). The constructor that takes the file system is private;
+     * the class is kept so that S3Proxy still recognises the store as its transient one (its conditional writes).
+     */
+    private static BlobStore largeTransientStore() {
+        FileSystem fs = Jimfs.newFileSystem(Configuration.unix().toBuilder().setAttributeViews("posix", "user")
+                .setWorkingDirectory("/").setMaxSize(64L << 30).setBlockSize(1024).build());
+        try {
+            Constructor<TransientNio2BlobStore> withFileSystem = TransientNio2BlobStore.class.getDeclaredConstructor(FileSystem.class);
+            withFileSystem.setAccessible(true);
+            return withFileSystem.newInstance(fs);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("S3Proxy " + TransientNio2BlobStore.class.getPackage().getImplementationVersion()
+                    + " has no TransientNio2BlobStore(FileSystem) constructor: see S3TestServer.largeTransientStore", e);
+        }
     }
 
     /** Starts a server on a free port with one identity that may do everything. */
