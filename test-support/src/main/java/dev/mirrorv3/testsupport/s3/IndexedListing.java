@@ -47,23 +47,17 @@ final class IndexedListing extends ForwardingBlobStore {
 
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream input) {
-        PutObjectResponse response = super.putBlob(request, input);
-        index(request.bucket(), request.key());
-        return response;
+        return indexed(super.putBlob(request, input), request.bucket(), request.key());
     }
 
     @Override
     public CopyObjectResponse copyBlob(CopyObjectRequest request) {
-        CopyObjectResponse response = super.copyBlob(request);
-        index(request.destinationBucket(), request.destinationKey());
-        return response;
+        return indexed(super.copyBlob(request), request.destinationBucket(), request.destinationKey());
     }
 
     @Override
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload, CompleteMultipartUploadRequest request) {
-        CompleteMultipartUploadResponse response = super.completeMultipartUpload(upload, request);
-        index(request.bucket(), request.key());
-        return response;
+        return indexed(super.completeMultipartUpload(upload, request), request.bucket(), request.key());
     }
 
     @Override
@@ -141,10 +135,12 @@ final class IndexedListing extends ForwardingBlobStore {
         return keys.tailMap(after, false);
     }
 
-    private void index(String bucket, String key) {
+    /** {@code response}, after the key it wrote is in the index with the store's own size, ETag and time. */
+    private <T> T indexed(T response, String bucket, String key) {
         HeadObjectResponse head = delegate().blobMetadata(HeadObjectRequest.builder().bucket(bucket).key(key).build());
         keys(bucket).put(key, S3Object.builder().key(key).size(head.contentLength()).eTag(head.eTag())
                 .lastModified(head.lastModified()).storageClass(ObjectStorageClass.STANDARD).build());
+        return response;
     }
 
     private NavigableMap<String, S3Object> keys(String bucket) {
