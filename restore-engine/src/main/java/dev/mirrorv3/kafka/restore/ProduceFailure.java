@@ -5,13 +5,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One produce pass's first failure, the records it sent and those still in flight: every partition's thread and every
- * delivery callback reports here, each partition stops sending once one has failed, and waits while the pass has more
+ * One produce pass's first failure, the records it sent and those still in flight: the sending thread and every
+ * delivery callback report here, the sending thread stops once a record has failed, and waits while the pass has more
  * than {@link #IN_FLIGHT_LIMIT} records unacknowledged. One per pass, so a restorer keeps nothing of an earlier pass.
  */
 final class ProduceFailure {
     /**
-     * Records sent and not yet acknowledged that a pass keeps at most (give or take a check's worth per partition). The
+     * Records sent and not yet acknowledged that a pass keeps at most (give or take a check's worth). The
      * producer's {@code buffer.memory} bounds the bytes of its batches, not the records: each record in flight also holds
      * a few small objects until it is acknowledged (the producer's future, callbacks and thunk, about 230 bytes), so a
      * full 128 MiB buffer of 100 B records held some 280 MiB of them, which every young collection copied: with 8
@@ -19,7 +19,7 @@ final class ProduceFailure {
      * records of 100 B are 20 MB of batches, enough to keep the producer's requests full.
      */
     static final long IN_FLIGHT_LIMIT = 200_000;
-    /** Records a partition sends between two looks at what is in flight (counters shared by the threads, read rarely). */
+    /** Records sent between two looks at what is in flight (counters shared with the producer's thread, read rarely). */
     static final int CHECK_EVERY = 1024;
     private static final long WAIT_NANOS = 100_000;
 

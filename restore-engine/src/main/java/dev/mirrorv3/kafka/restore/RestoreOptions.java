@@ -9,7 +9,7 @@ import java.util.Objects;
  * record's backed-up offset (renumber).
  *
  * @param originalOffsetHeader header name, or null for none; its value is the offset as decimal UTF-8 text
- * @param afterFirstObject test hook: runs on a partition's sending thread once its first object is acknowledged
+ * @param afterFirstObject test hook: runs on the sending thread once a partition's first object is acknowledged
  */
 public record RestoreOptions(OffsetMode mode, boolean acceptRetention, boolean acceptLogAppendTime, String originalOffsetHeader,
         Clock clock, PartitionHook afterFirstObject) {

@@ -14,15 +14,10 @@ import dev.mirrorv3.kafka.Failures;
 import dev.mirrorv3.kafka.LogOffsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -36,10 +31,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The produce pass of a one-shot restore (docs/restore-cli.md), Connect-free so the chain source connector can reuse it: checks
  * the target (empty, large enough, retention and timestamp type) before anything is sent, then produces every
- * verified partition in parallel through one idempotent producer (acks=all, many in flight, batches as large as the
- * topic's {@code max.message.bytes}), re-reading each object and requiring the bytes the verify pass read, and
- * requiring every delivery at exactly the offset it was sent for. After the last record, each target partition's
- * high watermark must equal the records produced.
+ * verified partition from one thread, an object of each partition in turn, through one idempotent producer (acks=all,
+ * many in flight, batches as large as the topic's {@code max.message.bytes}), sending what the verify pass kept or
+ * re-reading an object and requiring the bytes the verify pass read, and requiring every delivery at exactly the
+ * offset it was sent for. After the last record, each target partition's high watermark must equal the records produced.
  *
  * @param target offsets of the target cluster (its admin client)
  * @param clientConfig producer settings of the target cluster (bootstrap servers, security)
@@ -47,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic topic, Map<String, Object> clientConfig,
         RestoreOptions options) {
     private static final Logger log = LoggerFactory.getLogger(Restorer.class);
+    /** Objects read again ahead of the sending thread at most (each up to an object's decoded size in memory). */
+    static final int MAX_READS_AHEAD = 8;
     private static final String DELETE_AND_RECREATE =
             "Records sent before this may still be stored: delete the topic and create it again before restoring again";
 
@@ -156,42 +153,18 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
                 topic.logAppendTime() ? "LogAppendTime" : "CreateTime");
         long start = System.nanoTime();
         Map<String, Object> config = producerConfig(clientConfig, topic.maxMessageBytes());
-        Map<Integer, Long> produced = new TreeMap<>();
         ProduceFailure failure = new ProduceFailure();
-        int threads = Math.min(partitions.size(), 8);
-        // With fewer partitions than cores, each reads its next object while it sends one; with more, the partitions overlap
-        int readAhead = threads < Runtime.getRuntime().availableProcessors() ? 1 : 0;
+        Map<Integer, Long> produced = Map.of();
         try (Producer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-            ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "mirror-v3-restore");
-                t.setDaemon(true);
-                return t;
-            });
-            List<Future<Long>> futures = new ArrayList<>();
             try {
-                for (VerifiedPartition vp : partitions) {
-                    futures.add(pool.submit(() -> {
-                        try {
-                            return produce(producer, vp, readAhead, progress, failure);
-                        } catch (RuntimeException e) {
-                            failure.fail(e); // at once, so the other partitions stop sending
-                            throw e;
-                        }
-                    }));
-                }
-                for (int i = 0; i < futures.size(); i++) {
-                    try {
-                        produced.put(partitions.get(i).partition(), futures.get(i).get());
-                    } catch (ExecutionException e) {
-                        failure.fail(e.getCause() instanceof RuntimeException re ? re
-                                : new RestoreCheckException(String.valueOf(e.getCause()), e.getCause()));
-                    }
-                }
+                produced = produce(producer, partitions, progress, failure);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 failure.fail(new RestoreCheckException("interrupted"));
-            } finally {
-                pool.shutdownNow();
+            } catch (RuntimeException e) {
+                failure.fail(e);
+            } catch (Exception e) { // the test hook's
+                failure.fail(new RestoreCheckException(String.valueOf(e), e));
             }
             producer.flush(); // waits for every record in flight, also after a failure
             RuntimeException f = failure.first();
@@ -208,27 +181,41 @@ public record Restorer(BackupVerifier verifier, LogOffsets target, TargetTopic t
         }
     }
 
-    private long produce(Producer<byte[], byte[]> producer, VerifiedPartition vp, int readAhead, Progress progress,
+    /**
+     * Sends every partition's objects from this one thread, an object of each partition in turn ({@link SendTurns}), as
+     * Kafka's ProducerPerformance sends through its one producer: a thread per partition on the same producer kept
+     * every thread's sends waiting on one another (docs/decisions.md, "Restore speed"). The objects the verify pass did
+     * not keep are read again ahead of their turn, on as many threads as partitions up to the cores (at most
+     * {@value #MAX_READS_AHEAD}), and must be what the verify pass read.
+     *
+     * @return per partition number, the target offset after its last record sent
+     */
+    private Map<Integer, Long> produce(Producer<byte[], byte[]> producer, List<VerifiedPartition> partitions, Progress progress,
             ProduceFailure failure) throws Exception {
-        int p = vp.partition();
-        TargetOffsets offsets = new TargetOffsets(options.mode(), vp.location(), 0);
-        boolean first = true;
-        // An object the verify pass did not keep is read again, its bytes compared with the verify pass's
-        try (ReadAhead<VerifiedObject, CheckedObject> reads = new ReadAhead<>(vp.objects(), vo -> verifier.reread(p, vo), readAhead,
-                "mirror-v3-restore-" + p)) {
-            for (VerifiedObject vo : vp.objects()) {
+        List<TargetOffsets> offsets = partitions.stream().map(vp -> new TargetOffsets(options.mode(), vp.location(), 0)).toList();
+        List<SendTurns.Turn<VerifiedObject>> turns = SendTurns.of(partitions.stream().map(VerifiedPartition::objects).toList());
+        int reads = Math.min(partitions.size(), Math.min(Runtime.getRuntime().availableProcessors(), MAX_READS_AHEAD));
+        boolean[] sentOne = new boolean[partitions.size()];
+        try (ReadAhead<SendTurns.Turn<VerifiedObject>, CheckedObject> objects = new ReadAhead<>(turns,
+                t -> verifier.reread(partitions.get(t.partition()).partition(), t.object()), reads, "mirror-v3-restore")) {
+            for (SendTurns.Turn<VerifiedObject> turn : turns) {
                 if (failure.first() != null) {
                     break;
                 }
-                send(producer, vp, vo, reads.next(), offsets, progress, failure);
-                if (first && options.afterFirstObject() != null) {
+                VerifiedPartition vp = partitions.get(turn.partition());
+                send(producer, vp, turn.object(), objects.next(), offsets.get(turn.partition()), progress, failure);
+                if (!sentOne[turn.partition()] && options.afterFirstObject() != null) {
                     producer.flush();
-                    options.afterFirstObject().run(p);
+                    options.afterFirstObject().run(vp.partition());
                 }
-                first = false;
+                sentOne[turn.partition()] = true;
             }
         }
-        return offsets.next();
+        Map<Integer, Long> produced = new TreeMap<>();
+        for (int i = 0; i < partitions.size(); i++) {
+            produced.put(partitions.get(i).partition(), offsets.get(i).next());
+        }
+        return produced;
     }
 
     /** Sends one object's records up to the cut, each checked for size first and at its offset when acknowledged. */

@@ -45,7 +45,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
     }
 
     @Test
-    void preserveRoundTripOfTwoPartitionsInParallel() throws Exception {
+    void preserveRoundTripOfTwoPartitions() throws Exception {
         List<BackupRecord> p0 = TestBackups.records("orders", 0, 0, 2999, o -> true);
         List<BackupRecord> p1 = TestBackups.records("orders", 1, 0, 1999, o -> true);
         TestBackups.write(root(), "orders-backup", 0, 0, p0, 1000);
