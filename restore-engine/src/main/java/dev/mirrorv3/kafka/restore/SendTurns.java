@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The order in which one sending thread sends the partitions' objects: an object of each partition in turn (the first
  * object of every partition, then the second of each that has one, and so on), so every partition keeps its own order
- * and all of them advance together, as the producer's sticky partitioner spreads a single sender's batches.
+ * and all of them advance together.
  */
 final class SendTurns {
     private SendTurns() {

@@ -148,6 +148,32 @@ class RestoreIT extends RestoreIntoBrokerBase {
     }
 
     @Test
+    void partitionsAreSentAnObjectOfEachInTurnAndAChangedObjectStopsThemAll() throws Exception {
+        List<ObjectName> p0 = TestBackups.write(root(), "turns-backup", 0, 0, TestBackups.records("turns", 0, 0, 2999, o -> true), 1000);
+        TestBackups.write(root(), "turns-backup", 1, 0, TestBackups.records("turns", 1, 0, 2999, o -> true), 1000);
+        broker.createTopic("turns-restored", 2, Map.of("retention.ms", "-1"));
+        // partition 0's last object, the fifth in turn: read again well after partition 0's first object is acknowledged
+        Path last = root().resolve("turns-backup/0").resolve(p0.get(2).fileName());
+        System.setProperty(KeptObjects.BUDGET_PROPERTY, "0"); // nothing kept: every object is read again while producing
+        try {
+            CliRun r = restoreWithHook(partition -> {
+                if (partition == 0) {
+                    List<BackupRecord> changed = new ArrayList<>(TestBackups.records("turns", 0, 2000, 2999, o -> true));
+                    changed.set(3, new BackupRecord("turns", 0, 2003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
+                    Files.write(last, TestBackups.CODEC.encode(changed));
+                }
+            }, config("turns"), "turns-restored", "preserve");
+            assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
+            // sent before it, in turn: 0/0-999, 1/0-999, 0/1000-1999, 1/1000-1999; nothing after it
+            assertThat(r.err()).contains("after sending 4000 records: ", p0.get(2).fileName() + " changed since the verify pass");
+            assertThat(highWatermark("turns-restored", 0)).isEqualTo(2000);
+            assertThat(highWatermark("turns-restored", 1)).isEqualTo(2000);
+        } finally {
+            System.clearProperty(KeptObjects.BUDGET_PROPERTY);
+        }
+    }
+
+    @Test
     void anObjectChangedBetweenTheVerifyAndTheProducePassStopsTheRestoreWhenItWasNotKept() throws Exception {
         List<ObjectName> names = TestBackups.write(root(), "moving-backup", 0, 0,
                 TestBackups.records("moving", 0, 0, 2999, o -> true), 1000);
