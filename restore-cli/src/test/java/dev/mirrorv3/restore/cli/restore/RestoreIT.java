@@ -11,6 +11,7 @@ import dev.mirrorv3.restore.cli.CliRun;
 import dev.mirrorv3.restore.cli.TestBackups;
 import dev.mirrorv3.testsupport.TestRecords;
 import dev.mirrorv3.testsupport.TestRecords.PartitionContent;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -158,9 +159,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
         try {
             CliRun r = restoreWithHook(partition -> {
                 if (partition == 0) {
-                    List<BackupRecord> changed = new ArrayList<>(TestBackups.records("turns", 0, 2000, 2999, o -> true));
-                    changed.set(3, new BackupRecord("turns", 0, 2003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
-                    Files.write(last, TestBackups.CODEC.encode(changed));
+                    rewriteWithOneRecordChanged(last, "turns", 0, 2000, 2999);
                 }
             }, config("turns"), "turns-restored", "preserve");
             assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
@@ -183,9 +182,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
         System.setProperty(KeptObjects.BUDGET_PROPERTY, "0"); // nothing kept: every object is read again while producing
         try {
             CliRun r = restoreWithHook(partition -> {
-                List<BackupRecord> changed = new ArrayList<>(TestBackups.records("moving", 0, 2000, 2999, o -> true));
-                changed.set(3, new BackupRecord("moving", 0, 2003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
-                Files.write(third, TestBackups.CODEC.encode(changed));
+                rewriteWithOneRecordChanged(third, "moving", 0, 2000, 2999);
             }, config("moving"), "moving-restored", "preserve");
             assertThat(r.exitCode()).as(r.toString()).isEqualTo(1);
             assertThat(r.err()).contains("after sending 2000 records: ", names.get(2).fileName() + " changed since the verify pass",
@@ -202,9 +199,7 @@ class RestoreIT extends RestoreIntoBrokerBase {
         broker.createTopic("kept-restored", 1, Map.of("retention.ms", "-1"));
         Path second = root().resolve("kept-backup/0").resolve(names.get(1).fileName());
         CliRun r = restoreWithHook(partition -> {
-            List<BackupRecord> changed = new ArrayList<>(TestBackups.records("kept", 0, 1000, 1999, o -> true));
-            changed.set(3, new BackupRecord("kept", 0, 1003, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
-            Files.write(second, TestBackups.CODEC.encode(changed));
+            rewriteWithOneRecordChanged(second, "kept", 0, 1000, 1999);
         }, config("kept"), "kept-restored", "preserve");
         assertThat(TestBackups.CODEC.decode(Files.readAllBytes(second), "changed").get(3).value()).as("the premise: the object changed")
                 .containsExactly(1);
@@ -232,6 +227,16 @@ class RestoreIT extends RestoreIntoBrokerBase {
     private static KafkaProducer<byte[], byte[]> producer() {
         return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "key.serializer", ByteArraySerializer.class,
                 "value.serializer", ByteArraySerializer.class));
+    }
+
+    /**
+     * Writes over {@code object} the records {@code from} to {@code last} of the topic's partition, the fourth with its key
+     * dropped, timestamp 1 and value {1}: the same name and offsets, other bytes (an object replaced after the verify pass).
+     */
+    private static void rewriteWithOneRecordChanged(Path object, String topic, int partition, long from, long last) throws IOException {
+        List<BackupRecord> changed = new ArrayList<>(TestBackups.records(topic, partition, from, last, o -> true));
+        changed.set(3, new BackupRecord(topic, partition, from + 3, 1L, TimestampType.CREATE_TIME, null, new byte[] {1}, List.of()));
+        Files.write(object, TestBackups.CODEC.encode(changed));
     }
 
     private static long highWatermark(String topic, int partition) throws Exception {
